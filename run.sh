@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Conduit's front door: `./run.sh demo` or `./run.sh test`.
+# Installs missing Debian packages, configures and builds, then runs the job.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(
+  build-essential meson ninja-build pkg-config python3 clang libclang-rt-14-dev
+  khronos-api libglvnd-dev libegl-dev libgles-dev libgl-dev libepoxy-dev libgbm-dev
+  libx11-dev libxext-dev libzstd-dev libsdl2-dev libvulkan-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libxxhash-dev
+  libegl-mesa0 libgl1-mesa-dri mesa-utils mesa-utils-extra
+  glmark2-x11 glmark2-es2-x11 virgl-server
+  xvfb x11-utils x11-apps xauth imagemagick python3-matplotlib
+)
+
+log() { printf '\033[1m== %s\033[0m\n' "$*" >&2; }
+
+install_packages() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  log "installing ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# The system python: the generator only needs its standard library.
+export PATH="/usr/bin:$PATH"
+
+build() {  # build DIR [meson options...]
+  local dir=$1; shift
+  if [ ! -f "$dir/build.ninja" ]; then
+    log "configuring $dir"
+    meson setup "$dir" "$@" >/dev/null
+  fi
+  log "building $dir"
+  ninja -C "$dir" >/dev/null
+}
+
+build_all() {
+  build build --werror
+}
+
+case "${1:-}" in
+  demo)
+    install_packages
+    build_all
+    shift
+    exec demos/run-demo.sh "$@"
+    ;;
+  test)
+    install_packages
+    build_all
+    build build-asan --werror -Db_sanitize=address,undefined -Db_lundef=false
+    log "unit tests"
+    meson test -C build --print-errorlogs --suite unit
+    log "unit tests under ASan+UBSan"
+    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+      meson test -C build-asan --print-errorlogs --suite unit
+    log "end-to-end tests"
+    meson test -C build --print-errorlogs --suite e2e
+    ;;
+  build)
+    install_packages
+    build_all
+    ;;
+  *)
+    echo "usage: $0 demo|test|build" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,120 @@
+// Conduit's own commands, beside the generated GL ones: session handshake,
+// contexts, surfaces, frames and replies. Payloads are fixed structs of
+// 32-bit fields (plus a trailing Data where noted), written with Writer::put.
+#pragma once
+
+#include <cstdint>
+
+namespace wire {
+
+enum class ControlOp : uint32_t {
+  // guest -> host
+  kHello = 1,           // Hello; host replies HelloReply
+  kCreateContext = 2,   // CreateContext; host replies u32 status (0 = ok)
+  kDestroyContext = 3,  // ObjectId
+  kMakeCurrent = 4,     // MakeCurrent
+  kCreateSurface = 5,   // CreateSurface
+  kDestroySurface = 6,  // ObjectId
+  kResizeSurface = 7,   // ResizeSurface
+  kSwapBuffers = 8,     // SwapBuffers; host later sends a kFrame
+  kSync = 9,            // empty; host replies empty once all before it ran
+  kGetStats = 10,       // empty; host replies JSON text
+  kFrameDone = 11,      // FrameDone: the guest finished with a frame's blob
+
+  // host -> guest
+  kReply = 32,          // Data: the reply to the batch that wanted one
+  kFrame = 33,          // Frame + Data (pixels)
+  kContextLost = 34,    // ContextLost
+};
+
+constexpr uint32_t kLastControlOp = 63;
+
+enum class Api : uint32_t { kGles = 1, kGl = 2 };
+enum class Profile : uint32_t { kNone = 0, kCore = 1, kCompatibility = 2 };
+
+enum Feature : uint32_t {
+  kFeatureCompression = 1u << 0,
+  kFeatureBlobHeap = 1u << 1,
+};
+
+struct Hello {
+  uint32_t protocol_version;
+  uint32_t features;  // Feature bits the guest can use
+  uint32_t pid;       // guest process id, for logs
+};
+
+// Followed by a Data holding "renderer\0vendor\0gl_version\0platform\0".
+struct HelloReply {
+  uint32_t protocol_version;
+  uint32_t features;   // agreed subset
+  uint32_t session_id;
+  uint32_t max_gles_version;  // major * 10 + minor, 0 when unavailable
+  uint32_t max_gl_core_version;
+  uint32_t max_gl_compat_version;
+  uint32_t max_batch_bytes;
+};
+
+struct ObjectId {
+  uint32_t id;
+};
+
+struct CreateContext {
+  uint32_t context_id;  // guest-chosen, nonzero
+  uint32_t share_id;    // 0 = no sharing
+  uint32_t api;         // Api
+  uint32_t major;
+  uint32_t minor;
+  uint32_t profile;     // Profile
+  uint32_t flags;       // 1 = debug, 2 = robust access
+};
+
+struct MakeCurrent {
+  uint32_t context_id;  // 0 = release
+  uint32_t draw_id;     // surface ids, 0 = surfaceless
+  uint32_t read_id;
+};
+
+struct SurfaceConfig {
+  uint32_t red, green, blue, alpha;
+  uint32_t depth, stencil, samples;
+};
+
+struct CreateSurface {
+  uint32_t surface_id;  // guest-chosen, nonzero
+  uint32_t width;
+  uint32_t height;
+  SurfaceConfig config;
+};
+
+struct ResizeSurface {
+  uint32_t surface_id;
+  uint32_t width;
+  uint32_t height;
+};
+
+struct SwapBuffers {
+  uint32_t surface_id;
+  uint32_t frame_id;  // guest-chosen, increasing per surface
+};
+
+struct FrameDone {
+  uint32_t surface_id;
+  uint32_t frame_id;
+};
+
+// Pixels are BGRA8 rows, top row first, `stride` bytes apart.
+struct Frame {
+  uint32_t surface_id;
+  uint32_t frame_id;
+  uint32_t width;
+  uint32_t height;
+  uint32_t stride;
+};
+
+struct ContextLost {
+  uint32_t context_id;
+  uint32_t opcode;
+  uint32_t offset;
+};
+
+}  // namespace wire

@@ -1,0 +1,50 @@
+// The byte layout of the command stream. docs/wire-format.md explains it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace wire {
+
+constexpr uint32_t kBatchMagic = 0x31544443;  // "CDT1" little-endian
+constexpr uint16_t kProtocolVersion = 1;
+constexpr size_t kAlign = 4;
+
+enum BatchFlags : uint16_t {
+  kBatchCompressed = 1u << 0,  // payload is one zstd stream frame chunk
+  kBatchWantsReply = 1u << 1,  // the sender waits for a reply after this batch
+};
+
+// Every batch starts with this header. Sizes exclude the header itself.
+struct BatchHeader {
+  uint32_t magic;
+  uint16_t version;
+  uint16_t flags;
+  uint32_t raw_size;   // bytes of commands after decompression
+  uint32_t wire_size;  // bytes that follow the header on the wire
+};
+static_assert(sizeof(BatchHeader) == 16);
+
+// Every command starts with this header; size counts the header and padding
+// and is a multiple of kAlign, so a decoder can bound-check and skip.
+struct CommandHeader {
+  uint32_t opcode;
+  uint32_t size;
+};
+static_assert(sizeof(CommandHeader) == 8);
+
+// How a pointer argument's bytes travel.
+enum class DataKind : uint32_t {
+  kNull = 0,          // NULL pointer
+  kInline = 1,        // u32 length, bytes, padding
+  kHeap = 2,          // u64 offset, u32 length into the shared blob heap
+  kBufferOffset = 3,  // u64 offset into the buffer object bound for it
+};
+
+constexpr size_t align_up(size_t n) { return (n + kAlign - 1) & ~(kAlign - 1); }
+
+// Opcodes below kFirstGlOpcode are Conduit's own (control and replies);
+// GL opcodes come from the committed table wire-protocol/gl-opcodes.txt.
+constexpr uint32_t kFirstGlOpcode = 1024;
+
+}  // namespace wire

@@ -1,0 +1,95 @@
+#include <string>
+
+#include "wire/reader.h"
+#include "wire/writer.h"
+
+namespace wire {
+
+void Writer::put_data(const void* data, size_t size) {
+  if (data == nullptr) {
+    put(static_cast<uint32_t>(DataKind::kNull));
+    return;
+  }
+  uint64_t offset = 0;
+  if (blob_sink_ && size >= blob_sink_->threshold() &&
+      blob_sink_->put({static_cast<const std::byte*>(data), size}, &offset)) {
+    put(static_cast<uint32_t>(DataKind::kHeap));
+    put(offset);
+    put(static_cast<uint32_t>(size));
+    return;
+  }
+  put(static_cast<uint32_t>(DataKind::kInline));
+  put(static_cast<uint32_t>(size));
+  append(data, size);
+  buf_.resize(align_up(buf_.size()), std::byte{0});
+}
+
+void Writer::put_buffer_offset(uint64_t offset) {
+  put(static_cast<uint32_t>(DataKind::kBufferOffset));
+  put(offset);
+}
+
+Error Reader::truncated(size_t wanted) const {
+  return make_error(Errc::kTruncated,
+                    "wanted " + std::to_string(wanted) + " bytes, " +
+                        std::to_string(remaining()) + " left",
+                    offset());
+}
+
+Result<Data> Reader::get_data() {
+  auto kind = get<uint32_t>();
+  if (!kind) return kind.error();
+  Data out;
+  switch (static_cast<DataKind>(*kind)) {
+    case DataKind::kNull:
+      return out;
+    case DataKind::kInline: {
+      auto len = get<uint32_t>();
+      if (!len) return len.error();
+      if (*len > remaining()) return truncated(*len);
+      out.kind = DataKind::kInline;
+      out.bytes = data_.subspan(pos_, *len);
+      pos_ = align_up(pos_ + *len);
+      return out;
+    }
+    case DataKind::kHeap: {
+      auto off = get<uint64_t>();
+      if (!off) return off.error();
+      auto len = get<uint32_t>();
+      if (!len) return len.error();
+      if (*off > heap_.size() || heap_.size() - *off < *len) {
+        return make_error(Errc::kBadLength,
+                          "blob [" + std::to_string(*off) + ", +" + std::to_string(*len) +
+                              ") outside heap of " + std::to_string(heap_.size()),
+                          offset());
+      }
+      out.kind = DataKind::kHeap;
+      out.bytes = heap_.subspan(*off, *len);
+      return out;
+    }
+    case DataKind::kBufferOffset: {
+      auto off = get<uint64_t>();
+      if (!off) return off.error();
+      out.kind = DataKind::kBufferOffset;
+      out.offset = *off;
+      return out;
+    }
+  }
+  return make_error(Errc::kBadValue, "data kind " + std::to_string(*kind), offset());
+}
+
+Result<CommandIterator::Command> CommandIterator::next() {
+  if (batch_.size() - pos_ < sizeof(CommandHeader)) {
+    return make_error(Errc::kTruncated, "command header", pos_);
+  }
+  CommandHeader h;
+  std::memcpy(&h, batch_.data() + pos_, sizeof h);
+  if (h.size < sizeof h || h.size % kAlign != 0 || h.size > batch_.size() - pos_) {
+    return make_error(Errc::kBadLength, "command size " + std::to_string(h.size), pos_);
+  }
+  Command cmd{h.opcode, pos_, batch_.subspan(pos_ + sizeof h, h.size - sizeof h)};
+  pos_ += h.size;
+  return cmd;
+}
+
+}  // namespace wire
