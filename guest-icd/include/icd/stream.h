@@ -1,0 +1,51 @@
+// The contract between the generated GL entry points and the EGL/GLX front:
+// the command stream of the calling thread's current context.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "wire/result.h"
+#include "wire/writer.h"
+
+namespace icd {
+
+class GlState;  // guest-side GL state of a context (gl/gl_state.h)
+
+class Stream {
+ public:
+  virtual ~Stream() = default;
+
+  wire::Writer& writer() { return writer_; }
+
+  // Called after every encoded command: flushes when the batch is large.
+  void commit() {
+    if (writer_.size() >= flush_threshold_) flush();
+  }
+
+  // Sends what is queued without waiting for the host.
+  virtual void flush() = 0;
+
+  // Sends what is queued, asks for a reply to the last command and waits for
+  // it. The span stays valid until the next call on this stream. On a lost
+  // connection or context it returns an error and GL calls become no-ops.
+  virtual wire::Result<std::span<const std::byte>> roundtrip() = 0;
+
+  // True once the host declared this context lost.
+  virtual bool lost() const = 0;
+
+  // Guest-side GL state of the current context.
+  virtual GlState& gl_state() = 0;
+
+ protected:
+  wire::Writer writer_;
+  size_t flush_threshold_ = 256 * 1024;
+};
+
+// The calling thread's current context stream, or null when none is current.
+Stream* current_stream();
+
+// Resolves a GL entry point implemented by the ICD (generated table).
+void* gl_proc_address(const char* name);
+
+}  // namespace icd
