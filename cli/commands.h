@@ -1,0 +1,15 @@
+// Each `conduit` subcommand lives in its own file and registers itself here.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace cli {
+
+// Each returns the subcommand it added; its callback runs the command and
+// stores the exit status in `*status`.
+CLI::App* add_host_command(CLI::App& app, int* status);
+CLI::App* add_info_command(CLI::App& app, int* status);
+CLI::App* add_run_command(CLI::App& app, int* status);
+CLI::App* add_bench_command(CLI::App& app, int* status);
+
+}  // namespace cli
