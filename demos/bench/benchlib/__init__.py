@@ -1,0 +1,1 @@
+"""The `conduit bench` harness: glmark2 runs across native, virgl and Conduit."""
