@@ -18,7 +18,8 @@
 namespace wire {
 
 // A message is one framed batch (BatchHeader + payload), opaque to the transport.
-// Messages are delivered whole, in order, exactly once.
+// Messages are delivered whole, in order, exactly once. One thread may send
+// while another receives; each of the two sides alone is single-threaded.
 class Channel {
  public:
   virtual ~Channel() = default;
@@ -58,6 +59,9 @@ struct TransportOptions {
   std::string token;  // TCP: both sides must present the same token
   size_t ring_bytes = 8u << 20;   // shm: bytes per direction
   size_t heap_bytes = 64u << 20;  // shm: blob heap per direction
+  size_t max_message_bytes = 64u << 20;  // larger messages from the peer are refused
+  // Bound on a send blocked by a full ring or socket buffer, and on handshakes.
+  std::chrono::milliseconds io_timeout{5000};
 };
 
 Result<std::unique_ptr<Channel>> connect(std::string_view address, const TransportOptions& opts = {});

@@ -1,0 +1,295 @@
+// Behaviour every transport shares, run against each of them with the two
+// ends in separate processes.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <thread>
+
+#include "peer_process.h"
+#include "wire/transport.h"
+
+namespace wire {
+namespace {
+
+using namespace std::chrono_literals;
+using wire::testing::fill_pattern;
+using wire::testing::fork_peer;
+using wire::testing::matches_pattern;
+using wire::testing::monotonic_us;
+using wire::testing::wait_peer;
+
+struct Endpoint {
+  std::unique_ptr<Listener> listener;
+  std::string connect_address;
+};
+
+Endpoint make_endpoint(const std::string& kind, const TransportOptions& opts) {
+  static int counter = 0;
+  std::string base = ::testing::TempDir() + "conduit-" + std::to_string(getpid()) + "-" +
+                     std::to_string(counter++);
+  std::string address = kind == "unix"      ? "unix:" + base + ".sock"
+                        : kind == "tcp"     ? "tcp:127.0.0.1:0"
+                        : kind == "shm"     ? "shm:" + base + ".sock"
+                                            : "shm:file=" + base + ".ring";
+  auto l = wire::listen(address, opts);
+  EXPECT_TRUE(l) << address << ": " << l.error().describe();
+  if (!l) return {};
+  Endpoint e{std::move(*l), address};
+  if (kind == "tcp") e.connect_address = e.listener->describe();
+  return e;
+}
+
+TransportOptions small_ring_options() {
+  TransportOptions o;
+  o.ring_bytes = 1u << 20;  // forces fragments and frequent wrap-around
+  o.heap_bytes = 1u << 20;
+  o.max_message_bytes = 8u << 20;
+  return o;
+}
+
+// 1 byte to 6 MiB, spread over every power of two.
+std::vector<size_t> message_sizes(size_t count) {
+  std::mt19937 rng(42);
+  std::vector<size_t> sizes{1, 2, 3, 4, 7, 8, 9, (3u << 20) + 5, 6u << 20};
+  while (sizes.size() < count) {
+    size_t e = rng() % 23;
+    sizes.push_back(1 + rng() % (size_t{1} << e));
+  }
+  return sizes;
+}
+
+class Channels : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Channels, RandomSizesBothWaysAcrossProcesses) {
+  TransportOptions opts = small_ring_options();
+  Endpoint ep = make_endpoint(GetParam(), opts);
+  ASSERT_TRUE(ep.listener);
+  auto sizes = message_sizes(48);
+  pid_t pid = fork_peer([&] {
+    auto ch = wire::connect(ep.connect_address, opts);
+    if (!ch) return 2;
+    bool send_ok = true;
+    std::thread sender([&] {
+      std::vector<std::byte> buf;
+      for (size_t i = 0; i < sizes.size(); ++i) {
+        buf.resize(sizes[i]);
+        fill_pattern(buf, i);
+        if (!(*ch)->send(buf)) send_ok = false;
+      }
+    });
+    int rc = 0;
+    for (size_t i = 0; i < sizes.size() && rc == 0; ++i) {
+      auto m = (*ch)->receive(10s);
+      if (!m || m->size() != sizes[i] || !matches_pattern(*m, 1000 + i)) rc = 3;
+      (*ch)->release();
+    }
+    sender.join();
+    return send_ok ? rc : 4;
+  });
+  auto ch = ep.listener->accept(10s);
+  ASSERT_TRUE(ch) << ch.error().describe();
+  std::vector<std::byte> buf;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    auto m = (*ch)->receive(10s);
+    ASSERT_TRUE(m) << "message " << i << ": " << m.error().describe();
+    ASSERT_EQ(m->size(), sizes[i]) << "message " << i;
+    ASSERT_TRUE(matches_pattern(*m, i)) << "message " << i << " differs";
+    (*ch)->release();
+    buf.resize(sizes[i]);
+    fill_pattern(buf, 1000 + i);
+    auto st = (*ch)->send(buf);
+    ASSERT_TRUE(st) << st.error().describe();
+  }
+  EXPECT_EQ(wait_peer(pid), 0);
+}
+
+TEST_P(Channels, KilledPeerIsNoticedAndListenerCarriesOn) {
+  TransportOptions opts = small_ring_options();
+  opts.max_message_bytes = 4u << 20;
+  Endpoint ep = make_endpoint(GetParam(), opts);
+  ASSERT_TRUE(ep.listener);
+  const bool one_peer_at_a_time = GetParam() == "shmfile";
+
+  // A survivor connected before the crash must keep working after it.
+  pid_t survivor = 0;
+  std::unique_ptr<Channel> survivor_ch;
+  if (!one_peer_at_a_time) {
+    survivor = fork_peer([&] {
+      auto ch = wire::connect(ep.connect_address, opts);
+      if (!ch) return 2;
+      auto ping = (*ch)->receive(10s);
+      if (!ping || !matches_pattern(*ping, 7)) return 3;
+      std::vector<std::byte> pong(5000);
+      fill_pattern(pong, 8);
+      if (!(*ch)->send(pong)) return 4;
+      auto end = (*ch)->receive(10s);
+      return end.ok() ? 5 : (end.error().code == Errc::kClosed ? 0 : 6);
+    });
+    auto a = ep.listener->accept(10s);
+    ASSERT_TRUE(a) << a.error().describe();
+    survivor_ch = std::move(*a);
+  }
+
+  wire::testing::Pipe death;
+  pid_t victim = fork_peer([&] {
+    auto ch = wire::connect(ep.connect_address, opts);
+    if (!ch) return 2;
+    std::thread sender([&] {
+      std::vector<std::byte> buf(3u << 20);
+      for (uint64_t i = 0;; ++i) {
+        fill_pattern(buf, i);
+        if (!(*ch)->send(buf)) break;
+      }
+    });
+    std::this_thread::sleep_for(30ms);
+    death.put(monotonic_us());
+    raise(SIGKILL);
+    return 9;
+  });
+  auto b = ep.listener->accept(10s);
+  ASSERT_TRUE(b) << b.error().describe();
+  Error last = make_error(Errc::kIo, "none");
+  for (uint64_t i = 0;; ++i) {
+    auto m = (*b)->receive(10s);
+    if (!m) {
+      last = m.error();
+      break;
+    }
+    ASSERT_EQ(m->size(), 3u << 20);
+    ASSERT_TRUE(matches_pattern(*m, i)) << "message " << i << " damaged";
+    (*b)->release();
+  }
+  int64_t noticed = monotonic_us();
+  int64_t killed = 0;
+  ASSERT_TRUE(death.get(&killed));
+  EXPECT_EQ(last.code, Errc::kClosed) << last.describe();
+  int64_t latency_us = noticed - killed;
+  std::printf("[ %s ] dead peer noticed after %.1f ms\n", GetParam().c_str(), latency_us / 1e3);
+  EXPECT_LT(latency_us, one_peer_at_a_time ? 250000 : 150000);
+  EXPECT_EQ(wait_peer(victim), -SIGKILL);
+  b->reset();
+
+  if (survivor_ch) {
+    std::vector<std::byte> ping(100);
+    fill_pattern(ping, 7);
+    ASSERT_TRUE(survivor_ch->send(ping));
+    auto pong = survivor_ch->receive(10s);
+    ASSERT_TRUE(pong) << pong.error().describe();
+    EXPECT_TRUE(matches_pattern(*pong, 8));
+    survivor_ch->release();
+    survivor_ch->close();
+    EXPECT_EQ(wait_peer(survivor), 0);
+  }
+
+  pid_t next = fork_peer([&] {
+    auto ch = wire::connect(ep.connect_address, opts);
+    if (!ch) return 2;
+    std::vector<std::byte> hello(64);
+    fill_pattern(hello, 99);
+    return (*ch)->send(hello) ? 0 : 3;
+  });
+  auto c = ep.listener->accept(10s);
+  ASSERT_TRUE(c) << c.error().describe();
+  auto m = (*c)->receive(10s);
+  ASSERT_TRUE(m) << m.error().describe();
+  EXPECT_TRUE(matches_pattern(*m, 99));
+  EXPECT_EQ(wait_peer(next), 0);
+}
+
+TEST_P(Channels, OversizedMessageIsRefused) {
+  TransportOptions opts = small_ring_options();
+  TransportOptions strict = opts;
+  strict.max_message_bytes = 64 * 1024;
+  Endpoint ep = make_endpoint(GetParam(), strict);
+  ASSERT_TRUE(ep.listener);
+  pid_t pid = fork_peer([&] {
+    auto ch = wire::connect(ep.connect_address, opts);
+    if (!ch) return 2;
+    std::vector<std::byte> big(200 * 1024);
+    if (!(*ch)->send(big)) return 3;
+    // Stay until the listener has looked at it.
+    (void)(*ch)->receive(5s);
+    return 0;
+  });
+  auto ch = ep.listener->accept(10s);
+  ASSERT_TRUE(ch) << ch.error().describe();
+  auto m = (*ch)->receive(10s);
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().code, Errc::kLimit) << m.error().describe();
+  (*ch)->close();
+  EXPECT_EQ(wait_peer(pid), 0);
+}
+
+TEST_P(Channels, ReceiveTimesOutThenStillWorks) {
+  TransportOptions opts = small_ring_options();
+  Endpoint ep = make_endpoint(GetParam(), opts);
+  ASSERT_TRUE(ep.listener);
+  std::unique_ptr<Channel> client;
+  std::thread t([&] {
+    auto c = wire::connect(ep.connect_address, opts);
+    if (c) client = std::move(*c);
+  });
+  auto server = ep.listener->accept(10s);
+  t.join();
+  ASSERT_TRUE(server) << server.error().describe();
+  ASSERT_TRUE(client);
+  auto start = monotonic_us();
+  auto none = (*server)->receive(20ms);
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().code, Errc::kTimeout);
+  EXPECT_GE(monotonic_us() - start, 15000);
+  std::vector<std::byte> msg(1000);
+  fill_pattern(msg, 5);
+  ASSERT_TRUE(client->send(msg));
+  auto m = (*server)->receive(1s);
+  ASSERT_TRUE(m) << m.error().describe();
+  EXPECT_TRUE(matches_pattern(*m, 5));
+  // A clean close is seen as kClosed by the other side, after pending data.
+  ASSERT_TRUE(client->send(msg));
+  client.reset();
+  auto pending = (*server)->receive(1s);
+  ASSERT_TRUE(pending) << pending.error().describe();
+  auto gone = (*server)->receive(1s);
+  ASSERT_FALSE(gone);
+  EXPECT_EQ(gone.error().code, Errc::kClosed) << gone.error().describe();
+}
+
+INSTANTIATE_TEST_SUITE_P(Transports, Channels, ::testing::Values("unix", "tcp"),
+                         [](const auto& info) { return info.param; });
+
+TEST(Tcp, WrongTokenIsRefused) {
+  TransportOptions server_opts;
+  server_opts.token = "correct horse";
+  auto l = wire::listen("tcp:127.0.0.1:0", server_opts);
+  ASSERT_TRUE(l) << l.error().describe();
+  std::string address = (*l)->describe();
+  TransportOptions bad;
+  bad.token = "battery staple";
+  Result<std::unique_ptr<Channel>> refused = make_error(Errc::kIo, "not run");
+  std::thread t([&] { refused = wire::connect(address, bad); });
+  auto none = (*l)->accept(300ms);
+  t.join();
+  EXPECT_FALSE(none);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().describe().find("token"), std::string::npos)
+      << refused.error().describe();
+
+  Result<std::unique_ptr<Channel>> good = make_error(Errc::kIo, "not run");
+  std::thread t2([&] { good = wire::connect(address, server_opts); });
+  auto ok = (*l)->accept(5s);
+  t2.join();
+  EXPECT_TRUE(ok);
+  EXPECT_TRUE(good);
+}
+
+TEST(Address, BadAddressesAreRefused) {
+  for (const char* a : {"", "unix", "unix:", "tcp:host", "tcp:host:99999", "tcp:host:x",
+                        "carrier-pigeon:x", "shm:", "shm:file="}) {
+    auto c = wire::connect(a);
+    ASSERT_FALSE(c) << a;
+    EXPECT_EQ(c.error().code, Errc::kBadValue) << a;
+  }
+}
+
+}  // namespace
+}  // namespace wire

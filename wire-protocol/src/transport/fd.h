@@ -1,0 +1,79 @@
+// File descriptors and deadline-bounded socket I/O shared by the transports.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <utility>
+
+#include "wire/result.h"
+
+namespace wire::transport {
+
+class Fd {
+ public:
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() { reset(); }
+  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) {
+      reset();
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+
+  int get() const { return fd_; }
+  bool valid() const { return fd_ >= 0; }
+  int release() { return std::exchange(fd_, -1); }
+  void reset();
+
+ private:
+  int fd_ = -1;
+};
+
+using Clock = std::chrono::steady_clock;
+
+class Deadline {
+ public:
+  explicit Deadline(std::chrono::milliseconds timeout) : at_(Clock::now() + timeout) {}
+  bool expired() const { return Clock::now() >= at_; }
+  // Milliseconds left, rounded up, for poll(); 0 once expired.
+  int poll_ms() const;
+
+ private:
+  Clock::time_point at_;
+};
+
+// An error built from errno, naming what failed.
+Error errno_error(const char* what);
+Error errno_error(const char* what, int err);
+
+Status set_nonblocking(int fd);
+
+// Waits for `events` on fd; kTimeout when the deadline passes, kClosed on
+// hang-up or error conditions. Returns the revents seen.
+Result<short> wait_fd(int fd, short events, const Deadline& deadline);
+
+// Whole-buffer I/O on a non-blocking socket, bounded by the deadline.
+Status write_all(int fd, std::span<const std::byte> data, const Deadline& deadline);
+Status read_exact(int fd, std::span<std::byte> data, const Deadline& deadline);
+
+// One message with file descriptors attached (SCM_RIGHTS), and its receiver,
+// which fills `fds` and returns how many arrived (extra ones are closed).
+Status send_with_fds(int fd, std::span<const std::byte> data, std::span<const int> fds,
+                     const Deadline& deadline);
+Result<size_t> recv_with_fds(int fd, std::span<std::byte> data, std::span<Fd> fds,
+                             const Deadline& deadline);
+
+// Unix stream sockets: PATH, or @NAME for the abstract namespace.
+Result<Fd> unix_connect(const std::string& path, const Deadline& deadline);
+Result<Fd> unix_listen(const std::string& path);
+// Accepts one connection as a non-blocking socket, waiting up to the deadline.
+Result<Fd> accept_fd(int listen_fd, const Deadline& deadline);
+
+}  // namespace wire::transport

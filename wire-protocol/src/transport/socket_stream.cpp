@@ -1,0 +1,181 @@
+#include "socket_stream.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "handshake.h"
+
+namespace wire::transport {
+namespace {
+
+constexpr size_t kPrefix = sizeof(uint32_t);
+constexpr size_t kReadChunk = 256 * 1024;
+
+}  // namespace
+
+StreamChannel::StreamChannel(Fd fd, std::string description, const TransportOptions& opts)
+    : fd_(std::move(fd)),
+      description_(std::move(description)),
+      max_message_(opts.max_message_bytes),
+      io_timeout_(opts.io_timeout),
+      rx_(kReadChunk) {}
+
+Status StreamChannel::send(std::span<const std::byte> message) {
+  if (tx_error_) return *tx_error_;
+  if (!fd_.valid()) return make_error(Errc::kClosed, "channel closed");
+  if (message.size() > UINT32_MAX) return make_error(Errc::kLimit, "message above 4 GiB");
+  uint32_t prefix = static_cast<uint32_t>(message.size());
+  iovec iov[2] = {{&prefix, kPrefix}, {const_cast<std::byte*>(message.data()), message.size()}};
+  size_t total = kPrefix + message.size(), done = 0;
+  Deadline deadline(io_timeout_);
+  while (done < total) {
+    // Skip what is already written, across the two pieces.
+    iovec now[2];
+    int count = 0;
+    size_t skip = done;
+    for (auto& piece : iov) {
+      if (skip >= piece.iov_len) {
+        skip -= piece.iov_len;
+        continue;
+      }
+      now[count++] = {static_cast<char*>(piece.iov_base) + skip, piece.iov_len - skip};
+      skip = 0;
+    }
+    msghdr msg{};
+    msg.msg_iov = now;
+    msg.msg_iovlen = count;
+    ssize_t n = ::sendmsg(fd_.get(), &msg, MSG_NOSIGNAL);
+    if (n > 0) {
+      done += static_cast<size_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    Error e = make_error(Errc::kIo, "send");
+    if (n < 0 && errno != EAGAIN) {
+      e = errno_error("send");
+    } else {
+      auto w = wait_fd(fd_.get(), POLLOUT, deadline);
+      if (w) continue;
+      e = w.error();
+    }
+    // Nothing written yet: the stream is still framed and a retry may work.
+    if (done == 0 && e.code == Errc::kTimeout) return e;
+    tx_error_ = e;
+    return e;
+  }
+  return {};
+}
+
+Error StreamChannel::fail_receive(Error e) {
+  if (e.code != Errc::kTimeout) rx_error_ = e;
+  return e;
+}
+
+// Reads until at least `wanted` unconsumed bytes are buffered.
+Status StreamChannel::fill(size_t wanted, const Deadline& deadline) {
+  if (rx_.size() - rx_begin_ < wanted) {
+    std::memmove(rx_.data(), rx_.data() + rx_begin_, rx_end_ - rx_begin_);
+    rx_end_ -= rx_begin_;
+    rx_begin_ = 0;
+    if (rx_.size() < wanted) rx_.resize(std::max(wanted, kReadChunk));
+  }
+  while (rx_end_ - rx_begin_ < wanted) {
+    ssize_t n = ::recv(fd_.get(), rx_.data() + rx_end_, rx_.size() - rx_end_, 0);
+    if (n > 0) {
+      rx_end_ += static_cast<size_t>(n);
+      continue;
+    }
+    if (n == 0) return make_error(Errc::kClosed, "peer closed the connection");
+    if (errno == EINTR) continue;
+    if (errno != EAGAIN) return errno_error("recv");
+    auto w = wait_fd(fd_.get(), POLLIN, deadline);
+    if (!w) return w.error();
+  }
+  return {};
+}
+
+Result<std::span<const std::byte>> StreamChannel::receive(std::chrono::milliseconds timeout) {
+  release();
+  if (rx_error_) return *rx_error_;
+  if (!fd_.valid()) return make_error(Errc::kClosed, "channel closed");
+  Deadline deadline(timeout);
+  auto st = fill(kPrefix, deadline);
+  if (!st) return fail_receive(st.error());
+  uint32_t len;
+  std::memcpy(&len, rx_.data() + rx_begin_, kPrefix);
+  if (len > max_message_) {
+    return fail_receive(make_error(Errc::kLimit, "message of " + std::to_string(len) +
+                                                     " bytes above limit " +
+                                                     std::to_string(max_message_)));
+  }
+  // The rest of a message whose prefix arrived is waited for with the I/O
+  // bound, not the caller's (possibly zero) timeout.
+  st = fill(kPrefix + len, Deadline(std::max(timeout, io_timeout_)));
+  if (!st) {
+    Error e = st.error();
+    if (e.code == Errc::kTimeout) e.detail = "message body did not arrive in time";
+    rx_error_ = e;
+    return e;
+  }
+  rx_held_ = kPrefix + len;
+  return std::span<const std::byte>(rx_.data() + rx_begin_ + kPrefix, len);
+}
+
+void StreamChannel::release() {
+  rx_begin_ += rx_held_;
+  rx_held_ = 0;
+  if (rx_begin_ == rx_end_) rx_begin_ = rx_end_ = 0;
+}
+
+void StreamChannel::close() {
+  // shutdown wakes a thread blocked in poll on this socket; the descriptor
+  // itself is closed by the destructor, once no call can be using it.
+  if (fd_.valid()) ::shutdown(fd_.get(), SHUT_RDWR);
+  rx_error_ = make_error(Errc::kClosed, "channel closed");
+  tx_error_ = rx_error_;
+}
+
+StreamListener::StreamListener(Fd fd, std::string description, TransportOptions opts, std::function<void(int)> tune,
+                               std::function<void()> on_close)
+    : fd_(std::move(fd)),
+      description_(std::move(description)),
+      opts_(std::move(opts)),
+      tune_(std::move(tune)),
+      on_close_(std::move(on_close)) {}
+
+StreamListener::~StreamListener() {
+  if (on_close_) on_close_();
+}
+
+Result<std::unique_ptr<Channel>> StreamListener::accept(std::chrono::milliseconds timeout) {
+  Deadline deadline(timeout);
+  for (;;) {
+    auto fd = accept_fd(fd_.get(), deadline);
+    if (!fd) return fd.error();
+    if (tune_) tune_(fd->get());
+    // A client that fails the handshake is dropped; others keep coming.
+    Deadline handshake(opts_.io_timeout);
+    if (!read_hello(fd->get(), LinkKind::kStream, opts_.token, handshake)) continue;
+    if (!send_reply(fd->get(), LinkReply{kLinkOk, 0, 0}, {}, handshake)) continue;
+    std::unique_ptr<Channel> ch =
+        std::make_unique<StreamChannel>(std::move(*fd), description_ + " (peer)", opts_);
+    return ch;
+  }
+}
+
+Result<std::unique_ptr<Channel>> open_stream_channel(Fd fd, std::string description,
+                                                     const TransportOptions& opts) {
+  Deadline deadline(opts.io_timeout);
+  WIRE_TRY(send_hello(fd.get(), LinkKind::kStream, opts.token, deadline));
+  auto reply = read_reply(fd.get(), {}, deadline);
+  if (!reply) return reply.error();
+  std::unique_ptr<Channel> ch =
+      std::make_unique<StreamChannel>(std::move(fd), std::move(description), opts);
+  return ch;
+}
+
+}  // namespace wire::transport

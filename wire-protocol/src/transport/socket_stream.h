@@ -1,0 +1,72 @@
+// Messages over a stream socket (unix or TCP): each one is preceded by its
+// u32 little-endian length. Sends are pipelined; receives read ahead in
+// large chunks and never trust a length above the configured cap.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fd.h"
+#include "wire/transport.h"
+
+namespace wire::transport {
+
+class StreamChannel final : public Channel {
+ public:
+  StreamChannel(Fd fd, std::string description, const TransportOptions& opts);
+
+  Status send(std::span<const std::byte> message) override;
+  Result<std::span<const std::byte>> receive(std::chrono::milliseconds timeout) override;
+  void release() override;
+  BlobSink* outgoing_heap() override { return nullptr; }
+  std::span<const std::byte> incoming_heap() override { return {}; }
+  void close() override;
+  std::string describe() const override { return description_; }
+
+ private:
+  Status fill(size_t wanted, const Deadline& deadline);
+  Error fail_receive(Error e);
+
+  Fd fd_;
+  std::string description_;
+  size_t max_message_;
+  std::chrono::milliseconds io_timeout_;
+
+  // Receive side: bytes [rx_begin_, rx_end_) of rx_ are read but not consumed;
+  // the message last handed out occupies the first rx_held_ of them.
+  std::vector<std::byte> rx_;
+  size_t rx_begin_ = 0;
+  size_t rx_end_ = 0;
+  size_t rx_held_ = 0;
+  std::optional<Error> rx_error_;  // sticky once the stream is unusable
+
+  // A send that timed out half-way leaves the stream unframed.
+  std::optional<Error> tx_error_;
+};
+
+// Accepts stream connections and runs the link handshake on each; `tune`
+// adjusts a fresh socket (e.g. TCP_NODELAY) before the handshake.
+class StreamListener final : public Listener {
+ public:
+  StreamListener(Fd fd, std::string description, TransportOptions opts,
+                 std::function<void(int)> tune, std::function<void()> on_close = {});
+  ~StreamListener() override;
+
+  Result<std::unique_ptr<Channel>> accept(std::chrono::milliseconds timeout) override;
+  std::string describe() const override { return description_; }
+
+ private:
+  Fd fd_;
+  std::string description_;
+  TransportOptions opts_;
+  std::function<void(int)> tune_;
+  std::function<void()> on_close_;
+};
+
+// Client side: link handshake on a connected socket, then the channel.
+Result<std::unique_ptr<Channel>> open_stream_channel(Fd fd, std::string description,
+                                                     const TransportOptions& opts);
+
+}  // namespace wire::transport

@@ -1,0 +1,33 @@
+// The transport implementations behind wire::connect / wire::listen.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "wire/transport.h"
+
+namespace wire::transport {
+
+struct Address {
+  enum class Kind { kUnix, kTcp, kShm, kShmFile } kind;
+  std::string path;  // unix, shm: socket path; shm file: region file
+  std::string host;  // tcp
+  uint16_t port = 0;  // tcp
+};
+
+Result<Address> parse_address(std::string_view text);
+
+Result<std::unique_ptr<Channel>> unix_connect_channel(const Address& a, const TransportOptions& o);
+Result<std::unique_ptr<Listener>> unix_listen_channel(const Address& a, const TransportOptions& o);
+Result<std::unique_ptr<Channel>> tcp_connect_channel(const Address& a, const TransportOptions& o);
+Result<std::unique_ptr<Listener>> tcp_listen_channel(const Address& a, const TransportOptions& o);
+Result<std::unique_ptr<Channel>> shm_connect_channel(const Address& a, const TransportOptions& o);
+Result<std::unique_ptr<Listener>> shm_listen_channel(const Address& a, const TransportOptions& o);
+Result<std::unique_ptr<Channel>> shm_file_connect_channel(const Address& a,
+                                                          const TransportOptions& o);
+Result<std::unique_ptr<Listener>> shm_file_listen_channel(const Address& a,
+                                                          const TransportOptions& o);
+
+}  // namespace wire::transport
