@@ -7,6 +7,7 @@ import shutil
 import sys
 from datetime import datetime
 
+sys.dont_write_bytecode = True  # keep the source tree (or install) clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from benchlib import glmark, regress, report  # noqa: E402
@@ -59,11 +60,12 @@ def parse_args(argv):
                    help="comma-separated glmark2 scene specs, or 'default' (glmark2's list)")
     p.add_argument("--modes", type=_modes, default=list(MODES),
                    help="comma-separated subset of native,virgl,conduit (default: all)")
-    p.add_argument("--size", type=_size, default=(800, 600), help="window size WxH")
+    p.add_argument("--size", type=_size, default=(800, 600), help="window size WxH (default 800x600)")
     p.add_argument("--offscreen", action="store_true", help="render off-screen")
-    p.add_argument("--repeat", type=_positive(int), default=3, help="repetitions per scene")
+    p.add_argument("--repeat", type=_positive(int), default=3,
+                   help="repetitions per scene (default 3)")
     p.add_argument("--duration", type=_positive(float), default=5.0,
-                   help="seconds per scene run (glmark2's duration option)")
+                   help="seconds per scene run, glmark2's duration option (default 5)")
     p.add_argument("--out", help="output directory (default: conduit-bench-DATE-TIME)")
     p.add_argument("--baseline", help="an earlier results.json to compare against")
     p.add_argument("--max-regression", type=float, default=5.0, metavar="PCT",

@@ -4,6 +4,11 @@ import re
 
 _STATS_LINE = re.compile(r"^.*?conduit-stats:\s*(.*)$", re.M)
 _PAIR = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]*)=(\S+)")
+# The guest library's human-readable exit summary, one line per process.
+_SUMMARY_LINE = re.compile(
+    r"conduit: batches (?P<batches>\d+), commands \d+, bytes (?P<raw_bytes>\d+) raw / "
+    r"(?P<wire_bytes>\d+) sent.*?sync round trips (?P<round_trips>\d+), "
+    r"frames (?P<frames>\d+)")
 
 # Accepted spellings of the counters the bench reports.
 STAT_KEYS = {
@@ -50,12 +55,16 @@ def parse_conduit_stats(text):
 
     Each line carries running totals for one connection (`conn=ID`, or one
     implicit connection): the last line per connection counts, connections add.
-    Returns None when no line is present.
+    Without such lines, the guest library's exit summaries count, one per
+    process. Returns None when neither is present.
     """
     per_conn = {}
     for m in _STATS_LINE.finditer(text):
         pairs = dict(_PAIR.findall(m.group(1)))
         per_conn[pairs.get("conn", "")] = pairs
+    if not per_conn:
+        for i, m in enumerate(_SUMMARY_LINE.finditer(text)):
+            per_conn[i] = m.groupdict()
     if not per_conn:
         return None
     totals = {}
