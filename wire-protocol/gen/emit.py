@@ -1,0 +1,33 @@
+"""Maps each output file name to the emitter that writes it."""
+
+import os
+
+import emit_guest
+import emit_host
+import emit_wire
+
+EMITTERS = {
+    "gl_types.h": emit_wire.gl_types_h,
+    "gl_opcodes.h": emit_wire.gl_opcodes_h,
+    "gl_opcodes.cpp": emit_wire.gl_opcodes_cpp,
+    "gl_encode.h": emit_wire.gl_encode_h,
+    "gl_encode.cpp": emit_wire.gl_encode_cpp,
+    "gl_decode.h": emit_wire.gl_decode_h,
+    "gl_decode.cpp": emit_wire.gl_decode_cpp,
+    "gl_handlers.h": emit_guest.gl_handlers_h,
+    "gl_entry.cpp": emit_guest.gl_entry_cpp,
+    "gl_host_handlers.h": emit_host.gl_host_handlers_h,
+    "gl_dispatch.cpp": emit_host.gl_dispatch_cpp,
+}
+
+
+def write(model, path):
+    text = EMITTERS[os.path.basename(path)](model)
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return  # unchanged: keep the timestamp, avoid rebuilds
+    except FileNotFoundError:
+        pass
+    with open(path, "w") as f:
+        f.write(text)

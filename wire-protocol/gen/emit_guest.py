@@ -1,0 +1,98 @@
+"""Emits the guest ICD's GL entry points and its proc-address table."""
+
+from emit_common import HEADER, element_count, elem_bytes, inputs, outputs
+
+
+def handler_decl(c):
+    return f"{c.ret} GLAPIENTRY handle_{c.name}({c.arg_list()});\n"
+
+
+def gl_handlers_h(model):
+    decls = "".join(handler_decl(c) for c in model.ordered() if c.custom in ("guest", "both", "manual"))
+    return (HEADER + "// Hand-written guest entry points (see annotations.toml).\n#pragma once\n\n"
+            '#include "wire/gl_types.h"\n\nnamespace icd {\n\n' + decls + "\n}  // namespace icd\n")
+
+
+def _default_return(c):
+    return "" if c.ret == "void" else f" {c.ret}{{}}"
+
+
+def _byte_count(p):
+    if p.size_kind == "pixels":
+        return (f"wire::size::pixel_bytes(state.{'unpack' if p.kind == 'in_array' else 'pack'}(), "
+                f"{p.count_expr})")
+    count = element_count(p, lambda name: name)
+    if p.size_kind == "counted_string":
+        count = f"({p.count_expr} >= 0 ? {count} : ({p.name} ? std::strlen({p.name}) : 0))"
+    return f"{count} * {elem_bytes(p)}"
+
+
+def entry_body(c):
+    lines = ["  Stream* s = current_stream();",
+             f"  if (!s) return{_default_return(c)};"]
+    if any(p.size_kind == "pixels" or p.buffer_source for p in c.params):
+        lines.append("  GlState& state = s->gl_state();")
+    args = []
+    for p in inputs(c):
+        args.append(p.name)
+    for p in c.params:
+        if p.kind in ("in_array", "out_array"):
+            lines.append(f"  const size_t {p.name}_bytes = {_byte_count(p)};")
+        if p.gen:
+            lines.append(f"  s->gl_state().names().allocate(\"{p.cls}\", {p.name}_bytes / 4, {p.name});")
+    for p in inputs(c):
+        if p.kind == "in_array":
+            args.append(f"{p.name}_bytes")
+            if p.buffer_source:
+                args.append("state.unpack_buffer_bound()")
+    lines.append(f"  wire::encode_{c.name}(s->writer(){', ' if args else ''}{', '.join(args)});")
+    if not c.sync:
+        lines.append("  s->commit();")
+        return "\n".join(lines)
+    lines.append("  auto reply = s->roundtrip();")
+    lines.append(f"  if (!reply) return{_default_return(c)};")
+    lines.append("  wire::Reader r(*reply, 0);")
+    if c.ret != "void":
+        wt = wire_type_of_return(c)
+        lines.append(f"  auto ret = r.get<{wt}>();")
+    for p in outputs(c):
+        lines.append(f"  copy_reply_data(r, {p.name}, {p.name}_bytes);")
+    if c.ret != "void":
+        lines.append(f"  return ret ? static_cast<{c.ret}>(*ret) : {c.ret}{{}};")
+    return "\n".join(lines)
+
+
+def wire_type_of_return(c):
+    from model import SCALARS, WIRE_TYPE
+    return WIRE_TYPE[SCALARS[c.ret][1]]
+
+
+def gl_entry_cpp(model):
+    out = [HEADER, '#include <algorithm>\n#include <cstring>\n\n#include "icd/stream.h"\n'
+           '#include "gl/gl_state.h"\n#include "gl_handlers.h"\n#include "wire/gl_encode.h"\n'
+           '#include "wire/reader.h"\n#include "wire/sizes.h"\n\nnamespace icd {\nnamespace {\n\n'
+           "// Copies a reply array into the caller's memory, never more than it holds.\n"
+           "void copy_reply_data(wire::Reader& r, void* dst, size_t capacity) {\n"
+           "  auto data = r.get_data();\n"
+           "  if (!data || dst == nullptr) return;\n"
+           "  std::memcpy(dst, data->bytes.data(), std::min(capacity, data->bytes.size()));\n"
+           "}\n\n"]
+    procs = []
+    for c in model.ordered():
+        if c.custom in ("guest", "both", "manual"):
+            target = f"handle_{c.name}"
+        else:
+            target = f"e_{c.name}"
+            out.append(f"{c.ret} GLAPIENTRY e_{c.name}({c.arg_list()}) {{\n{entry_body(c)}\n}}\n\n")
+        for name in [c.name] + c.aliases:
+            procs.append((name, target))
+    procs.sort()
+    table = "".join(f'    {{"{n}", reinterpret_cast<void*>(&{t})}},\n' for n, t in procs)
+    out.append("struct Proc {\n  const char* name;\n  void* address;\n};\n\n}  // namespace\n\n"
+               "void* gl_proc_address(const char* name) {\n"
+               "  static const Proc kProcs[] = {\n" + table + "  };\n"
+               "  auto it = std::lower_bound(std::begin(kProcs), std::end(kProcs), name,\n"
+               "      [](const Proc& p, const char* n) { return std::strcmp(p.name, n) < 0; });\n"
+               "  return it != std::end(kProcs) && std::strcmp(it->name, name) == 0 ? "
+               "it->address : nullptr;\n}\n\n}  // namespace icd\n")
+    return "".join(out)

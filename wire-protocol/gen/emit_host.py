@@ -1,0 +1,154 @@
+"""Emits the host's GL dispatch: validate every argument, then call GL."""
+
+from emit_common import HEADER, element_count, elem_bytes
+
+OBJECT_TYPES = {
+    "buffer": "kBuffer", "texture": "kTexture", "framebuffer": "kFramebuffer",
+    "renderbuffer": "kRenderbuffer", "program": "kProgram", "shader": "kShader",
+    "sampler": "kSampler", "query": "kQuery", "transform feedback": "kTransformFeedback",
+    "vertex array": "kVertexArray", "program pipeline": "kProgramPipeline",
+    "display list": "kDisplayList",
+}
+
+
+def handler_decl(c):
+    if c.custom == "manual":
+        return f"wire::Status handle_{c.name}(DispatchEnv& env, wire::Reader& r);\n"
+    return f"wire::Status handle_{c.name}(DispatchEnv& env, wire::Args_{c.name}& a);\n"
+
+
+def gl_host_handlers_h(model):
+    decls = "".join(handler_decl(c) for c in model.ordered() if c.custom in ("host", "both", "manual"))
+    return (HEADER + "// Hand-written host handlers (see annotations.toml).\n#pragma once\n\n"
+            '#include "host/gl_dispatch.h"\n#include "wire/gl_decode.h"\n\nnamespace host {\n\n'
+            + decls + "\n}  // namespace host\n")
+
+
+def _name_use(model, c, p):
+    if c.names_mode == "delete":
+        return "NameUse::kDelete"
+    if c.names_mode == "lenient":
+        return "NameUse::kLenient"
+    if p.cls in model.notes["rules"]["bind_create_classes"]:
+        return "NameUse::kCreateOnUse"
+    return "NameUse::kExisting"
+
+
+def _scalar_arg(model, c, p, lines, post):
+    if not p.cls:
+        return f"a.{p.name}"
+    t = OBJECT_TYPES[p.cls]
+    lines.append(f"  GLuint {p.name} = 0;")
+    lines.append(f"  WIRE_TRY(st.translate(ObjectType::{t}, a.{p.name}, "
+                 f"{_name_use(model, c, p)}, &{p.name}));")
+    if c.names_mode == "delete":
+        post.append(f"  st.forget(ObjectType::{t}, a.{p.name});")
+    return p.name
+
+
+def _host_count(p):
+    return element_count(p, lambda name: f"a.{name}")
+
+
+def _array_arg(model, c, p, lines, post):
+    name, ctype = p.name, p.ctype.replace("const ", "").replace("*", "").strip()
+    if p.size_kind == "pixels":
+        lines.append(f"  auto {name} = input_pixels(st, a.{name}, {_prefixed(p.count_expr)});")
+    elif p.size_kind == "counted_string":
+        lines.append(f"  auto {name} = input_counted_string(env, a.{name}, a.{p.count_expr});")
+    else:
+        pad = "wire::size::kMaxEnumValues" if p.size_kind == "enum" else "0"
+        count = _host_count(p)
+        lines.append(f"  auto {name} = input_array(env, a.{name}, {count}, {elem_bytes(p)}, "
+                     f"{pad}, {'true' if p.nullable else 'false'});")
+    lines.append(f"  if (!{name}) return {name}.error();")
+    if p.cls and c.names_mode in ("delete", ""):
+        t = OBJECT_TYPES[p.cls]
+        use = "kDelete" if c.names_mode == "delete" else "kExisting"
+        lines.append(f"  auto {name}_host = translate_array(st, ObjectType::{t}, *{name}, "
+                     f"{_host_count(p)}, NameUse::{use});")
+        lines.append(f"  if (!{name}_host) return {name}_host.error();")
+        if c.names_mode == "delete":
+            post.append(f"  forget_array(st, ObjectType::{t}, *{name}, {_host_count(p)});")
+        return f"{name}_host->data()"
+    return f"static_cast<const {ctype}*>(*{name})"
+
+
+def _prefixed(args):
+    return ", ".join(a if a.strip().isdigit() else f"a.{a.strip()}" for a in args.split(","))
+
+
+def _out_arg(model, c, p, lines, post):
+    name = p.name
+    pad = "wire::size::kMaxEnumValues" if p.size_kind == "enum" else "0"
+    lines.append(f"  auto {name} = output_array(env, {_host_count(p)}, {elem_bytes(p)}, {pad});")
+    lines.append(f"  if (!{name}) return {name}.error();")
+    ctype = p.ctype.replace("*", "").strip()
+    post.append(f"  env.reply.put_data({name}->data, {name}->bytes);")
+    return f"static_cast<{ctype}*>({name}->data)"
+
+
+def _gen_arg(p, lines, post):
+    """Names the guest allocated: the host generates its own and maps them."""
+    name, count, t = p.name, _host_count(p), OBJECT_TYPES[p.cls]
+    lines.append(f"  auto guest_{name} = input_array(env, a.{name}, {count}, 4, 0, false);")
+    lines.append(f"  if (!guest_{name}) return guest_{name}.error();")
+    lines.append(f"  auto {name} = output_array(env, {count}, 4, 0);")
+    lines.append(f"  if (!{name}) return {name}.error();")
+    post.append(f"  WIRE_TRY(st.adopt(ObjectType::{t}, static_cast<const GLuint*>(*guest_{name}), "
+                f"static_cast<const GLuint*>({name}->data), {count}));")
+    return f"static_cast<GLuint*>({name}->data)"
+
+
+def dispatch_body(model, c):
+    lines = [f"  wire::Args_{c.name} a;", f"  WIRE_TRY(wire::decode_{c.name}(r, a));"]
+    if c.custom in ("host", "both"):
+        lines.append(f"  return handle_{c.name}(env, a);")
+        return "\n".join(lines)
+    lines.append("  [[maybe_unused]] auto& st = env.state.impl();")
+    call_args, post = [], []
+    for p in c.params:
+        if p.gen:
+            call_args.append(_gen_arg(p, lines, post))
+        elif p.kind == "scalar":
+            call_args.append(_scalar_arg(model, c, p, lines, post))
+        elif p.kind == "in_string":
+            lines.append(f"  auto {p.name} = input_string(a.{p.name});")
+            lines.append(f"  if (!{p.name}) return {p.name}.error();")
+            call_args.append(f"*{p.name}")
+        elif p.kind == "in_array":
+            call_args.append(_array_arg(model, c, p, lines, post))
+        else:
+            call_args.append(_out_arg(model, c, p, lines, post))
+    call = f"{c.name}({', '.join(call_args)})"
+    if c.ret != "void":
+        lines.append(f"  {c.ret} ret = {call};")
+        lines.append("  env.reply.put(ret);")
+    else:
+        lines.append(f"  {call};")
+    lines.extend(post)
+    lines.append("  return {};")
+    return "\n".join(lines)
+
+
+def gl_dispatch_cpp(model):
+    out = [HEADER, '#include <epoxy/gl.h>\n\n#include "gl/dispatch_support.h"\n'
+           '#include "gl_host_handlers.h"\n#include "wire/gl_decode.h"\n#include "wire/sizes.h"\n\n'
+           "namespace host {\nnamespace {\n\n"]
+    table = []
+    for c in model.ordered():
+        if c.custom == "manual":
+            table.append((c.opcode, f"handle_{c.name}"))
+            continue
+        out.append(f"wire::Status d_{c.name}(DispatchEnv& env, wire::Reader& r) {{\n"
+                   f"{dispatch_body(model, c)}\n}}\n\n")
+        table.append((c.opcode, f"d_{c.name}"))
+    first = table[0][0]
+    slots = {op: fn for op, fn in table}
+    rows = "".join(f"    {slots.get(op, 'nullptr')},\n" for op in range(first, table[-1][0] + 1))
+    out.append("}  // namespace\n\n"
+               "DispatchFn gl_dispatch_fn(uint32_t opcode) {\n"
+               "  static const DispatchFn kTable[] = {\n" + rows + "  };\n"
+               f"  if (opcode < {first} || opcode - {first} >= std::size(kTable)) return nullptr;\n"
+               f"  return kTable[opcode - {first}];\n}}\n\n}}  // namespace host\n")
+    return "".join(out)

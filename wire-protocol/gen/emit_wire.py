@@ -1,0 +1,153 @@
+"""Emits the GL-API-agnostic wire code: types, opcodes, encoders, decoders."""
+
+from emit_common import HEADER, encoder_params, inputs, wire_type
+
+SKIP_TYPES = {"GLhandleARB", "GLvdpauSurfaceNV", "GLVULKANPROCNV", "GLDEBUGPROCAMD",
+              "GLDEBUGPROCARB", "GLDEBUGPROCKHR", "struct _cl_context", "struct _cl_event"}
+
+
+def gl_types_h(model):
+    out = [HEADER, "#pragma once\n\n#include <KHR/khrplatform.h>\n\n"
+           "#ifndef GLAPIENTRY\n#define GLAPIENTRY KHRONOS_APIENTRY\n#endif\n\n"]
+    for t in model.root.find("types"):
+        name = t.find("name")
+        if name is None or name.text in SKIP_TYPES or t.get("name"):
+            continue
+        text = "".join(
+            ("GLAPIENTRY" if e.tag == "apientry" else (e.text or "")) + (e.tail or "")
+            for e in t.iter() if e is not t) if len(t) else (t.text or "")
+        text = (t.text or "") + text
+        if "typedef" not in text or "#" in text:
+            continue
+        out.append(text.strip() + "\n")
+    return "".join(out)
+
+
+def gl_opcodes_h(model):
+    rows = "".join(f"  {c.name} = {c.opcode},\n" for c in model.ordered())
+    return (HEADER + "#pragma once\n\n#include <cstdint>\n\nnamespace wire {\n\n"
+            "enum class GlOp : uint32_t {\n" + rows + "};\n\n"
+            "// Where a command comes from, to tell whether a host context has it.\n"
+            "struct GlCommandInfo {\n  const char* name;\n  uint16_t gl_version;    "
+            "// major*10+minor, 0 = not in desktop GL\n  uint16_t gles_version;  "
+            "// 0 = not in OpenGL ES\n  uint64_t extensions;    // bits of gl_extension_names()\n"
+            "};\n\n// Info for a GL opcode, or null when it is none.\n"
+            "const GlCommandInfo* gl_command_info(uint32_t opcode);\n"
+            "// The carried extensions, in the order of GlCommandInfo::extensions bits.\n"
+            "const char* const* gl_extension_names(int* count);\n\n}  // namespace wire\n")
+
+
+def gl_opcodes_cpp(model):
+    cmds = model.ordered()
+    first, last = cmds[0].opcode, cmds[-1].opcode
+    by_op = {c.opcode: c for c in cmds}
+    rows = []
+    for op in range(first, last + 1):
+        c = by_op.get(op)
+        if c is None:
+            rows.append("  {nullptr, 0, 0, 0},\n")
+            continue
+        mask = 0
+        for ext in c.extensions:
+            mask |= 1 << model.extensions.index(ext)
+        rows.append(f'  {{"{c.name}", {c.gl_version}, {c.gles_version}, 0x{mask:x}ull}},\n')
+    exts = "".join(f'  "{e}",\n' for e in model.extensions)
+    return (HEADER + '#include "wire/gl_opcodes.h"\n\nnamespace wire {\nnamespace {\n\n'
+            f"constexpr uint32_t kFirst = {first};\n"
+            "constexpr GlCommandInfo kInfo[] = {\n" + "".join(rows) + "};\n"
+            "constexpr const char* kExtensions[] = {\n" + exts + "};\n\n}  // namespace\n\n"
+            "const GlCommandInfo* gl_command_info(uint32_t opcode) {\n"
+            "  if (opcode < kFirst || opcode - kFirst >= sizeof kInfo / sizeof kInfo[0]) "
+            "return nullptr;\n  const GlCommandInfo* info = &kInfo[opcode - kFirst];\n"
+            "  return info->name ? info : nullptr;\n}\n\n"
+            "const char* const* gl_extension_names(int* count) {\n"
+            "  *count = static_cast<int>(sizeof kExtensions / sizeof kExtensions[0]);\n"
+            "  return kExtensions;\n}\n\n}  // namespace wire\n")
+
+
+def encodable(c):
+    return c.custom != "manual"
+
+
+def gl_encode_h(model):
+    decls = "".join(f"void encode_{c.name}(Writer& wire_out{', ' if encoder_params(c) else ''}"
+                    f"{encoder_params(c)});\n" for c in model.ordered() if encodable(c))
+    return (HEADER + "// Pure encoders: one command with its inputs, byte counts given by the "
+            "caller.\n#pragma once\n\n#include <cstddef>\n\n#include \"wire/gl_types.h\"\n"
+            "#include \"wire/writer.h\"\n\nnamespace wire {\n\n" + decls +
+            "\n}  // namespace wire\n")
+
+
+def encode_body(c):
+    lines = [f"  size_t start = wire_out.begin({c.opcode});"]
+    for p in inputs(c):
+        if p.kind == "scalar":
+            lines.append(f"  wire_out.put(static_cast<{wire_type(p)}>({p.name}));")
+        elif p.kind == "in_string":
+            lines.append(f"  wire_out.put_data({p.name}, {p.name} ? std::strlen({p.name}) + 1 : 0);")
+        elif p.buffer_source:
+            lines.append(f"  if ({p.name}_in_buffer) {{\n"
+                         f"    wire_out.put_buffer_offset(reinterpret_cast<uintptr_t>({p.name}));\n"
+                         f"  }} else {{\n    wire_out.put_data({p.name}, {p.name}_bytes);\n  }}")
+        else:
+            lines.append(f"  wire_out.put_data({p.name}, {p.name}_bytes);")
+    lines.append("  wire_out.end(start);")
+    return "\n".join(lines)
+
+
+def gl_encode_cpp(model):
+    out = [HEADER, '#include "wire/gl_encode.h"\n\n#include <cstring>\n\nnamespace wire {\n\n']
+    for c in model.ordered():
+        if not encodable(c):
+            continue
+        sep = ", " if encoder_params(c) else ""
+        out.append(f"void encode_{c.name}(Writer& wire_out{sep}{encoder_params(c)}) {{\n"
+                   f"{encode_body(c)}\n}}\n\n")
+    out.append("}  // namespace wire\n")
+    return "".join(out)
+
+
+def args_struct(c):
+    fields = []
+    for p in inputs(c):
+        if p.kind == "scalar":
+            fields.append(f"  {p.base} {p.name};")
+        else:
+            fields.append(f"  Data {p.name};")
+    body = "\n".join(fields) if fields else ""
+    return f"struct Args_{c.name} {{\n{body}\n}};\n"
+
+
+def gl_decode_h(model):
+    out = [HEADER, "// Decoded arguments; Data members borrow from the batch.\n#pragma once\n\n"
+           '#include "wire/gl_types.h"\n#include "wire/reader.h"\n#include "wire/result.h"\n\n'
+           "namespace wire {\n\n"]
+    for c in model.ordered():
+        if encodable(c):
+            out.append(args_struct(c))
+            out.append(f"Status decode_{c.name}(Reader& r, Args_{c.name}& a);\n\n")
+    out.append("}  // namespace wire\n")
+    return "".join(out)
+
+
+def decode_body(c):
+    lines = []
+    for p in inputs(c):
+        v = f"v_{p.name}"
+        read = f"r.get<{wire_type(p)}>()" if p.kind == "scalar" else "r.get_data()"
+        value = f"static_cast<{p.base}>(*{v})" if p.kind == "scalar" else f"*{v}"
+        lines.append(f"  auto {v} = {read};\n  if (!{v}) return {v}.error();\n"
+                     f"  a.{p.name} = {value};")
+    lines.append("  return {};")
+    return "\n".join(lines)
+
+
+def gl_decode_cpp(model):
+    out = [HEADER, '#include "wire/gl_decode.h"\n\nnamespace wire {\n\n']
+    for c in model.ordered():
+        if encodable(c):
+            unused = "[[maybe_unused]] " if not inputs(c) else ""
+            out.append(f"Status decode_{c.name}({unused}Reader& r, "
+                       f"{unused}Args_{c.name}& a) {{\n{decode_body(c)}\n}}\n\n")
+    out.append("}  // namespace wire\n")
+    return "".join(out)

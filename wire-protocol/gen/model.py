@@ -1,0 +1,323 @@
+"""The command model: gl.xml + the annotations file -> classified commands.
+
+Every later stage (opcodes, wire encoder/decoder, guest entry points, host
+dispatch, tests) reads this model, so the two sides cannot drift.
+"""
+
+import re
+import tomllib
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+
+# Scalar GL types: (C++ type used in code, bytes on the wire).
+SCALARS = {
+    "GLenum": ("GLenum", 4), "GLboolean": ("GLboolean", 1), "GLbitfield": ("GLbitfield", 4),
+    "GLbyte": ("GLbyte", 1), "GLubyte": ("GLubyte", 1), "GLshort": ("GLshort", 2),
+    "GLushort": ("GLushort", 2), "GLint": ("GLint", 4), "GLuint": ("GLuint", 4),
+    "GLclampx": ("GLclampx", 4), "GLfixed": ("GLfixed", 4), "GLsizei": ("GLsizei", 4),
+    "GLfloat": ("GLfloat", 4), "GLclampf": ("GLclampf", 4), "GLdouble": ("GLdouble", 8),
+    "GLclampd": ("GLclampd", 8), "GLint64": ("GLint64", 8), "GLint64EXT": ("GLint64EXT", 8),
+    "GLuint64": ("GLuint64", 8), "GLuint64EXT": ("GLuint64EXT", 8), "GLhalf": ("GLhalf", 2),
+    "GLhalfNV": ("GLhalfNV", 2), "GLchar": ("GLchar", 1), "GLcharARB": ("GLcharARB", 1),
+    # Pointer-sized integers travel as 64 bits so 32- and 64-bit guests agree.
+    "GLintptr": ("GLintptr", 8), "GLsizeiptr": ("GLsizeiptr", 8),
+    "GLintptrARB": ("GLintptrARB", 8), "GLsizeiptrARB": ("GLsizeiptrARB", 8),
+}
+# Bytes per element of arrays of these types (void counts bytes).
+ELEMENT_BYTES = {k: v[1] for k, v in SCALARS.items()} | {"void": 1}
+# Arrays of pointer-sized integers keep their native layout (64-bit guests only).
+ELEMENT_BYTES |= {"GLintptr": 8, "GLsizeiptr": 8, "GLintptrARB": 8, "GLsizeiptrARB": 8}
+
+WIRE_TYPE = {1: "uint8_t", 2: "uint16_t", 4: "uint32_t", 8: "uint64_t"}
+
+
+class Unsupported(Exception):
+    """A command the generator cannot handle without hand-written code."""
+
+
+@dataclass
+class Param:
+    name: str
+    ctype: str           # full C type, e.g. "const GLfloat *"
+    base: str            # element or scalar type, e.g. "GLfloat" or "void"
+    pointer: int         # pointer depth
+    const: bool
+    len: str | None
+    cls: str | None      # object class ("buffer", "texture", ...)
+    kind: str = ""       # scalar | in_array | in_string | out_array
+    size_kind: str = ""  # for arrays: fixed | expr | pname | pixels
+    count_expr: str = ""  # C++ element count (expr, fixed) or args for size funcs
+    buffer_source: str = ""  # "unpack": may be an offset into the bound unpack buffer
+    nullable: bool = False   # NULL is meaningful (e.g. allocate without data)
+    gen: bool = False        # names the guest allocates (glGen*, glCreate*)
+
+    @property
+    def wire_bytes(self):
+        return SCALARS[self.base][1]
+
+
+@dataclass
+class Command:
+    name: str
+    ret: str             # C return type, "void" when none
+    ret_cls: str | None
+    params: list
+    alias_of: str | None
+    gl_version: int = 0      # first desktop GL version (major*10+minor), 0 = none
+    gles_version: int = 0    # first GLES version, 0 = none
+    extensions: list = field(default_factory=list)
+    aliases: list = field(default_factory=list)  # extension names routed here
+    opcode: int = 0
+    custom: str = ""         # "", guest, host, both, manual
+    reason: str = ""
+    names_mode: str = ""     # "", gen, delete, lenient
+
+    @property
+    def sync(self):
+        return self.ret != "void" or any(p.kind == "out_array" for p in self.params)
+
+    def arg_list(self):
+        return ", ".join(f"{p.ctype} {p.name}" if not p.ctype.endswith("*") else
+                         f"{p.ctype}{p.name}" for p in self.params)
+
+    def call_list(self):
+        return ", ".join(p.name for p in self.params)
+
+
+def _text(elem):
+    return "".join(elem.itertext())
+
+
+def _parse_param(elem):
+    name = elem.find("name").text
+    full = _text(elem)
+    ctype = full[: full.rfind(name)].strip()
+    ptype = elem.find("ptype")
+    base = ptype.text if ptype is not None else ("void" if "void" in ctype else ctype)
+    pointer = ctype.count("*")
+    ctype = re.sub(r"\s*\*", " *", ctype).replace("* *", "**").replace("*const*", "*const*")
+    if pointer:
+        ctype = ctype if ctype.endswith("*") else ctype
+    return Param(name=name, ctype=ctype, base=base, pointer=pointer,
+                 const=ctype.startswith("const"), len=elem.get("len"), cls=elem.get("class"))
+
+
+def _is_nul_terminated(p):
+    """A string parameter whose length is the string itself."""
+    return p.len is None or p.len in (f"COMPSIZE({p.name})", "COMPSIZE()")
+
+
+def _version(number):
+    major, minor = number.split(".")
+    return int(major) * 10 + int(minor)
+
+
+class Model:
+    def __init__(self, xml_path, annotations_path, opcodes_path):
+        self.root = ET.parse(xml_path).getroot()
+        with open(annotations_path, "rb") as f:
+            self.notes = tomllib.load(f)
+        self.opcodes_path = opcodes_path
+        self.all = {c.find("proto/name").text: c for c in self.root.find("commands")}
+        self.commands = {}
+        self.extensions = list(self.notes["extensions"]["allow"])
+        self._select()
+        self._classify_all()
+
+    # -- selection -----------------------------------------------------
+    def _add(self, name):
+        if name not in self.commands:
+            elem = self.all[name]
+            proto = elem.find("proto")
+            ret = _text(proto)[: -len(name)].strip()
+            alias = elem.find("alias")
+            self.commands[name] = Command(
+                name=name, ret=ret, ret_cls=proto.get("class"),
+                params=[_parse_param(p) for p in elem.findall("param")],
+                alias_of=alias.get("name") if alias is not None else None)
+        return self.commands[name]
+
+    def _select(self):
+        for feature in self.root.iter("feature"):
+            api = feature.get("api")
+            if api not in ("gl", "gles2"):
+                continue
+            version = _version(feature.get("number"))
+            for req in feature.findall("require"):
+                for cmd in req.findall("command"):
+                    c = self._add(cmd.get("name"))
+                    if api == "gl" and not c.gl_version:
+                        c.gl_version = version
+                    if api == "gles2" and not c.gles_version:
+                        c.gles_version = version
+        self.core_names = sorted(self.commands)
+        ext_elems = {e.get("name"): e for e in self.root.iter("extension")}
+        for ext in self.extensions:
+            if ext not in ext_elems:
+                raise SystemExit(f"annotations: unknown extension {ext}")
+            for req in ext_elems[ext].findall("require"):
+                if req.get("api") not in (None, "gl", "gles2"):
+                    continue
+                for cmd in req.findall("command"):
+                    self._add_extension_command(cmd.get("name"), ext)
+
+    def _add_extension_command(self, name, ext):
+        elem = self.all[name]
+        alias = elem.find("alias")
+        target = alias.get("name") if alias is not None else None
+        if target in self.commands and target != name:
+            # Same semantics as a command we already carry: route it there.
+            if name not in self.commands[target].aliases:
+                self.commands[target].aliases.append(name)
+            if ext not in self.commands[target].extensions:
+                self.commands[target].extensions.append(ext)
+            return
+        c = self._add(name)
+        if ext not in c.extensions:
+            c.extensions.append(ext)
+
+    # -- classification ------------------------------------------------
+    def _classify_all(self):
+        notes = self.notes
+        kinds = {}
+        for kind in ("guest", "host", "both", "manual", "unsupported"):
+            for name, reason in notes.get(kind, {}).items():
+                if name in kinds:
+                    raise SystemExit(f"annotations: {name} listed twice")
+                kinds[name] = (kind, reason)
+        for name in kinds:
+            if name not in self.commands:
+                raise SystemExit(f"annotations: {name} is not a selected command")
+        self.unsupported = {}
+        self.failures = {}
+        for name in list(self.commands):
+            c = self.commands[name]
+            kind, reason = kinds.get(name, ("", ""))
+            if kind == "unsupported":
+                self.unsupported[name] = reason
+                del self.commands[name]
+                continue
+            c.custom, c.reason = kind, reason
+            try:
+                self._classify(c)
+            except Unsupported as err:
+                if kind != "manual":
+                    self.failures[name] = str(err)
+        if self.failures:
+            lines = "\n".join(f"  {n}: {w}" for n, w in sorted(self.failures.items()))
+            raise SystemExit("commands needing an annotation (hand-written or unsupported):\n"
+                             + lines)
+
+    def _classify(self, c):
+        rules = self.notes["rules"]
+        if re.match(rules["delete_pattern"], c.name):
+            c.names_mode = "delete"
+        elif re.match(rules["gen_pattern"], c.name) and any(p.cls and p.pointer for p in c.params):
+            c.names_mode = "gen"
+        elif c.name in rules["lenient_names"]:
+            c.names_mode = "lenient"
+        if c.ret != "void" and (c.ret not in SCALARS or c.ret_cls):
+            raise Unsupported(f"returns {c.ret}" + (f" ({c.ret_cls} name)" if c.ret_cls else ""))
+        for p in c.params:
+            self._classify_param(c, p)
+
+    def _classify_param(self, c, p):
+        if p.pointer == 0:
+            if p.base not in SCALARS:
+                raise Unsupported(f"parameter {p.name} of type {p.ctype}")
+            if p.cls == "sync":
+                raise Unsupported(f"sync object parameter {p.name}")
+            p.kind = "scalar"
+            return
+        if p.pointer > 1 or p.base not in ELEMENT_BYTES:
+            raise Unsupported(f"parameter {p.name} of type {p.ctype}")
+        p.len = self.notes.get("lengths", {}).get(f"{c.name}.{p.name}", p.len)
+        if p.const and p.base in ("GLchar", "GLcharARB") and _is_nul_terminated(p):
+            p.kind = "in_string"
+            return
+        if p.len is None:
+            raise Unsupported(f"pointer {p.name} without a length")
+        p.kind = "in_array" if p.const else "out_array"
+        key = f"{c.name}.{p.name}"
+        p.nullable = key in self.notes["pointers"]["nullable"]
+        if key in self.notes["pointers"]["unpack_buffer"]:
+            p.buffer_source = "unpack"
+        if p.cls and p.kind == "out_array":
+            if c.names_mode != "gen":
+                raise Unsupported(f"returns {p.cls} names in {p.name}")
+            # The guest allocates the names and sends them: an input on the wire.
+            p.kind, p.gen = "in_array", True
+        self._classify_len(c, p)
+
+    def _classify_len(self, c, p):
+        names = {q.name for q in c.params if q.kind == "scalar" or q.pointer == 0}
+        sized = self.notes.get("sizes", {}).get(p.len)
+        if sized:
+            p.size_kind = "enum" if sized.get("pad") else "func"
+            p.count_expr = f"wire::size::{sized['fn']}({sized.get('args', '')})"
+            return
+        m = re.fullmatch(r"COMPSIZE\((.*)\)", p.len)
+        if m and p.kind == "in_array" and p.base in ("GLchar", "GLcharARB"):
+            args = [a.strip() for a in m.group(1).split(",")]
+            if len(args) == 2 and args[0] == p.name and args[1] in names:
+                p.size_kind, p.count_expr = "counted_string", args[1]
+                return
+        if m:
+            args = [a.strip() for a in m.group(1).split(",") if a.strip()]
+            if args == ["pname"]:
+                p.size_kind, p.count_expr = "pname", "pname"
+                return
+            if p.kind == "in_array" and args[:2] == ["format", "type"] and len(args) >= 3:
+                dims = args[2:] + ["1"] * (5 - len(args))
+                p.size_kind, p.count_expr = "pixels", ", ".join(["format", "type"] + dims)
+                p.buffer_source = "unpack"
+                p.nullable = True
+                return
+            raise Unsupported(f"state-dependent size {p.len} of {p.name}")
+        if re.fullmatch(r"\d+", p.len):
+            p.size_kind, p.count_expr = "fixed", p.len
+            return
+        tokens = set(re.findall(r"[A-Za-z_]\w*", p.len))
+        if tokens and tokens <= names and re.fullmatch(r"[\w\s*/+]+", p.len):
+            p.size_kind, p.count_expr = "expr", p.len
+            return
+        raise Unsupported(f"length {p.len} of {p.name}")
+
+    # -- opcodes ---------------------------------------------------------
+    def assign_opcodes(self, update=False):
+        table = {}
+        try:
+            with open(self.opcodes_path) as f:
+                for line in f:
+                    line = line.split("#", 1)[0].strip()
+                    if line:
+                        number, name = line.split()
+                        table[name] = int(number)
+        except FileNotFoundError:
+            pass
+        missing = sorted(n for n in self.commands if n not in table)
+        if missing and not update:
+            raise SystemExit("commands without an opcode (run the generator with "
+                             "--update-opcodes and commit gl-opcodes.txt): " + ", ".join(missing[:20]))
+        if missing:
+            next_op = max(table.values(), default=1023) + 1
+            with open(self.opcodes_path, "a") as f:
+                for name in missing:
+                    table[name] = next_op
+                    f.write(f"{next_op} {name}\n")
+                    next_op += 1
+        for name, c in self.commands.items():
+            c.opcode = table[name]
+
+    def ordered(self):
+        return sorted(self.commands.values(), key=lambda c: c.opcode)
+
+    def report(self):
+        core = [n for n in self.core_names]
+        annotated = [n for n in core if n in self.unsupported or
+                     (n in self.commands and self.commands[n].custom)]
+        generated = [n for n in core if n in self.commands and not self.commands[n].custom]
+        return (f"{len(core)} core commands: {len(generated)} fully generated "
+                f"({100.0 * len(generated) / len(core):.1f}%), {len(annotated)} annotated "
+                f"({sum(1 for n in core if n in self.unsupported)} unsupported); "
+                f"{len(self.commands)} commands with opcodes incl. {len(self.extensions)} extensions")
