@@ -1,0 +1,313 @@
+#include "conn/connection.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "conn/hello.h"
+#include "wire/reader.h"
+
+namespace icd {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// Largest batch the host may send us (a frame of 8192x8192 BGRA plus slack).
+constexpr size_t kMaxIncomingBatch = size_t{8192} * 8192 * 4 + (1u << 20);
+constexpr milliseconds kPumpSlice{100};
+
+milliseconds timeout_from_env() {
+  const char* v = std::getenv("CONDUIT_TIMEOUT_MS");
+  long ms = v ? std::strtol(v, nullptr, 10) : 0;
+  return milliseconds(ms > 0 ? ms : 30000);
+}
+
+std::mutex g_shared_mu;
+std::shared_ptr<Connection> g_shared;
+bool g_shared_tried = false;
+
+void print_stats_at_exit() {
+  std::lock_guard lock(g_shared_mu);
+  if (g_shared) g_shared->stats().print(stderr);
+}
+
+}  // namespace
+
+std::string Connection::default_address() {
+  if (const char* dir = std::getenv("XDG_RUNTIME_DIR"); dir && *dir)
+    return std::string("unix:") + dir + "/conduit/host.sock";
+  return "unix:/tmp/conduit-" + std::to_string(getuid()) + "/host.sock";
+}
+
+std::shared_ptr<Connection> Connection::shared() {
+  std::lock_guard lock(g_shared_mu);
+  if (g_shared && !g_shared->lost()) return g_shared;
+  // A lost connection stays lost for the objects made on it; new displays
+  // may try again, once per loss.
+  if (g_shared_tried && !g_shared) return nullptr;
+  g_shared_tried = true;
+  const char* env = std::getenv("CONDUIT_HOST");
+  const std::string address = env && *env ? env : default_address();
+  auto c = open(address);
+  if (!c) {
+    std::fprintf(stderr, "conduit: cannot reach the host at %s: %s\n", address.c_str(),
+                 c.error().describe().c_str());
+    g_shared.reset();
+    return nullptr;
+  }
+  const bool first = !g_shared;
+  g_shared = std::move(c.value());
+  if (first && stats_enabled()) std::atexit(print_stats_at_exit);
+  return g_shared;
+}
+
+wire::Result<std::shared_ptr<Connection>> Connection::open(const std::string& address) {
+  auto channel = wire::connect(address);
+  if (!channel) return channel.error();
+  auto conn = std::make_shared<Connection>(std::move(channel.value()));
+  WIRE_TRY(conn->handshake());
+  return conn;
+}
+
+Connection::Connection(std::unique_ptr<wire::Channel> channel)
+    : channel_(std::move(channel)),
+      timeout_(timeout_from_env()),
+      encoder_(wire::Compression::kAuto),
+      decoder_(kMaxIncomingBatch) {}
+
+Connection::~Connection() {
+  if (channel_) channel_->close();
+}
+
+wire::Status Connection::handshake() {
+  wire::Hello hello{wire::kProtocolVersion, wire::kFeatureCompression | wire::kFeatureBlobHeap,
+                    static_cast<uint32_t>(getpid())};
+  uint64_t ticket = 0;
+  WIRE_TRY(send_control(wire::ControlOp::kHello, hello, &ticket));
+  auto reply = wait_reply(ticket);
+  if (!reply) return reply.error();
+  auto info = parse_hello_reply(reply.value());
+  if (!info) return info.error();
+  host_ = std::move(info.value());
+  const uint32_t features = host_.reply.features;
+  if (!(features & wire::kFeatureCompression)) {
+    std::lock_guard lock(send_mu_);
+    encoder_.set_mode(wire::Compression::kOff);
+  }
+  if (features & wire::kFeatureBlobHeap) blob_sink_ = channel_->outgoing_heap();
+  return {};
+}
+
+bool Connection::lost() const { return lost_; }
+
+bool Connection::context_lost(uint32_t context_id) const {
+  if (lost_) return true;
+  if (!any_context_lost_) return false;
+  std::lock_guard lock(mu_);
+  return lost_contexts_.count(context_id) != 0;
+}
+
+uint32_t Connection::new_id() {
+  std::lock_guard lock(mu_);
+  return next_id_++;
+}
+
+void Connection::mark_lost(const std::string& why) {
+  std::lock_guard lock(mu_);
+  if (!lost_) std::fprintf(stderr, "conduit: connection to the host lost: %s\n", why.c_str());
+  lost_ = true;
+  cv_.notify_all();
+}
+
+wire::Status Connection::encode_and_send(std::span<const std::byte> commands, uint16_t flags) {
+  auto framed = encoder_.encode(commands, flags);
+  if (!framed) return framed.error();
+  WIRE_TRY(channel_->send(framed.value()));
+  stats_.batches++;
+  stats_.raw_bytes += commands.size();
+  stats_.wire_bytes += framed.value().size();
+  return {};
+}
+
+wire::Status Connection::send(const Binding* binding, std::span<const std::byte> commands,
+                              uint32_t command_count, uint64_t* ticket) {
+  if (lost()) return wire::make_error(wire::Errc::kClosed, "host connection lost");
+  std::lock_guard lock(send_mu_);
+  if (binding && !(*binding == host_current_)) {
+    wire::Writer w;
+    size_t at = w.begin(static_cast<uint32_t>(wire::ControlOp::kMakeCurrent));
+    w.put(wire::MakeCurrent{binding->context_id, binding->draw_id, binding->read_id});
+    w.end(at);
+    if (auto s = encode_and_send(w.bytes(), 0); !s) {
+      mark_lost(s.error().describe());
+      return s;
+    }
+    host_current_ = *binding;
+  }
+  if (commands.empty() && !ticket) return {};
+  uint16_t flags = 0;
+  if (ticket) {
+    *ticket = next_ticket_++;
+    flags |= wire::kBatchWantsReply;
+    std::lock_guard state(mu_);
+    waiting_.push_back(*ticket);
+  }
+  auto s = encode_and_send(commands, flags);
+  if (!s) {
+    mark_lost(s.error().describe());
+    return s;
+  }
+  stats_.commands += command_count;
+  return {};
+}
+
+wire::Status Connection::sync() {
+  wire::Writer w;
+  w.end(w.begin(static_cast<uint32_t>(wire::ControlOp::kSync)));
+  uint64_t ticket = 0;
+  WIRE_TRY(send(nullptr, w.bytes(), w.commands(), &ticket));
+  auto reply = wait_reply(ticket);
+  if (!reply) return reply.error();
+  return {};
+}
+
+void Connection::forget(uint32_t id) {
+  static const Binding kNone{};
+  bool bound = false;
+  {
+    std::lock_guard lock(send_mu_);
+    bound = host_current_.context_id == id || host_current_.draw_id == id || host_current_.read_id == id;
+  }
+  if (bound) (void)send(&kNone, {}, 0);
+}
+
+Connection::Pumped Connection::pump(milliseconds timeout) {
+  auto message = channel_->receive(timeout);
+  if (!message) {
+    if (message.error().code == wire::Errc::kTimeout) return Pumped::kIdle;
+    mark_lost(message.error().describe());
+    return Pumped::kFailed;
+  }
+  auto batch = decoder_.decode(message.value());
+  if (!batch) {
+    channel_->release();
+    mark_lost(batch.error().describe());
+    return Pumped::kFailed;
+  }
+  handle_batch(batch.value().commands);
+  channel_->release();
+  return Pumped::kMessage;
+}
+
+void Connection::handle_batch(std::span<const std::byte> commands) {
+  wire::CommandIterator it(commands);
+  std::lock_guard lock(mu_);
+  while (!it.done()) {
+    auto cmd = it.next();
+    if (!cmd) {
+      std::fprintf(stderr, "conduit: bad message from the host: %s\n", cmd.error().describe().c_str());
+      lost_ = true;
+      return;
+    }
+    wire::Reader r(cmd->payload, cmd->offset, channel_->incoming_heap());
+    switch (static_cast<wire::ControlOp>(cmd->opcode)) {
+      case wire::ControlOp::kReply: {
+        auto data = r.get_data();
+        if (!data || waiting_.empty()) {
+          std::fprintf(stderr, "conduit: unexpected reply from the host\n");
+          lost_ = true;
+          return;
+        }
+        replies_[waiting_.front()].assign(data->bytes.begin(), data->bytes.end());
+        waiting_.pop_front();
+        break;
+      }
+      case wire::ControlOp::kFrame: {
+        auto frame = r.get<wire::Frame>();
+        auto pixels = frame ? r.get_data() : wire::Result<wire::Data>(frame.error());
+        if (!pixels) break;
+        auto sink = sinks_.find(frame->surface_id);
+        if (sink != sinks_.end()) sink->second->on_frame(frame.value(), pixels->bytes);
+        break;
+      }
+      case wire::ControlOp::kContextLost: {
+        auto lost = r.get<wire::ContextLost>();
+        if (!lost) break;
+        std::fprintf(stderr, "conduit: the host lost context %u (opcode %u at byte %u)\n", lost->context_id,
+                     lost->opcode, lost->offset);
+        lost_contexts_.insert(lost->context_id);
+        any_context_lost_ = true;
+        break;
+      }
+      default:
+        break;  // newer hosts may send more; skipping keeps older guests working
+    }
+  }
+}
+
+bool Connection::wait_until(const std::function<bool()>& ready, milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  std::unique_lock lock(mu_);
+  while (true) {
+    if (ready()) return true;
+    if (lost_ || Clock::now() >= deadline) return false;
+    if (receiving_) {
+      cv_.wait_for(lock, kPumpSlice);
+      continue;
+    }
+    receiving_ = true;
+    lock.unlock();
+    pump(kPumpSlice);
+    lock.lock();
+    receiving_ = false;
+    cv_.notify_all();
+  }
+}
+
+void Connection::poll() {
+  {
+    std::lock_guard lock(mu_);
+    if (receiving_ || lost_) return;
+    receiving_ = true;
+  }
+  // Bounded, so a host streaming frames cannot keep the caller here.
+  for (int i = 0; i < 64 && pump(milliseconds(0)) == Pumped::kMessage; ++i) {
+  }
+  std::lock_guard lock(mu_);
+  receiving_ = false;
+  cv_.notify_all();
+}
+
+wire::Result<std::vector<std::byte>> Connection::wait_reply(uint64_t ticket) {
+  stats_.round_trips++;
+  wait_until([&] { return replies_.count(ticket) != 0; }, timeout_);
+  std::lock_guard lock(mu_);
+  auto it = replies_.find(ticket);
+  if (it == replies_.end()) {
+    if (!lost_) {
+      std::fprintf(stderr, "conduit: the host did not answer within %lld ms\n",
+                   static_cast<long long>(timeout_.count()));
+      lost_ = true;
+      cv_.notify_all();
+    }
+    return wire::make_error(wire::Errc::kClosed, "no reply from the host");
+  }
+  std::vector<std::byte> out = std::move(it->second);
+  replies_.erase(it);
+  return out;
+}
+
+void Connection::add_sink(uint32_t surface_id, FrameSink* sink) {
+  std::lock_guard lock(mu_);
+  sinks_[surface_id] = sink;
+}
+
+void Connection::remove_sink(uint32_t surface_id) {
+  std::lock_guard lock(mu_);
+  sinks_.erase(surface_id);
+}
+
+}  // namespace icd

@@ -1,0 +1,155 @@
+// The guest process's one connection to `conduit host`: the handshake, batch
+// framing with the connection's zstd stream, switching the host's current
+// context ahead of a context's batches, and routing what comes back (replies
+// in request order, frames to their surfaces, lost contexts).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "conn/stats.h"
+#include "wire/batch.h"
+#include "wire/control.h"
+#include "wire/result.h"
+#include "wire/transport.h"
+
+namespace icd {
+
+struct HostInfo {
+  wire::HelloReply reply{};
+  std::string renderer;
+  std::string vendor;
+  std::string gl_version;
+  std::string platform;
+};
+
+// The (context, draw, read) triple the host must have current for a batch.
+struct Binding {
+  uint32_t context_id = 0;
+  uint32_t draw_id = 0;
+  uint32_t read_id = 0;
+  bool operator==(const Binding&) const = default;
+};
+
+// Receives the frames the host finished for one surface. Called on whichever
+// thread is receiving, with the connection's lock held: copy and return.
+class FrameSink {
+ public:
+  virtual ~FrameSink() = default;
+  virtual void on_frame(const wire::Frame& frame, std::span<const std::byte> pixels) = 0;
+};
+
+class Connection {
+ public:
+  // The process-wide connection, made on first use from CONDUIT_HOST (or the
+  // default address); null when the host cannot be reached.
+  static std::shared_ptr<Connection> shared();
+
+  // A new connection to `address` (tests use this directly).
+  static wire::Result<std::shared_ptr<Connection>> open(const std::string& address);
+
+  // The address used when CONDUIT_HOST is unset.
+  static std::string default_address();
+
+  explicit Connection(std::unique_ptr<wire::Channel> channel);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  const HostInfo& host() const { return host_; }
+  bool lost() const;
+  bool context_lost(uint32_t context_id) const;
+
+  // Guest-chosen object ids (contexts, surfaces, syncs), never 0.
+  uint32_t new_id();
+
+  // Sends one batch. With `binding`, a MakeCurrent goes first when the host
+  // has another context current. With `ticket`, the batch asks for a reply
+  // that wait_reply(*ticket) returns.
+  wire::Status send(const Binding* binding, std::span<const std::byte> commands,
+                    uint32_t command_count, uint64_t* ticket = nullptr);
+
+  // Waits for the reply to a batch sent with a ticket, receiving frames and
+  // other messages meanwhile. Fails when the host is gone or too slow.
+  wire::Result<std::vector<std::byte>> wait_reply(uint64_t ticket);
+
+  // Waits until the host ran every batch sent before (kSync round trip).
+  wire::Status sync();
+
+  // Before a context or surface is destroyed: if the host has it current,
+  // release it there first.
+  void forget(uint32_t id);
+
+  // Receives until `ready()` (checked under the lock) or the deadline.
+  bool wait_until(const std::function<bool()>& ready, std::chrono::milliseconds timeout);
+
+  // Handles whatever already arrived without waiting.
+  void poll();
+
+  void add_sink(uint32_t surface_id, FrameSink* sink);
+  void remove_sink(uint32_t surface_id);
+
+  // Blob heap the writers may use, or null (sockets send data inline).
+  wire::BlobSink* blob_sink() const { return blob_sink_; }
+
+  Stats& stats() { return stats_; }
+  // How long a wait for the host may take before the connection counts as lost.
+  std::chrono::milliseconds timeout() const { return timeout_; }
+
+  // Sends a single control command as its own batch.
+  template <typename T>
+  wire::Status send_control(wire::ControlOp op, const T& payload, uint64_t* ticket = nullptr) {
+    wire::Writer w;
+    size_t at = w.begin(static_cast<uint32_t>(op));
+    w.put(payload);
+    w.end(at);
+    return send(nullptr, w.bytes(), w.commands(), ticket);
+  }
+
+ private:
+  wire::Status handshake();
+  wire::Status encode_and_send(std::span<const std::byte> commands, uint16_t flags);
+  // Receives and handles at most one message.
+  enum class Pumped { kMessage, kIdle, kFailed };
+  Pumped pump(std::chrono::milliseconds timeout);
+  void handle_batch(std::span<const std::byte> commands);
+  void mark_lost(const std::string& why);
+
+  std::unique_ptr<wire::Channel> channel_;
+  wire::BlobSink* blob_sink_ = nullptr;
+  HostInfo host_;
+  Stats stats_;
+  std::chrono::milliseconds timeout_;
+
+  // Sending: the encoder's zstd history must see batches in send order.
+  std::mutex send_mu_;
+  wire::BatchEncoder encoder_;
+  Binding host_current_;
+  uint64_t next_ticket_ = 1;
+
+  // Receiving and what it routes; one thread receives at a time.
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool receiving_ = false;
+  std::atomic<bool> lost_{false};
+  std::atomic<bool> any_context_lost_{false};  // lets context_lost() skip the lock
+  wire::BatchDecoder decoder_;
+  std::deque<uint64_t> waiting_;  // tickets in send order
+  std::map<uint64_t, std::vector<std::byte>> replies_;
+  std::map<uint32_t, FrameSink*> sinks_;
+  std::set<uint32_t> lost_contexts_;
+  uint32_t next_id_ = 1;
+};
+
+}  // namespace icd

@@ -1,0 +1,52 @@
+#include "conn/context_stream.h"
+
+namespace icd {
+namespace {
+
+thread_local Stream* t_current = nullptr;
+
+}  // namespace
+
+Stream* current_stream() { return t_current; }
+
+void set_current_stream(Stream* stream) { t_current = stream; }
+
+ContextStream::ContextStream(std::shared_ptr<Connection> connection, uint32_t context_id, bool gles,
+                             int major, int minor)
+    : connection_(std::move(connection)), state_(gles, major, minor) {
+  binding_.context_id = context_id;
+  writer_.set_blob_sink(connection_->blob_sink());
+}
+
+void ContextStream::bind(uint32_t draw_id, uint32_t read_id) {
+  if (draw_id == binding_.draw_id && read_id == binding_.read_id) return;
+  // Commands queued so far belong to the old surfaces.
+  flush();
+  binding_.draw_id = draw_id;
+  binding_.read_id = read_id;
+}
+
+void ContextStream::flush() {
+  if (writer_.size() == 0) return;
+  if (!lost()) (void)connection_->send(&binding_, writer_.bytes(), writer_.commands());
+  writer_.clear();
+}
+
+wire::Result<std::span<const std::byte>> ContextStream::roundtrip() {
+  if (lost()) {
+    writer_.clear();
+    return wire::make_error(wire::Errc::kClosed, "context lost");
+  }
+  uint64_t ticket = 0;
+  auto sent = connection_->send(&binding_, writer_.bytes(), writer_.commands(), &ticket);
+  writer_.clear();
+  if (!sent) return sent.error();
+  auto reply = connection_->wait_reply(ticket);
+  if (!reply) return reply.error();
+  reply_ = std::move(reply.value());
+  return std::span<const std::byte>(reply_);
+}
+
+bool ContextStream::lost() const { return connection_->context_lost(binding_.context_id); }
+
+}  // namespace icd

@@ -1,0 +1,40 @@
+// icd::Stream of one context: its batch goes out through the process's
+// connection with the context's binding, so the host switches to it first.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "conn/connection.h"
+#include "gl/gl_state.h"
+#include "icd/stream.h"
+
+namespace icd {
+
+class ContextStream final : public Stream {
+ public:
+  ContextStream(std::shared_ptr<Connection> connection, uint32_t context_id, bool gles, int major,
+                int minor);
+
+  void flush() override;
+  wire::Result<std::span<const std::byte>> roundtrip() override;
+  bool lost() const override;
+  GlState& gl_state() override { return state_; }
+
+  // Surfaces the context renders to from the next batch on.
+  void bind(uint32_t draw_id, uint32_t read_id);
+  uint32_t context_id() const { return binding_.context_id; }
+  Connection& connection() { return *connection_; }
+
+ private:
+  std::shared_ptr<Connection> connection_;
+  Binding binding_;
+  GlState state_;
+  std::vector<std::byte> reply_;
+};
+
+// Makes `stream` the calling thread's current stream (null: none).
+void set_current_stream(Stream* stream);
+
+}  // namespace icd

@@ -1,0 +1,25 @@
+// Counters for CONDUIT_STATS=1, printed when the process exits.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+
+namespace icd {
+
+struct Stats {
+  std::atomic<uint64_t> batches{0};
+  std::atomic<uint64_t> commands{0};
+  std::atomic<uint64_t> raw_bytes{0};
+  std::atomic<uint64_t> wire_bytes{0};
+  std::atomic<uint64_t> round_trips{0};  // synchronous waits for a reply
+  std::atomic<uint64_t> frames{0};       // frames presented
+  std::atomic<uint64_t> frames_dropped{0};
+
+  void print(std::FILE* out) const;
+};
+
+// True when CONDUIT_STATS asks for the summary.
+bool stats_enabled();
+
+}  // namespace icd

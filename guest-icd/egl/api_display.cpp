@@ -1,0 +1,153 @@
+// Displays, initialization, strings and configs.
+#include "egl/objects.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "egl/api.h"
+#include "egl/error.h"
+
+namespace icd::egl {
+namespace {
+
+constexpr const char* kClientExtensions =
+    "EGL_EXT_client_extensions EGL_EXT_platform_base EGL_KHR_platform_x11 EGL_EXT_platform_x11 "
+    "EGL_MESA_platform_surfaceless EGL_KHR_client_get_all_proc_addresses";
+constexpr const char* kPlatformExtensions =
+    "EGL_KHR_platform_x11 EGL_EXT_platform_x11 EGL_MESA_platform_surfaceless";
+constexpr const char* kDisplayExtensions =
+    "EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses "
+    "EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_EXT_platform_base";
+
+// A display handle that must be initialized; sets the error otherwise.
+Display* initialized_display(EGLDisplay dpy) {
+  Display* d = find_display(dpy);
+  if (!d) return fail<Display*>(EGL_BAD_DISPLAY, nullptr);
+  if (!d->initialized()) return fail<Display*>(EGL_NOT_INITIALIZED, nullptr);
+  return d;
+}
+
+const char* client_apis(const Display& d) {
+  const auto& host = d.connection()->host().reply;
+  const EGLint bits = renderable_bits(RenderCaps{static_cast<int>(host.max_gles_version),
+                                                 static_cast<int>(host.max_gl_core_version),
+                                                 static_cast<int>(host.max_gl_compat_version)});
+  const bool gl = bits & EGL_OPENGL_BIT;
+  const bool gles = bits & EGL_OPENGL_ES2_BIT;
+  if (gl && gles) return "OpenGL OpenGL_ES";
+  return gl ? "OpenGL" : gles ? "OpenGL_ES" : "";
+}
+
+}  // namespace
+
+const char* client_extensions() { return kClientExtensions; }
+const char* platform_extensions() { return kPlatformExtensions; }
+
+EGLDisplay get_platform_display(EGLenum platform, void* native, const EGLAttrib* attribs) {
+  std::lock_guard lock(api_mutex());
+  // eglGetDisplay(EGL_DEFAULT_DISPLAY) arrives as EGL_NONE: X11 when a
+  // server is named, surfaceless otherwise.
+  if (platform == EGL_NONE) {
+    if (native) return EGL_NO_DISPLAY;  // libglvnd found no platform for it
+    const char* name = std::getenv("DISPLAY");
+    platform = name && *name ? EGL_PLATFORM_X11_KHR : EGL_PLATFORM_SURFACELESS_MESA;
+  }
+  for (const EGLAttrib* a = attribs; a && a[0] != EGL_NONE; a += 2) {
+    // EGL_PLATFORM_X11_SCREEN_KHR picks a screen; only the default is served.
+    if (platform == EGL_PLATFORM_X11_KHR && a[0] == EGL_PLATFORM_X11_SCREEN_KHR) continue;
+    return fail<EGLDisplay>(EGL_BAD_ATTRIBUTE, EGL_NO_DISPLAY);
+  }
+  if (platform == EGL_PLATFORM_SURFACELESS_MESA) {
+    if (native) return fail<EGLDisplay>(EGL_BAD_PARAMETER, EGL_NO_DISPLAY);
+  } else if (platform != EGL_PLATFORM_X11_KHR) {
+    return EGL_NO_DISPLAY;  // another vendor's platform: not an error of ours
+  }
+  set_error(EGL_SUCCESS);
+  return get_display(platform, native);
+}
+
+EGLBoolean Initialize(EGLDisplay dpy, EGLint* major, EGLint* minor) {
+  std::lock_guard lock(api_mutex());
+  Display* d = find_display(dpy);
+  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
+  if (EGLint e = d->initialize(); e != EGL_SUCCESS) return fail(e, EGL_FALSE);
+  if (major) *major = 1;
+  if (minor) *minor = 5;
+  return ok();
+}
+
+EGLBoolean Terminate(EGLDisplay dpy) {
+  std::lock_guard lock(api_mutex());
+  Display* d = find_display(dpy);
+  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
+  d->terminate();
+  return ok();
+}
+
+const char* QueryString(EGLDisplay dpy, EGLint name) {
+  std::lock_guard lock(api_mutex());
+  if (dpy == EGL_NO_DISPLAY && name == EGL_EXTENSIONS) {
+    set_error(EGL_SUCCESS);
+    return kClientExtensions;
+  }
+  Display* d = initialized_display(dpy);
+  if (!d) return nullptr;
+  set_error(EGL_SUCCESS);
+  switch (name) {
+    case EGL_VENDOR: return "Conduit";
+    case EGL_VERSION: return "1.5 Conduit";
+    case EGL_EXTENSIONS: return kDisplayExtensions;
+    case EGL_CLIENT_APIS: return client_apis(*d);
+    default: return fail<const char*>(EGL_BAD_PARAMETER, nullptr);
+  }
+}
+
+EGLBoolean GetConfigs(EGLDisplay dpy, EGLConfig* configs, EGLint size, EGLint* num) {
+  std::lock_guard lock(api_mutex());
+  Display* d = initialized_display(dpy);
+  if (!d) return EGL_FALSE;
+  if (!num) return fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  const auto& all = d->configs();
+  EGLint n = static_cast<EGLint>(all.size());
+  if (configs) {
+    n = std::min(n, std::max(size, 0));
+    for (EGLint i = 0; i < n; ++i) configs[i] = d->handle_of(&all[static_cast<size_t>(i)]);
+  }
+  *num = n;
+  return ok();
+}
+
+EGLBoolean ChooseConfig(EGLDisplay dpy, const EGLint* attribs, EGLConfig* configs, EGLint size,
+                        EGLint* num) {
+  std::lock_guard lock(api_mutex());
+  Display* d = initialized_display(dpy);
+  if (!d) return EGL_FALSE;
+  if (!num) return fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  auto filter = ConfigFilter::parse(attribs);
+  if (!filter) return fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);
+  auto chosen = choose_configs(d->configs(), *filter);
+  EGLint n = static_cast<EGLint>(chosen.size());
+  if (configs) {
+    n = std::min(n, std::max(size, 0));
+    for (EGLint i = 0; i < n; ++i) configs[i] = d->handle_of(chosen[static_cast<size_t>(i)]);
+  }
+  *num = n;
+  return ok();
+}
+
+EGLBoolean GetConfigAttrib(EGLDisplay dpy, EGLConfig config, EGLint attribute, EGLint* value) {
+  std::lock_guard lock(api_mutex());
+  Display* d = initialized_display(dpy);
+  if (!d) return EGL_FALSE;
+  const Config* c = d->find_config(config);
+  if (!c) return fail(EGL_BAD_CONFIG, EGL_FALSE);
+  auto v = config_attrib(*c, attribute);
+  if (!v) return fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);
+  if (!value) return fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  *value = *v;
+  return ok();
+}
+
+EGLint GetError() { return take_error(); }
+
+}  // namespace icd::egl

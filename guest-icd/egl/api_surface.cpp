@@ -1,0 +1,280 @@
+// Window and pbuffer surfaces, their queries and eglSwapBuffers.
+#include "egl/objects.h"
+
+#include "egl/api.h"
+#include "egl/error.h"
+
+namespace icd::egl {
+namespace {
+
+struct Target {
+  Display* display = nullptr;
+  const Config* config = nullptr;
+};
+
+Target display_and_config(EGLDisplay dpy, EGLConfig config) {
+  Display* d = find_display(dpy);
+  if (!d) return fail(EGL_BAD_DISPLAY, Target{});
+  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, Target{});
+  const Config* c = d->find_config(config);
+  if (!c) return fail(EGL_BAD_CONFIG, Target{});
+  return Target{d, c};
+}
+
+// Attributes shared by window and pbuffer surfaces; false on a bad one.
+bool common_surface_attrib(EGLint attribute, EGLint value, EGLint* error) {
+  switch (attribute) {
+    case EGL_GL_COLORSPACE:
+      if (value == EGL_GL_COLORSPACE_LINEAR) return true;
+      *error = EGL_BAD_MATCH;  // no sRGB surfaces
+      return false;
+    case EGL_VG_ALPHA_FORMAT:
+    case EGL_VG_COLORSPACE:
+      return true;  // OpenVG is not offered; the values do not matter
+    default:
+      *error = EGL_BAD_ATTRIBUTE;
+      return false;
+  }
+}
+
+template <typename Attrib>
+EGLSurface create_window(EGLDisplay dpy, EGLConfig config, Window window, const Attrib* attribs) {
+  std::lock_guard lock(api_mutex());
+  Target t = display_and_config(dpy, config);
+  if (!t.display) return EGL_NO_SURFACE;
+  for (const Attrib* a = attribs; a && a[0] != EGL_NONE; a += 2) {
+    const EGLint attribute = static_cast<EGLint>(a[0]);
+    const EGLint value = static_cast<EGLint>(a[1]);
+    if (attribute == EGL_RENDER_BUFFER) {
+      if (value != EGL_BACK_BUFFER && value != EGL_SINGLE_BUFFER)
+        return fail(EGL_BAD_ATTRIBUTE, EGL_NO_SURFACE);
+      continue;  // single-buffered requests get a back buffer (EGL 1.5 3.5.1 allows it)
+    }
+    EGLint error = EGL_SUCCESS;
+    if (!common_surface_attrib(attribute, value, &error)) return fail(error, EGL_NO_SURFACE);
+  }
+  if (!(t.config->surface_type & EGL_WINDOW_BIT)) return fail(EGL_BAD_MATCH, EGL_NO_SURFACE);
+  ::Display* x = t.display->x_display();
+  int width = 0, height = 0;
+  if (!x || !window || !Presenter::window_size(x, window, &width, &height))
+    return fail(EGL_BAD_NATIVE_WINDOW, EGL_NO_SURFACE);
+  for (const auto& [handle, s] : t.display->surfaces)
+    if (s->window() == window) return fail(EGL_BAD_ALLOC, EGL_NO_SURFACE);
+
+  auto surface = std::make_shared<Surface>(*t.display, t.display->connection(), *t.config,
+                                           EGL_WINDOW_BIT, width, height);
+  surface->attach_window(x, window);
+  EGLSurface handle = surface.get();
+  t.display->surfaces[handle] = std::move(surface);
+  set_error(EGL_SUCCESS);
+  return handle;
+}
+
+}  // namespace
+
+EGLSurface CreateWindowSurface(EGLDisplay dpy, EGLConfig config, EGLNativeWindowType window,
+                               const EGLint* attribs) {
+  return create_window(dpy, config, static_cast<Window>(window), attribs);
+}
+
+// The platform variants take a pointer to the X11 Window (EGL_KHR_platform_x11).
+EGLSurface CreatePlatformWindowSurface(EGLDisplay dpy, EGLConfig config, void* window,
+                                       const EGLAttrib* attribs) {
+  if (!window) return fail(EGL_BAD_NATIVE_WINDOW, EGL_NO_SURFACE);
+  return create_window(dpy, config, *static_cast<Window*>(window), attribs);
+}
+
+EGLSurface CreatePlatformWindowSurfaceEXT(EGLDisplay dpy, EGLConfig config, void* window,
+                                          const EGLint* attribs) {
+  if (!window) return fail(EGL_BAD_NATIVE_WINDOW, EGL_NO_SURFACE);
+  return create_window(dpy, config, *static_cast<Window*>(window), attribs);
+}
+
+EGLSurface CreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint* attribs) {
+  std::lock_guard lock(api_mutex());
+  Target t = display_and_config(dpy, config);
+  if (!t.display) return EGL_NO_SURFACE;
+  EGLint width = 0, height = 0;
+  bool largest = false;
+  EGLint texture_format = EGL_NO_TEXTURE, texture_target = EGL_NO_TEXTURE;
+  for (const EGLint* a = attribs; a && a[0] != EGL_NONE; a += 2) {
+    switch (a[0]) {
+      case EGL_WIDTH: width = a[1]; break;
+      case EGL_HEIGHT: height = a[1]; break;
+      case EGL_LARGEST_PBUFFER: largest = a[1] != EGL_FALSE; break;
+      case EGL_TEXTURE_FORMAT: texture_format = a[1]; break;
+      case EGL_TEXTURE_TARGET: texture_target = a[1]; break;
+      case EGL_MIPMAP_TEXTURE: break;
+      default: {
+        EGLint error = EGL_SUCCESS;
+        if (!common_surface_attrib(a[0], a[1], &error)) return fail(error, EGL_NO_SURFACE);
+      }
+    }
+  }
+  if (width < 0 || height < 0) return fail(EGL_BAD_PARAMETER, EGL_NO_SURFACE);
+  if (!(t.config->surface_type & EGL_PBUFFER_BIT)) return fail(EGL_BAD_MATCH, EGL_NO_SURFACE);
+  // No config can be bound to a texture (EGL_BIND_TO_TEXTURE_* are false).
+  if (texture_format != EGL_NO_TEXTURE || texture_target != EGL_NO_TEXTURE)
+    return fail(EGL_BAD_MATCH, EGL_NO_SURFACE);
+  const EGLint limit = *config_attrib(*t.config, EGL_MAX_PBUFFER_WIDTH);
+  if (width > limit || height > limit) {
+    if (!largest) return fail(EGL_BAD_ALLOC, EGL_NO_SURFACE);
+    width = std::min(width, limit);
+    height = std::min(height, limit);
+  }
+  auto surface = std::make_shared<Surface>(*t.display, t.display->connection(), *t.config,
+                                           EGL_PBUFFER_BIT, width, height);
+  surface->largest_pbuffer = largest;
+  EGLSurface handle = surface.get();
+  t.display->surfaces[handle] = std::move(surface);
+  set_error(EGL_SUCCESS);
+  return handle;
+}
+
+// No config offers EGL_PIXMAP_BIT, so these fail as the spec says for such configs.
+EGLSurface CreatePixmapSurface(EGLDisplay dpy, EGLConfig config, EGLNativePixmapType,
+                               const EGLint*) {
+  std::lock_guard lock(api_mutex());
+  Target t = display_and_config(dpy, config);
+  if (!t.display) return EGL_NO_SURFACE;
+  return fail(EGL_BAD_MATCH, EGL_NO_SURFACE);
+}
+
+EGLSurface CreatePlatformPixmapSurface(EGLDisplay dpy, EGLConfig config, void*, const EGLAttrib*) {
+  return CreatePixmapSurface(dpy, config, 0, nullptr);
+}
+
+// EGL_OPENVG_IMAGE is the only client buffer type in EGL 1.5; OpenVG is not offered.
+EGLSurface CreatePbufferFromClientBuffer(EGLDisplay dpy, EGLenum, EGLClientBuffer, EGLConfig config,
+                                         const EGLint*) {
+  std::lock_guard lock(api_mutex());
+  Target t = display_and_config(dpy, config);
+  if (!t.display) return EGL_NO_SURFACE;
+  return fail(EGL_BAD_PARAMETER, EGL_NO_SURFACE);
+}
+
+EGLBoolean DestroySurface(EGLDisplay dpy, EGLSurface surface) {
+  std::lock_guard lock(api_mutex());
+  Display* d = find_display(dpy);
+  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
+  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, EGL_FALSE);
+  if (!d->surfaces.erase(surface)) return fail(EGL_BAD_SURFACE, EGL_FALSE);
+  return ok();
+}
+
+EGLBoolean QuerySurface(EGLDisplay dpy, EGLSurface surface, EGLint attribute, EGLint* value) {
+  std::lock_guard lock(api_mutex());
+  Display* d = find_display(dpy);
+  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
+  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, EGL_FALSE);
+  auto s = d->find_surface(surface);
+  if (!s) return fail(EGL_BAD_SURFACE, EGL_FALSE);
+  if (!value) return fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  const bool pbuffer = s->type() == EGL_PBUFFER_BIT;
+  switch (attribute) {
+    case EGL_CONFIG_ID: *value = s->config().config_id; break;
+    case EGL_WIDTH: *value = s->width(); break;
+    case EGL_HEIGHT: *value = s->height(); break;
+    case EGL_LARGEST_PBUFFER:
+      if (pbuffer) *value = s->largest_pbuffer;
+      break;  // left unchanged for other surfaces, as the spec says
+    case EGL_TEXTURE_FORMAT:
+    case EGL_TEXTURE_TARGET:
+      if (pbuffer) *value = EGL_NO_TEXTURE;
+      break;
+    case EGL_MIPMAP_TEXTURE:
+    case EGL_MIPMAP_LEVEL:
+      if (pbuffer) *value = 0;
+      break;
+    case EGL_RENDER_BUFFER: *value = EGL_BACK_BUFFER; break;
+    case EGL_SWAP_BEHAVIOR: *value = s->swap_behavior; break;
+    case EGL_MULTISAMPLE_RESOLVE: *value = EGL_MULTISAMPLE_RESOLVE_DEFAULT; break;
+    case EGL_HORIZONTAL_RESOLUTION:
+    case EGL_VERTICAL_RESOLUTION:
+    case EGL_PIXEL_ASPECT_RATIO: *value = EGL_UNKNOWN; break;
+    case EGL_GL_COLORSPACE: *value = EGL_GL_COLORSPACE_LINEAR; break;
+    case EGL_VG_ALPHA_FORMAT: *value = EGL_VG_ALPHA_FORMAT_NONPRE; break;
+    case EGL_VG_COLORSPACE: *value = EGL_VG_COLORSPACE_sRGB; break;
+    default: return fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);
+  }
+  return ok();
+}
+
+EGLBoolean SurfaceAttrib(EGLDisplay dpy, EGLSurface surface, EGLint attribute, EGLint value) {
+  std::lock_guard lock(api_mutex());
+  Display* d = find_display(dpy);
+  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
+  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, EGL_FALSE);
+  auto s = d->find_surface(surface);
+  if (!s) return fail(EGL_BAD_SURFACE, EGL_FALSE);
+  switch (attribute) {
+    case EGL_SWAP_BEHAVIOR:
+      if (value == EGL_BUFFER_DESTROYED) break;
+      // Preserving needs EGL_SWAP_BEHAVIOR_PRESERVED_BIT, which no config has.
+      return fail(value == EGL_BUFFER_PRESERVED ? EGL_BAD_MATCH : EGL_BAD_PARAMETER, EGL_FALSE);
+    case EGL_MULTISAMPLE_RESOLVE:
+      if (value == EGL_MULTISAMPLE_RESOLVE_DEFAULT) break;
+      return fail(value == EGL_MULTISAMPLE_RESOLVE_BOX ? EGL_BAD_MATCH : EGL_BAD_PARAMETER, EGL_FALSE);
+    case EGL_MIPMAP_LEVEL: break;  // no texture-bound pbuffers: no effect
+    default: return fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);
+  }
+  s->swap_behavior = EGL_BUFFER_DESTROYED;
+  return ok();
+}
+
+// No surface can be bound to a texture (EGL_TEXTURE_FORMAT is EGL_NO_TEXTURE).
+EGLBoolean BindTexImage(EGLDisplay dpy, EGLSurface surface, EGLint) {
+  std::lock_guard lock(api_mutex());
+  Display* d = find_display(dpy);
+  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
+  if (!d->find_surface(surface)) return fail(EGL_BAD_SURFACE, EGL_FALSE);
+  return fail(EGL_BAD_MATCH, EGL_FALSE);
+}
+
+EGLBoolean ReleaseTexImage(EGLDisplay dpy, EGLSurface surface, EGLint buffer) {
+  return BindTexImage(dpy, surface, buffer);
+}
+
+EGLBoolean CopyBuffers(EGLDisplay dpy, EGLSurface surface, EGLNativePixmapType) {
+  std::lock_guard lock(api_mutex());
+  Display* d = find_display(dpy);
+  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
+  if (!d->find_surface(surface)) return fail(EGL_BAD_SURFACE, EGL_FALSE);
+  return fail(EGL_BAD_NATIVE_PIXMAP, EGL_FALSE);
+}
+
+EGLBoolean SwapBuffers(EGLDisplay dpy, EGLSurface surface) {
+  std::shared_ptr<Surface> s;
+  std::shared_ptr<Context> ctx;
+  {
+    std::lock_guard lock(api_mutex());
+    Display* d = find_display(dpy);
+    if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
+    if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, EGL_FALSE);
+    s = d->find_surface(surface);
+    if (!s) return fail(EGL_BAD_SURFACE, EGL_FALSE);
+    ctx = current_state().context;
+    if (!ctx || ctx->draw != s) return fail(EGL_BAD_SURFACE, EGL_FALSE);
+  }
+  if (ctx->stream().lost()) return fail(EGL_CONTEXT_LOST, EGL_FALSE);
+  if (s->type() != EGL_WINDOW_BIT) return ok();  // no effect on pbuffers (EGL 1.5 3.10.1)
+  // The wait for frames happens without the API lock, so other threads'
+  // EGL calls go on meanwhile.
+  if (!s->swap(ctx->stream())) return fail(EGL_CONTEXT_LOST, EGL_FALSE);
+  return ok();
+}
+
+EGLBoolean SwapInterval(EGLDisplay dpy, EGLint interval) {
+  std::lock_guard lock(api_mutex());
+  Display* d = find_display(dpy);
+  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
+  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, EGL_FALSE);
+  auto& cur = current_state();
+  if (!cur.context) return fail(EGL_BAD_CONTEXT, EGL_FALSE);
+  if (!cur.context->draw) return fail(EGL_BAD_SURFACE, EGL_FALSE);
+  const EGLint max = cur.context->draw->config().max_swap_interval;
+  cur.context->draw->swap_interval = std::clamp(interval, 0, max);
+  return ok();
+}
+
+}  // namespace icd::egl

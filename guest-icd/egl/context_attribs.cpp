@@ -1,0 +1,91 @@
+#include "egl/context_attribs.h"
+
+namespace icd {
+namespace {
+
+constexpr uint32_t kFlagDebug = 1;
+constexpr uint32_t kFlagRobust = 2;
+
+bool valid_gles_version(int major, int minor) {
+  return (major == 2 && minor == 0) || (major == 3 && minor >= 0 && minor <= 2);
+}
+
+bool valid_gl_version(int major, int minor) {
+  switch (major) {
+    case 1: return minor >= 0 && minor <= 5;
+    case 2: return minor >= 0 && minor <= 1;
+    case 3: return minor >= 0 && minor <= 3;
+    case 4: return minor >= 0 && minor <= 6;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+ContextRequest parse_context_attribs(EGLenum api, const EGLint* attribs) {
+  ContextRequest r;
+  const bool gl = api == EGL_OPENGL_API;
+  EGLint profile_mask = EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT;
+  for (const EGLint* a = attribs; a && a[0] != EGL_NONE; a += 2) {
+    const EGLint v = a[1];
+    switch (a[0]) {
+      case EGL_CONTEXT_MAJOR_VERSION: r.major = v; break;  // == EGL_CONTEXT_CLIENT_VERSION
+      case EGL_CONTEXT_MINOR_VERSION: r.minor = v; break;
+      case EGL_CONTEXT_OPENGL_PROFILE_MASK:
+        if (!gl) r.error = EGL_BAD_ATTRIBUTE;
+        profile_mask = v;
+        break;
+      case EGL_CONTEXT_OPENGL_DEBUG:
+        if (v) r.flags |= kFlagDebug;
+        break;
+      case EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE:
+        if (!gl) r.error = EGL_BAD_ATTRIBUTE;
+        break;  // core contexts are forward compatible on every host
+      case EGL_CONTEXT_OPENGL_ROBUST_ACCESS:
+        if (v) r.flags |= kFlagRobust;
+        break;
+      case EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY:
+        if (v != EGL_NO_RESET_NOTIFICATION && v != EGL_LOSE_CONTEXT_ON_RESET) r.error = EGL_BAD_ATTRIBUTE;
+        break;
+      case EGL_CONTEXT_FLAGS_KHR:
+        if (v & ~(EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR | EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR |
+                  EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR))
+          r.error = EGL_BAD_ATTRIBUTE;
+        if (v & EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR) r.flags |= kFlagDebug;
+        if (v & EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR) r.flags |= kFlagRobust;
+        break;
+      default: r.error = EGL_BAD_ATTRIBUTE;
+    }
+    if (!r.ok()) return r;
+  }
+  if (gl) {
+    const bool profiled = r.major > 3 || (r.major == 3 && r.minor >= 2);
+    if (!profiled) {
+      r.profile = wire::Profile::kCompatibility;
+    } else if (profile_mask & EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT) {
+      r.profile = wire::Profile::kCore;
+    } else if (profile_mask & EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT) {
+      r.profile = wire::Profile::kCompatibility;
+    } else {
+      r.error = EGL_BAD_MATCH;
+    }
+  }
+  return r;
+}
+
+EGLint check_context_request(const ContextRequest& r, const Config* config, const RenderCaps& caps) {
+  const int version = r.major * 10 + r.minor;
+  EGLint needed_bit = 0;
+  if (r.profile == wire::Profile::kNone) {  // OpenGL ES
+    if (!valid_gles_version(r.major, r.minor) || version > caps.max_gles) return EGL_BAD_MATCH;
+    needed_bit = r.major >= 3 ? EGL_OPENGL_ES3_BIT_KHR : EGL_OPENGL_ES2_BIT;
+  } else {
+    const int max = r.profile == wire::Profile::kCore ? caps.max_gl_core : caps.max_gl_compat;
+    if (!valid_gl_version(r.major, r.minor) || version > max) return EGL_BAD_MATCH;
+    needed_bit = EGL_OPENGL_BIT;
+  }
+  if (config && !(config->renderable_type & needed_bit)) return EGL_BAD_MATCH;
+  return EGL_SUCCESS;
+}
+
+}  // namespace icd

@@ -1,0 +1,166 @@
+// EGL objects of the Conduit vendor. Handles given to the application are
+// the objects' addresses, but every entry point looks a handle up in its
+// display's tables before using it, so a stale or foreign handle is an EGL
+// error, never a dereference.
+#pragma once
+
+// The wire headers come before Xlib, whose `Status` macro would rename
+// wire::Status.
+#include "conn/connection.h"
+#include "conn/context_stream.h"
+#include "egl/frame_queue.h"
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <X11/Xlib.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "egl/config.h"
+#include "x11/presenter.h"
+
+namespace icd {
+
+class Display;
+
+class Surface {
+ public:
+  Surface(Display& display, std::shared_ptr<Connection> connection, const Config& config,
+          EGLint type, int width, int height);
+  ~Surface();
+  Surface(const Surface&) = delete;
+  Surface& operator=(const Surface&) = delete;
+
+  uint32_t id() const { return id_; }
+  EGLint type() const { return type_; }
+  const Config& config() const { return config_; }
+  int width() const { return width_; }
+  int height() const { return height_; }
+
+  // Window surfaces: the X window frames go to.
+  void attach_window(::Display* x_display, Window window);
+  Window window() const { return window_; }
+  // Asks the window's size; true when it changed (the host must follow).
+  bool poll_window_size();
+
+  // eglSwapBuffers on a window surface, `stream` being the current context's.
+  bool swap(ContextStream& stream);
+
+  EGLint swap_interval = 1;
+  bool largest_pbuffer = false;
+  EGLint swap_behavior = EGL_BUFFER_DESTROYED;
+  // The context this surface is current with, for EGL_BAD_ACCESS checks.
+  const void* bound_context = nullptr;
+
+ private:
+  void present_ready(ContextStream& stream);
+
+  Display& display_;
+  std::shared_ptr<Connection> connection_;
+  uint32_t id_;
+  Config config_;
+  EGLint type_;
+  int width_;
+  int height_;
+  ::Display* x_display_ = nullptr;
+  Window window_ = 0;
+  std::unique_ptr<Presenter> presenter_;
+  FrameQueue frames_;
+  uint32_t next_frame_ = 1;
+};
+
+class Context {
+ public:
+  Context(Display& display, std::shared_ptr<Connection> connection, uint32_t id, const Config* config,
+          EGLenum api, int major, int minor);
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  uint32_t id() const { return stream_.context_id(); }
+  ContextStream& stream() { return stream_; }
+  EGLenum api() const { return api_; }
+  int major() const { return major_; }
+  const Config* config() const { return has_config_ ? &config_ : nullptr; }
+  Display& display() { return display_; }
+
+  // Surfaces bound by eglMakeCurrent; they stay alive while bound.
+  std::shared_ptr<Surface> draw, read;
+  bool current = false;  // current on some thread
+
+ private:
+  Display& display_;
+  std::shared_ptr<Connection> connection_;
+  Config config_;
+  bool has_config_;
+  EGLenum api_;
+  int major_;
+  ContextStream stream_;
+};
+
+// A fence: signalled once the host ran every command sent before it.
+struct Sync {
+  EGLenum type = EGL_SYNC_FENCE;
+  bool signaled = false;
+};
+
+class Display {
+ public:
+  Display(EGLenum platform, void* native);
+  ~Display();
+
+  EGLenum platform() const { return platform_; }
+  void* native() const { return native_; }
+  ::Display* x_display() const { return x_display_; }
+
+  // eglInitialize / eglTerminate; the caller holds api_mutex().
+  EGLint initialize();
+  void terminate();
+  bool initialized() const { return initialized_; }
+  const std::shared_ptr<Connection>& connection() const { return connection_; }
+
+  const std::vector<Config>& configs() const { return configs_; }
+  const Config* find_config(EGLConfig handle) const;
+  EGLConfig handle_of(const Config* config) const { return const_cast<Config*>(config); }
+
+  std::map<const void*, std::shared_ptr<Surface>> surfaces;
+  std::map<const void*, std::shared_ptr<Context>> contexts;
+  std::map<const void*, std::unique_ptr<Sync>> syncs;
+
+  std::shared_ptr<Surface> find_surface(EGLSurface handle) const;
+  std::shared_ptr<Context> find_context(EGLContext handle) const;
+  Sync* find_sync(EGLSync handle) const;
+
+ private:
+  bool open_x_display();
+  std::vector<VisualInfo> true_color_visuals() const;
+
+  EGLenum platform_;
+  void* native_;
+  ::Display* x_display_ = nullptr;
+  bool owns_x_display_ = false;
+  bool initialized_ = false;
+  std::shared_ptr<Connection> connection_;
+  std::vector<Config> configs_;
+};
+
+// Serializes the EGL entry points (not the GL ones).
+std::mutex& api_mutex();
+
+// Returns the display for (platform, native), made on first request; the
+// object lives as long as the process, as EGLDisplay handles must.
+Display* get_display(EGLenum platform, void* native);
+// The display behind a handle, or null when it is not one of ours.
+Display* find_display(EGLDisplay handle);
+
+// The calling thread's current EGL state.
+struct CurrentState {
+  std::shared_ptr<Context> context;
+  Display* display = nullptr;
+};
+CurrentState& current_state();
+
+}  // namespace icd
