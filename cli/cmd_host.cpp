@@ -1,15 +1,139 @@
+// `conduit host`: the host renderer daemon (foreground, logs to stderr).
+#include <csignal>
 #include <cstdio>
+#include <string>
 
 #include "commands.h"
+#include "host/address.h"
+#include "host/log.h"
+#include "host/server.h"
 
 namespace cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+void on_signal(int) { g_stop.store(true); }
+
+void install_signal_handlers() {
+  struct sigaction sa = {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);  // a guest that vanished is an error value, not a signal
+}
+
+// "512M", "2G", "65536": bytes with an optional K/M/G (1024-based) suffix.
+bool parse_size(const std::string& text, size_t* out) {
+  size_t used = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    return false;
+  }
+  std::string suffix = text.substr(used);
+  int shift = suffix.empty() ? 0 : suffix == "K" || suffix == "k" ? 10 : suffix == "M" || suffix == "m" ? 20
+            : suffix == "G" || suffix == "g" ? 30 : -1;
+  if (shift < 0 || v > (~0ull >> shift)) return false;
+  *out = static_cast<size_t>(v << shift);
+  return true;
+}
+
+CLI::Validator size_validator() {
+  return CLI::Validator(
+      [](std::string& s) {
+        size_t v = 0;
+        return parse_size(s, &v) && v > 0 ? std::string() : "expected a size such as 512M or 2G";
+      },
+      "SIZE");
+}
+
+struct HostArgs {
+  host::HostOptions opts;
+  std::string platform = "auto";
+  std::string max_guest_memory = "2G";
+  std::string max_object_size = "512M";
+  std::string max_batch = "64M";
+};
+
+int run_host(HostArgs& a) {
+  host::HostOptions& o = a.opts;
+  auto platform = host::parse_platform(a.platform);
+  if (!platform) {
+    std::fprintf(stderr, "conduit host: %s\n", platform.error().detail.c_str());
+    return 2;
+  }
+  o.display.platform = *platform;
+  parse_size(a.max_guest_memory, &o.limits.guest.max_total_bytes);
+  parse_size(a.max_object_size, &o.limits.guest.max_object_bytes);
+  parse_size(a.max_batch, &o.limits.max_batch_bytes);
+  install_signal_handlers();
+  auto server = host::Server::create(o);
+  if (!server) {
+    host::log_line("%s", server.error().describe().c_str());
+    return 1;
+  }
+  const host::RendererInfo& info = (*server)->display().info();
+  host::log_line("platform %s, EGL %s", info.platform.c_str(), info.egl_version.c_str());
+  host::log_line("renderer %s (%s)", info.renderer.c_str(), info.vendor.c_str());
+  host::log_line("OpenGL ES: %s", info.gles_version.empty() ? "none" : info.gles_version.c_str());
+  host::log_line("OpenGL core: %s", info.gl_core_version.empty() ? "none" : info.gl_core_version.c_str());
+  host::log_line("OpenGL compatibility: %s",
+                 info.gl_compat_version.empty() ? "none" : info.gl_compat_version.c_str());
+  for (const auto& addr : (*server)->addresses()) host::log_line("listening on %s", addr.c_str());
+  (*server)->run(g_stop);
+  host::log_line("exiting: %s", (*server)->stats().summary().c_str());
+  return 0;
+}
+
+}  // namespace
 
 CLI::App* add_host_command(CLI::App& app, int* status) {
-  auto* cmd = app.add_subcommand("host", "not available yet");
-  cmd->callback([status] {
-    std::fprintf(stderr, "conduit host: not available yet\n");
-    *status = 1;
-  });
+  auto* cmd = app.add_subcommand("host", "Run the host renderer: executes guest OpenGL / OpenGL ES "
+                                         "command streams on this machine's GPU (foreground, logs to stderr).");
+  auto args = std::make_shared<HostArgs>();
+  host::HostOptions& o = args->opts;
+  cmd->add_option("--listen", o.listen,
+                  "Address to accept guests on; repeatable. unix:PATH, tcp:HOST:PORT (needs --token) "
+                  "or shm:PATH. Default: " + host::default_socket_address() +
+                      " ($XDG_RUNTIME_DIR/conduit/host.sock, or /tmp/conduit-$UID/host.sock without XDG_RUNTIME_DIR)");
+  cmd->add_option("--token", o.token, "Shared secret guests must present on tcp: listeners")
+      ->envname("CONDUIT_TOKEN");
+  cmd->add_option("--platform", args->platform,
+                  "EGL platform: device (EGL_EXT_platform_device), gbm (render node), surfaceless "
+                  "(Mesa), or auto = the first that works in that order")
+      ->check(CLI::IsMember({"auto", "device", "gbm", "surfaceless"}))
+      ->capture_default_str();
+  cmd->add_option("--gpu", o.display.gpu, "EGL device index (device platform) or render node index "
+                                         "(gbm: renderD128 + N); default: the first that works")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--max-guest-memory", args->max_guest_memory,
+                  "Bytes of buffers, textures and surfaces one guest may hold (K/M/G suffixes)")
+      ->check(size_validator())
+      ->capture_default_str();
+  cmd->add_option("--max-object-size", args->max_object_size,
+                  "Bytes of one buffer or texture upload of a guest")
+      ->check(size_validator())
+      ->capture_default_str();
+  cmd->add_option("--max-objects", o.limits.guest.max_objects, "GL object names one guest may hold")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-batch", args->max_batch, "Largest command batch after decompression")
+      ->check(size_validator())
+      ->capture_default_str();
+  cmd->add_option("--max-contexts", o.limits.max_contexts, "Contexts one guest may hold")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-surfaces", o.limits.max_surfaces, "Surfaces one guest may hold")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--frame-buffers", o.limits.frame_ring,
+                  "Pixel buffer objects per surface for asynchronous frame readback (frames in flight)")
+      ->check(CLI::Range(1, 8))
+      ->capture_default_str();
+  cmd->callback([status, args] { *status = run_host(*args); });
   return cmd;
 }
 

@@ -1,15 +1,90 @@
+// `conduit info`: what a running host offers, and its counters.
 #include <cstdio>
+#include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "host/address.h"
+#include "host/host_query.h"
 
 namespace cli {
+namespace {
+
+struct InfoArgs {
+  std::string address;
+  std::string token;
+  bool stats = false;
+};
+
+std::string version_text(uint32_t code) {
+  return code ? std::to_string(code / 10) + "." + std::to_string(code % 10) : "none";
+}
+
+// The extensions guests care most about, where the host has them.
+void print_extensions(const char* label, const std::string& list) {
+  static const char* const kInteresting[] = {
+      "GL_EXT_read_format_bgra", "GL_OES_EGL_image", "GL_EXT_texture_format_BGRA8888",
+      "GL_KHR_robustness", "GL_EXT_robustness", "GL_ARB_robustness", "GL_EXT_buffer_storage",
+      "GL_ARB_buffer_storage", "GL_EXT_disjoint_timer_query", "GL_KHR_debug",
+      "GL_EXT_texture_compression_s3tc", "GL_OES_texture_compression_astc", "GL_ARB_get_program_binary",
+      "GL_OES_get_program_binary", "GL_ARB_compute_shader", "GL_EXT_color_buffer_float"};
+  std::string found;
+  std::string padded = " " + list + " ";
+  for (const char* e : kInteresting) {
+    if (padded.find(std::string(" ") + e + " ") != std::string::npos) found += std::string(" ") + e;
+  }
+  if (!list.empty()) std::printf("%-22s%s\n", label, found.empty() ? " (none of interest)" : found.c_str());
+}
+
+int run_info(const InfoArgs& a) {
+  std::string address = a.address.empty() ? host::default_address() : a.address;
+  auto offer = host::query_host(address, a.token);
+  if (!offer) {
+    std::fprintf(stderr, "conduit info: %s: %s\n", address.c_str(), offer.error().describe().c_str());
+    return 1;
+  }
+  nlohmann::json stats = nlohmann::json::parse(offer->stats_json, nullptr, false);
+  if (a.stats) {
+    if (!stats.is_discarded()) stats.erase("host");  // what `conduit info` prints
+    std::printf("%s\n", stats.is_discarded() ? offer->stats_json.c_str() : stats.dump(2).c_str());
+    return 0;
+  }
+  const auto& h = offer->hello;
+  std::printf("host                  %s\n", address.c_str());
+  std::printf("protocol              %u\n", h.protocol_version);
+  std::printf("platform              %s\n", offer->platform.c_str());
+  std::printf("renderer              %s\n", offer->renderer.c_str());
+  std::printf("vendor                %s\n", offer->vendor.c_str());
+  std::printf("OpenGL ES             %s\n", version_text(h.max_gles_version).c_str());
+  std::printf("OpenGL core           %s\n", version_text(h.max_gl_core_version).c_str());
+  std::printf("OpenGL compatibility  %s\n", version_text(h.max_gl_compat_version).c_str());
+  std::printf("max batch             %u bytes\n", h.max_batch_bytes);
+  std::printf("features             %s%s\n", h.features & wire::kFeatureCompression ? " compression" : "",
+              h.features & wire::kFeatureBlobHeap ? " blob-heap" : "");
+  if (!stats.is_discarded() && stats.contains("host")) {
+    const auto& host = stats["host"];
+    std::printf("EGL                   %s\n", host.value("egl_version", "").c_str());
+    print_extensions("OpenGL ES extensions", host.value("gles_extensions", ""));
+    print_extensions("OpenGL extensions", host.value("gl_extensions", ""));
+  }
+  return 0;
+}
+
+}  // namespace
 
 CLI::App* add_info_command(CLI::App& app, int* status) {
-  auto* cmd = app.add_subcommand("info", "not available yet");
-  cmd->callback([status] {
-    std::fprintf(stderr, "conduit info: not available yet\n");
-    *status = 1;
-  });
+  auto* cmd = app.add_subcommand("info", "Connect to a host and print what it offers (renderer, "
+                                         "versions, platform, extensions), or its counters with --stats.");
+  auto args = std::make_shared<InfoArgs>();
+  cmd->add_option("--host", args->address,
+                  "Host address (unix:PATH, tcp:HOST:PORT, shm:PATH); default: CONDUIT_HOST, else " +
+                      host::default_socket_address());
+  cmd->add_option("--token", args->token, "Token for a tcp: host")->envname("CONDUIT_TOKEN");
+  cmd->add_flag("--stats", args->stats,
+                "Print the host's counters as JSON: total and per live session (batches, commands, "
+                "bytes on the wire and raw, round trips, frames, lost contexts)");
+  cmd->callback([status, args] { *status = run_info(*args); });
   return cmd;
 }
 

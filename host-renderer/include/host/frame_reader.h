@@ -1,0 +1,83 @@
+// Finishing frames: asynchronous readback of a surface through a small ring
+// of pixel buffer objects per surface, so the GPU is never waited on at the
+// swap itself. A private readback context reads the surface, leaving every
+// guest context's GL state untouched.
+#pragma once
+
+#include <epoxy/egl.h>
+#include <epoxy/gl.h>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "host/egl_display.h"
+#include "host/surface.h"
+#include "wire/control.h"
+#include "wire/result.h"
+
+namespace host {
+
+// Receives a finished frame: BGRA8 rows, top row first.
+using FrameSink = std::function<void(const wire::Frame&, std::span<const std::byte> pixels)>;
+
+class FrameReader {
+ public:
+  static wire::Result<std::unique_ptr<FrameReader>> create(const EglDisplay& display, uint32_t ring_size);
+  ~FrameReader();
+  FrameReader(const FrameReader&) = delete;
+  FrameReader& operator=(const FrameReader&) = delete;
+
+  // Starts reading `surface` as frame `frame_id`. Work queued by the context
+  // current on entry is ordered before the read. Leaves the readback context
+  // current: the caller re-binds its own before issuing more GL.
+  wire::Status start(uint32_t surface_id, const Surface& surface, uint32_t frame_id, const FrameSink& sink);
+
+  // Delivers the frames whose reads are done, in order; with `wait`, all.
+  // May leave the readback context current.
+  void collect(bool wait, const FrameSink& sink);
+
+  // The surface is going away: its pending frames are dropped, buffers freed.
+  void forget_surface(uint32_t surface_id);
+
+  size_t pending() const { return pending_.size(); }
+  // Bytes held in pixel buffer objects, for the guest's account.
+  size_t buffer_bytes() const { return buffer_bytes_; }
+
+ private:
+  struct Ring {
+    std::vector<GLuint> pbos;
+    std::vector<size_t> sizes;
+    uint32_t next = 0;
+  };
+  struct Pending {
+    wire::Frame frame;
+    GLuint pbo;
+    GLsync fence;
+  };
+
+  FrameReader(const EglDisplay& display, uint32_t ring_size) : display_(display), ring_size_(ring_size) {}
+  wire::Status init();
+  bool bind(EGLSurface surface);
+  void order_after_current();
+  bool finish(Pending& p, bool wait, const FrameSink& sink);
+  void copy_rows(const std::byte* src, const wire::Frame& f);
+
+  const EglDisplay& display_;
+  uint32_t ring_size_;
+  wire::Api api_ = wire::Api::kGl;
+  EGLContext context_ = EGL_NO_CONTEXT;
+  EGLSurface scratch_ = EGL_NO_SURFACE;  // 1x1, without EGL_KHR_surfaceless_context
+  bool bgra_ = true;                     // reads BGRA directly; else RGBA, swizzled here
+  EGLSyncKHR pending_sync_ = EGL_NO_SYNC_KHR;
+  std::map<uint32_t, Ring> rings_;
+  std::deque<Pending> pending_;
+  std::vector<std::byte> pixels_;
+  size_t buffer_bytes_ = 0;
+};
+
+}  // namespace host

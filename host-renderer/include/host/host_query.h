@@ -1,0 +1,19 @@
+// Asking a running host what it offers (`conduit info`).
+#pragma once
+
+#include <string>
+
+#include "wire/control.h"
+#include "wire/result.h"
+
+namespace host {
+
+struct HostOffer {
+  wire::HelloReply hello{};
+  std::string renderer, vendor, gl_version, platform;
+  std::string stats_json;  // the host's kGetStats answer
+};
+
+wire::Result<HostOffer> query_host(const std::string& address, const std::string& token);
+
+}  // namespace host

@@ -1,0 +1,98 @@
+// One guest connection, served on its own thread: handshake, contexts,
+// surfaces, frames, and the GL command stream dispatched on the host GPU.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+
+#include "host/egl_display.h"
+#include "host/frame_reader.h"
+#include "host/gl_dispatch.h"
+#include "host/guest_context.h"
+#include "host/stats.h"
+#include "host/surface.h"
+#include "wire/batch.h"
+#include "wire/reader.h"
+#include "wire/transport.h"
+#include "wire/writer.h"
+
+namespace host {
+
+struct SessionLimits {
+  GuestLimits guest;
+  size_t max_batch_bytes = 64u << 20;  // decompressed size of one batch
+  uint32_t max_contexts = 64;
+  uint32_t max_surfaces = 64;
+  uint32_t frame_ring = 3;             // pixel buffer objects per surface
+};
+
+class Session {
+ public:
+  Session(const EglDisplay& display, std::unique_ptr<wire::Channel> channel, const SessionLimits& limits,
+          StatsRegistry& registry, const std::atomic<bool>& stop);
+  // Frees every host object of the guest, on the calling thread.
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  // Serves the guest until it goes away, breaks the stream, or `stop` is set.
+  void run();
+
+ private:
+  // session.cpp: the stream
+  bool handle_message(std::span<const std::byte> message);
+  void run_commands(std::span<const std::byte> commands);
+  wire::Status run_gl(const wire::CommandIterator::Command& cmd);
+  void lose(uint32_t opcode, const wire::Error& error);
+  void send_frame(const wire::Frame& frame, std::span<const std::byte> pixels);
+  bool flush();
+  bool ensure_bound();
+
+  // session_control.cpp: Conduit's own commands
+  wire::Status run_control(const wire::CommandIterator::Command& cmd);
+  wire::Status hello(wire::Reader& r);
+  wire::Status create_context(wire::Reader& r);
+  wire::Status destroy_context(wire::Reader& r);
+  wire::Status make_current(wire::Reader& r);
+  wire::Status create_surface(wire::Reader& r);
+  wire::Status destroy_surface(wire::Reader& r);
+  wire::Status resize_surface(wire::Reader& r);
+  wire::Status swap_buffers(wire::Reader& r);
+  wire::Status frame_done(wire::Reader& r);
+  wire::Status get_stats();
+
+  // session_teardown.cpp: freeing host objects
+  void destroy(GuestContext& ctx);
+  bool bind_alone(EGLContext ctx, wire::Api api);
+  void teardown();
+
+  const EglDisplay& display_;
+  const SessionLimits limits_;
+  StatsRegistry& registry_;
+  const std::atomic<bool>& stop_;
+  std::shared_ptr<SessionStats> stats_;
+  std::unique_ptr<wire::Channel> channel_;
+  wire::BatchDecoder decoder_;
+  wire::BatchEncoder encoder_;
+  wire::Writer out_;    // host -> guest commands of the current turn
+  wire::Writer reply_;  // reply payload of the current batch
+  ResourceAccount account_;
+  bool greeted_ = false;
+  bool broken_ = false;  // the stream cannot be followed any more
+
+  // Contexts go before surfaces, the frame reader after both (see teardown()).
+  std::map<uint32_t, std::unique_ptr<GuestContext>> contexts_;
+  std::map<uint32_t, std::unique_ptr<Surface>> surfaces_;
+  std::unique_ptr<FrameReader> frames_;
+  std::unique_ptr<Surface> scratch_;  // 1x1, to bind contexts without EGL_KHR_surfaceless_context
+
+  GuestContext* current_ = nullptr;
+  uint32_t draw_id_ = 0, read_id_ = 0;
+  bool bound_ = true;  // whether the EGL binding is the guest's current one
+  bool no_context_lost_ = false;  // a protocol error while no context was current
+  std::map<uint32_t, uint32_t> frames_out_;  // per surface: sent, not yet done
+};
+
+}  // namespace host

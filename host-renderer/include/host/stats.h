@@ -1,0 +1,54 @@
+// Counters of the command stream, per session and for the whole host.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace host {
+
+struct Counters {
+  std::atomic<uint64_t> batches{0};
+  std::atomic<uint64_t> commands{0};
+  std::atomic<uint64_t> wire_bytes{0};      // received, as they crossed the transport
+  std::atomic<uint64_t> raw_bytes{0};       // received, after decompression
+  std::atomic<uint64_t> round_trips{0};     // batches the guest waited on
+  std::atomic<uint64_t> frames{0};          // frames sent
+  std::atomic<uint64_t> frame_bytes{0};     // pixel bytes sent
+  std::atomic<uint64_t> contexts_lost{0};
+
+  void add(const Counters& other);
+  nlohmann::json to_json() const;
+};
+
+struct SessionStats {
+  uint32_t id = 0;
+  std::string peer;  // transport description
+  uint32_t guest_pid = 0;
+  Counters counters;
+};
+
+// Totals over every session that ever ran, plus the live ones.
+class StatsRegistry {
+ public:
+  std::shared_ptr<SessionStats> open_session(std::string peer);
+  // Folds a finished session into the totals.
+  void close_session(const std::shared_ptr<SessionStats>& s);
+
+  nlohmann::json to_json() const;     // {"total":…, "sessions":[…]}
+  std::string summary() const;        // one line for the log
+
+ private:
+  mutable std::mutex mutex_;
+  uint32_t next_id_ = 1;
+  uint64_t sessions_total_ = 0;
+  Counters finished_;  // of closed sessions
+  std::vector<std::shared_ptr<SessionStats>> live_;
+};
+
+}  // namespace host

@@ -1,0 +1,134 @@
+#include "host/server.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "host/address.h"
+#include "host/log.h"
+
+namespace host {
+
+using wire::Errc;
+using wire::make_error;
+
+namespace {
+constexpr auto kAcceptPoll = std::chrono::milliseconds(100);
+}
+
+wire::Status create_socket_dir(const std::string& address) {
+  std::string path;
+  if (address.rfind("unix:", 0) == 0) path = address.substr(5);
+  if (address.rfind("shm:", 0) == 0 && address.rfind("shm:file=", 0) != 0) path = address.substr(4);
+  auto slash = path.rfind('/');
+  if (path.empty() || path[0] == '@' || slash == std::string::npos || slash == 0) return {};
+  std::string dir = path.substr(0, slash);
+  for (size_t at = 1; at <= dir.size(); ++at) {
+    if (at != dir.size() && dir[at] != '/') continue;
+    std::string prefix = dir.substr(0, at);
+    if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) {
+      return make_error(Errc::kIo, "mkdir " + prefix + ": " + std::strerror(errno));
+    }
+  }
+  return {};
+}
+
+wire::Result<std::unique_ptr<Server>> Server::create(const HostOptions& opts) {
+  std::unique_ptr<Server> s(new Server());
+  s->opts_ = opts;
+  if (s->opts_.listen.empty()) s->opts_.listen.push_back(default_socket_address());
+  for (const auto& a : s->opts_.listen) {
+    if (a.rfind("tcp:", 0) == 0 && opts.token.empty()) {
+      return make_error(Errc::kBadValue, a + ": tcp needs --token");
+    }
+  }
+  auto display = EglDisplay::open(opts.display);
+  if (!display) return display.error();
+  s->display_ = std::move(*display);
+  wire::TransportOptions topts;
+  topts.token = opts.token;
+  topts.max_message_bytes = opts.limits.max_batch_bytes + sizeof(wire::BatchHeader);
+  for (const auto& a : s->opts_.listen) {
+    WIRE_TRY(create_socket_dir(a));
+    auto l = wire::listen(a, topts);
+    if (!l) return make_error(l.error().code, a + ": " + l.error().describe());
+    s->listeners_.push_back(std::move(*l));
+  }
+  return s;
+}
+
+Server::~Server() {
+  stop_.store(true);
+  std::lock_guard lock(workers_mutex_);
+  for (auto& w : workers_) {
+    if (w.thread.joinable()) w.thread.join();
+  }
+}
+
+std::vector<std::string> Server::addresses() const {
+  std::vector<std::string> out;
+  for (const auto& l : listeners_) out.push_back(l->describe());
+  return out;
+}
+
+size_t Server::live_sessions() {
+  std::lock_guard lock(workers_mutex_);
+  size_t n = 0;
+  for (auto& w : workers_) n += w.done.load() ? 0 : 1;
+  return n;
+}
+
+void Server::run(const std::atomic<bool>& stop) {
+  std::vector<std::thread> acceptors;
+  for (auto& l : listeners_) acceptors.emplace_back([this, &l, &stop] { accept_loop(*l, stop); });
+  for (auto& t : acceptors) t.join();
+  stop_.store(true);
+  std::lock_guard lock(workers_mutex_);
+  for (auto& w : workers_) {
+    if (w.thread.joinable()) w.thread.join();
+  }
+  workers_.clear();
+}
+
+void Server::accept_loop(wire::Listener& listener, const std::atomic<bool>& external_stop) {
+  while (!stop_.load() && !external_stop.load()) {
+    reap_finished();
+    auto ch = listener.accept(kAcceptPoll);
+    if (!ch) {
+      if (ch.error().code != Errc::kTimeout) {
+        uint64_t dropped = 0;
+        if (guest_log_limiter().allow(&dropped)) {
+          log_line("%s: accept: %s", listener.describe().c_str(), ch.error().describe().c_str());
+        }
+      }
+      continue;
+    }
+    std::lock_guard lock(workers_mutex_);
+    Worker& w = workers_.emplace_back();
+    // Sessions watch stop_, which this loop sets once it sees external_stop.
+    w.thread = std::thread([this, &w, channel = std::move(*ch)]() mutable {
+      {
+        Session session(*display_, std::move(channel), opts_.limits, stats_, stop_);
+        session.run();
+      }
+      w.done.store(true);
+    });
+  }
+  stop_.store(true);
+}
+
+// Joins the threads of sessions that ended, so threads do not pile up.
+void Server::reap_finished() {
+  std::lock_guard lock(workers_mutex_);
+  for (auto it = workers_.begin(); it != workers_.end();) {
+    if (it->done.load() && it->thread.joinable()) {
+      it->thread.join();
+      it = workers_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+}  // namespace host

@@ -1,0 +1,169 @@
+#include "host/session.h"
+
+#include <string>
+
+#include "host/egl_context.h"
+#include "host/log.h"
+
+namespace host {
+
+using wire::Errc;
+using wire::make_error;
+
+namespace {
+constexpr auto kIdlePoll = std::chrono::milliseconds(100);
+constexpr auto kFramePoll = std::chrono::milliseconds(1);
+constexpr auto kRelaxed = std::memory_order_relaxed;
+
+wire::Compression outgoing_compression(const wire::Channel& ch) {
+  // Frames over shared memory go through the blob heap: nothing to gain.
+  return ch.describe().rfind("shm:", 0) == 0 ? wire::Compression::kOff : wire::Compression::kAuto;
+}
+}  // namespace
+
+Session::Session(const EglDisplay& display, std::unique_ptr<wire::Channel> channel,
+                 const SessionLimits& limits, StatsRegistry& registry, const std::atomic<bool>& stop)
+    : display_(display),
+      limits_(limits),
+      registry_(registry),
+      stop_(stop),
+      stats_(registry.open_session(channel->describe())),
+      channel_(std::move(channel)),
+      decoder_(limits.max_batch_bytes),
+      encoder_(outgoing_compression(*channel_)) {
+  account_.limits = limits.guest;
+  out_.set_blob_sink(channel_->outgoing_heap());
+  reply_.set_blob_sink(channel_->outgoing_heap());
+}
+
+Session::~Session() {
+  teardown();
+  channel_->close();
+  registry_.close_session(stats_);
+}
+
+void Session::run() {
+  while (!stop_.load(kRelaxed) && !broken_) {
+    auto wait = frames_ && frames_->pending() ? kFramePoll : kIdlePoll;
+    auto msg = channel_->receive(wait);
+    if (!msg) {
+      if (msg.error().code != Errc::kTimeout) break;
+      // The guest is waiting (or idle): hand over the frames still being read.
+      if (frames_ && frames_->pending()) {
+        frames_->collect(true, [this](auto& f, auto px) { send_frame(f, px); });
+        bound_ = false;
+        if (!flush()) break;
+      }
+      continue;
+    }
+    bool keep = handle_message(*msg);
+    channel_->release();
+    if (!keep || !flush()) break;
+  }
+}
+
+bool Session::handle_message(std::span<const std::byte> message) {
+  auto& c = stats_->counters;
+  c.batches.fetch_add(1, kRelaxed);
+  c.wire_bytes.fetch_add(message.size(), kRelaxed);
+  auto batch = decoder_.decode(message);
+  if (!batch) {
+    // Framing or compression broke: the stream cannot be followed any more.
+    lose(0, batch.error());
+    broken_ = true;
+    return flush();
+  }
+  c.raw_bytes.fetch_add(batch->commands.size(), kRelaxed);
+  reply_.clear();
+  run_commands(batch->commands);
+  if (frames_ && frames_->pending()) {
+    frames_->collect(false, [this](auto& f, auto px) { send_frame(f, px); });
+    bound_ = false;
+  }
+  if (batch->flags & wire::kBatchWantsReply) {
+    c.round_trips.fetch_add(1, kRelaxed);
+    size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kReply));
+    out_.put_data(reply_.bytes().data(), reply_.size());
+    out_.end(at);
+  }
+  return true;
+}
+
+void Session::run_commands(std::span<const std::byte> commands) {
+  wire::CommandIterator it(commands);
+  while (!it.done()) {
+    auto cmd = it.next();
+    if (!cmd) {
+      lose(0, cmd.error());
+      return;  // the rest of the batch cannot be framed
+    }
+    stats_->counters.commands.fetch_add(1, kRelaxed);
+    wire::Status st = cmd->opcode < wire::kFirstGlOpcode ? run_control(*cmd) : run_gl(*cmd);
+    if (!st) lose(cmd->opcode, st.error());
+  }
+}
+
+wire::Status Session::run_gl(const wire::CommandIterator::Command& cmd) {
+  if (current_ == nullptr) {
+    if (no_context_lost_) return {};
+    return make_error(Errc::kBadValue, "GL command without a current context", cmd.offset);
+  }
+  if (current_->lost) return {};
+  if (!ensure_bound()) return make_error(Errc::kIo, "cannot make the context current", cmd.offset);
+  wire::Reader payload(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), channel_->incoming_heap());
+  DispatchEnv env{*current_->state, reply_};
+  return dispatch_gl(env, cmd.opcode, payload);
+}
+
+// Sticky loss of the current context (or of the context-less stream), logged
+// once and told to the guest; the session and every other guest carry on.
+void Session::lose(uint32_t opcode, const wire::Error& error) {
+  bool& lost = current_ ? current_->lost : no_context_lost_;
+  if (lost) return;
+  lost = true;
+  uint32_t ctx = current_ ? current_->id : 0;
+  stats_->counters.contexts_lost.fetch_add(1, kRelaxed);
+  uint64_t dropped = 0;
+  if (guest_log_limiter().allow(&dropped)) {
+    const char* name = opcode >= wire::kFirstGlOpcode ? gl_command_name(opcode) : nullptr;
+    std::string op = name ? name : "op" + std::to_string(opcode);
+    log_line("session %u: context lost: ctx=%u op=%s off=%zu: %s%s", stats_->id, ctx, op.c_str(),
+             error.offset, error.describe().c_str(),
+             dropped ? (" (" + std::to_string(dropped) + " lines dropped)").c_str() : "");
+  }
+  size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kContextLost));
+  out_.put(wire::ContextLost{ctx, opcode, static_cast<uint32_t>(error.offset)});
+  out_.end(at);
+}
+
+void Session::send_frame(const wire::Frame& frame, std::span<const std::byte> pixels) {
+  size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kFrame));
+  out_.put(frame);
+  out_.put_data(pixels.data(), pixels.size());
+  out_.end(at);
+  stats_->counters.frames.fetch_add(1, kRelaxed);
+  stats_->counters.frame_bytes.fetch_add(pixels.size(), kRelaxed);
+  ++frames_out_[frame.surface_id];
+}
+
+bool Session::flush() {
+  if (out_.size() == 0) return true;
+  auto msg = encoder_.encode(out_.bytes());
+  out_.clear();
+  if (!msg) return false;
+  return channel_->send(*msg).ok();
+}
+
+bool Session::ensure_bound() {
+  if (bound_) return true;
+  EGLSurface draw = EGL_NO_SURFACE, read = EGL_NO_SURFACE;
+  if (auto it = surfaces_.find(draw_id_); it != surfaces_.end()) draw = it->second->handle();
+  if (auto it = surfaces_.find(read_id_); it != surfaces_.end()) read = it->second->handle();
+  EGLContext ctx = current_ ? current_->egl : EGL_NO_CONTEXT;
+  wire::Api api = current_ ? current_->api : wire::Api::kGles;
+  if (!host::make_current(display_.handle(), api, ctx, draw, read)) return false;
+  bound_ = true;
+  return true;
+}
+
+}  // namespace host

@@ -1,0 +1,262 @@
+// Conduit's own commands: handshake, contexts, surfaces and frames.
+#include <string>
+
+#include "host/egl_context.h"
+#include "host/log.h"
+#include "host/session.h"
+
+namespace host {
+
+using wire::ControlOp;
+using wire::Errc;
+using wire::make_error;
+
+namespace {
+
+template <typename T>
+wire::Result<T> read(wire::Reader& r) {
+  auto v = r.get<T>();
+  if (!v) return v.error();
+  if (r.remaining() != 0) {
+    return make_error(Errc::kBadLength, std::to_string(r.remaining()) + " bytes after the arguments",
+                      r.offset());
+  }
+  return v;
+}
+
+wire::Error unknown(const char* what, uint32_t id, size_t off) {
+  return make_error(Errc::kBadName, std::string("unknown ") + what + " " + std::to_string(id), off);
+}
+
+// The status a guest waits for after kCreateContext: 0, or 1 + the Errc.
+uint32_t status_code(const wire::Status& st) {
+  return st ? 0 : 1 + static_cast<uint32_t>(st.error().code);
+}
+
+}  // namespace
+
+wire::Status Session::run_control(const wire::CommandIterator::Command& cmd) {
+  wire::Reader r(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), channel_->incoming_heap());
+  auto op = static_cast<ControlOp>(cmd.opcode);
+  if (!greeted_ && op != ControlOp::kHello) {
+    return make_error(Errc::kBadValue, "command before kHello", cmd.offset);
+  }
+  switch (op) {
+    case ControlOp::kHello: return hello(r);
+    case ControlOp::kCreateContext: return create_context(r);
+    case ControlOp::kDestroyContext: return destroy_context(r);
+    case ControlOp::kMakeCurrent: return make_current(r);
+    case ControlOp::kCreateSurface: return create_surface(r);
+    case ControlOp::kDestroySurface: return destroy_surface(r);
+    case ControlOp::kResizeSurface: return resize_surface(r);
+    case ControlOp::kSwapBuffers: return swap_buffers(r);
+    case ControlOp::kSync: return r.remaining() ? make_error(Errc::kBadLength, "kSync payload", cmd.offset)
+                                                : wire::Status{};
+    case ControlOp::kGetStats: return get_stats();
+    case ControlOp::kFrameDone: return frame_done(r);
+    default: break;
+  }
+  return make_error(Errc::kUnknownOpcode, "control op " + std::to_string(cmd.opcode), cmd.offset);
+}
+
+wire::Status Session::hello(wire::Reader& r) {
+  auto h = r.get<wire::Hello>();  // later versions may append fields
+  if (!h) return h.error();
+  uint32_t host_features = wire::kFeatureCompression;
+  if (channel_->outgoing_heap() || !channel_->incoming_heap().empty()) host_features |= wire::kFeatureBlobHeap;
+  const RendererInfo& info = display_.info();
+  wire::HelloReply reply{wire::kProtocolVersion, h->features & host_features, stats_->id, info.max_gles,
+                         info.max_gl_core, info.max_gl_compat,
+                         static_cast<uint32_t>(limits_.max_batch_bytes)};
+  if (!(reply.features & wire::kFeatureCompression)) encoder_.set_mode(wire::Compression::kOff);
+  std::string strings = info.renderer + '\0' + info.vendor + '\0' +
+                        (info.gl_compat_version.empty() ? info.gles_version : info.gl_compat_version) +
+                        '\0' + info.platform + '\0';
+  reply_.put(reply);
+  reply_.put_data(strings.data(), strings.size());
+  stats_->guest_pid = h->pid;
+  greeted_ = true;
+  return {};
+}
+
+wire::Status Session::create_context(wire::Reader& r) {
+  auto c = read<wire::CreateContext>(r);
+  if (!c) return c.error();
+  auto attempt = [&]() -> wire::Status {
+    if (c->context_id == 0 || contexts_.count(c->context_id)) {
+      return make_error(Errc::kBadName, "context id " + std::to_string(c->context_id));
+    }
+    if (contexts_.size() >= limits_.max_contexts) return make_error(Errc::kLimit, "too many contexts");
+    ContextRequest req{static_cast<wire::Api>(c->api), c->major, c->minor,
+                       static_cast<wire::Profile>(c->profile), c->flags};
+    GuestContext* share = nullptr;
+    if (c->share_id != 0) {
+      auto it = contexts_.find(c->share_id);
+      if (it == contexts_.end()) return unknown("share context", c->share_id, 0);
+      share = it->second.get();
+    }
+    auto egl = create_egl_context(display_, req, share ? share->egl : EGL_NO_CONTEXT);
+    bound_ = false;  // eglBindAPI may have changed what is current
+    if (!egl) return egl.error();
+    auto ctx = std::make_unique<GuestContext>();
+    ctx->id = c->context_id;
+    ctx->api = req.api;
+    ctx->egl = *egl;
+    auto group = share ? share->state->share_group() : GlContextState::new_share_group();
+    ctx->state = std::make_unique<GlContextState>(group, account_, req.api == wire::Api::kGles);
+    contexts_.emplace(ctx->id, std::move(ctx));
+    return {};
+  };
+  wire::Status st = attempt();
+  if (!st) {
+    uint64_t dropped = 0;
+    if (guest_log_limiter().allow(&dropped)) {
+      log_line("session %u: context %u not created: %s", stats_->id, c->context_id, st.error().describe().c_str());
+    }
+  }
+  reply_.put(status_code(st));
+  return {};
+}
+
+wire::Status Session::destroy_context(wire::Reader& r) {
+  auto id = read<wire::ObjectId>(r);
+  if (!id) return id.error();
+  auto it = contexts_.find(id->id);
+  if (it == contexts_.end()) return unknown("context", id->id, r.offset());
+  destroy(*it->second);
+  if (current_ == it->second.get()) {
+    current_ = nullptr;
+    draw_id_ = read_id_ = 0;
+  }
+  contexts_.erase(it);
+  bound_ = false;
+  return {};
+}
+
+wire::Status Session::make_current(wire::Reader& r) {
+  auto m = read<wire::MakeCurrent>(r);
+  if (!m) return m.error();
+  GuestContext* ctx = nullptr;
+  if (m->context_id != 0) {
+    auto it = contexts_.find(m->context_id);
+    if (it == contexts_.end()) return unknown("context", m->context_id, r.offset());
+    ctx = it->second.get();
+  }
+  for (uint32_t s : {m->draw_id, m->read_id}) {
+    if (s != 0 && !surfaces_.count(s)) return unknown("surface", s, r.offset());
+  }
+  if (ctx && (m->draw_id == 0 || m->read_id == 0) && !display_.surfaceless_context()) {
+    return make_error(Errc::kBadValue, "surfaceless contexts are not supported", r.offset());
+  }
+  current_ = ctx;
+  draw_id_ = ctx ? m->draw_id : 0;
+  read_id_ = ctx ? m->read_id : 0;
+  bound_ = false;
+  if (!ensure_bound()) return make_error(Errc::kBadValue, "eglMakeCurrent failed", r.offset());
+  return {};
+}
+
+wire::Status Session::create_surface(wire::Reader& r) {
+  auto c = read<wire::CreateSurface>(r);
+  if (!c) return c.error();
+  if (c->surface_id == 0 || surfaces_.count(c->surface_id)) {
+    return make_error(Errc::kBadName, "surface id " + std::to_string(c->surface_id), r.offset());
+  }
+  if (surfaces_.size() >= limits_.max_surfaces) return make_error(Errc::kLimit, "too many surfaces", r.offset());
+  // The worst case of the request is charged before anything is allocated.
+  size_t worst = size_t{c->width} * c->height * 8;
+  if (c->width > kMaxSurfaceSide || c->height > kMaxSurfaceSide ||
+      worst > account_.limits.max_total_bytes - std::min(account_.total_bytes, account_.limits.max_total_bytes)) {
+    return make_error(Errc::kLimit, "surface " + std::to_string(c->width) + "x" + std::to_string(c->height),
+                      r.offset());
+  }
+  auto s = Surface::create(display_, c->width, c->height, c->config);
+  if (!s) return make_error(s.error().code, s.error().detail, r.offset());
+  account_.total_bytes += (*s)->bytes();
+  surfaces_.emplace(c->surface_id, std::move(*s));
+  return {};
+}
+
+wire::Status Session::destroy_surface(wire::Reader& r) {
+  auto id = read<wire::ObjectId>(r);
+  if (!id) return id.error();
+  auto it = surfaces_.find(id->id);
+  if (it == surfaces_.end()) return unknown("surface", id->id, r.offset());
+  if (frames_) frames_->forget_surface(id->id);
+  if (draw_id_ == id->id) draw_id_ = 0;
+  if (read_id_ == id->id) read_id_ = 0;
+  bound_ = false;
+  // Unbind before the pbuffer goes, so it is freed now rather than deferred.
+  host::make_current(display_.handle(), wire::Api::kGles, EGL_NO_CONTEXT, EGL_NO_SURFACE, EGL_NO_SURFACE);
+  account_.total_bytes -= std::min(account_.total_bytes, it->second->bytes());
+  surfaces_.erase(it);
+  frames_out_.erase(id->id);
+  return {};
+}
+
+wire::Status Session::resize_surface(wire::Reader& r) {
+  auto m = read<wire::ResizeSurface>(r);
+  if (!m) return m.error();
+  auto it = surfaces_.find(m->surface_id);
+  if (it == surfaces_.end()) return unknown("surface", m->surface_id, r.offset());
+  Surface& s = *it->second;
+  size_t worst = size_t{m->width} * m->height * 8;
+  size_t others = account_.total_bytes - std::min(account_.total_bytes, s.bytes());
+  if (m->width > kMaxSurfaceSide || m->height > kMaxSurfaceSide ||
+      worst > account_.limits.max_total_bytes - std::min(others, account_.limits.max_total_bytes)) {
+    return make_error(Errc::kLimit, "surface " + std::to_string(m->width) + "x" + std::to_string(m->height),
+                      r.offset());
+  }
+  if (frames_) frames_->collect(true, [this](auto& f, auto px) { send_frame(f, px); });
+  host::make_current(display_.handle(), wire::Api::kGles, EGL_NO_CONTEXT, EGL_NO_SURFACE, EGL_NO_SURFACE);
+  bound_ = false;
+  auto st = s.resize(m->width, m->height);
+  if (!st) return make_error(st.error().code, st.error().detail, r.offset());
+  account_.total_bytes = others + s.bytes();
+  return {};
+}
+
+wire::Status Session::swap_buffers(wire::Reader& r) {
+  auto m = read<wire::SwapBuffers>(r);
+  if (!m) return m.error();
+  auto it = surfaces_.find(m->surface_id);
+  if (it == surfaces_.end()) return unknown("surface", m->surface_id, r.offset());
+  if (current_ && current_->lost) return {};
+  if (!frames_) {
+    auto fr = FrameReader::create(display_, limits_.frame_ring);
+    bound_ = false;
+    if (!fr) return make_error(Errc::kIo, fr.error().detail, r.offset());
+    frames_ = std::move(*fr);
+  }
+  ensure_bound();  // the read is ordered after the guest's rendering
+  bound_ = false;
+  auto st = frames_->start(m->surface_id, *it->second, m->frame_id,
+                           [this](auto& f, auto px) { send_frame(f, px); });
+  if (!st) return make_error(st.error().code, st.error().detail, r.offset());
+  return {};
+}
+
+wire::Status Session::frame_done(wire::Reader& r) {
+  auto m = read<wire::FrameDone>(r);
+  if (!m) return m.error();
+  auto it = frames_out_.find(m->surface_id);
+  if (it != frames_out_.end() && it->second > 0) --it->second;
+  return {};
+}
+
+wire::Status Session::get_stats() {
+  nlohmann::json j = registry_.to_json();
+  j["session"] = stats_->id;
+  const RendererInfo& info = display_.info();
+  j["host"] = {{"renderer", info.renderer},       {"vendor", info.vendor},
+               {"platform", info.platform},       {"gles_version", info.gles_version},
+               {"gl_core_version", info.gl_core_version},
+               {"gl_compat_version", info.gl_compat_version},
+               {"egl_version", info.egl_version}, {"gles_extensions", info.gles_extensions},
+               {"gl_extensions", info.gl_extensions}};
+  std::string text = j.dump();
+  for (char ch : text) reply_.put(ch);
+  return {};
+}
+
+}  // namespace host

@@ -1,0 +1,43 @@
+// Freeing everything a guest created, whether it asked for it or went away.
+#include "host/egl_context.h"
+#include "host/session.h"
+
+namespace host {
+
+// Makes `ctx` current with no guest surface, so its objects can be freed.
+bool Session::bind_alone(EGLContext ctx, wire::Api api) {
+  EGLSurface s = EGL_NO_SURFACE;
+  if (!display_.surfaceless_context()) {
+    if (!scratch_) {
+      auto sc = Surface::create(display_, 1, 1, wire::SurfaceConfig{8, 8, 8, 8, 24, 8, 0});
+      if (!sc) return false;
+      scratch_ = std::move(*sc);
+    }
+    s = scratch_->handle();
+  }
+  return host::make_current(display_.handle(), api, ctx, s, s);
+}
+
+void Session::destroy(GuestContext& ctx) {
+  bound_ = false;
+  // Without a current context the GL objects cannot be deleted; destroying
+  // the EGL context still frees them with it (EGL 1.5 section 3.7.2).
+  if (bind_alone(ctx.egl, ctx.api)) ctx.state->release_objects();
+  ctx.state.reset();
+  host::make_current(display_.handle(), ctx.api, EGL_NO_CONTEXT, EGL_NO_SURFACE, EGL_NO_SURFACE);
+  eglDestroyContext(display_.handle(), ctx.egl);
+  ctx.egl = EGL_NO_CONTEXT;
+}
+
+void Session::teardown() {
+  current_ = nullptr;
+  draw_id_ = read_id_ = 0;
+  frames_.reset();
+  for (auto& [id, ctx] : contexts_) destroy(*ctx);
+  contexts_.clear();
+  surfaces_.clear();
+  scratch_.reset();
+  eglReleaseThread();
+}
+
+}  // namespace host

@@ -1,0 +1,116 @@
+#include "host/surface.h"
+
+#include <string>
+#include <vector>
+
+namespace host {
+
+using wire::Errc;
+using wire::make_error;
+
+namespace {
+
+EGLint attrib(EGLDisplay d, EGLConfig c, EGLint name) {
+  EGLint v = 0;
+  eglGetConfigAttrib(d, c, name, &v);
+  return v;
+}
+
+wire::Status validate(const wire::SurfaceConfig& c) {
+  if (c.red > 16 || c.green > 16 || c.blue > 16 || c.alpha > 16 || c.depth > 32 || c.stencil > 8 ||
+      c.samples > 32) {
+    return make_error(Errc::kBadValue, "surface config out of range");
+  }
+  return {};
+}
+
+}  // namespace
+
+wire::Result<EGLConfig> choose_config(const EglDisplay& display, const wire::SurfaceConfig& want) {
+  WIRE_TRY(validate(want));
+  const EGLint attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
+                            EGL_RED_SIZE, static_cast<EGLint>(want.red),
+                            EGL_GREEN_SIZE, static_cast<EGLint>(want.green),
+                            EGL_BLUE_SIZE, static_cast<EGLint>(want.blue),
+                            EGL_ALPHA_SIZE, static_cast<EGLint>(want.alpha),
+                            EGL_DEPTH_SIZE, static_cast<EGLint>(want.depth),
+                            EGL_STENCIL_SIZE, static_cast<EGLint>(want.stencil),
+                            EGL_SAMPLES, static_cast<EGLint>(want.samples),
+                            EGL_NONE};
+  EGLint n = 0;
+  EGLDisplay d = display.handle();
+  if (!eglChooseConfig(d, attribs, nullptr, 0, &n) || n <= 0) {
+    return make_error(Errc::kBadValue, "no pbuffer config for the requested sizes");
+  }
+  std::vector<EGLConfig> configs(static_cast<size_t>(n));
+  eglChooseConfig(d, attribs, configs.data(), n, &n);
+  // EGL sorts deeper colour first (EGL 1.5 table 3.4); prefer the exact
+  // colour sizes asked for, then the smallest depth/stencil/samples that fit.
+  auto score = [&](EGLConfig c) {
+    int s = 0;
+    if (attrib(d, c, EGL_RED_SIZE) != static_cast<EGLint>(want.red) ||
+        attrib(d, c, EGL_GREEN_SIZE) != static_cast<EGLint>(want.green) ||
+        attrib(d, c, EGL_BLUE_SIZE) != static_cast<EGLint>(want.blue)) {
+      s += 1000;
+    }
+    if (attrib(d, c, EGL_ALPHA_SIZE) != static_cast<EGLint>(want.alpha)) s += 100;
+    s += attrib(d, c, EGL_DEPTH_SIZE) - static_cast<EGLint>(want.depth);
+    s += attrib(d, c, EGL_STENCIL_SIZE) - static_cast<EGLint>(want.stencil);
+    s += 10 * (attrib(d, c, EGL_SAMPLES) - static_cast<EGLint>(want.samples));
+    return s;
+  };
+  EGLConfig best = configs[0];
+  for (EGLConfig c : configs) {
+    if (score(c) < score(best)) best = c;
+  }
+  return best;
+}
+
+wire::Result<std::unique_ptr<Surface>> Surface::create(const EglDisplay& display, uint32_t width,
+                                                       uint32_t height, const wire::SurfaceConfig& cfg) {
+  auto config = choose_config(display, cfg);
+  if (!config) return config.error();
+  std::unique_ptr<Surface> s(new Surface(display, *config, cfg));
+  WIRE_TRY(s->allocate(width, height));
+  return s;
+}
+
+Surface::~Surface() {
+  if (surface_ != EGL_NO_SURFACE) eglDestroySurface(display_.handle(), surface_);
+}
+
+wire::Status Surface::allocate(uint32_t width, uint32_t height) {
+  EGLDisplay d = display_.handle();
+  auto max_w = static_cast<uint32_t>(attrib(d, config_, EGL_MAX_PBUFFER_WIDTH));
+  auto max_h = static_cast<uint32_t>(attrib(d, config_, EGL_MAX_PBUFFER_HEIGHT));
+  if (width == 0 || height == 0 || width > kMaxSurfaceSide || height > kMaxSurfaceSide ||
+      (max_w && width > max_w) || (max_h && height > max_h)) {
+    return make_error(Errc::kBadValue,
+                      "surface size " + std::to_string(width) + "x" + std::to_string(height));
+  }
+  const EGLint attribs[] = {EGL_WIDTH, static_cast<EGLint>(width), EGL_HEIGHT,
+                            static_cast<EGLint>(height), EGL_NONE};
+  EGLSurface s = eglCreatePbufferSurface(d, config_, attribs);
+  if (s == EGL_NO_SURFACE) {
+    return make_error(Errc::kLimit, "eglCreatePbufferSurface " + std::to_string(width) + "x" +
+                                        std::to_string(height) + " failed");
+  }
+  if (surface_ != EGL_NO_SURFACE) eglDestroySurface(d, surface_);
+  surface_ = s;
+  width_ = width;
+  height_ = height;
+  return {};
+}
+
+wire::Status Surface::resize(uint32_t width, uint32_t height) {
+  if (width == width_ && height == height_) return {};
+  return allocate(width, height);
+}
+
+size_t Surface::bytes() const {
+  size_t per_pixel = 4 + (cfg_.depth + cfg_.stencil + 7) / 8;
+  size_t samples = cfg_.samples > 1 ? cfg_.samples : 1;
+  return size_t{width_} * height_ * per_pixel * (samples + (samples > 1 ? 1 : 0));
+}
+
+}  // namespace host
