@@ -1,14 +1,237 @@
+// `conduit run [--host ADDR] -- PROGRAM ARGS...`: runs an unmodified program
+// with the Conduit vendor libraries selected, against the given host or a
+// private one started for the program's lifetime.
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "commands.h"
+#include "wire/transport.h"
 
 namespace cli {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+struct RunArgs {
+  std::string host;
+  std::vector<std::string> command;
+};
+
+fs::path self_dir() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path(".") : exe.parent_path();
+}
+
+// The EGL vendor manifest: the build tree's beside this binary, else an
+// installed one.
+std::optional<fs::path> find_manifest() {
+  const fs::path dir = self_dir();
+  std::vector<fs::path> candidates = {dir / ".." / "guest-icd" / "conduit_egl_build.json"};
+  for (const char* base : {"share/glvnd/egl_vendor.d", "../share/glvnd/egl_vendor.d"})
+    for (const char* name : {"10_conduit.json", "60_conduit.json"})
+      candidates.push_back(dir / ".." / base / name);
+  for (const char* base : {"/etc/glvnd/egl_vendor.d", "/usr/share/glvnd/egl_vendor.d",
+                           "/usr/local/share/glvnd/egl_vendor.d"})
+    for (const char* name : {"10_conduit.json", "60_conduit.json"}) candidates.push_back(fs::path(base) / name);
+  for (const auto& c : candidates)
+    if (fs::exists(c)) return fs::weakly_canonical(c);
+  return std::nullopt;
+}
+
+// The folder of the vendor library a manifest names, for LD_LIBRARY_PATH
+// (libglvnd finds libGLX_<name>.so.0 by library search only).
+std::string library_dir(const fs::path& manifest) {
+  std::ifstream in(manifest);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string s = text.str();
+  const size_t key = s.find("\"library_path\"");
+  const size_t open = key == std::string::npos ? key : s.find('"', s.find(':', key));
+  const size_t close = open == std::string::npos ? open : s.find('"', open + 1);
+  if (close == std::string::npos) return {};
+  fs::path lib(s.substr(open + 1, close - open - 1));
+  return lib.is_absolute() ? lib.parent_path().string() : std::string();
+}
+
+std::string default_host() {
+  if (const char* env = std::getenv("CONDUIT_HOST"); env && *env) return env;
+  if (const char* dir = std::getenv("XDG_RUNTIME_DIR"); dir && *dir)
+    return std::string("unix:") + dir + "/conduit/host.sock";
+  return "unix:/tmp/conduit-" + std::to_string(getuid()) + "/host.sock";
+}
+
+bool reachable(const std::string& address) {
+  auto channel = wire::connect(address);
+  if (!channel) return false;
+  (*channel)->close();
+  return true;
+}
+
+// A `conduit host` child listening on a socket in a private folder.
+class PrivateHost {
+ public:
+  ~PrivateHost() { stop(); }
+
+  // Starts it and waits until it accepts; its log goes to a file that is
+  // shown if it does not come up.
+  bool start() {
+    const char* runtime = std::getenv("XDG_RUNTIME_DIR");
+    std::string templ = std::string(runtime && *runtime ? runtime : "/tmp") + "/conduit-run-XXXXXX";
+    if (!mkdtemp(templ.data())) return false;
+    dir_ = templ;
+    address_ = "unix:" + (dir_ / "host.sock").string();
+    const std::string log = (dir_ / "host.log").string();
+    const std::string exe = (self_dir() / "conduit").string();
+    pid_ = fork();
+    if (pid_ < 0) return false;
+    if (pid_ == 0) {
+      // The host renders with the machine's own drivers, never with ours.
+      for (const char* var : {"__EGL_VENDOR_LIBRARY_FILENAMES", "__GLX_VENDOR_LIBRARY_NAME"})
+        if (const char* v = std::getenv(var); v && std::strstr(v, "conduit")) unsetenv(var);
+      if (FILE* f = std::freopen(log.c_str(), "w", stderr)) (void)f;
+      dup2(STDERR_FILENO, STDOUT_FILENO);
+      execl(exe.c_str(), exe.c_str(), "host", "--listen", address_.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + 20s;
+    while (std::chrono::steady_clock::now() < deadline) {
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        break;
+      }
+      if (reachable(address_)) return true;
+      std::this_thread::sleep_for(50ms);
+    }
+    std::fprintf(stderr, "conduit run: the private host did not start; its log:\n");
+    std::ifstream in(log);
+    std::fprintf(stderr, "%s", std::string(std::istreambuf_iterator<char>(in), {}).c_str());
+    return false;
+  }
+
+  void stop() {
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      const auto deadline = std::chrono::steady_clock::now() + 5s;
+      int status = 0;
+      while (waitpid(pid_, &status, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() > deadline) {
+          kill(pid_, SIGKILL);
+          waitpid(pid_, &status, 0);
+          break;
+        }
+        std::this_thread::sleep_for(20ms);
+      }
+      pid_ = -1;
+    }
+    if (!dir_.empty()) {
+      std::error_code ec;
+      fs::remove_all(dir_, ec);
+      dir_.clear();
+    }
+  }
+
+  const std::string& address() const { return address_; }
+
+ private:
+  pid_t pid_ = -1;
+  fs::path dir_;
+  std::string address_;
+};
+
+int wait_child(pid_t pid) {
+  // Ctrl-C reaches the program itself; we stay to clean up after it.
+  struct sigaction ignore = {}, old_int = {}, old_term = {};
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &ignore, &old_int);
+  sigaction(SIGTERM, &ignore, &old_term);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return 1;
+}
+
+int run_program(RunArgs& a) {
+  std::vector<std::string> cmd = a.command;
+  if (!cmd.empty() && cmd.front() == "--") cmd.erase(cmd.begin());
+  if (cmd.empty()) {
+    std::fprintf(stderr, "conduit run: no program given (conduit run -- PROGRAM ARGS...)\n");
+    return 2;
+  }
+  auto manifest = find_manifest();
+  if (!manifest) {
+    std::fprintf(stderr, "conduit run: the Conduit EGL vendor manifest was not found\n");
+    return 1;
+  }
+
+  std::string address = a.host.empty() ? default_host() : a.host;
+  PrivateHost private_host;
+  if (!reachable(address)) {
+    if (!a.host.empty()) std::fprintf(stderr, "conduit run: no host at %s, starting a private one\n", address.c_str());
+    if (!private_host.start()) return 1;
+    address = private_host.address();
+  }
+
+  setenv("__EGL_VENDOR_LIBRARY_FILENAMES", manifest->c_str(), 1);
+  setenv("__GLX_VENDOR_LIBRARY_NAME", "conduit", 1);
+  setenv("CONDUIT_HOST", address.c_str(), 1);
+  if (std::string libs = library_dir(*manifest); !libs.empty()) {
+    const char* old = std::getenv("LD_LIBRARY_PATH");
+    if (old && *old) libs += std::string(":") + old;
+    setenv("LD_LIBRARY_PATH", libs.c_str(), 1);
+  }
+
+  std::vector<char*> argv;
+  for (auto& s : cmd) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    std::perror("conduit run: fork");
+    return 1;
+  }
+  if (pid == 0) {
+    execvp(argv[0], argv.data());
+    std::fprintf(stderr, "conduit run: cannot run %s: %s\n", argv[0], std::strerror(errno));
+    _exit(127);
+  }
+  return wait_child(pid);
+}
+
+}  // namespace
 
 CLI::App* add_run_command(CLI::App& app, int* status) {
-  auto* cmd = app.add_subcommand("run", "not available yet");
-  cmd->callback([status] {
-    std::fprintf(stderr, "conduit run: not available yet\n");
-    *status = 1;
+  auto* cmd = app.add_subcommand(
+      "run", "Run a program with Conduit's OpenGL / OpenGL ES selected: conduit run [--host ADDR] -- PROGRAM ARGS...");
+  auto args = std::make_shared<RunArgs>();
+  cmd->add_option("--host", args->host,
+                  "Host address (unix:PATH, tcp:HOST:PORT, shm:PATH); default $CONDUIT_HOST or the "
+                  "local default socket. Without a reachable host a private one runs for the program.");
+  cmd->add_option("command", args->command, "The program and its arguments")->required();
+  cmd->prefix_command();
+  cmd->callback([status, args, cmd] {
+    for (const auto& extra : cmd->remaining()) args->command.push_back(extra);
+    *status = run_program(*args);
   });
   return cmd;
 }
