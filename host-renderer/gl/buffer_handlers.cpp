@@ -1,0 +1,56 @@
+// Buffer mapping: the guest maps a shadow copy; the host maps its buffer
+// only to fill the shadow (read maps) or to take the guest's writes.
+//
+// Wire layout (guest-icd/gl/buffer_entry.cpp writes it):
+//   glMapBufferRange  u32 phase (0 read, 1 write), u32 target, i64 offset, i64 length,
+//                     u32 access; write: Data bytes; read replies Data bytes
+#include <epoxy/gl.h>
+
+#include <cstring>
+
+#include "gl/dispatch_support.h"
+#include "gl/read_args.h"
+#include "gl/gl_host_handlers.h"
+
+namespace host {
+
+wire::Status handle_glMapBufferRange(DispatchEnv& env, wire::Reader& r) {
+  uint32_t phase = 0;
+  GLenum target = 0;
+  int64_t offset = 0, length = 0;
+  GLbitfield access = 0;
+  WIRE_TRY(read_args(r, phase, target, offset, length, access));
+  if (offset < 0 || length <= 0 || static_cast<uint64_t>(length) > kMaxReplyArrayBytes) {
+    return wire::make_error(wire::Errc::kBadValue, "map range " + std::to_string(length));
+  }
+  const auto bytes = static_cast<size_t>(length);
+  if (phase == 0) {
+    void* mapped = glMapBufferRange(target, offset, length, GL_MAP_READ_BIT);
+    void* out = scratch(bytes);
+    if (mapped) std::memcpy(out, mapped, bytes);
+    if (mapped) glUnmapBuffer(target);
+    env.reply.put_data(out, mapped ? bytes : 0);
+    return {};
+  }
+  wire::Data data;
+  WIRE_TRY(read_data(r, data));
+  if (data.kind == wire::DataKind::kBufferOffset || data.bytes.size() < bytes) {
+    return wire::make_error(wire::Errc::kBadLength, "mapped data shorter than the range");
+  }
+  const GLbitfield keep = GL_MAP_INVALIDATE_RANGE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT |
+                          GL_MAP_UNSYNCHRONIZED_BIT;
+  void* mapped = glMapBufferRange(target, offset, length, GL_MAP_WRITE_BIT | (access & keep));
+  if (mapped) {
+    std::memcpy(mapped, data.bytes.data(), bytes);
+    glUnmapBuffer(target);
+  }
+  return {};
+}
+
+wire::Status handle_glMapBuffer(DispatchEnv&, wire::Reader&) { return guest_only("glMapBuffer"); }
+
+wire::Status handle_glGetBufferPointerv(DispatchEnv&, wire::Reader&) {
+  return guest_only("glGetBufferPointerv");
+}
+
+}  // namespace host

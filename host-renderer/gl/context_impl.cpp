@@ -1,0 +1,159 @@
+#include "gl/context_impl.h"
+
+#include <epoxy/gl.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace host {
+namespace {
+
+
+void delete_each(const std::vector<GLuint>& names, void (*fn)(GLuint)) {
+  for (GLuint n : names) fn(n);
+}
+
+// How to free host objects of each kind at teardown.
+void delete_objects(ObjectType t, const std::vector<GLuint>& v) {
+  const auto n = static_cast<GLsizei>(v.size());
+  switch (t) {
+    case ObjectType::kBuffer: glDeleteBuffers(n, v.data()); break;
+    case ObjectType::kTexture: glDeleteTextures(n, v.data()); break;
+    case ObjectType::kFramebuffer: glDeleteFramebuffers(n, v.data()); break;
+    case ObjectType::kRenderbuffer: glDeleteRenderbuffers(n, v.data()); break;
+    case ObjectType::kProgram: delete_each(v, [](GLuint p) { glDeleteProgram(p); }); break;
+    case ObjectType::kShader: delete_each(v, [](GLuint s) { glDeleteShader(s); }); break;
+    case ObjectType::kSampler: glDeleteSamplers(n, v.data()); break;
+    case ObjectType::kQuery: glDeleteQueries(n, v.data()); break;
+    case ObjectType::kTransformFeedback: glDeleteTransformFeedbacks(n, v.data()); break;
+    case ObjectType::kVertexArray: glDeleteVertexArrays(n, v.data()); break;
+    case ObjectType::kProgramPipeline: glDeleteProgramPipelines(n, v.data()); break;
+    case ObjectType::kDisplayList: delete_each(v, [](GLuint l) { glDeleteLists(l, 1); }); break;
+    case ObjectType::kSync:
+    case ObjectType::kCount: break;
+  }
+}
+
+void release_map(ObjectType t, NameMap& map, ResourceAccount& account) {
+  std::vector<GLuint> names;
+  names.reserve(map.size());
+  for (const auto& [guest, hostname] : map.entries()) names.push_back(hostname);
+  if (!names.empty()) delete_objects(t, names);
+  account.objects -= std::min(account.objects, names.size());
+  map.clear();
+}
+
+}  // namespace
+
+GlContextState::Impl::Impl(std::shared_ptr<ShareGroup> s, ResourceAccount& a, bool is_gles)
+    : share(std::move(s)), account(a), gles(is_gles) {}
+
+wire::Status GlContextState::Impl::translate(ObjectType t, GLuint guest, NameUse use,
+                                             GLuint* out) {
+  if (guest == 0) {
+    *out = 0;
+    return {};
+  }
+  NameMap& map = names(t);
+  GLuint found = map.find(guest);
+  if (found != 0 || use == NameUse::kLenient || use == NameUse::kDelete) {
+    *out = found;
+    return {};
+  }
+  if (use == NameUse::kExisting) {
+    return wire::make_error(wire::Errc::kBadName, "unknown name " + std::to_string(guest));
+  }
+  // GL creates these on first bind; the host generates its own name for it.
+  if (account.objects >= account.limits.max_objects) {
+    return wire::make_error(wire::Errc::kLimit, "object count limit");
+  }
+  GLuint created = 0;
+  switch (t) {
+    case ObjectType::kBuffer: glGenBuffers(1, &created); break;
+    case ObjectType::kTexture: glGenTextures(1, &created); break;
+    case ObjectType::kFramebuffer: glGenFramebuffers(1, &created); break;
+    case ObjectType::kRenderbuffer: glGenRenderbuffers(1, &created); break;
+    case ObjectType::kDisplayList: created = glGenLists(1); break;
+    default: break;
+  }
+  if (created == 0) return wire::make_error(wire::Errc::kBadName, "cannot create on use");
+  map.insert(guest, created);
+  ++account.objects;
+  *out = created;
+  return {};
+}
+
+void GlContextState::Impl::forget(ObjectType t, GLuint guest) {
+  NameMap& map = names(t);
+  if (map.find(guest) != 0) {
+    map.erase(guest);
+    if (account.objects > 0) --account.objects;
+  }
+}
+
+wire::Status GlContextState::Impl::adopt(ObjectType t, const GLuint* guest, const GLuint* hosts,
+                                         size_t count) {
+  NameMap& map = names(t);
+  if (account.objects + count > account.limits.max_objects) {
+    delete_objects(t, std::vector<GLuint>(hosts, hosts + count));
+    return wire::make_error(wire::Errc::kLimit, "object count limit");
+  }
+  for (size_t i = 0; i < count; ++i) {
+    if (guest[i] == 0 || !map.insert(guest[i], hosts[i])) {
+      delete_objects(t, std::vector<GLuint>(hosts + i, hosts + count));
+      return wire::make_error(wire::Errc::kBadName,
+                              "guest name " + std::to_string(guest[i]) + " reused");
+    }
+    ++account.objects;
+  }
+  return {};
+}
+
+void GlContextState::Impl::probe_support() {
+  probed_ = true;
+  version_ = epoxy_gl_version();
+  int count = 0;
+  const char* const* names = wire::gl_extension_names(&count);
+  for (int i = 0; i < count; ++i) {
+    if (epoxy_has_gl_extension(names[i])) extensions_ |= uint64_t{1} << i;
+  }
+}
+
+bool GlContextState::Impl::supports(const wire::GlCommandInfo& info) {
+  if (!probed_) probe_support();
+  const int needed = gles ? info.gles_version : info.gl_version;
+  if (needed != 0 && needed <= version_) return true;
+  return (info.extensions & extensions_) != 0;
+}
+
+GlContextState::GlContextState(std::shared_ptr<ShareGroup> share, ResourceAccount& account,
+                               bool gles)
+    : share_(share), impl_(std::make_unique<Impl>(std::move(share), account, gles)) {}
+
+GlContextState::~GlContextState() = default;
+
+std::shared_ptr<ShareGroup> GlContextState::new_share_group() {
+  return std::make_shared<ShareGroup>();
+}
+
+void GlContextState::release_objects() {
+  Impl& s = *impl_;
+  // Shared kinds go with the last context of the group (share_ + impl's copy).
+  const bool last_in_group = share_.use_count() <= 2;
+  for (size_t i = 0; i < static_cast<size_t>(ObjectType::kCount); ++i) {
+    auto t = static_cast<ObjectType>(i);
+    if (!wire::is_shared(t)) release_map(t, s.local.names(t), s.account);
+    else if (last_in_group) release_map(t, s.share->names(t), s.account);
+  }
+  for (auto& [guest, sync] : s.syncs) glDeleteSync(sync);
+  s.syncs.clear();
+  if (!s.scratch_arrays.empty()) {
+    glDeleteBuffers(static_cast<GLsizei>(s.scratch_arrays.size()), s.scratch_arrays.data());
+  }
+  s.scratch_arrays.clear();
+  if (s.scratch_elements) glDeleteBuffers(1, &s.scratch_elements);
+  s.scratch_elements = 0;
+}
+
+}  // namespace host

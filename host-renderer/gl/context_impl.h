@@ -1,0 +1,59 @@
+// Host-side state of one guest GL context: its name maps, the pixel-store
+// state that payload sizes depend on, scratch buffers for client data and
+// what the host context supports.
+#pragma once
+
+#include <epoxy/gl.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "gl/name_map.h"
+#include "host/gl_dispatch.h"
+#include "wire/gl_opcodes.h"
+#include "wire/result.h"
+#include "wire/sizes.h"
+
+namespace host {
+
+enum class NameUse {
+  kExisting,     // must name a live object of this kind
+  kCreateOnUse,  // GL creates unknown names on first bind (buffers, textures...)
+  kLenient,      // unknown names become 0 (glIs* answer false)
+  kDelete,       // about to be deleted; unknown names are ignored like GL does
+};
+
+struct GlContextState::Impl {
+  Impl(std::shared_ptr<ShareGroup> share, ResourceAccount& account, bool gles);
+
+  NameMap& names(ObjectType t) {
+    return wire::is_shared(t) ? share->names(t) : local.names(t);
+  }
+  wire::Status translate(ObjectType t, GLuint guest, NameUse use, GLuint* host);
+  void forget(ObjectType t, GLuint guest);
+  // Maps freshly generated host names to the names the guest chose.
+  wire::Status adopt(ObjectType t, const GLuint* guest, const GLuint* host, size_t count);
+  // Whether the current host context has a command (checked once per context).
+  bool supports(const wire::GlCommandInfo& info);
+
+  std::shared_ptr<ShareGroup> share;
+  ShareGroup local;  // per-context kinds (VAOs, FBOs, queries...)
+  ResourceAccount& account;
+  bool gles;
+  wire::size::PixelStore pack, unpack;
+  std::unordered_map<uint64_t, GLsync> syncs;  // guest handle -> host sync
+  // Host-only buffers holding client-side vertex and index data.
+  std::vector<GLuint> scratch_arrays;
+  GLuint scratch_elements = 0;
+
+ private:
+  void probe_support();
+  bool probed_ = false;
+  int version_ = 0;           // major*10+minor of the host context
+  uint64_t extensions_ = 0;   // bits of wire::gl_extension_names()
+};
+
+}  // namespace host

@@ -1,0 +1,38 @@
+// Entry of the GL command path: opcode -> checks -> generated dispatch.
+#include <string>
+
+#include "gl/dispatch_support.h"
+#include "host/gl_dispatch.h"
+#include "wire/gl_opcodes.h"
+
+namespace host {
+
+wire::Status dispatch_gl(DispatchEnv& env, uint32_t opcode, wire::Reader& payload) {
+  const wire::GlCommandInfo* info = wire::gl_command_info(opcode);
+  DispatchFn fn = gl_dispatch_fn(opcode);
+  if (info == nullptr || fn == nullptr) {
+    return wire::make_error(wire::Errc::kUnknownOpcode, "opcode " + std::to_string(opcode),
+                            payload.offset());
+  }
+  if (!env.state.impl().supports(*info)) {
+    return wire::make_error(wire::Errc::kUnknownOpcode,
+                            std::string(info->name) + " is not offered by the host context",
+                            payload.offset());
+  }
+  reset_scratch();
+  wire::Status status = fn(env, payload);
+  if (!status) {
+    wire::Error e = status.error();
+    e.detail = std::string(info->name) + ": " + e.detail;
+    if (e.offset == 0) e.offset = payload.offset();
+    return e;
+  }
+  return status;
+}
+
+const char* gl_command_name(uint32_t opcode) {
+  const wire::GlCommandInfo* info = wire::gl_command_info(opcode);
+  return info ? info->name : nullptr;
+}
+
+}  // namespace host

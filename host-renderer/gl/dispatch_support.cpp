@@ -1,0 +1,143 @@
+#include "gl/dispatch_support.h"
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace host {
+namespace {
+
+struct Arena {
+  std::deque<std::vector<std::byte>> blocks;
+  size_t used = 0;
+};
+
+thread_local Arena t_arena;
+
+wire::Error short_payload(const char* what, size_t have, size_t need) {
+  return wire::make_error(wire::Errc::kBadLength, std::string(what) + ": " +
+                                                      std::to_string(have) + " bytes, needs " +
+                                                      std::to_string(need));
+}
+
+}  // namespace
+
+void* scratch(size_t bytes) {
+  Arena& a = t_arena;
+  if (a.used == a.blocks.size()) a.blocks.emplace_back();
+  auto& block = a.blocks[a.used++];
+  block.assign(std::max<size_t>(bytes, 1), std::byte{0});
+  return block.data();
+}
+
+void reset_scratch() { t_arena.used = 0; }
+
+bool buffer_bound(GLenum binding_query) {
+  GLint bound = 0;
+  glGetIntegerv(binding_query, &bound);
+  return bound != 0;
+}
+
+wire::Result<const void*> input_array(DispatchEnv& env, const wire::Data& data, size_t count,
+                                      size_t elem, size_t pad, bool nullable, bool from_unpack) {
+  auto needed = wire::checked_mul(count, elem, "count", "element size");
+  if (!needed) return needed.error();
+  switch (data.kind) {
+    case wire::DataKind::kNull:
+      if (*needed == 0 && pad == 0) return static_cast<const void*>(nullptr);
+      if (nullable) return static_cast<const void*>(nullptr);
+      return wire::make_error(wire::Errc::kBadValue, "null array of " + std::to_string(*needed));
+    case wire::DataKind::kBufferOffset:
+      if (!from_unpack || !buffer_bound(GL_PIXEL_UNPACK_BUFFER_BINDING)) {
+        return wire::make_error(wire::Errc::kBadValue, "buffer offset without a bound buffer");
+      }
+      return reinterpret_cast<const void*>(static_cast<uintptr_t>(data.offset));
+    case wire::DataKind::kInline:
+    case wire::DataKind::kHeap:
+      break;
+  }
+  if (data.bytes.size() < *needed) return short_payload("array", data.bytes.size(), *needed);
+  const size_t padded = std::max(*needed, pad * elem);
+  if (data.bytes.size() >= padded) return static_cast<const void*>(data.bytes.data());
+  void* copy = scratch(padded);
+  std::memcpy(copy, data.bytes.data(), data.bytes.size());
+  return static_cast<const void*>(copy);
+}
+
+wire::Result<const void*> input_pixels(GlContextState::Impl& st, const wire::Data& data,
+                                       GLenum format, GLenum type, int64_t width, int64_t height,
+                                       int64_t depth) {
+  switch (data.kind) {
+    case wire::DataKind::kNull:
+      return static_cast<const void*>(nullptr);
+    case wire::DataKind::kBufferOffset:
+      if (!buffer_bound(GL_PIXEL_UNPACK_BUFFER_BINDING)) {
+        return wire::make_error(wire::Errc::kBadValue, "pixel offset without an unpack buffer");
+      }
+      return reinterpret_cast<const void*>(static_cast<uintptr_t>(data.offset));
+    case wire::DataKind::kInline:
+    case wire::DataKind::kHeap:
+      break;
+  }
+  const size_t needed = wire::size::pixel_bytes(st.unpack, format, type, width, height, depth);
+  if (data.bytes.size() < needed) return short_payload("pixels", data.bytes.size(), needed);
+  return static_cast<const void*>(data.bytes.data());
+}
+
+wire::Result<const GLchar*> input_string(const wire::Data& data) {
+  if (data.kind == wire::DataKind::kNull) return static_cast<const GLchar*>(nullptr);
+  if (data.kind == wire::DataKind::kBufferOffset || data.bytes.empty() ||
+      data.bytes.back() != std::byte{0}) {
+    return wire::make_error(wire::Errc::kBadValue, "string not NUL-terminated");
+  }
+  return reinterpret_cast<const GLchar*>(data.bytes.data());
+}
+
+wire::Result<const GLchar*> input_counted_string(DispatchEnv&, const wire::Data& data,
+                                                 GLsizei length) {
+  if (data.kind == wire::DataKind::kNull) return static_cast<const GLchar*>(nullptr);
+  if (data.kind == wire::DataKind::kBufferOffset) {
+    return wire::make_error(wire::Errc::kBadValue, "string as a buffer offset");
+  }
+  if (length >= 0 && data.bytes.size() < static_cast<size_t>(length)) {
+    return short_payload("string", data.bytes.size(), static_cast<size_t>(length));
+  }
+  // Always NUL-terminate: with length < 0 GL reads up to the terminator.
+  auto* copy = static_cast<GLchar*>(scratch(data.bytes.size() + 1));
+  std::memcpy(copy, data.bytes.data(), data.bytes.size());
+  return static_cast<const GLchar*>(copy);
+}
+
+wire::Result<OutBuffer> output_array(DispatchEnv&, size_t count, size_t elem, size_t pad) {
+  auto bytes = wire::checked_mul(count, elem, "count", "element size");
+  if (!bytes) return bytes.error();
+  if (*bytes > kMaxReplyArrayBytes) {
+    return wire::make_error(wire::Errc::kLimit, "reply array of " + std::to_string(*bytes));
+  }
+  return OutBuffer{scratch(std::max(*bytes, pad * elem)), *bytes};
+}
+
+wire::Result<std::span<GLuint>> translate_array(GlContextState::Impl& st, ObjectType t,
+                                                const void* guest, size_t count, NameUse use) {
+  auto* out = static_cast<GLuint*>(scratch(count * sizeof(GLuint)));
+  const auto* in = static_cast<const GLuint*>(guest);
+  for (size_t i = 0; i < count; ++i) {
+    GLuint g;
+    std::memcpy(&g, in + i, sizeof g);
+    WIRE_TRY(st.translate(t, g, use, &out[i]));
+  }
+  return std::span<GLuint>(out, count);
+}
+
+void forget_array(GlContextState::Impl& st, ObjectType t, const void* guest, size_t count) {
+  const auto* in = static_cast<const GLuint*>(guest);
+  for (size_t i = 0; i < count; ++i) {
+    GLuint g;
+    std::memcpy(&g, in + i, sizeof g);
+    st.forget(t, g);
+  }
+}
+
+}  // namespace host

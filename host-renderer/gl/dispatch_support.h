@@ -1,0 +1,63 @@
+// Validation helpers the generated dispatch calls before every GL call:
+// each turns guest bytes into a pointer GL may safely read or write.
+#pragma once
+
+#include <epoxy/gl.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "gl/context_impl.h"
+#include "host/gl_dispatch.h"
+#include "wire/reader.h"
+#include "wire/result.h"
+
+namespace host {
+
+using DispatchFn = wire::Status (*)(DispatchEnv&, wire::Reader&);
+
+// The generated table: the dispatch function of a GL opcode, or null.
+DispatchFn gl_dispatch_fn(uint32_t opcode);
+
+// Largest array a single command may hand back to the guest.
+constexpr size_t kMaxReplyArrayBytes = 256u << 20;
+
+struct OutBuffer {
+  void* data;
+  size_t bytes;  // what the guest gets back (without padding)
+};
+
+// Scratch memory valid until the next command (zero-filled).
+void* scratch(size_t bytes);
+void reset_scratch();
+
+// An input array of `count` elements of `elem` bytes. With `pad`, GL may
+// read up to `pad` elements whatever the guest said, so shorter data is
+// copied into zero-filled scratch. `from_unpack`: the data may be an offset
+// into the bound pixel unpack buffer.
+wire::Result<const void*> input_array(DispatchEnv& env, const wire::Data& data, size_t count,
+                                      size_t elem, size_t pad, bool nullable,
+                                      bool from_unpack = false);
+// Pixel data for an upload, sized by the host's own unpack state.
+wire::Result<const void*> input_pixels(GlContextState::Impl& st, const wire::Data& data,
+                                       GLenum format, GLenum type, int64_t width, int64_t height,
+                                       int64_t depth);
+// A NUL-terminated string.
+wire::Result<const GLchar*> input_string(const wire::Data& data);
+// A string with an explicit length, or NUL-terminated when length < 0.
+wire::Result<const GLchar*> input_counted_string(DispatchEnv& env, const wire::Data& data,
+                                                 GLsizei length);
+// Zeroed room for GL to write `count` (at least `pad`) elements.
+wire::Result<OutBuffer> output_array(DispatchEnv& env, size_t count, size_t elem, size_t pad);
+
+// Guest names -> host names for an array argument.
+wire::Result<std::span<GLuint>> translate_array(GlContextState::Impl& st, ObjectType t,
+                                                const void* guest, size_t count, NameUse use);
+void forget_array(GlContextState::Impl& st, ObjectType t, const void* guest, size_t count);
+
+// Whether a buffer is bound to `binding_query` (e.g. GL_PIXEL_UNPACK_BUFFER_BINDING):
+// offsets from the guest are only ever used as offsets into a bound buffer.
+bool buffer_bound(GLenum binding_query);
+
+}  // namespace host

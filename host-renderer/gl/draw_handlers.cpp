@@ -1,0 +1,220 @@
+// Vertex attribute pointers and indexed draws. Client-side arrays arrive as
+// bytes and go into host-only scratch buffers, so GL never sees a guest
+// pointer; buffer offsets are used only while a buffer is bound.
+//
+// Wire layouts (guest-icd/gl/draw_entry.cpp writes them):
+//   glVertexAttribPointer   u32 index, i32 size, u32 type, u8 normalized, i32 stride,
+//                           u64 start, Data (buffer offset, or bytes from `start`)
+//   glVertexAttribIPointer  u32 index, i32 size, u32 type, i32 stride, u64 start, Data
+//   glDrawElements*         u32 mode, i32 count, u32 type, i32 instances, i32 base vertex,
+//                           u32 start, u32 end, Data indices (buffer offset or bytes)
+//   glDraw*Indirect         u32 mode, [u32 type,] u64 offset into the indirect buffer
+#include <epoxy/gl.h>
+
+#include <string>
+
+#include "gl/dispatch_support.h"
+#include "gl/read_args.h"
+#include "gl/gl_host_handlers.h"
+
+namespace host {
+namespace {
+
+constexpr GLuint kMaxAttribs = 64;
+constexpr uint64_t kMaxClientArrayBytes = 256u << 20;
+
+GLuint scratch_array_buffer(GlContextState::Impl& st, GLuint index) {
+  if (st.scratch_arrays.size() <= index) st.scratch_arrays.resize(index + 1, 0);
+  if (st.scratch_arrays[index] == 0) glGenBuffers(1, &st.scratch_arrays[index]);
+  return st.scratch_arrays[index];
+}
+
+// Puts client bytes at [start, start + size) of a scratch buffer bound to
+// `target`, leaving the guest's binding as it was afterwards via `restore`.
+void upload_scratch(GLenum target, GLuint buffer, uint64_t start, const wire::Data& data) {
+  glBindBuffer(target, buffer);
+  glBufferData(target, static_cast<GLsizeiptr>(start + data.bytes.size()), nullptr,
+               GL_STREAM_DRAW);
+  glBufferSubData(target, static_cast<GLintptr>(start),
+                  static_cast<GLsizeiptr>(data.bytes.size()), data.bytes.data());
+}
+
+template <typename SetPointer>
+wire::Status attrib_pointer(DispatchEnv& env, GLuint index, uint64_t start,
+                            const wire::Data& data, SetPointer set) {
+  if (index >= kMaxAttribs) return wire::make_error(wire::Errc::kBadValue, "attribute index");
+  switch (data.kind) {
+    case wire::DataKind::kBufferOffset:
+      if (!buffer_bound(GL_ARRAY_BUFFER_BINDING)) {
+        return wire::make_error(wire::Errc::kBadValue, "attribute offset without a buffer");
+      }
+      set(reinterpret_cast<const void*>(static_cast<uintptr_t>(data.offset)));
+      return {};
+    case wire::DataKind::kNull:
+      return wire::make_error(wire::Errc::kBadValue, "null client array");
+    case wire::DataKind::kInline:
+    case wire::DataKind::kHeap:
+      break;
+  }
+  if (start > kMaxClientArrayBytes || data.bytes.size() > kMaxClientArrayBytes) {
+    return wire::make_error(wire::Errc::kLimit, "client array too large");
+  }
+  GLint bound = 0;
+  glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &bound);
+  upload_scratch(GL_ARRAY_BUFFER, scratch_array_buffer(env.state.impl(), index), start, data);
+  set(nullptr);
+  glBindBuffer(GL_ARRAY_BUFFER, static_cast<GLuint>(bound));
+  return {};
+}
+
+size_t index_size(GLenum type) {
+  switch (type) {
+    case GL_UNSIGNED_BYTE: return 1;
+    case GL_UNSIGNED_SHORT: return 2;
+    case GL_UNSIGNED_INT: return 4;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+wire::Status handle_glVertexAttribPointer(DispatchEnv& env, wire::Reader& r) {
+  GLuint index = 0;
+  GLint size = 0;
+  GLenum type = 0;
+  uint8_t normalized = 0;
+  GLsizei stride = 0;
+  uint64_t start = 0;
+  wire::Data data;
+  WIRE_TRY(read_args(r, index, size, type, normalized, stride, start));
+  WIRE_TRY(read_data(r, data));
+  return attrib_pointer(env, index, start, data, [&](const void* p) {
+    glVertexAttribPointer(index, size, type, normalized ? GL_TRUE : GL_FALSE, stride, p);
+  });
+}
+
+wire::Status handle_glVertexAttribIPointer(DispatchEnv& env, wire::Reader& r) {
+  GLuint index = 0;
+  GLint size = 0;
+  GLenum type = 0;
+  GLsizei stride = 0;
+  uint64_t start = 0;
+  wire::Data data;
+  WIRE_TRY(read_args(r, index, size, type, stride, start));
+  WIRE_TRY(read_data(r, data));
+  return attrib_pointer(env, index, start, data, [&](const void* p) {
+    glVertexAttribIPointer(index, size, type, stride, p);
+  });
+}
+
+namespace {
+
+struct ElementsDraw {
+  GLenum mode = 0;
+  GLsizei count = 0;
+  GLenum type = 0;
+  GLsizei instances = 1;
+  GLint base_vertex = 0;
+  GLuint start = 0, end = 0;
+  wire::Data indices;
+};
+
+// Where GL should read the indices: an offset into the guest's element
+// buffer, or the client bytes copied into a scratch element buffer.
+wire::Result<const void*> bind_indices(GlContextState::Impl& st, const ElementsDraw& d,
+                                       GLint* restore) {
+  *restore = -1;
+  const size_t needed = wire::size::nonnegative(d.count) * index_size(d.type);
+  if (d.indices.kind == wire::DataKind::kBufferOffset) {
+    if (!buffer_bound(GL_ELEMENT_ARRAY_BUFFER_BINDING)) {
+      return wire::make_error(wire::Errc::kBadValue, "index offset without an element buffer");
+    }
+    return reinterpret_cast<const void*>(static_cast<uintptr_t>(d.indices.offset));
+  }
+  if (d.indices.kind == wire::DataKind::kNull || d.indices.bytes.size() < needed) {
+    return wire::make_error(wire::Errc::kBadLength, "index data shorter than count");
+  }
+  glGetIntegerv(GL_ELEMENT_ARRAY_BUFFER_BINDING, restore);
+  if (st.scratch_elements == 0) glGenBuffers(1, &st.scratch_elements);
+  upload_scratch(GL_ELEMENT_ARRAY_BUFFER, st.scratch_elements, 0, d.indices);
+  return static_cast<const void*>(nullptr);
+}
+
+wire::Status draw_elements(DispatchEnv& env, wire::Reader& r, uint32_t opcode_kind) {
+  ElementsDraw d;
+  WIRE_TRY(read_args(r, d.mode, d.count, d.type, d.instances, d.base_vertex, d.start, d.end));
+  WIRE_TRY(read_data(r, d.indices));
+  GLint restore = -1;
+  auto indices = bind_indices(env.state.impl(), d, &restore);
+  if (!indices) return indices.error();
+  switch (opcode_kind) {
+    case 0: glDrawElements(d.mode, d.count, d.type, *indices); break;
+    case 1: glDrawElementsInstanced(d.mode, d.count, d.type, *indices, d.instances); break;
+    case 2: glDrawRangeElements(d.mode, d.start, d.end, d.count, d.type, *indices); break;
+    case 3: glDrawElementsBaseVertex(d.mode, d.count, d.type, *indices, d.base_vertex); break;
+    case 4:
+      glDrawRangeElementsBaseVertex(d.mode, d.start, d.end, d.count, d.type, *indices,
+                                    d.base_vertex);
+      break;
+    default:
+      glDrawElementsInstancedBaseVertex(d.mode, d.count, d.type, *indices, d.instances,
+                                        d.base_vertex);
+      break;
+  }
+  if (restore >= 0) glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLuint>(restore));
+  return {};
+}
+
+wire::Status indirect_offset(wire::Reader& r, const void** out) {
+  uint64_t offset = 0;
+  WIRE_TRY(read_args(r, offset));
+  if (!buffer_bound(GL_DRAW_INDIRECT_BUFFER_BINDING)) {
+    return wire::make_error(wire::Errc::kBadValue, "indirect draw without an indirect buffer");
+  }
+  *out = reinterpret_cast<const void*>(static_cast<uintptr_t>(offset));
+  return {};
+}
+
+}  // namespace
+
+wire::Status handle_glDrawElements(DispatchEnv& env, wire::Reader& r) {
+  return draw_elements(env, r, 0);
+}
+wire::Status handle_glDrawElementsInstanced(DispatchEnv& env, wire::Reader& r) {
+  return draw_elements(env, r, 1);
+}
+wire::Status handle_glDrawRangeElements(DispatchEnv& env, wire::Reader& r) {
+  return draw_elements(env, r, 2);
+}
+wire::Status handle_glDrawElementsBaseVertex(DispatchEnv& env, wire::Reader& r) {
+  return draw_elements(env, r, 3);
+}
+wire::Status handle_glDrawRangeElementsBaseVertex(DispatchEnv& env, wire::Reader& r) {
+  return draw_elements(env, r, 4);
+}
+wire::Status handle_glDrawElementsInstancedBaseVertex(DispatchEnv& env, wire::Reader& r) {
+  return draw_elements(env, r, 5);
+}
+
+wire::Status handle_glDrawArraysIndirect(DispatchEnv&, wire::Reader& r) {
+  GLenum mode = 0;
+  const void* offset = nullptr;
+  WIRE_TRY(read_args(r, mode));
+  WIRE_TRY(indirect_offset(r, &offset));
+  glDrawArraysIndirect(mode, offset);
+  return {};
+}
+
+wire::Status handle_glDrawElementsIndirect(DispatchEnv&, wire::Reader& r) {
+  GLenum mode = 0, type = 0;
+  const void* offset = nullptr;
+  WIRE_TRY(read_args(r, mode, type));
+  WIRE_TRY(indirect_offset(r, &offset));
+  if (!buffer_bound(GL_ELEMENT_ARRAY_BUFFER_BINDING)) {
+    return wire::make_error(wire::Errc::kBadValue, "indirect indices without an element buffer");
+  }
+  glDrawElementsIndirect(mode, type, offset);
+  return {};
+}
+
+}  // namespace host

@@ -1,0 +1,44 @@
+// Guest object names -> host object names, one map per object kind.
+#pragma once
+
+#include <epoxy/gl.h>
+
+#include <array>
+#include <cstdint>
+#include <unordered_map>
+
+#include "wire/object_type.h"
+
+namespace host {
+
+using wire::ObjectType;
+
+class NameMap {
+ public:
+  // 0 when the guest name is unknown.
+  GLuint find(GLuint guest) const {
+    auto it = map_.find(guest);
+    return it == map_.end() ? 0 : it->second;
+  }
+  bool insert(GLuint guest, GLuint host) { return map_.emplace(guest, host).second; }
+  void erase(GLuint guest) { map_.erase(guest); }
+  // The guest name of a host name, 0 when none (rare: reverse queries only).
+  GLuint reverse(GLuint host) const;
+  size_t size() const { return map_.size(); }
+  const std::unordered_map<GLuint, GLuint>& entries() const { return map_; }
+  void clear() { map_.clear(); }
+
+ private:
+  std::unordered_map<GLuint, GLuint> map_;
+};
+
+// Names shared by the contexts of one share group.
+class ShareGroup {
+ public:
+  NameMap& names(ObjectType t) { return maps_[static_cast<size_t>(t)]; }
+
+ private:
+  std::array<NameMap, static_cast<size_t>(ObjectType::kCount)> maps_;
+};
+
+}  // namespace host

@@ -1,0 +1,160 @@
+// Queries whose answer size the host must work out: strings, uniform
+// values, block parameters and pixels read back into client memory.
+//
+// Wire layouts (guest-icd/gl/query_entry.cpp writes them):
+//   glGetString               u32 name -> Data (NUL-terminated, empty when none)
+//   glGetStringi              u32 name, u32 index -> Data
+//   glGetUniform{f,i,ui}v     u32 program, i32 location -> Data values
+//   glGetActiveUniformBlockiv u32 program, u32 block, u32 pname -> Data values
+//   glReadPixels              i32 x, y, width, height, u32 format, type, Data
+//                             (pack-buffer offset; or null: replies Data pixels)
+#include <epoxy/gl.h>
+
+#include <cstring>
+#include <string>
+
+#include "gl/dispatch_support.h"
+#include "gl/read_args.h"
+#include "gl/gl_host_handlers.h"
+
+namespace host {
+namespace {
+
+void reply_string(DispatchEnv& env, const GLubyte* s) {
+  const char* text = s ? reinterpret_cast<const char*>(s) : "";
+  env.reply.put_data(text, std::strlen(text) + 1);
+}
+
+// Components of a uniform of GLSL type `type` (at most a 4x4 matrix).
+size_t uniform_components(GLenum type) {
+  switch (type) {
+    case GL_FLOAT_VEC2: case GL_INT_VEC2: case GL_UNSIGNED_INT_VEC2: case GL_BOOL_VEC2: return 2;
+    case GL_FLOAT_VEC3: case GL_INT_VEC3: case GL_UNSIGNED_INT_VEC3: case GL_BOOL_VEC3: return 3;
+    case GL_FLOAT_VEC4: case GL_INT_VEC4: case GL_UNSIGNED_INT_VEC4: case GL_BOOL_VEC4:
+    case GL_FLOAT_MAT2: return 4;
+    case GL_FLOAT_MAT2x3: case GL_FLOAT_MAT3x2: return 6;
+    case GL_FLOAT_MAT2x4: case GL_FLOAT_MAT4x2: return 8;
+    case GL_FLOAT_MAT3: return 9;
+    case GL_FLOAT_MAT3x4: case GL_FLOAT_MAT4x3: return 12;
+    case GL_FLOAT_MAT4: return 16;
+    default: return 1;
+  }
+}
+
+// The type of the active uniform at `location` of `program`.
+size_t components_at(GLuint program, GLint location) {
+  GLint active = 0;
+  glGetProgramiv(program, GL_ACTIVE_UNIFORMS, &active);
+  char name[256];
+  for (GLint i = 0; i < active; ++i) {
+    GLint size = 0;
+    GLenum type = 0;
+    GLsizei length = 0;
+    glGetActiveUniform(program, static_cast<GLuint>(i), sizeof name, &length, &size, &type, name);
+    const GLint base = glGetUniformLocation(program, name);
+    if (base >= 0 && location >= base && location < base + size) return uniform_components(type);
+  }
+  return 1;
+}
+
+template <typename T, typename Get>
+wire::Status get_uniform(DispatchEnv& env, wire::Reader& r, Get get) {
+  GLuint guest = 0;
+  GLint location = 0;
+  WIRE_TRY(read_args(r, guest, location));
+  GLuint program = 0;
+  WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, guest, NameUse::kExisting, &program));
+  T values[16] = {};
+  get(program, location, values);
+  env.reply.put_data(values, components_at(program, location) * sizeof(T));
+  return {};
+}
+
+}  // namespace
+
+wire::Status handle_glGetString(DispatchEnv& env, wire::Reader& r) {
+  GLenum name = 0;
+  WIRE_TRY(read_args(r, name));
+  reply_string(env, glGetString(name));
+  return {};
+}
+
+wire::Status handle_glGetStringi(DispatchEnv& env, wire::Reader& r) {
+  GLenum name = 0;
+  GLuint index = 0;
+  WIRE_TRY(read_args(r, name, index));
+  reply_string(env, glGetStringi(name, index));
+  return {};
+}
+
+wire::Status handle_glGetUniformfv(DispatchEnv& env, wire::Reader& r) {
+  return get_uniform<GLfloat>(env, r, [](GLuint p, GLint l, GLfloat* v) {
+    glGetUniformfv(p, l, v);
+  });
+}
+
+wire::Status handle_glGetUniformiv(DispatchEnv& env, wire::Reader& r) {
+  return get_uniform<GLint>(env, r, [](GLuint p, GLint l, GLint* v) { glGetUniformiv(p, l, v); });
+}
+
+wire::Status handle_glGetUniformuiv(DispatchEnv& env, wire::Reader& r) {
+  return get_uniform<GLuint>(env, r, [](GLuint p, GLint l, GLuint* v) {
+    glGetUniformuiv(p, l, v);
+  });
+}
+
+wire::Status handle_glGetActiveUniformBlockiv(DispatchEnv& env, wire::Reader& r) {
+  GLuint guest = 0, block = 0;
+  GLenum pname = 0;
+  WIRE_TRY(read_args(r, guest, block, pname));
+  GLuint program = 0;
+  WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, guest, NameUse::kExisting, &program));
+  GLint count = 1;
+  if (pname == GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES) {
+    glGetActiveUniformBlockiv(program, block, GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS, &count);
+  }
+  auto out = output_array(env, wire::size::nonnegative(count), sizeof(GLint),
+                          wire::size::kMaxEnumValues);
+  if (!out) return out.error();
+  glGetActiveUniformBlockiv(program, block, pname, static_cast<GLint*>(out->data));
+  env.reply.put_data(out->data, out->bytes);
+  return {};
+}
+
+wire::Status handle_glReadPixels(DispatchEnv& env, wire::Reader& r) {
+  GLint x = 0, y = 0;
+  GLsizei width = 0, height = 0;
+  GLenum format = 0, type = 0;
+  wire::Data target;
+  WIRE_TRY(read_args(r, x, y, width, height, format, type));
+  WIRE_TRY(read_data(r, target));
+  if (target.kind == wire::DataKind::kBufferOffset) {
+    if (!buffer_bound(GL_PIXEL_PACK_BUFFER_BINDING)) {
+      return wire::make_error(wire::Errc::kBadValue, "pack offset without a pack buffer");
+    }
+    glReadPixels(x, y, width, height, format, type,
+                 reinterpret_cast<void*>(static_cast<uintptr_t>(target.offset)));
+    return {};
+  }
+  const size_t bytes =
+      wire::size::pixel_bytes(env.state.impl().pack, format, type, width, height, 1);
+  auto out = output_array(env, bytes, 1, 0);
+  if (!out) return out.error();
+  if (bytes > 0) glReadPixels(x, y, width, height, format, type, out->data);
+  env.reply.put_data(out->data, out->bytes);
+  return {};
+}
+
+wire::Status handle_glGetVertexAttribPointerv(DispatchEnv&, wire::Reader&) {
+  return guest_only("glGetVertexAttribPointerv");
+}
+
+wire::Status handle_glGetPointerv(DispatchEnv&, wire::Reader&) {
+  return guest_only("glGetPointerv");
+}
+
+wire::Status handle_glDebugMessageCallback(DispatchEnv&, wire::Reader&) {
+  return guest_only("glDebugMessageCallback");
+}
+
+}  // namespace host

@@ -1,0 +1,144 @@
+// Shaders and programs: names the guest chose, arrays of source strings.
+//
+// Wire layouts (guest-icd/gl/shader_entry.cpp writes them):
+//   glCreateShader           u32 type, u32 guest name
+//   glCreateProgram          u32 guest name
+//   glShaderSource           u32 shader, i32 count, count x Data (bytes, no NUL)
+//   glCreateShaderProgramv   u32 type, u32 guest name, i32 count, count x Data (NUL-terminated)
+//   glTransformFeedbackVaryings  u32 program, i32 count, count x Data (NUL), u32 mode
+//   glGetUniformIndices      u32 program, i32 count, count x Data (NUL) -> Data indices
+//   glGetAttachedShaders     u32 program, i32 max -> i32 count, Data guest names
+#include <epoxy/gl.h>
+
+#include <string>
+#include <vector>
+
+#include "gl/dispatch_support.h"
+#include "gl/read_args.h"
+#include "gl/gl_host_handlers.h"
+
+namespace host {
+namespace {
+
+constexpr int32_t kMaxStrings = 4096;
+
+struct Strings {
+  std::vector<const GLchar*> pointers;
+  std::vector<GLint> lengths;
+};
+
+// `count` strings, each a Data; with `nul`, each must be NUL-terminated.
+wire::Status read_strings(wire::Reader& r, int32_t count, bool nul, Strings& out) {
+  if (count < 0 || count > kMaxStrings) {
+    return wire::make_error(wire::Errc::kBadValue, "string count " + std::to_string(count));
+  }
+  for (int32_t i = 0; i < count; ++i) {
+    wire::Data d;
+    WIRE_TRY(read_data(r, d));
+    if (d.kind == wire::DataKind::kBufferOffset) {
+      return wire::make_error(wire::Errc::kBadValue, "string as a buffer offset");
+    }
+    if (nul) {
+      auto s = input_string(d);
+      if (!s || *s == nullptr) return wire::make_error(wire::Errc::kBadValue, "bad string");
+      out.pointers.push_back(*s);
+    } else {
+      out.pointers.push_back(reinterpret_cast<const GLchar*>(d.bytes.data()));
+    }
+    out.lengths.push_back(static_cast<GLint>(d.bytes.size()));
+  }
+  return {};
+}
+
+wire::Status adopt_one(GlContextState::Impl& st, ObjectType t, GLuint guest, GLuint created) {
+  if (created == 0) return {};  // GL failed (bad type): the guest name stays unmapped
+  return st.adopt(t, &guest, &created, 1);
+}
+
+}  // namespace
+
+wire::Status handle_glCreateShader(DispatchEnv& env, wire::Reader& r) {
+  GLenum type = 0;
+  GLuint guest = 0;
+  WIRE_TRY(read_args(r, type, guest));
+  return adopt_one(env.state.impl(), ObjectType::kShader, guest, glCreateShader(type));
+}
+
+wire::Status handle_glCreateProgram(DispatchEnv& env, wire::Reader& r) {
+  GLuint guest = 0;
+  WIRE_TRY(read_args(r, guest));
+  return adopt_one(env.state.impl(), ObjectType::kProgram, guest, glCreateProgram());
+}
+
+wire::Status handle_glShaderSource(DispatchEnv& env, wire::Reader& r) {
+  GLuint guest = 0;
+  int32_t count = 0;
+  WIRE_TRY(read_args(r, guest, count));
+  GLuint shader = 0;
+  WIRE_TRY(env.state.impl().translate(ObjectType::kShader, guest, NameUse::kExisting, &shader));
+  Strings s;
+  WIRE_TRY(read_strings(r, count, false, s));
+  glShaderSource(shader, count, s.pointers.data(), s.lengths.data());
+  return {};
+}
+
+wire::Status handle_glCreateShaderProgramv(DispatchEnv& env, wire::Reader& r) {
+  GLenum type = 0;
+  GLuint guest = 0;
+  int32_t count = 0;
+  WIRE_TRY(read_args(r, type, guest, count));
+  Strings s;
+  WIRE_TRY(read_strings(r, count, true, s));
+  GLuint created = glCreateShaderProgramv(type, count, s.pointers.data());
+  return adopt_one(env.state.impl(), ObjectType::kProgram, guest, created);
+}
+
+wire::Status handle_glTransformFeedbackVaryings(DispatchEnv& env, wire::Reader& r) {
+  GLuint guest = 0;
+  int32_t count = 0;
+  WIRE_TRY(read_args(r, guest, count));
+  Strings s;
+  WIRE_TRY(read_strings(r, count, true, s));
+  GLenum mode = 0;
+  WIRE_TRY(read_args(r, mode));
+  GLuint program = 0;
+  WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, guest, NameUse::kExisting, &program));
+  glTransformFeedbackVaryings(program, count, s.pointers.data(), mode);
+  return {};
+}
+
+wire::Status handle_glGetUniformIndices(DispatchEnv& env, wire::Reader& r) {
+  GLuint guest = 0;
+  int32_t count = 0;
+  WIRE_TRY(read_args(r, guest, count));
+  Strings s;
+  WIRE_TRY(read_strings(r, count, true, s));
+  GLuint program = 0;
+  WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, guest, NameUse::kExisting, &program));
+  std::vector<GLuint> indices(static_cast<size_t>(count));
+  glGetUniformIndices(program, count, s.pointers.data(), indices.data());
+  env.reply.put_data(indices.data(), indices.size() * sizeof(GLuint));
+  return {};
+}
+
+wire::Status handle_glGetAttachedShaders(DispatchEnv& env, wire::Reader& r) {
+  GLuint guest = 0;
+  int32_t max_count = 0;
+  WIRE_TRY(read_args(r, guest, max_count));
+  auto& st = env.state.impl();
+  GLuint program = 0;
+  WIRE_TRY(st.translate(ObjectType::kProgram, guest, NameUse::kExisting, &program));
+  GLuint host_names[64] = {};
+  GLsizei count = 0;
+  glGetAttachedShaders(program, 64, &count, host_names);
+  count = std::min<GLsizei>(count, std::max<int32_t>(max_count, 0));
+  std::vector<GLuint> names;
+  for (GLsizei i = 0; i < count; ++i) {
+    names.push_back(st.names(ObjectType::kShader).reverse(host_names[i]));
+  }
+  env.reply.put(static_cast<int32_t>(names.size()));
+  env.reply.put_data(names.data(), names.size() * sizeof(GLuint));
+  return {};
+}
+
+}  // namespace host

@@ -1,0 +1,59 @@
+// Pixel store and glGet*: state the host tracks or sizes itself.
+#include <epoxy/gl.h>
+
+#include "gl/dispatch_support.h"
+#include "gl/gl_host_handlers.h"
+
+namespace host {
+namespace {
+
+// glGet pnames whose value count is another piece of host state.
+size_t get_value_count(GLenum pname) {
+  GLenum count_pname = 0;
+  switch (pname) {
+    case GL_COMPRESSED_TEXTURE_FORMATS: count_pname = GL_NUM_COMPRESSED_TEXTURE_FORMATS; break;
+    case GL_PROGRAM_BINARY_FORMATS: count_pname = GL_NUM_PROGRAM_BINARY_FORMATS; break;
+    case GL_SHADER_BINARY_FORMATS: count_pname = GL_NUM_SHADER_BINARY_FORMATS; break;
+    default: return wire::size::pname_values(pname);
+  }
+  GLint count = 0;
+  glGetIntegerv(count_pname, &count);
+  return wire::size::nonnegative(count);
+}
+
+template <typename T, typename Fn>
+wire::Status reply_get(DispatchEnv& env, GLenum pname, Fn get) {
+  auto out = output_array(env, get_value_count(pname), sizeof(T), wire::size::kMaxEnumValues);
+  if (!out) return out.error();
+  get(pname, static_cast<T*>(out->data));
+  env.reply.put_data(out->data, out->bytes);
+  return {};
+}
+
+}  // namespace
+
+wire::Status handle_glPixelStorei(DispatchEnv& env, wire::Args_glPixelStorei& a) {
+  auto& st = env.state.impl();
+  st.pack.set(a.pname, a.param, true);
+  st.unpack.set(a.pname, a.param, false);
+  glPixelStorei(a.pname, a.param);
+  return {};
+}
+
+wire::Status handle_glGetIntegerv(DispatchEnv& env, wire::Args_glGetIntegerv& a) {
+  return reply_get<GLint>(env, a.pname, [](GLenum p, GLint* v) { glGetIntegerv(p, v); });
+}
+
+wire::Status handle_glGetFloatv(DispatchEnv& env, wire::Args_glGetFloatv& a) {
+  return reply_get<GLfloat>(env, a.pname, [](GLenum p, GLfloat* v) { glGetFloatv(p, v); });
+}
+
+wire::Status handle_glGetBooleanv(DispatchEnv& env, wire::Args_glGetBooleanv& a) {
+  return reply_get<GLboolean>(env, a.pname, [](GLenum p, GLboolean* v) { glGetBooleanv(p, v); });
+}
+
+wire::Status handle_glGetInteger64v(DispatchEnv& env, wire::Args_glGetInteger64v& a) {
+  return reply_get<GLint64>(env, a.pname, [](GLenum p, GLint64* v) { glGetInteger64v(p, v); });
+}
+
+}  // namespace host
