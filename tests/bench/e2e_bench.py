@@ -31,10 +31,10 @@ class BenchRunTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.out = tempfile.mkdtemp(prefix="conduit-bench-e2e-")
-        cls.run = bench("--scenes", ",".join(SCENES), "--modes", ",".join(MODES),
+        cls.bench_run = bench("--scenes", ",".join(SCENES), "--modes", ",".join(MODES),
                         "--repeat", "1", "--duration", "1", "--size", "320x240",
                         "--out", cls.out)
-        sys.stderr.write(cls.run.stdout)
+        sys.stderr.write(cls.bench_run.stdout)
         with open(os.path.join(cls.out, "results.json")) as f:
             cls.results = json.load(f)
 
@@ -46,7 +46,7 @@ class BenchRunTest(unittest.TestCase):
         return os.path.join(self.out, name)
 
     def test_every_mode_ran(self):
-        self.assertEqual(self.run.returncode, 0, "a run failed; see the log above")
+        self.assertEqual(self.bench_run.returncode, 0, "a run failed; see the log above")
         runs = self.results["runs"]
         self.assertEqual(len(runs), len(SCENES) * len(MODES))
         for run in runs:
@@ -54,8 +54,8 @@ class BenchRunTest(unittest.TestCase):
             self.assertGreater(run["fps"], 0)
 
     def test_progress_was_shown(self):
-        self.assertIn(f"scene 2/{len(SCENES)}", self.run.stdout)
-        self.assertIn("remaining", self.run.stdout)
+        self.assertIn(f"scene 2/{len(SCENES)}", self.bench_run.stdout)
+        self.assertIn("remaining", self.bench_run.stdout)
 
     def test_modes_used_their_own_paths(self):
         renderers = self.results["renderers"]
