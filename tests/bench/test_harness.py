@@ -212,7 +212,7 @@ class ReportTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as out:
             files = report.write_all(out, doc)
             self.assertEqual(sorted(files), ["ratios.png", "report.html", "results.csv",
-                                             "results.json", "scenes.png"])
+                                             "results.json", "results.md", "scenes.png"])
             with open(os.path.join(out, "results.json")) as f:
                 self.assertEqual(json.load(f)["summary"]["a"]["conduit"]["fps_median"], 110)
             with open(os.path.join(out, "results.csv")) as f:
@@ -220,6 +220,10 @@ class ReportTest(unittest.TestCase):
             for png in ("scenes.png", "ratios.png"):
                 width, height = check_png(os.path.join(out, png))
                 self.assertGreater(width * height, 0)
+            with open(os.path.join(out, "results.md")) as f:
+                table = f.read().splitlines()
+            self.assertEqual(len(table), 2 + 2 + 1)
+            self.assertIn("**0.619**", table[-1])  # virgl/native: median 65 vs 105 in both
             with open(os.path.join(out, "report.html")) as f:
                 page = f.read()
             self.assertIn('src="ratios.png"', page)

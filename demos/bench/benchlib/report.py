@@ -13,7 +13,7 @@ MODE_COLOURS = {"native": "#4c72b0", "virgl": "#dd8452", "conduit": "#55a868"}
 
 def write_json(path, document):
     with open(path, "w") as f:
-        json.dump(document, f, indent=2, sort_keys=True)
+        json.dump(document, f, indent=2)
         f.write("\n")
 
 
@@ -136,10 +136,33 @@ td,th{{border:1px solid #ccc;padding:2px 6px;font-size:13px}}td:nth-child(n+3){{
         f.write(page)
 
 
+def write_markdown(path, document):
+    """A Markdown table for docs/benchmarks.md: median FPS (spread) per mode, ratios."""
+    modes = document["config"]["modes"]
+    pairs = list(document["ratios"])
+    head = ["scene"] + [f"{m} FPS (spread %)" for m in modes] + pairs
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for scene, by_mode in document["summary"].items():
+        cells = [f"`{scene}`"]
+        for mode in modes:
+            entry = by_mode[mode]
+            cells.append("n/a" if entry["fps_median"] is None else
+                         f"{entry['fps_median']:.1f} ({_cell(entry['fps_spread_pct'], 0)})")
+        for pair in pairs:
+            cells.append(_cell(document["ratios"][pair]["per_scene"].get(scene), 2))
+        lines.append("| " + " | ".join(cells) + " |")
+    geo = ["**geometric mean**"] + [""] * len(modes)
+    geo += [f"**{_cell(document['ratios'][p]['geomean'], 3)}**" for p in pairs]
+    lines.append("| " + " | ".join(geo) + " |")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def write_all(out_dir, document):
     """Writes every output file; returns their names."""
     write_json(os.path.join(out_dir, "results.json"), document)
     write_csv(os.path.join(out_dir, "results.csv"), document["summary"])
+    write_markdown(os.path.join(out_dir, "results.md"), document)
     modes = document["config"]["modes"]
     images = ["scenes.png"]
     plot_scenes(os.path.join(out_dir, "scenes.png"), document["summary"], modes)
@@ -147,4 +170,4 @@ def write_all(out_dir, document):
         plot_ratios(os.path.join(out_dir, "ratios.png"), document["ratios"])
         images.append("ratios.png")
     write_html(os.path.join(out_dir, "report.html"), document, images)
-    return ["results.json", "results.csv", "report.html"] + images
+    return ["results.json", "results.csv", "results.md", "report.html"] + images
