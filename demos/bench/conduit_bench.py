@@ -66,6 +66,8 @@ def parse_args(argv):
                    help="repetitions per scene (default 3)")
     p.add_argument("--duration", type=_positive(float), default=5.0,
                    help="seconds per scene run, glmark2's duration option (default 5)")
+    p.add_argument("--data-path", type=os.path.abspath,
+                   help="glmark2's models, shaders and textures (default: glmark2's own)")
     p.add_argument("--out", help="output directory (default: conduit-bench-DATE-TIME)")
     p.add_argument("--baseline", help="an earlier results.json to compare against")
     p.add_argument("--max-regression", type=float, default=5.0, metavar="PCT",

@@ -44,6 +44,8 @@ class SceneListTest(unittest.TestCase):
         argv = glmark.command("gl", "jellyfish", 2.5, (640, 480), True, "r.csv")
         self.assertEqual(argv, ["glmark2", "-b", "jellyfish:duration=2.5", "-s", "640x480",
                                 "--results", "fps:cpu", "--off-screen", "--results-file", "r.csv"])
+        argv = glmark.command("es2", "cel", None, (8, 8), False, data_path="/d")
+        self.assertEqual(argv[1:3] + argv[-2:], ["-b", "cel", "--data-path", "/d"])
 
 
 class OutputParsingTest(unittest.TestCase):

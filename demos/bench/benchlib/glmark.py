@@ -68,12 +68,14 @@ def benchmark_arg(scene, duration):
     return f"{scene}:duration={duration:g}"
 
 
-def command(flavour, scene, duration, size, offscreen, results_file=None):
+def command(flavour, scene, duration, size, offscreen, results_file=None, data_path=None):
     """The glmark2 argument vector for one scene."""
     argv = [PROGRAMS[flavour], "-b", benchmark_arg(scene, duration),
             "-s", f"{size[0]}x{size[1]}", "--results", "fps:cpu"]
     if offscreen:
         argv.append("--off-screen")
+    if data_path:
+        argv += ["--data-path", data_path]
     if results_file:
         argv += ["--results-file", results_file]
     return argv

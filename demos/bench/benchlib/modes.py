@@ -29,7 +29,7 @@ class Job:
         c = self.config
         # Relative, so it resolves in the run directory even where /tmp is remounted.
         return glmark.command(c.flavour, self.scene, c.duration, c.size, c.offscreen,
-                              RESULTS_NAME)
+                              RESULTS_NAME, c.data_path)
 
     def timeout(self):
         return (self.config.duration or 10) * 3 + 90
