@@ -77,8 +77,12 @@ def plot_ratios(path, ratios):
     plt.close(fig)
 
 
-def _short(scene, limit=48):
-    return scene if len(scene) <= limit else scene[:limit - 1] + "…"
+def _short(scene, limit=52):
+    """Cuts the middle of long specs: the scene name and the last options tell them apart."""
+    if len(scene) <= limit:
+        return scene
+    head = limit // 2 - 4
+    return scene[:head] + "…" + scene[-(limit - head - 1):]
 
 
 def _cell(value, digits=1):
