@@ -13,6 +13,7 @@ sys.path.insert(0, HERE)
 
 import conduit_bench  # noqa: E402
 from benchlib import glmark, regress, report, stats, summary  # noqa: E402
+from benchlib.procs import Child, TreeSampler  # noqa: E402
 from pngcheck import check_png  # noqa: E402
 
 STDOUT = """=======================================================
@@ -231,6 +232,35 @@ class ReportTest(unittest.TestCase):
             self.assertIn('src="ratios.png"', page)
             self.assertTrue(math.isclose(doc["ratios"]["conduit/native"]["geomean"], 1.0,
                                          rel_tol=0.05))
+
+
+BUSY = "i=0; while [ $i -lt 60000 ]; do i=$((i+1)); done"
+
+
+class ProcessTest(unittest.TestCase):
+    def test_child_cpu_time_and_exit_status(self):
+        with tempfile.TemporaryDirectory() as out:
+            child = Child(["sh", "-c", BUSY + "; echo done; exit 3"], os.path.join(out, "log"))
+            self.assertTrue(child.wait(20))
+            self.assertEqual(child.exit_code, 3)
+            self.assertGreater(child.cpu_s, 0.02)
+            self.assertEqual(child.output(), "done\n")
+
+    def test_timeout_kills(self):
+        with tempfile.TemporaryDirectory() as out:
+            child = Child(["sleep", "30"], os.path.join(out, "log"))
+            self.assertFalse(child.wait(0.1))
+            self.assertLess(child.exit_code, 0)
+
+    def test_sampler_sees_descendants(self):
+        with tempfile.TemporaryDirectory() as out:
+            # The outer shell waits for the inner one, which does the work.
+            child = Child(["sh", "-c", f"sh -c '{BUSY}'; sleep 0.2"], os.path.join(out, "log"))
+            sampler = TreeSampler(child.pid, interval=0.02)
+            self.assertTrue(child.wait(20))
+            sampler.stop()
+            self.assertGreater(sampler.cpu_of(lambda comm: comm == "sh"), 0.02)
+            self.assertEqual(sampler.cpu_of(lambda comm: comm == "glmark2"), 0)
 
 
 class PngCheckTest(unittest.TestCase):

@@ -84,10 +84,11 @@ class TreeSampler:
     """Samples the CPU time of every descendant of a process while it runs.
 
     A descendant's time is known only up to the last sample before it exits;
-    at 50 ms intervals that is close enough for seconds-long runs.
+    at 100 ms intervals that is close enough for seconds-long runs, and a scan
+    of /proc (about 1 ms) costs the measured programs about 1% of a core.
     """
 
-    def __init__(self, root_pid, interval=0.05):
+    def __init__(self, root_pid, interval=0.1):
         self.root_pid = root_pid
         self.interval = interval
         self.seen = {}  # pid -> (comm, cpu seconds at the latest sample)
