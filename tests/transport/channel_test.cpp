@@ -254,7 +254,7 @@ TEST_P(Channels, ReceiveTimesOutThenStillWorks) {
   EXPECT_EQ(gone.error().code, Errc::kClosed) << gone.error().describe();
 }
 
-INSTANTIATE_TEST_SUITE_P(Transports, Channels, ::testing::Values("unix", "tcp"),
+INSTANTIATE_TEST_SUITE_P(Transports, Channels, ::testing::Values("unix", "tcp", "shm", "shmfile"),
                          [](const auto& info) { return info.param; });
 
 TEST(Tcp, WrongTokenIsRefused) {

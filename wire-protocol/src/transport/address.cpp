@@ -62,9 +62,8 @@ Result<std::unique_ptr<Channel>> connect(std::string_view address, const Transpo
   switch (a->kind) {
     case Address::Kind::kUnix: return transport::unix_connect_channel(*a, opts);
     case Address::Kind::kTcp: return transport::tcp_connect_channel(*a, opts);
-    case Address::Kind::kShm:
-    case Address::Kind::kShmFile:
-      return make_error(Errc::kBadValue, "shm transport: coming next");
+    case Address::Kind::kShm: return transport::shm_connect_channel(*a, opts);
+    case Address::Kind::kShmFile: return transport::shm_file_connect_channel(*a, opts);
   }
   return make_error(Errc::kBadValue, "address kind");
 }
@@ -76,9 +75,8 @@ Result<std::unique_ptr<Listener>> listen(std::string_view address, const Transpo
   switch (a->kind) {
     case Address::Kind::kUnix: return transport::unix_listen_channel(*a, opts);
     case Address::Kind::kTcp: return transport::tcp_listen_channel(*a, opts);
-    case Address::Kind::kShm:
-    case Address::Kind::kShmFile:
-      return make_error(Errc::kBadValue, "shm transport: coming next");
+    case Address::Kind::kShm: return transport::shm_listen_channel(*a, opts);
+    case Address::Kind::kShmFile: return transport::shm_file_listen_channel(*a, opts);
   }
   return make_error(Errc::kBadValue, "address kind");
 }

@@ -26,7 +26,7 @@ StreamChannel::StreamChannel(Fd fd, std::string description, const TransportOpti
 
 Status StreamChannel::send(std::span<const std::byte> message) {
   if (tx_error_) return *tx_error_;
-  if (!fd_.valid()) return make_error(Errc::kClosed, "channel closed");
+  if (closed_) return make_error(Errc::kClosed, "channel closed");
   if (message.size() > UINT32_MAX) return make_error(Errc::kLimit, "message above 4 GiB");
   uint32_t prefix = static_cast<uint32_t>(message.size());
   iovec iov[2] = {{&prefix, kPrefix}, {const_cast<std::byte*>(message.data()), message.size()}};
@@ -101,7 +101,7 @@ Status StreamChannel::fill(size_t wanted, const Deadline& deadline) {
 Result<std::span<const std::byte>> StreamChannel::receive(std::chrono::milliseconds timeout) {
   release();
   if (rx_error_) return *rx_error_;
-  if (!fd_.valid()) return make_error(Errc::kClosed, "channel closed");
+  if (closed_) return make_error(Errc::kClosed, "channel closed");
   Deadline deadline(timeout);
   auto st = fill(kPrefix, deadline);
   if (!st) return fail_receive(st.error());
@@ -134,9 +134,8 @@ void StreamChannel::release() {
 void StreamChannel::close() {
   // shutdown wakes a thread blocked in poll on this socket; the descriptor
   // itself is closed by the destructor, once no call can be using it.
+  closed_ = true;
   if (fd_.valid()) ::shutdown(fd_.get(), SHUT_RDWR);
-  rx_error_ = make_error(Errc::kClosed, "channel closed");
-  tx_error_ = rx_error_;
 }
 
 StreamListener::StreamListener(Fd fd, std::string description, TransportOptions opts, std::function<void(int)> tune,

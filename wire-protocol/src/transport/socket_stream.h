@@ -3,6 +3,7 @@
 // large chunks and never trust a length above the configured cap.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <optional>
 #include <string>
@@ -44,6 +45,7 @@ class StreamChannel final : public Channel {
 
   // A send that timed out half-way leaves the stream unframed.
   std::optional<Error> tx_error_;
+  std::atomic<bool> closed_{false};
 };
 
 // Accepts stream connections and runs the link handshake on each; `tune`

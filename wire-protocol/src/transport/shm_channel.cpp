@@ -1,0 +1,269 @@
+#include "shm_channel.h"
+
+#include <poll.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+
+namespace wire::transport::shm {
+namespace {
+
+// Back-off of a waiting side: spin while the peer is likely mid-write, then
+// yield the core (2-core machines share it with the peer), then sleep.
+constexpr auto kSpin = std::chrono::microseconds(20);
+constexpr auto kYield = std::chrono::microseconds(200);
+constexpr auto kFirstNap = std::chrono::microseconds(50);
+constexpr auto kLongestNap = std::chrono::microseconds(1000);
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+}  // namespace
+
+Result<std::shared_ptr<Mapping>> Mapping::map(int fd, size_t size) {
+  void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED) return errno_error("mmap");
+  return std::shared_ptr<Mapping>(new Mapping(static_cast<std::byte*>(p), size));
+}
+
+Mapping::~Mapping() { ::munmap(base_, size_); }
+
+ShmChannel::ShmChannel(std::shared_ptr<Mapping> map, const Layout& layout, int side,
+                       std::optional<Doorbells> bells, const TransportOptions& opts,
+                       std::string description, std::function<void()> on_close)
+    : map_(std::move(map)),
+      layout_(layout),
+      side_(side),
+      peer_(1 - side),
+      ctl_(control(map_->base())),
+      session_(ctl_->header.session.load(std::memory_order_acquire)),
+      bells_(std::move(bells)),
+      description_(std::move(description)),
+      max_message_(opts.max_message_bytes),
+      io_timeout_(opts.io_timeout),
+      on_close_(std::move(on_close)),
+      producer_(&ctl_->dir[peer_], map_->base() + layout.ring_offset[peer_], layout.ring_bytes),
+      heap_(&ctl_->dir[peer_], map_->base() + layout.heap_offset[peer_], layout.heap_bytes),
+      consumer_(&ctl_->dir[side_], map_->base() + layout.ring_offset[side_], layout.ring_bytes),
+      incoming_heap_(map_->base() + layout.heap_offset[side_], layout.heap_bytes) {
+  if (!bells_) heartbeat_ = std::jthread([this](std::stop_token st) { heartbeat_loop(st); });
+}
+
+ShmChannel::~ShmChannel() {
+  close();
+  heartbeat_ = {};
+  if (on_close_) on_close_();
+}
+
+void ShmChannel::heartbeat_loop(std::stop_token stop) {
+  std::mutex m;
+  std::condition_variable_any cv;
+  std::unique_lock lock(m);
+  for (uint64_t beat = 1; !stop.stop_requested(); ++beat) {
+    ctl_->side[side_].heartbeat.store(beat, std::memory_order_relaxed);
+    cv.wait_for(lock, stop, kBeatPeriod, [] { return false; });
+  }
+}
+
+void ShmChannel::ring(const Fd& bell) {
+  uint64_t one = 1;
+  (void)!::write(bell.get(), &one, sizeof one);
+  kicks_.fetch_add(1, std::memory_order_relaxed);
+}
+
+Status ShmChannel::peer_gone(PeerWatch& watch) {
+  if (ctl_->side[peer_].closed.load(std::memory_order_acquire)) {
+    return make_error(Errc::kClosed, "peer closed the channel");
+  }
+  if (bells_) {
+    pollfd p{bells_->socket.get(), POLLRDHUP, 0};
+    if (::poll(&p, 1, 0) > 0) return make_error(Errc::kClosed, "peer hung up");
+    return {};
+  }
+  if (ctl_->header.session.load(std::memory_order_acquire) != session_) {
+    return make_error(Errc::kClosed, "the listener reset the shared region");
+  }
+  uint64_t beat = ctl_->side[peer_].heartbeat.load(std::memory_order_relaxed);
+  auto now = Clock::now();
+  if (beat != watch.last_beat) {
+    watch.last_beat = beat;
+    watch.changed = now;
+  } else if (now - watch.changed > kDeadAfter) {
+    return make_error(Errc::kClosed, "peer heartbeat stopped");
+  }
+  return {};
+}
+
+Status ShmChannel::sleep_once(const std::function<bool()>& ready, Role role, PeerWatch& watch,
+                              const Deadline& deadline, std::chrono::microseconds nap) {
+  if (!bells_) {
+    auto left = std::chrono::milliseconds(deadline.poll_ms());
+    std::this_thread::sleep_for(std::min<std::chrono::microseconds>(nap, left));
+    return {};
+  }
+  // Announce first, then look again: a producer that published before seeing
+  // the flag is caught by the second look; one that publishes after it rings.
+  if (role == Role::kConsumer) {
+    consumer_.announce_sleep();
+  } else {
+    producer_.announce_wait();
+  }
+  if (!ready()) {
+    const Fd& bell = role == Role::kConsumer ? bells_->data[side_] : bells_->space[peer_];
+    pollfd fds[2] = {{bell.get(), POLLIN, 0}, {bells_->socket.get(), POLLRDHUP, 0}};
+    int n = ::poll(fds, 2, deadline.poll_ms());
+    if (n > 0 && (fds[0].revents & POLLIN)) {
+      uint64_t count;
+      (void)!::read(bell.get(), &count, sizeof count);
+    }
+  }
+  if (role == Role::kConsumer) {
+    consumer_.end_sleep();
+  } else {
+    producer_.end_wait();
+  }
+  return {};
+}
+
+Status ShmChannel::wait(const std::function<bool()>& ready, Role role, PeerWatch& watch,
+                        const Deadline& deadline) {
+  auto start = Clock::now();
+  for (unsigned i = 0;; ++i) {
+    if (ready()) return {};
+    if (closed_.load(std::memory_order_relaxed)) return make_error(Errc::kClosed, "channel closed");
+    if (i % 64 == 0 && Clock::now() - start > kSpin) break;
+    cpu_relax();
+  }
+  while (Clock::now() - start < kYield) {
+    if (ready()) return {};
+    sched_yield();
+  }
+  sleeps_.fetch_add(1, std::memory_order_relaxed);
+  for (auto nap = kFirstNap;; nap = std::min(nap * 2, kLongestNap)) {
+    if (ready()) return {};
+    if (closed_.load(std::memory_order_relaxed)) return make_error(Errc::kClosed, "channel closed");
+    if (auto gone = peer_gone(watch); !gone) {
+      if (ready()) return {};  // it wrote before it went away
+      return gone.error();
+    }
+    if (deadline.expired()) return make_error(Errc::kTimeout, "peer did not answer in time");
+    WIRE_TRY(sleep_once(ready, role, watch, deadline, nap));
+  }
+}
+
+Status ShmChannel::write_record(std::span<const std::byte> chunk, uint32_t flags,
+                                const Deadline& deadline) {
+  std::optional<Error> err;
+  auto attempt = [&] {
+    auto r = producer_.try_write(chunk, flags, heap_.mark());
+    if (!r) err = r.error();
+    return !r || *r;
+  };
+  if (!attempt()) WIRE_TRY(wait(attempt, Role::kProducer, tx_watch_, deadline));
+  if (err) return *err;
+  if (bells_ && producer_.consumer_sleeping()) ring(bells_->data[peer_]);
+  return {};
+}
+
+Status ShmChannel::send(std::span<const std::byte> message) {
+  if (tx_error_) return *tx_error_;
+  if (closed_) return make_error(Errc::kClosed, "channel closed");
+  if (heap_.error()) {
+    tx_error_ = *heap_.error();
+    return *tx_error_;
+  }
+  if (message.size() > UINT32_MAX) return make_error(Errc::kLimit, "message above 4 GiB");
+  Deadline deadline(io_timeout_);
+  const size_t max = producer_.max_record();
+  size_t off = 0;
+  do {
+    size_t n = std::min(max, message.size() - off);
+    uint32_t flags = off + n < message.size() ? uint32_t{kRecordMore} : 0u;
+    auto st = write_record(message.subspan(off, n), flags, deadline);
+    if (!st) {
+      // Before the first fragment the stream is intact and a retry may work.
+      if (off == 0 && st.error().code == Errc::kTimeout) return st.error();
+      tx_error_ = st.error();
+      return st.error();
+    }
+    off += n;
+  } while (off < message.size());
+  return {};
+}
+
+Error ShmChannel::fail_receive(Error e) {
+  if (e.code != Errc::kTimeout) rx_error_ = e;
+  return e;
+}
+
+Result<std::span<const std::byte>> ShmChannel::receive(std::chrono::milliseconds timeout) {
+  release();
+  if (rx_error_) return *rx_error_;
+  if (closed_) return make_error(Errc::kClosed, "channel closed");
+  Deadline deadline(timeout);
+  for (;;) {
+    auto rec = consumer_.peek();
+    if (!rec) return fail_receive(rec.error());
+    if (!*rec) {
+      auto st = wait([this] { return !consumer_.empty(); }, Role::kConsumer, rx_watch_, deadline);
+      if (!st) return fail_receive(st.error());
+      continue;
+    }
+    const Record& r = **rec;
+    const bool last = !(r.flags & kRecordMore);
+    if (assembly_.size() + r.payload.size() > max_message_) {
+      return fail_receive(make_error(
+          Errc::kLimit, "message of at least " +
+                            std::to_string(assembly_.size() + r.payload.size()) +
+                            " bytes above limit " + std::to_string(max_message_)));
+    }
+    if (assembly_.empty() && last) {  // whole message: handed out in place
+      held_ = Held::kRecord;
+      held_record_ = r;
+      return r.payload;
+    }
+    assembly_.insert(assembly_.end(), r.payload.begin(), r.payload.end());
+    if (consumer_.consume(r.next_tail, std::nullopt) && bells_) ring(bells_->space[side_]);
+    if (last) {
+      held_ = Held::kAssembled;
+      held_mark_ = r.heap_mark;
+      return std::span<const std::byte>(assembly_);
+    }
+  }
+}
+
+void ShmChannel::release() {
+  if (held_ == Held::kRecord) {
+    if (consumer_.consume(held_record_.next_tail, held_record_.heap_mark) && bells_) {
+      ring(bells_->space[side_]);
+    }
+  } else if (held_ == Held::kAssembled) {
+    ctl_->dir[side_].consumer.heap_tail.store(held_mark_, std::memory_order_release);
+    assembly_.clear();
+  }
+  held_ = Held::kNone;
+}
+
+void ShmChannel::close() {
+  if (closed_.exchange(true)) return;
+  ctl_->side[side_].closed.store(1, std::memory_order_release);
+  if (bells_) {
+    // Wake a peer asleep on either ring; the socket's hang-up follows.
+    ring(bells_->data[peer_]);
+    ring(bells_->space[side_]);
+    ::shutdown(bells_->socket.get(), SHUT_RDWR);
+  }
+}
+
+}  // namespace wire::transport::shm

@@ -1,0 +1,125 @@
+// A Channel over a shared region: one ring and one blob heap per direction.
+// Two ways to wake a sleeping side: eventfd doorbells plus a unix socket
+// whose hang-up reports a dead peer (memfd regions), or polling alone with
+// heartbeats in the region (a file, e.g. seen by a guest through ivshmem).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "fd.h"
+#include "shm_ring.h"
+#include "wire/transport.h"
+
+namespace wire::transport::shm {
+
+class Mapping {
+ public:
+  static Result<std::shared_ptr<Mapping>> map(int fd, size_t size);
+  ~Mapping();
+  Mapping(const Mapping&) = delete;
+  Mapping& operator=(const Mapping&) = delete;
+
+  std::byte* base() const { return base_; }
+  size_t size() const { return size_; }
+
+ private:
+  Mapping(std::byte* base, size_t size) : base_(base), size_(size) {}
+  std::byte* base_;
+  size_t size_;
+};
+
+// data[d] is rung by the producer of direction d, space[d] by its consumer.
+struct Doorbells {
+  Fd data[2];
+  Fd space[2];
+  Fd socket;  // its hang-up means the peer is gone
+};
+
+struct ShmCounters {
+  uint64_t kicks = 0;   // doorbell writes (system calls) made by this side
+  uint64_t sleeps = 0;  // waits that went past spinning and yielding
+};
+
+class ShmChannel final : public Channel {
+ public:
+  // `bells` empty selects polling with heartbeats; `on_close` runs when the
+  // channel is destroyed.
+  ShmChannel(std::shared_ptr<Mapping> map, const Layout& layout, int side,
+             std::optional<Doorbells> bells, const TransportOptions& opts,
+             std::string description, std::function<void()> on_close = {});
+  ~ShmChannel() override;
+
+  Status send(std::span<const std::byte> message) override;
+  Result<std::span<const std::byte>> receive(std::chrono::milliseconds timeout) override;
+  void release() override;
+  BlobSink* outgoing_heap() override { return layout_.heap_bytes ? &heap_ : nullptr; }
+  std::span<const std::byte> incoming_heap() override { return incoming_heap_; }
+  void close() override;
+  std::string describe() const override { return description_; }
+
+  ShmCounters counters() const { return {kicks_.load(), sleeps_.load()}; }
+
+  // Heartbeats of polled regions: period, and silence that means death.
+  static constexpr std::chrono::milliseconds kBeatPeriod{10};
+  static constexpr std::chrono::milliseconds kDeadAfter{80};
+
+ private:
+  // Tracks the peer's heartbeat as seen by one waiting thread.
+  struct PeerWatch {
+    uint64_t last_beat = 0;
+    Clock::time_point changed = Clock::now();
+  };
+  enum class Role { kConsumer, kProducer };
+
+  Status wait(const std::function<bool()>& ready, Role role, PeerWatch& watch,
+              const Deadline& deadline);
+  Status sleep_once(const std::function<bool()>& ready, Role role, PeerWatch& watch,
+                    const Deadline& deadline, std::chrono::microseconds nap);
+  Status peer_gone(PeerWatch& watch);
+  void ring(const Fd& bell);
+  Status write_record(std::span<const std::byte> chunk, uint32_t flags, const Deadline& d);
+  Error fail_receive(Error e);
+  void heartbeat_loop(std::stop_token stop);
+
+  std::shared_ptr<Mapping> map_;
+  Layout layout_;
+  int side_;
+  int peer_;
+  RegionControl* ctl_;
+  uint32_t session_;
+  std::optional<Doorbells> bells_;
+  std::string description_;
+  size_t max_message_;
+  std::chrono::milliseconds io_timeout_;
+  std::function<void()> on_close_;
+
+  RingProducer producer_;  // direction peer_
+  HeapProducer heap_;
+  RingConsumer consumer_;  // direction side_
+  std::span<const std::byte> incoming_heap_;
+
+  // Receive side.
+  enum class Held { kNone, kRecord, kAssembled } held_ = Held::kNone;
+  Record held_record_{};
+  uint64_t held_mark_ = 0;
+  std::vector<std::byte> assembly_;
+  bool assembly_done_ = false;
+  std::optional<Error> rx_error_;
+  PeerWatch rx_watch_;
+
+  // Send side.
+  std::optional<Error> tx_error_;
+  PeerWatch tx_watch_;
+
+  std::atomic<uint64_t> kicks_{0};
+  std::atomic<uint64_t> sleeps_{0};
+  std::atomic<bool> closed_{false};
+  std::jthread heartbeat_;  // last: stops before the mapping goes away
+};
+
+}  // namespace wire::transport::shm

@@ -1,0 +1,125 @@
+// shm:file=PATH — a shared region in a plain file, for peers that can only
+// poll it: a QEMU guest sees such a file (e.g. under /dev/shm) as the BAR of
+// an `ivshmem-plain` device, which has no doorbell. The listener creates the
+// file and serves one peer at a time; liveness comes from heartbeats.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "shm_channel.h"
+#include "transports.h"
+
+namespace wire::transport {
+namespace {
+
+using shm::Layout;
+using shm::Mapping;
+using shm::ShmChannel;
+
+constexpr auto kPollPeriod = std::chrono::milliseconds(1);
+
+std::atomic<uint32_t>& attach_state(Mapping& map) { return shm::control(map.base())->header.state; }
+
+// Polls `done` until it holds or the deadline passes.
+template <typename F>
+bool poll_until(F done, const Deadline& deadline) {
+  while (!done()) {
+    if (deadline.expired()) return false;
+    std::this_thread::sleep_for(kPollPeriod);
+  }
+  return true;
+}
+
+class FileListener final : public Listener {
+ public:
+  FileListener(std::shared_ptr<Mapping> map, std::string path, Layout layout,
+               TransportOptions opts)
+      : map_(std::move(map)),
+        path_(std::move(path)),
+        layout_(layout),
+        opts_(std::move(opts)),
+        busy_(std::make_shared<std::atomic<bool>>(false)) {}
+  // The file is ours; a channel still open keeps its own mapping.
+  ~FileListener() override { ::unlink(path_.c_str()); }
+
+  // Waits until the previous peer's Channel is destroyed, resets the region
+  // and waits for a new peer to attach.
+  Result<std::unique_ptr<Channel>> accept(std::chrono::milliseconds timeout) override {
+    Deadline deadline(timeout);
+    if (!poll_until([&] { return !busy_->load(); }, deadline)) {
+      return make_error(Errc::kTimeout, "previous peer of " + describe() + " still connected");
+    }
+    // A fresh region may already hold an attaching peer; a used one is reset.
+    if (used_) shm::init_region(map_->base(), layout_, shm::kListening);
+    used_ = true;
+    if (!poll_until([&] { return attach_state(*map_).load() == shm::kAttaching; }, deadline)) {
+      return make_error(Errc::kTimeout, "no peer attached to " + describe());
+    }
+    busy_->store(true);
+    attach_state(*map_).store(shm::kConnected, std::memory_order_release);
+    std::unique_ptr<Channel> ch = std::make_unique<ShmChannel>(
+        map_, layout_, 0, std::nullopt, opts_, describe() + " (peer)",
+        [busy = busy_] { busy->store(false); });
+    return ch;
+  }
+
+  std::string describe() const override { return "shm:file=" + path_; }
+
+ private:
+  std::shared_ptr<Mapping> map_;
+  std::string path_;
+  Layout layout_;
+  TransportOptions opts_;
+  std::shared_ptr<std::atomic<bool>> busy_;
+  bool used_ = false;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Channel>> shm_file_connect_channel(const Address& a,
+                                                          const TransportOptions& opts) {
+  Fd fd(::open(a.path.c_str(), O_RDWR | O_CLOEXEC));
+  if (!fd.valid()) return errno_error(("open " + a.path).c_str());
+  struct stat st;
+  if (::fstat(fd.get(), &st) < 0) return errno_error("fstat");
+  auto map = Mapping::map(fd.get(), static_cast<size_t>(st.st_size));
+  if (!map) return map.error();
+  auto layout = shm::read_layout((*map)->base(), (*map)->size());
+  if (!layout) return layout.error();
+  Deadline deadline(opts.io_timeout);
+  auto& state = attach_state(**map);
+  if (!poll_until([&] {
+        uint32_t expected = shm::kListening;
+        return state.compare_exchange_strong(expected, shm::kAttaching);
+      }, deadline)) {
+    return make_error(Errc::kTimeout, a.path + " is busy or has no listener");
+  }
+  if (!poll_until([&] { return state.load() == shm::kConnected; }, deadline)) {
+    state.store(shm::kListening);
+    return make_error(Errc::kTimeout, "no listener answered on " + a.path);
+  }
+  std::unique_ptr<Channel> ch = std::make_unique<ShmChannel>(
+      std::move(*map), *layout, 1, std::nullopt, opts, "shm:file=" + a.path);
+  return ch;
+}
+
+Result<std::unique_ptr<Listener>> shm_file_listen_channel(const Address& a,
+                                                          const TransportOptions& opts) {
+  auto layout = shm::make_layout(opts.ring_bytes, opts.heap_bytes);
+  if (!layout) return layout.error();
+  Fd fd(::open(a.path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
+  if (!fd.valid()) return errno_error(("open " + a.path).c_str());
+  if (::ftruncate(fd.get(), static_cast<off_t>(layout->total_bytes)) < 0) {
+    return errno_error("ftruncate");
+  }
+  auto map = Mapping::map(fd.get(), layout->total_bytes);
+  if (!map) return map.error();
+  shm::init_region((*map)->base(), *layout, shm::kListening);
+  std::unique_ptr<Listener> l =
+      std::make_unique<FileListener>(std::move(*map), a.path, *layout, opts);
+  return l;
+}
+
+}  // namespace wire::transport

@@ -1,0 +1,141 @@
+// shm:PATH — shared-memory rings for peers on one kernel. The listener owns
+// a unix socket at PATH; for each client it creates a sealed memfd region
+// and four eventfd doorbells and passes them over the socket (SCM_RIGHTS).
+// The socket then stays open only so that either side sees the other die.
+#include <fcntl.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "handshake.h"
+#include "shm_channel.h"
+#include "transports.h"
+
+namespace wire::transport {
+namespace {
+
+using shm::Doorbells;
+using shm::Layout;
+using shm::Mapping;
+using shm::ShmChannel;
+
+constexpr size_t kBellCount = 4;  // data[0], space[0], data[1], space[1]
+
+Result<Fd> create_region(const Layout& layout) {
+  Fd fd(::memfd_create("conduit-shm", MFD_CLOEXEC | MFD_ALLOW_SEALING));
+  if (!fd.valid()) return errno_error("memfd_create");
+  if (::ftruncate(fd.get(), static_cast<off_t>(layout.total_bytes)) < 0) {
+    return errno_error("ftruncate");
+  }
+  // The peer gets the same file: sealing its size means it cannot shrink it
+  // under our mapping (which would turn our accesses into SIGBUS).
+  if (::fcntl(fd.get(), F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
+    return errno_error("seal memfd");
+  }
+  return fd;
+}
+
+Result<Doorbells> create_bells(Fd socket) {
+  Doorbells bells;
+  for (Fd* bell : {&bells.data[0], &bells.space[0], &bells.data[1], &bells.space[1]}) {
+    *bell = Fd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+    if (!bell->valid()) return errno_error("eventfd");
+  }
+  bells.socket = std::move(socket);
+  return bells;
+}
+
+class ShmListener final : public Listener {
+ public:
+  ShmListener(Fd fd, std::string path, Layout layout, TransportOptions opts)
+      : fd_(std::move(fd)), path_(std::move(path)), layout_(layout), opts_(std::move(opts)) {}
+  ~ShmListener() override {
+    if (path_[0] != '@') ::unlink(path_.c_str());
+  }
+
+  Result<std::unique_ptr<Channel>> accept(std::chrono::milliseconds timeout) override {
+    Deadline deadline(timeout);
+    for (;;) {
+      auto sock = accept_fd(fd_.get(), deadline);
+      if (!sock) return sock.error();
+      // A client that fails its handshake is dropped; others keep coming.
+      Deadline handshake(opts_.io_timeout);
+      if (!read_hello(sock->get(), LinkKind::kShm, opts_.token, handshake)) continue;
+      auto ch = serve(std::move(*sock), handshake);
+      if (ch || ch.error().code != Errc::kClosed) return ch;
+    }
+  }
+
+  std::string describe() const override { return "shm:" + path_; }
+
+ private:
+  // Creates the region and doorbells and hands them over; kClosed when the
+  // client went away meanwhile, other errors when our own resources failed.
+  Result<std::unique_ptr<Channel>> serve(Fd sock, const Deadline& handshake) {
+    auto region = create_region(layout_);
+    if (!region) return region.error();
+    auto map = Mapping::map(region->get(), layout_.total_bytes);
+    if (!map) return map.error();
+    shm::init_region((*map)->base(), layout_, shm::kConnected);
+    int sock_fd = sock.get();
+    auto bells = create_bells(std::move(sock));
+    if (!bells) return bells.error();
+    int fds[1 + kBellCount] = {region->get(), bells->data[0].get(), bells->space[0].get(),
+                               bells->data[1].get(), bells->space[1].get()};
+    auto st = send_reply(sock_fd, LinkReply{kLinkOk, 0, layout_.total_bytes}, fds, handshake);
+    if (!st) return make_error(Errc::kClosed, st.error().detail);
+    std::unique_ptr<Channel> ch = std::make_unique<ShmChannel>(
+        std::move(*map), layout_, 0, std::move(*bells), opts_, describe() + " (peer)");
+    return ch;
+  }
+
+  Fd fd_;
+  std::string path_;
+  Layout layout_;
+  TransportOptions opts_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Channel>> shm_connect_channel(const Address& a,
+                                                     const TransportOptions& opts) {
+  Deadline deadline(opts.io_timeout);
+  auto sock = unix_connect(a.path, deadline);
+  if (!sock) return sock.error();
+  WIRE_TRY(send_hello(sock->get(), LinkKind::kShm, opts.token, deadline));
+  Fd fds[1 + kBellCount];
+  auto reply = read_reply(sock->get(), fds, deadline);
+  if (!reply) return reply.error();
+  struct stat st;
+  if (::fstat(fds[0].get(), &st) < 0) return errno_error("fstat shared region");
+  if (static_cast<uint64_t>(st.st_size) < reply->region_bytes || reply->region_bytes == 0) {
+    return make_error(Errc::kBadLength, "shared region smaller than announced");
+  }
+  auto map = Mapping::map(fds[0].get(), reply->region_bytes);
+  if (!map) return map.error();
+  auto layout = shm::read_layout((*map)->base(), (*map)->size());
+  if (!layout) return layout.error();
+  Doorbells bells;
+  bells.data[0] = std::move(fds[1]);
+  bells.space[0] = std::move(fds[2]);
+  bells.data[1] = std::move(fds[3]);
+  bells.space[1] = std::move(fds[4]);
+  bells.socket = std::move(*sock);
+  std::unique_ptr<Channel> ch = std::make_unique<ShmChannel>(
+      std::move(*map), *layout, 1, std::move(bells), opts, "shm:" + a.path);
+  return ch;
+}
+
+Result<std::unique_ptr<Listener>> shm_listen_channel(const Address& a,
+                                                     const TransportOptions& opts) {
+  auto layout = shm::make_layout(opts.ring_bytes, opts.heap_bytes);
+  if (!layout) return layout.error();
+  auto fd = unix_listen(a.path);
+  if (!fd) return fd.error();
+  std::unique_ptr<Listener> l =
+      std::make_unique<ShmListener>(std::move(*fd), a.path, *layout, opts);
+  return l;
+}
+
+}  // namespace wire::transport
