@@ -1,24 +1,116 @@
 // Guest-side GL state of one context: what the guest answers and tracks
-// without asking the host.
+// without asking the host (names, bindings, client arrays, pixel store,
+// mappings, cached queries).
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "wire/gl_types.h"
+#include "wire/object_type.h"
+#include "wire/sizes.h"
 
 namespace icd {
 
+// Name allocation for a share group. GL lets programs and shaders share one
+// namespace, so they draw from one counter.
+class GuestNames {
+ public:
+  void allocate(wire::ObjectType type, size_t count, GLuint* out);
+  GLuint allocate_one(wire::ObjectType type);
+  uint64_t allocate_sync() { return ++next_sync_; }
+
+ private:
+  std::array<GLuint, static_cast<size_t>(wire::ObjectType::kCount)> next_{};
+  uint64_t next_sync_ = 0;
+};
+
+// A vertex attribute of the default vertex array whose data lives in client memory.
+struct ClientArray {
+  bool enabled = false;
+  bool client = false;  // pointer is client memory (no array buffer at set time)
+  bool integer = false;
+  GLint size = 4;
+  GLenum type = 0x1406;  // GL_FLOAT
+  GLboolean normalized = 0;
+  GLsizei stride = 0;
+  const void* pointer = nullptr;
+
+  size_t element_bytes() const;
+  size_t stride_bytes() const;
+};
+
+struct Mapping {
+  GLenum target = 0;
+  int64_t offset = 0;
+  int64_t length = 0;
+  GLbitfield access = 0;
+  std::vector<std::byte> shadow;
+};
+
 class GlState {
  public:
-  // `gles`: an OpenGL ES context; `major.minor`: the version it was created as.
-  GlState(bool gles, int major, int minor) : gles_(gles), major_(major), minor_(minor) {}
+  GlState(bool gles, int major, int minor);
 
   bool gles() const { return gles_; }
   int major() const { return major_; }
   int minor() const { return minor_; }
 
+  // Contexts of one share group allocate names from one GuestNames.
+  void share_names_with(const GlState& other) { names_ = other.names_; }
+  GuestNames& names() { return *names_; }
+
+  const wire::size::PixelStore& unpack() const { return unpack_; }
+  const wire::size::PixelStore& pack() const { return pack_; }
+  void pixel_store(GLenum pname, GLint value);
+  bool unpack_buffer_bound() const { return unpack_buffer_ != 0; }
+  bool pack_buffer_bound() const { return pack_buffer_ != 0; }
+
+  // Buffer bindings the guest needs to decide how pointers travel.
+  void bind_buffer(GLenum target, GLuint buffer);
+  GLuint bound_buffer(GLenum target) const;
+  void forget_buffer(GLuint buffer);
+  void set_buffer_size(GLuint buffer, int64_t size) { buffer_sizes_[buffer] = size; }
+  int64_t buffer_size(GLuint buffer) const;
+
+  void bind_vertex_array(GLuint vao) { vertex_array_ = vao; }
+  bool default_vertex_array() const { return vertex_array_ == 0; }
+  ClientArray& attrib(GLuint index);
+  const std::vector<ClientArray>& attribs() const { return attribs_; }
+  bool has_client_arrays() const;
+
+  std::map<GLenum, Mapping>& mappings() { return mappings_; }
+
+  // Per-context answers fetched once from the host.
+  std::unordered_map<uint64_t, std::string>& string_cache() { return strings_; }
+  // Keyed by pname | (value size << 32): glGetIntegerv and glGetFloatv differ.
+  std::unordered_map<uint64_t, std::vector<std::byte>>& get_cache() { return gets_; }
+  std::vector<std::string>& extensions() { return extensions_; }
+
+  void* debug_callback = nullptr;
+  const void* debug_user_param = nullptr;
+
  private:
   bool gles_;
-  int major_;
-  int minor_;
+  int major_, minor_;
+  std::shared_ptr<GuestNames> names_;
+  wire::size::PixelStore unpack_, pack_;
+  GLuint array_buffer_ = 0, element_buffer_ = 0, pack_buffer_ = 0, unpack_buffer_ = 0;
+  GLuint indirect_buffer_ = 0;
+  GLuint vertex_array_ = 0;
+  std::unordered_map<GLuint, GLuint> vao_element_buffers_;
+  std::unordered_map<GLuint, int64_t> buffer_sizes_;
+  std::vector<ClientArray> attribs_;
+  std::map<GLenum, Mapping> mappings_;
+  std::unordered_map<uint64_t, std::string> strings_;
+  std::unordered_map<uint64_t, std::vector<std::byte>> gets_;
+  std::vector<std::string> extensions_;  // what the guest offers, fetched once
 };
 
 }  // namespace icd

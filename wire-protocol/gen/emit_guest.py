@@ -1,6 +1,7 @@
 """Emits the guest ICD's GL entry points and its proc-address table."""
 
 from emit_common import HEADER, element_count, elem_bytes, inputs, outputs
+from emit_host import OBJECT_TYPES
 
 
 def handler_decl(c):
@@ -19,7 +20,7 @@ def _default_return(c):
 
 def _byte_count(p):
     if p.size_kind == "pixels":
-        return (f"wire::size::pixel_bytes(state.{'unpack' if p.kind == 'in_array' else 'pack'}(), "
+        return (f"wire::size::pixel_bytes(cstate.{'unpack' if p.kind == 'in_array' else 'pack'}(), "
                 f"{p.count_expr})")
     count = element_count(p, lambda name: name)
     if p.size_kind == "counted_string":
@@ -28,10 +29,10 @@ def _byte_count(p):
 
 
 def entry_body(c):
-    lines = ["  Stream* s = current_stream();",
-             f"  if (!s) return{_default_return(c)};"]
+    lines = ["  Stream* cs = current_stream();",
+             f"  if (!cs) return{_default_return(c)};"]
     if any(p.size_kind == "pixels" or p.buffer_source for p in c.params):
-        lines.append("  GlState& state = s->gl_state();")
+        lines.append("  GlState& cstate = cs->gl_state();")
     args = []
     for p in inputs(c):
         args.append(p.name)
@@ -39,26 +40,27 @@ def entry_body(c):
         if p.kind in ("in_array", "out_array"):
             lines.append(f"  const size_t {p.name}_bytes = {_byte_count(p)};")
         if p.gen:
-            lines.append(f"  s->gl_state().names().allocate(\"{p.cls}\", {p.name}_bytes / 4, {p.name});")
+            lines.append(f"  cs->gl_state().names().allocate(wire::ObjectType::{OBJECT_TYPES[p.cls]}, "
+                         f"{p.name}_bytes / 4, {p.name});")
     for p in inputs(c):
         if p.kind == "in_array":
             args.append(f"{p.name}_bytes")
             if p.buffer_source:
-                args.append("state.unpack_buffer_bound()")
-    lines.append(f"  wire::encode_{c.name}(s->writer(){', ' if args else ''}{', '.join(args)});")
+                args.append("cstate.unpack_buffer_bound()")
+    lines.append(f"  wire::encode_{c.name}(cs->writer(){', ' if args else ''}{', '.join(args)});")
     if not c.sync:
-        lines.append("  s->commit();")
+        lines.append("  cs->commit();")
         return "\n".join(lines)
-    lines.append("  auto reply = s->roundtrip();")
-    lines.append(f"  if (!reply) return{_default_return(c)};")
-    lines.append("  wire::Reader r(*reply, 0);")
+    lines.append("  auto creply = cs->roundtrip();")
+    lines.append(f"  if (!creply) return{_default_return(c)};")
+    lines.append("  wire::Reader cr(*creply, 0);")
     if c.ret != "void":
         wt = wire_type_of_return(c)
-        lines.append(f"  auto ret = r.get<{wt}>();")
+        lines.append(f"  auto cret = cr.get<{wt}>();")
     for p in outputs(c):
-        lines.append(f"  copy_reply_data(r, {p.name}, {p.name}_bytes);")
+        lines.append(f"  copy_reply_data(cr, {p.name}, {p.name}_bytes);")
     if c.ret != "void":
-        lines.append(f"  return ret ? static_cast<{c.ret}>(*ret) : {c.ret}{{}};")
+        lines.append(f"  return cret ? static_cast<{c.ret}>(*cret) : {c.ret}{{}};")
     return "\n".join(lines)
 
 

@@ -60,7 +60,7 @@ def _array_arg(model, c, p, lines, post):
         pad = "wire::size::kMaxEnumValues" if p.size_kind == "enum" else "0"
         count = _host_count(p)
         lines.append(f"  auto {name} = input_array(env, a.{name}, {count}, {elem_bytes(p)}, "
-                     f"{pad}, {'true' if p.nullable else 'false'});")
+                     f"{pad}, {_bool(p.nullable)}, {_bool(p.buffer_source)});")
     lines.append(f"  if (!{name}) return {name}.error();")
     if p.cls and c.names_mode in ("delete", ""):
         t = OBJECT_TYPES[p.cls]
@@ -72,6 +72,10 @@ def _array_arg(model, c, p, lines, post):
             post.append(f"  forget_array(st, ObjectType::{t}, *{name}, {_host_count(p)});")
         return f"{name}_host->data()"
     return f"static_cast<const {ctype}*>(*{name})"
+
+
+def _bool(value):
+    return "true" if value else "false"
 
 
 def _prefixed(args):

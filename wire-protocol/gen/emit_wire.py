@@ -33,6 +33,9 @@ def gl_opcodes_h(model):
             "// 0 = not in OpenGL ES\n  uint64_t extensions;    // bits of gl_extension_names()\n"
             "};\n\n// Info for a GL opcode, or null when it is none.\n"
             "const GlCommandInfo* gl_command_info(uint32_t opcode);\n"
+            "// Whether an extension brings commands that Conduit does not carry, so\n"
+            "// the guest must not advertise it.\n"
+            "bool gl_extension_blocked(const char* name);\n"
             "// The carried extensions, in the order of GlCommandInfo::extensions bits.\n"
             "const char* const* gl_extension_names(int* count);\n\n}  // namespace wire\n")
 
@@ -52,10 +55,17 @@ def gl_opcodes_cpp(model):
             mask |= 1 << model.extensions.index(ext)
         rows.append(f'  {{"{c.name}", {c.gl_version}, {c.gles_version}, 0x{mask:x}ull}},\n')
     exts = "".join(f'  "{e}",\n' for e in model.extensions)
-    return (HEADER + '#include "wire/gl_opcodes.h"\n\nnamespace wire {\nnamespace {\n\n'
+    blocked = "".join(f'  "{e}",\n' for e in sorted(model.blocked_extensions()))
+    return (HEADER + '#include "wire/gl_opcodes.h"\n\n#include <algorithm>\n#include <cstring>\n#include <iterator>\n\n'
+            'namespace wire {\nnamespace {\n\n'
             f"constexpr uint32_t kFirst = {first};\n"
             "constexpr GlCommandInfo kInfo[] = {\n" + "".join(rows) + "};\n"
-            "constexpr const char* kExtensions[] = {\n" + exts + "};\n\n}  // namespace\n\n"
+            "constexpr const char* kExtensions[] = {\n" + exts + "};\n"
+            "constexpr const char* kBlocked[] = {\n" + blocked + "};\n\n}  // namespace\n\n"
+            "bool gl_extension_blocked(const char* name) {\n"
+            "  auto it = std::lower_bound(std::begin(kBlocked), std::end(kBlocked), name,\n"
+            "      [](const char* a, const char* b) { return std::strcmp(a, b) < 0; });\n"
+            "  return it != std::end(kBlocked) && std::strcmp(*it, name) == 0;\n}\n\n"
             "const GlCommandInfo* gl_command_info(uint32_t opcode) {\n"
             "  if (opcode < kFirst || opcode - kFirst >= sizeof kInfo / sizeof kInfo[0]) "
             "return nullptr;\n  const GlCommandInfo* info = &kInfo[opcode - kFirst];\n"

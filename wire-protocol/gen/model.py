@@ -283,6 +283,20 @@ class Model:
             return
         raise Unsupported(f"length {p.len} of {p.name}")
 
+    def blocked_extensions(self):
+        """Extensions with commands outside the carried set."""
+        out = set()
+        for ext in self.root.iter("extension"):
+            if ext.get("supported") in (None, "disabled"):
+                continue
+            names = {c.get("name") for req in ext.findall("require") for c in req.findall("command")}
+            carried = set(self.commands)
+            for c in self.commands.values():
+                carried.update(c.aliases)
+            if names - carried:
+                out.add(ext.get("name"))
+        return out
+
     # -- opcodes ---------------------------------------------------------
     def assign_opcodes(self, update=False):
         table = {}

@@ -1,0 +1,234 @@
+// Vertex arrays and draws. Client-side vertex arrays are only recorded when
+// set; each draw sends the vertex range it reads (for glDrawElements the
+// range of its indices), so the host never needs guest memory.
+// Wire layouts: host-renderer/gl/draw_handlers.cpp.
+#include <algorithm>
+#include <cstdio>
+
+#include "gl/entry_support.h"
+#include "gl/gl_handlers.h"
+#include "wire/gl_encode.h"
+
+namespace icd {
+namespace {
+
+constexpr GLenum kArrayBuffer = 0x8892;
+constexpr GLenum kElementArrayBuffer = 0x8893;
+
+void encode_attrib(Stream& s, GLuint index, const ClientArray& a, uint64_t start,
+                   const void* data, size_t bytes, bool in_buffer) {
+  auto op = a.integer ? wire::GlOp::glVertexAttribIPointer : wire::GlOp::glVertexAttribPointer;
+  size_t cmd = begin(s, op);
+  auto& w = s.writer();
+  w.put(static_cast<uint32_t>(index));
+  w.put(static_cast<int32_t>(a.size));
+  w.put(static_cast<uint32_t>(a.type));
+  if (!a.integer) w.put(static_cast<uint8_t>(a.normalized));
+  w.put(static_cast<int32_t>(a.stride));
+  w.put(start);
+  if (in_buffer) w.put_buffer_offset(reinterpret_cast<uintptr_t>(data));
+  else w.put_data(data, bytes);
+  finish(s, cmd);
+}
+
+// Sends every enabled client array for vertices [first, first + count).
+void send_client_arrays(Stream& s, int64_t first, int64_t count) {
+  GlState& st = s.gl_state();
+  if (count <= 0 || first < 0 || !st.has_client_arrays()) return;
+  const auto& attribs = st.attribs();
+  for (size_t i = 0; i < attribs.size(); ++i) {
+    const ClientArray& a = attribs[i];
+    if (!a.enabled || !a.client || a.pointer == nullptr) continue;
+    const uint64_t start = static_cast<uint64_t>(first) * a.stride_bytes();
+    const size_t bytes = static_cast<size_t>(count - 1) * a.stride_bytes() + a.element_bytes();
+    encode_attrib(s, static_cast<GLuint>(i), a, start,
+                  static_cast<const std::byte*>(a.pointer) + start, bytes, false);
+  }
+}
+
+void set_pointer(GLuint index, GLint size, GLenum type, GLboolean normalized, GLsizei stride,
+                 const void* pointer, bool integer) {
+  Stream* s = current_stream();
+  if (!s) return;
+  GlState& st = s->gl_state();
+  ClientArray& a = st.attrib(index);
+  a = ClientArray{a.enabled, false, integer, size, type, normalized, stride, pointer};
+  if (st.bound_buffer(kArrayBuffer) != 0 || !st.default_vertex_array()) {
+    encode_attrib(*s, index, a, 0, pointer, 0, true);
+    return;
+  }
+  a.client = true;  // sent with each draw
+}
+
+size_t index_bytes(GLenum type) {
+  return type == 0x1401 ? 1 : type == 0x1403 ? 2 : 4;  // UNSIGNED_BYTE, UNSIGNED_SHORT, INT
+}
+
+// Smallest and largest index of client-side index data.
+void index_range(GLenum type, const void* indices, GLsizei count, int64_t* lo, int64_t* hi) {
+  *lo = INT64_MAX;
+  *hi = -1;
+  for (GLsizei i = 0; i < count; ++i) {
+    int64_t v = 0;
+    if (type == 0x1401) v = static_cast<const uint8_t*>(indices)[i];
+    else if (type == 0x1403) v = static_cast<const uint16_t*>(indices)[i];
+    else v = static_cast<const uint32_t*>(indices)[i];
+    *lo = std::min(*lo, v);
+    *hi = std::max(*hi, v);
+  }
+}
+
+struct Elements {
+  GLenum mode;
+  GLsizei count;
+  GLenum type;
+  const void* indices;
+  GLsizei instances = 1;
+  GLint base_vertex = 0;
+  GLuint start = 0, end = 0;
+};
+
+void draw_elements(wire::GlOp op, const Elements& e) {
+  Stream* s = current_stream();
+  if (!s || e.count < 0) return;
+  GlState& st = s->gl_state();
+  const bool in_buffer = st.bound_buffer(kElementArrayBuffer) != 0;
+  if (st.has_client_arrays()) {
+    if (in_buffer) {
+      std::fprintf(stderr, "conduit: client arrays with an index buffer are not carried\n");
+    } else if (e.indices && e.count > 0) {
+      int64_t lo = 0, hi = 0;
+      index_range(e.type, e.indices, e.count, &lo, &hi);
+      send_client_arrays(*s, lo + e.base_vertex, hi - lo + 1);
+    }
+  }
+  size_t cmd = begin(*s, op);
+  auto& w = s->writer();
+  w.put(static_cast<uint32_t>(e.mode));
+  w.put(static_cast<int32_t>(e.count));
+  w.put(static_cast<uint32_t>(e.type));
+  w.put(static_cast<int32_t>(e.instances));
+  w.put(static_cast<int32_t>(e.base_vertex));
+  w.put(static_cast<uint32_t>(e.start));
+  w.put(static_cast<uint32_t>(e.end));
+  if (in_buffer) w.put_buffer_offset(reinterpret_cast<uintptr_t>(e.indices));
+  else w.put_data(e.indices, static_cast<size_t>(e.count) * index_bytes(e.type));
+  finish(*s, cmd);
+}
+
+}  // namespace
+
+void GLAPIENTRY handle_glBindVertexArray(GLuint array) {
+  Stream* s = current_stream();
+  if (!s) return;
+  s->gl_state().bind_vertex_array(array);
+  wire::encode_glBindVertexArray(s->writer(), array);
+  s->commit();
+}
+
+void GLAPIENTRY handle_glEnableVertexAttribArray(GLuint index) {
+  Stream* s = current_stream();
+  if (!s) return;
+  if (s->gl_state().default_vertex_array()) s->gl_state().attrib(index).enabled = true;
+  wire::encode_glEnableVertexAttribArray(s->writer(), index);
+  s->commit();
+}
+
+void GLAPIENTRY handle_glDisableVertexAttribArray(GLuint index) {
+  Stream* s = current_stream();
+  if (!s) return;
+  if (s->gl_state().default_vertex_array()) s->gl_state().attrib(index).enabled = false;
+  wire::encode_glDisableVertexAttribArray(s->writer(), index);
+  s->commit();
+}
+
+void GLAPIENTRY handle_glVertexAttribPointer(GLuint index, GLint size, GLenum type,
+                                             GLboolean normalized, GLsizei stride,
+                                             const void* pointer) {
+  set_pointer(index, size, type, normalized, stride, pointer, false);
+}
+
+void GLAPIENTRY handle_glVertexAttribIPointer(GLuint index, GLint size, GLenum type,
+                                              GLsizei stride, const void* pointer) {
+  set_pointer(index, size, type, 0, stride, pointer, true);
+}
+
+void GLAPIENTRY handle_glGetVertexAttribPointerv(GLuint index, GLenum pname, void** pointer) {
+  Stream* s = current_stream();
+  if (!s || !pointer) return;
+  (void)pname;  // GL_VERTEX_ATTRIB_ARRAY_POINTER is the only pname
+  *pointer = const_cast<void*>(s->gl_state().attrib(index).pointer);
+}
+
+void GLAPIENTRY handle_glDrawArrays(GLenum mode, GLint first, GLsizei count) {
+  Stream* s = current_stream();
+  if (!s) return;
+  send_client_arrays(*s, first, count);
+  wire::encode_glDrawArrays(s->writer(), mode, first, count);
+  s->commit();
+}
+
+void GLAPIENTRY handle_glDrawArraysInstanced(GLenum mode, GLint first, GLsizei count,
+                                             GLsizei instances) {
+  Stream* s = current_stream();
+  if (!s) return;
+  send_client_arrays(*s, first, count);
+  wire::encode_glDrawArraysInstanced(s->writer(), mode, first, count, instances);
+  s->commit();
+}
+
+void GLAPIENTRY handle_glDrawElements(GLenum mode, GLsizei count, GLenum type,
+                                      const void* indices) {
+  draw_elements(wire::GlOp::glDrawElements, {mode, count, type, indices});
+}
+
+void GLAPIENTRY handle_glDrawElementsInstanced(GLenum mode, GLsizei count, GLenum type,
+                                               const void* indices, GLsizei instances) {
+  draw_elements(wire::GlOp::glDrawElementsInstanced, {mode, count, type, indices, instances});
+}
+
+void GLAPIENTRY handle_glDrawRangeElements(GLenum mode, GLuint start, GLuint end, GLsizei count,
+                                           GLenum type, const void* indices) {
+  draw_elements(wire::GlOp::glDrawRangeElements, {mode, count, type, indices, 1, 0, start, end});
+}
+
+void GLAPIENTRY handle_glDrawElementsBaseVertex(GLenum mode, GLsizei count, GLenum type,
+                                                const void* indices, GLint base_vertex) {
+  draw_elements(wire::GlOp::glDrawElementsBaseVertex,
+                {mode, count, type, indices, 1, base_vertex});
+}
+
+void GLAPIENTRY handle_glDrawRangeElementsBaseVertex(GLenum mode, GLuint start, GLuint end,
+                                                     GLsizei count, GLenum type,
+                                                     const void* indices, GLint base_vertex) {
+  draw_elements(wire::GlOp::glDrawRangeElementsBaseVertex,
+                {mode, count, type, indices, 1, base_vertex, start, end});
+}
+
+void GLAPIENTRY handle_glDrawElementsInstancedBaseVertex(GLenum mode, GLsizei count, GLenum type,
+                                                         const void* indices, GLsizei instances,
+                                                         GLint base_vertex) {
+  draw_elements(wire::GlOp::glDrawElementsInstancedBaseVertex,
+                {mode, count, type, indices, instances, base_vertex});
+}
+
+void GLAPIENTRY handle_glDrawArraysIndirect(GLenum mode, const void* indirect) {
+  Stream* s = current_stream();
+  if (!s) return;
+  size_t cmd = begin(*s, wire::GlOp::glDrawArraysIndirect);
+  s->writer().put(static_cast<uint32_t>(mode));
+  s->writer().put(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(indirect)));
+  finish(*s, cmd);
+}
+
+void GLAPIENTRY handle_glDrawElementsIndirect(GLenum mode, GLenum type, const void* indirect) {
+  Stream* s = current_stream();
+  if (!s) return;
+  size_t cmd = begin(*s, wire::GlOp::glDrawElementsIndirect);
+  s->writer().put(static_cast<uint32_t>(mode));
+  s->writer().put(static_cast<uint32_t>(type));
+  s->writer().put(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(indirect)));
+  finish(*s, cmd);
+}
+
+}  // namespace icd

@@ -1,0 +1,41 @@
+// Helpers for the hand-written guest entry points.
+#pragma once
+
+#include <cstring>
+#include <span>
+
+#include "gl/gl_state.h"
+#include "icd/stream.h"
+#include "wire/gl_opcodes.h"
+#include "wire/reader.h"
+
+namespace icd {
+
+// Starts a hand-written command; pair with `finish`.
+inline size_t begin(Stream& s, wire::GlOp op) {
+  return s.writer().begin(static_cast<uint32_t>(op));
+}
+
+// Ends the command and lets the stream flush when its batch is large.
+inline void finish(Stream& s, size_t start) {
+  s.writer().end(start);
+  s.commit();
+}
+
+// Ends the command and waits for the host's answer.
+inline wire::Result<std::span<const std::byte>> finish_and_wait(Stream& s, size_t start) {
+  s.writer().end(start);
+  return s.roundtrip();
+}
+
+// Copies a reply Data into caller memory (at most `capacity` bytes); returns
+// the bytes the host sent.
+inline size_t copy_reply(wire::Reader& r, void* dst, size_t capacity) {
+  auto data = r.get_data();
+  if (!data) return 0;
+  const size_t n = data->bytes.size() < capacity ? data->bytes.size() : capacity;
+  if (dst && n) std::memcpy(dst, data->bytes.data(), n);
+  return data->bytes.size();
+}
+
+}  // namespace icd

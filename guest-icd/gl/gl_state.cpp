@@ -1,0 +1,110 @@
+#include "gl/gl_state.h"
+
+namespace icd {
+namespace {
+
+constexpr GLenum kArrayBuffer = 0x8892;
+constexpr GLenum kElementArrayBuffer = 0x8893;
+constexpr GLenum kPixelPackBuffer = 0x88EB;
+constexpr GLenum kPixelUnpackBuffer = 0x88EC;
+constexpr GLenum kDrawIndirectBuffer = 0x8F3F;
+constexpr size_t kMaxAttribs = 64;
+
+size_t type_bytes(GLenum type) {
+  switch (type) {
+    case 0x1400: case 0x1401: return 1;                    // BYTE, UNSIGNED_BYTE
+    case 0x1402: case 0x1403: case 0x140B: case 0x8D61: return 2;  // SHORT, HALF
+    case 0x140A: return 8;                                  // DOUBLE
+    default: return 4;                                      // INT, FLOAT, FIXED, packed
+  }
+}
+
+}  // namespace
+
+void GuestNames::allocate(wire::ObjectType type, size_t count, GLuint* out) {
+  for (size_t i = 0; i < count; ++i) out[i] = allocate_one(type);
+}
+
+GLuint GuestNames::allocate_one(wire::ObjectType type) {
+  if (type == wire::ObjectType::kShader) type = wire::ObjectType::kProgram;
+  return ++next_[static_cast<size_t>(type)];
+}
+
+size_t ClientArray::element_bytes() const {
+  // Packed 2_10_10_10 formats hold a whole vertex in 4 bytes.
+  if (type == 0x8368 || type == 0x8D9F) return 4;
+  return static_cast<size_t>(size > 0 ? size : 4) * type_bytes(type);
+}
+
+size_t ClientArray::stride_bytes() const {
+  return stride > 0 ? static_cast<size_t>(stride) : element_bytes();
+}
+
+GlState::GlState(bool gles, int major, int minor)
+    : gles_(gles), major_(major), minor_(minor), names_(std::make_shared<GuestNames>()) {}
+
+void GlState::pixel_store(GLenum pname, GLint value) {
+  unpack_.set(pname, value, false);
+  pack_.set(pname, value, true);
+}
+
+void GlState::bind_buffer(GLenum target, GLuint buffer) {
+  switch (target) {
+    case kArrayBuffer: array_buffer_ = buffer; break;
+    case kElementArrayBuffer:
+      element_buffer_ = buffer;
+      vao_element_buffers_[vertex_array_] = buffer;
+      break;
+    case kPixelPackBuffer: pack_buffer_ = buffer; break;
+    case kPixelUnpackBuffer: unpack_buffer_ = buffer; break;
+    case kDrawIndirectBuffer: indirect_buffer_ = buffer; break;
+    default: break;
+  }
+}
+
+GLuint GlState::bound_buffer(GLenum target) const {
+  switch (target) {
+    case kArrayBuffer: return array_buffer_;
+    case kElementArrayBuffer: {
+      auto it = vao_element_buffers_.find(vertex_array_);
+      return it == vao_element_buffers_.end() ? 0 : it->second;
+    }
+    case kPixelPackBuffer: return pack_buffer_;
+    case kPixelUnpackBuffer: return unpack_buffer_;
+    case kDrawIndirectBuffer: return indirect_buffer_;
+    default: return 0;
+  }
+}
+
+void GlState::forget_buffer(GLuint buffer) {
+  // Deleting a bound buffer unbinds it (OpenGL ES 3.2, 5.1.2).
+  for (GLuint* b : {&array_buffer_, &element_buffer_, &pack_buffer_, &unpack_buffer_,
+                    &indirect_buffer_}) {
+    if (*b == buffer) *b = 0;
+  }
+  for (auto& [vao, b] : vao_element_buffers_) {
+    if (b == buffer) b = 0;
+  }
+  buffer_sizes_.erase(buffer);
+}
+
+int64_t GlState::buffer_size(GLuint buffer) const {
+  auto it = buffer_sizes_.find(buffer);
+  return it == buffer_sizes_.end() ? 0 : it->second;
+}
+
+ClientArray& GlState::attrib(GLuint index) {
+  if (index >= kMaxAttribs) index = kMaxAttribs - 1;
+  if (attribs_.size() <= index) attribs_.resize(index + 1);
+  return attribs_[index];
+}
+
+bool GlState::has_client_arrays() const {
+  if (vertex_array_ != 0) return false;
+  for (const auto& a : attribs_) {
+    if (a.enabled && a.client) return true;
+  }
+  return false;
+}
+
+}  // namespace icd

@@ -1,0 +1,244 @@
+// Queries the guest answers from its own state or from answers it fetched
+// once per context; the rest ask the host (a round trip).
+// Wire layouts: host-renderer/gl/query_handlers.cpp and state_handlers.cpp.
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include "gl/entry_support.h"
+#include "gl/gl_handlers.h"
+#include "wire/gl_encode.h"
+
+namespace icd {
+namespace {
+
+constexpr GLenum kExtensions = 0x1F03;
+constexpr GLenum kNumExtensions = 0x821D;
+
+// Values that cannot change during a context's life (limits, versions).
+bool immutable_pname(GLenum pname) {
+  static constexpr GLenum kImmutable[] = {
+      0x0D33, 0x0D3A, 0x0D50, 0x8869, 0x8872, 0x8B4D, 0x8B4C, 0x851C, 0x84E8, 0x8DFB, 0x8DFD,
+      0x8DFC, 0x8073, 0x88FF, 0x8D57, 0x8CDF, 0x8824, 0x80E8, 0x80E9, 0x84FF, 0x8A2F, 0x8A30,
+      0x8A34, 0x821B, 0x821C, 0x86A2, 0x86A3, 0x8DF9, 0x87FE, 0x846E, 0x846D, 0x84FD, 0x8B49,
+      0x8B4A, 0x8B4B, 0x9122, 0x9125, 0x9126, 0x821E, 0x8B8C, 0x8DF8, 0x87FF,
+  };
+  for (GLenum p : kImmutable) {
+    if (p == pname) return true;
+  }
+  return false;
+}
+
+bool cache_disabled() {
+  static const bool off = std::getenv("CONDUIT_NO_QUERY_CACHE") != nullptr;
+  return off;
+}
+
+const std::string* fetch_string(Stream& s, GLenum name, GLuint index, bool indexed) {
+  auto& cache = s.gl_state().string_cache();
+  const uint64_t key = (uint64_t{indexed} << 63) | (uint64_t{index} << 32) | name;
+  auto it = cache.find(key);
+  if (it != cache.end() && !cache_disabled()) return &it->second;
+  size_t cmd = begin(s, indexed ? wire::GlOp::glGetStringi : wire::GlOp::glGetString);
+  s.writer().put(static_cast<uint32_t>(name));
+  if (indexed) s.writer().put(static_cast<uint32_t>(index));
+  auto reply = finish_and_wait(s, cmd);
+  if (!reply) return nullptr;
+  wire::Reader r(*reply, 0);
+  auto data = r.get_data();
+  if (!data || data->bytes.empty()) return nullptr;
+  std::string text(reinterpret_cast<const char*>(data->bytes.data()), data->bytes.size() - 1);
+  return &(cache[key] = std::move(text));
+}
+
+// The host's extensions minus those whose commands Conduit does not carry.
+const std::vector<std::string>& extension_list(Stream& s) {
+  auto& list = s.gl_state().extensions();
+  if (!list.empty()) return list;
+  std::vector<std::string> all;
+  if (const std::string* flat = fetch_string(s, kExtensions, 0, false)) {
+    std::istringstream in(*flat);
+    for (std::string e; in >> e;) all.push_back(e);
+  } else {
+    GLint n = 0;
+    handle_glGetIntegerv(kNumExtensions, &n);
+    for (GLint i = 0; i < n; ++i) {
+      if (const std::string* e = fetch_string(s, kExtensions, static_cast<GLuint>(i), true)) {
+        all.push_back(*e);
+      }
+    }
+  }
+  for (auto& e : all) {
+    if (!wire::gl_extension_blocked(e.c_str())) list.push_back(std::move(e));
+  }
+  return list;
+}
+
+template <typename T>
+void get_values(wire::GlOp op, GLenum pname, T* out) {
+  Stream* s = current_stream();
+  if (!s || !out) return;
+  if (pname == kNumExtensions && !s->gl_state().extensions().empty()) {
+    *out = static_cast<T>(s->gl_state().extensions().size());
+    return;
+  }
+  const uint64_t key = (uint64_t{sizeof(T)} << 32) | pname;
+  auto& cache = s->gl_state().get_cache();
+  auto it = cache.find(key);
+  if (it != cache.end()) {
+    std::memcpy(out, it->second.data(), it->second.size());
+    return;
+  }
+  size_t cmd = begin(*s, op);
+  s->writer().put(static_cast<uint32_t>(pname));
+  auto reply = finish_and_wait(*s, cmd);
+  if (!reply) return;
+  wire::Reader r(*reply, 0);
+  auto data = r.get_data();
+  if (!data) return;
+  // The host sends exactly the values this pname has.
+  std::memcpy(out, data->bytes.data(), data->bytes.size());
+  if (immutable_pname(pname) && !cache_disabled()) {
+    cache[key].assign(data->bytes.begin(), data->bytes.end());
+  }
+}
+
+}  // namespace
+
+const GLubyte* GLAPIENTRY handle_glGetString(GLenum name) {
+  Stream* s = current_stream();
+  if (!s) return nullptr;
+  if (name == kExtensions) {
+    auto& cache = s->gl_state().string_cache();
+    const uint64_t key = uint64_t{1} << 62;
+    auto it = cache.find(key);
+    if (it == cache.end()) {
+      std::string joined;
+      for (const auto& e : extension_list(*s)) joined += e + " ";
+      it = cache.emplace(key, std::move(joined)).first;
+    }
+    return reinterpret_cast<const GLubyte*>(it->second.c_str());
+  }
+  const std::string* text = fetch_string(*s, name, 0, false);
+  return text ? reinterpret_cast<const GLubyte*>(text->c_str()) : nullptr;
+}
+
+const GLubyte* GLAPIENTRY handle_glGetStringi(GLenum name, GLuint index) {
+  Stream* s = current_stream();
+  if (!s) return nullptr;
+  if (name == kExtensions) {
+    const auto& list = extension_list(*s);
+    return index < list.size() ? reinterpret_cast<const GLubyte*>(list[index].c_str()) : nullptr;
+  }
+  const std::string* text = fetch_string(*s, name, index, true);
+  return text ? reinterpret_cast<const GLubyte*>(text->c_str()) : nullptr;
+}
+
+void GLAPIENTRY handle_glGetIntegerv(GLenum pname, GLint* data) {
+  get_values(wire::GlOp::glGetIntegerv, pname, data);
+}
+
+void GLAPIENTRY handle_glGetFloatv(GLenum pname, GLfloat* data) {
+  get_values(wire::GlOp::glGetFloatv, pname, data);
+}
+
+void GLAPIENTRY handle_glGetBooleanv(GLenum pname, GLboolean* data) {
+  get_values(wire::GlOp::glGetBooleanv, pname, data);
+}
+
+void GLAPIENTRY handle_glGetInteger64v(GLenum pname, GLint64* data) {
+  get_values(wire::GlOp::glGetInteger64v, pname, data);
+}
+
+void GLAPIENTRY handle_glPixelStorei(GLenum pname, GLint param) {
+  Stream* s = current_stream();
+  if (!s) return;
+  s->gl_state().pixel_store(pname, param);
+  wire::encode_glPixelStorei(s->writer(), pname, param);
+  s->commit();
+}
+
+namespace {
+
+template <typename T>
+void get_uniform(wire::GlOp op, GLuint program, GLint location, T* params) {
+  Stream* s = current_stream();
+  if (!s) return;
+  size_t cmd = begin(*s, op);
+  s->writer().put(program);
+  s->writer().put(static_cast<int32_t>(location));
+  auto reply = finish_and_wait(*s, cmd);
+  if (!reply) return;
+  wire::Reader r(*reply, 0);
+  copy_reply(r, params, 16 * sizeof(T));
+}
+
+}  // namespace
+
+void GLAPIENTRY handle_glGetUniformfv(GLuint program, GLint location, GLfloat* params) {
+  get_uniform(wire::GlOp::glGetUniformfv, program, location, params);
+}
+
+void GLAPIENTRY handle_glGetUniformiv(GLuint program, GLint location, GLint* params) {
+  get_uniform(wire::GlOp::glGetUniformiv, program, location, params);
+}
+
+void GLAPIENTRY handle_glGetUniformuiv(GLuint program, GLint location, GLuint* params) {
+  get_uniform(wire::GlOp::glGetUniformuiv, program, location, params);
+}
+
+void GLAPIENTRY handle_glGetActiveUniformBlockiv(GLuint program, GLuint block, GLenum pname,
+                                                 GLint* params) {
+  Stream* s = current_stream();
+  if (!s || !params) return;
+  size_t cmd = begin(*s, wire::GlOp::glGetActiveUniformBlockiv);
+  s->writer().put(program);
+  s->writer().put(block);
+  s->writer().put(static_cast<uint32_t>(pname));
+  auto reply = finish_and_wait(*s, cmd);
+  if (!reply) return;
+  wire::Reader r(*reply, 0);
+  auto data = r.get_data();
+  if (data) std::memcpy(params, data->bytes.data(), data->bytes.size());
+}
+
+void GLAPIENTRY handle_glReadPixels(GLint x, GLint y, GLsizei width, GLsizei height,
+                                    GLenum format, GLenum type, void* pixels) {
+  Stream* s = current_stream();
+  if (!s) return;
+  GlState& st = s->gl_state();
+  size_t cmd = begin(*s, wire::GlOp::glReadPixels);
+  auto& w = s->writer();
+  for (int32_t v : {x, y, width, height}) w.put(v);
+  w.put(static_cast<uint32_t>(format));
+  w.put(static_cast<uint32_t>(type));
+  if (st.pack_buffer_bound()) {
+    w.put_buffer_offset(reinterpret_cast<uintptr_t>(pixels));
+    finish(*s, cmd);
+    return;
+  }
+  w.put_data(nullptr, 0);
+  auto reply = finish_and_wait(*s, cmd);
+  if (!reply) return;
+  wire::Reader r(*reply, 0);
+  copy_reply(r, pixels, wire::size::pixel_bytes(st.pack(), format, type, width, height, 1));
+}
+
+void GLAPIENTRY handle_glGetPointerv(GLenum pname, void** params) {
+  Stream* s = current_stream();
+  if (!s || !params) return;
+  constexpr GLenum kCallbackFunction = 0x8244, kCallbackUserParam = 0x8245;
+  *params = pname == kCallbackFunction    ? s->gl_state().debug_callback
+            : pname == kCallbackUserParam ? const_cast<void*>(s->gl_state().debug_user_param)
+                                          : nullptr;
+}
+
+void GLAPIENTRY handle_glDebugMessageCallback(GLDEBUGPROC callback, const void* user_param) {
+  Stream* s = current_stream();
+  if (!s) return;
+  // Kept for glGetPointerv; host debug output is not forwarded to the guest.
+  s->gl_state().debug_callback = reinterpret_cast<void*>(callback);
+  s->gl_state().debug_user_param = user_param;
+}
+
+}  // namespace icd
