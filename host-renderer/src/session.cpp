@@ -11,6 +11,24 @@ using wire::Errc;
 using wire::make_error;
 
 namespace {
+
+const char* control_op_name(uint32_t op) {
+  switch (static_cast<wire::ControlOp>(op)) {
+    case wire::ControlOp::kHello: return "kHello";
+    case wire::ControlOp::kCreateContext: return "kCreateContext";
+    case wire::ControlOp::kDestroyContext: return "kDestroyContext";
+    case wire::ControlOp::kMakeCurrent: return "kMakeCurrent";
+    case wire::ControlOp::kCreateSurface: return "kCreateSurface";
+    case wire::ControlOp::kDestroySurface: return "kDestroySurface";
+    case wire::ControlOp::kResizeSurface: return "kResizeSurface";
+    case wire::ControlOp::kSwapBuffers: return "kSwapBuffers";
+    case wire::ControlOp::kSync: return "kSync";
+    case wire::ControlOp::kGetStats: return "kGetStats";
+    case wire::ControlOp::kFrameDone: return "kFrameDone";
+    default: return nullptr;
+  }
+}
+
 constexpr auto kIdlePoll = std::chrono::milliseconds(100);
 constexpr auto kFramePoll = std::chrono::milliseconds(1);
 constexpr auto kRelaxed = std::memory_order_relaxed;
@@ -125,8 +143,11 @@ void Session::lose(uint32_t opcode, const wire::Error& error) {
   stats_->counters.contexts_lost.fetch_add(1, kRelaxed);
   uint64_t dropped = 0;
   if (guest_log_limiter().allow(&dropped)) {
-    const char* name = opcode >= wire::kFirstGlOpcode ? gl_command_name(opcode) : nullptr;
-    std::string op = name ? name : "op" + std::to_string(opcode);
+    // Opcode 0 stands for the batch framing itself.
+    const char* name = opcode >= wire::kFirstGlOpcode ? gl_command_name(opcode)
+                       : opcode == 0                 ? "batch"
+                                                     : control_op_name(opcode);
+    std::string op = name ? name : std::to_string(opcode);
     log_line("session %u: context lost: ctx=%u op=%s off=%zu: %s%s", stats_->id, ctx, op.c_str(),
              error.offset, error.describe().c_str(),
              dropped ? (" (" + std::to_string(dropped) + " lines dropped)").c_str() : "");

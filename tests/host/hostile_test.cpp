@@ -1,0 +1,261 @@
+// Hostile streams: each one loses only its own context (or connection);
+// another guest connected at the same time keeps rendering correct frames.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+
+#include "host_fixture.h"
+#include "test_guest.h"
+#include "wire/gl_encode.h"
+#include "wire/gl_opcodes.h"
+
+namespace hosttest {
+namespace {
+
+using wire::Api;
+using wire::ControlOp;
+
+constexpr GLbitfield kColorBufferBit = 0x4000;
+
+host::HostOptions small_limits() {
+  host::HostOptions o;
+  o.limits.guest.max_total_bytes = 64u << 20;
+  o.limits.max_batch_bytes = 1u << 20;
+  o.limits.max_contexts = 4;
+  return o;
+}
+
+class HostileTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { host_ = new RunningHost(small_limits()); }
+  static void TearDownTestSuite() {
+    delete host_;
+    host_ = nullptr;
+  }
+
+  void SetUp() override {
+    ASSERT_TRUE(host_->ok()) << host_->error();
+    witness_ = ready_guest(0.0f);
+    attacker_ = ready_guest(1.0f);
+    ASSERT_TRUE(witness_ && attacker_);
+  }
+
+  // A guest with context 1 current on a 16x16 surface 1.
+  std::unique_ptr<TestGuest> ready_guest(float red) {
+    auto g = TestGuest::connect(host_->address());
+    if (!g || !g->hello().ok() || g->create_context(1, Api::kGles, 3, 0) != 0) return nullptr;
+    g->create_surface(1, 16, 16);
+    g->make_current(1, 1, 1);
+    wire::encode_glClearColor(g->w(), red, 0.0f, 1.0f, 1.0f);
+    if (!g->send().ok()) return nullptr;
+    return g;
+  }
+
+  // The witness renders a frame and gets exactly what it drew.
+  void expect_witness_renders(uint32_t frame_id) {
+    wire::encode_glClear(witness_->w(), kColorBufferBit);
+    witness_->swap(1, frame_id);
+    ASSERT_TRUE(witness_->send().ok());
+    ReceivedFrame f;
+    ASSERT_TRUE(witness_->wait_frame(&f));
+    EXPECT_EQ(f.frame.frame_id, frame_id);
+    EXPECT_EQ(f.argb(8, 8), 0xFF0000FFu);
+    EXPECT_TRUE(witness_->lost.empty());
+  }
+
+  // Sends `raw` from the attacker: its context 1 is lost, at `opcode`.
+  void expect_lost(std::span<const std::byte> raw, uint32_t opcode) {
+    expect_witness_renders(1);
+    ASSERT_TRUE(attacker_->send_raw(raw).ok());
+    wire::ContextLost lost{};
+    ASSERT_TRUE(attacker_->wait_lost(&lost));
+    EXPECT_EQ(lost.context_id, 1u);
+    EXPECT_EQ(lost.opcode, opcode);
+    // Sticky: later commands of the context are skipped, no frame comes.
+    wire::encode_glClear(attacker_->w(), kColorBufferBit);
+    attacker_->swap(1, 2);
+    attacker_->control(ControlOp::kSync);
+    ASSERT_TRUE(attacker_->call().ok());
+    EXPECT_TRUE(attacker_->frames.empty());
+    EXPECT_TRUE(attacker_->lost.empty()) << "logged once";
+    expect_witness_renders(2);
+  }
+
+  static std::vector<std::byte> bytes_of(const wire::Writer& w) {
+    return {w.bytes().begin(), w.bytes().end()};
+  }
+  static void patch_u32(std::vector<std::byte>& b, size_t at, uint32_t v) { std::memcpy(b.data() + at, &v, 4); }
+
+  static RunningHost* host_;
+  std::unique_ptr<TestGuest> witness_, attacker_;
+};
+RunningHost* HostileTest::host_ = nullptr;
+
+TEST_F(HostileTest, TruncatedCommand) {
+  wire::Writer w;
+  wire::encode_glClearColor(w, 1, 1, 1, 1);
+  auto b = bytes_of(w);
+  b.resize(b.size() - 4);  // the header still claims the full size
+  expect_lost(b, 0);
+}
+
+TEST_F(HostileTest, CommandLongerThanTheBatch) {
+  wire::Writer w;
+  wire::encode_glClear(w, kColorBufferBit);
+  auto b = bytes_of(w);
+  patch_u32(b, 4, 1u << 30);
+  expect_lost(b, 0);
+}
+
+TEST_F(HostileTest, MisalignedCommandSize) {
+  wire::Writer w;
+  wire::encode_glClear(w, kColorBufferBit);
+  auto b = bytes_of(w);
+  patch_u32(b, 4, 10);
+  expect_lost(b, 0);
+}
+
+TEST_F(HostileTest, ArgumentsMissing) {
+  wire::Writer w;
+  w.end(w.begin(static_cast<uint32_t>(wire::GlOp::glClearColor)));  // no floats at all
+  expect_lost(bytes_of(w), static_cast<uint32_t>(wire::GlOp::glClearColor));
+}
+
+TEST_F(HostileTest, UnknownGlOpcode) {
+  wire::Writer w;
+  w.end(w.begin(0x7FFFFF00u));
+  expect_lost(bytes_of(w), 0x7FFFFF00u);
+}
+
+TEST_F(HostileTest, UnknownControlOpcode) {
+  wire::Writer w;
+  w.end(w.begin(60));
+  expect_lost(bytes_of(w), 60);
+}
+
+TEST_F(HostileTest, HostToGuestOpcodeFromTheGuest) {
+  wire::Writer w;
+  w.end(w.begin(static_cast<uint32_t>(ControlOp::kFrame)));
+  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kFrame));
+}
+
+TEST_F(HostileTest, MakeCurrentOfAnUnknownContext) {
+  wire::Writer w;
+  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kMakeCurrent));
+  w.put(wire::MakeCurrent{99, 1, 1});
+  w.end(at);
+  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kMakeCurrent));
+}
+
+TEST_F(HostileTest, SwapOfAnUnknownSurface) {
+  wire::Writer w;
+  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kSwapBuffers));
+  w.put(wire::SwapBuffers{1234, 1});
+  w.end(at);
+  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kSwapBuffers));
+}
+
+TEST_F(HostileTest, DestroyOfAnUnknownSurface) {
+  wire::Writer w;
+  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kDestroySurface));
+  w.put(wire::ObjectId{77});
+  w.end(at);
+  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kDestroySurface));
+}
+
+TEST_F(HostileTest, ControlPayloadTooShortOrTooLong) {
+  wire::Writer w;
+  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kResizeSurface));
+  w.put(uint32_t{1});
+  w.end(at);
+  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kResizeSurface));
+  auto again = ready_guest(1.0f);
+  ASSERT_TRUE(again);
+  attacker_ = std::move(again);
+  wire::Writer w2;
+  at = w2.begin(static_cast<uint32_t>(ControlOp::kSwapBuffers));
+  w2.put(wire::SwapBuffers{1, 1});
+  w2.put(uint32_t{5});
+  w2.end(at);
+  expect_lost(bytes_of(w2), static_cast<uint32_t>(ControlOp::kSwapBuffers));
+}
+
+TEST_F(HostileTest, HugeSurface) {
+  wire::Writer w;
+  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kCreateSurface));
+  w.put(wire::CreateSurface{2, 0xFFFFFFFFu, 0xFFFFFFFFu, {8, 8, 8, 8, 24, 8, 0}});
+  w.end(at);
+  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kCreateSurface));
+}
+
+TEST_F(HostileTest, SurfaceBeyondTheGuestMemoryLimit) {
+  wire::Writer w;
+  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kResizeSurface));
+  w.put(wire::ResizeSurface{1, 8192, 8192});  // 512 MiB of pixels against a 64 MiB limit
+  w.end(at);
+  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kResizeSurface));
+}
+
+TEST_F(HostileTest, TooManyContextsAreRefusedNotFatal) {
+  for (uint32_t id = 2; id <= 4; ++id) EXPECT_EQ(attacker_->create_context(id, Api::kGles, 2, 0), 0u);
+  EXPECT_NE(attacker_->create_context(5, Api::kGles, 2, 0), 0u);
+  EXPECT_TRUE(attacker_->lost.empty());
+  expect_witness_renders(1);
+}
+
+TEST_F(HostileTest, BatchOverTheSizeLimitEndsTheConnection) {
+  std::vector<std::byte> big(2u << 20);
+  wire::Writer w;
+  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kSync));
+  w.end(at);
+  std::memcpy(big.data(), w.bytes().data(), w.size());
+  patch_u32(big, 4, static_cast<uint32_t>(big.size()));
+  expect_witness_renders(1);
+  ASSERT_TRUE(attacker_->send_raw(big).ok());
+  EXPECT_TRUE(attacker_->wait_closed());
+  EXPECT_EQ(attacker_->lost.size(), 1u);
+  expect_witness_renders(2);
+}
+
+TEST_F(HostileTest, CommandsBeforeHelloEndNothingButTheirOwn) {
+  auto g = TestGuest::connect(host_->address());
+  ASSERT_TRUE(g);
+  wire::encode_glClear(g->w(), kColorBufferBit);
+  ASSERT_TRUE(g->send().ok());
+  wire::ContextLost lost{};
+  ASSERT_TRUE(g->wait_lost(&lost));
+  EXPECT_EQ(lost.context_id, 0u);
+  expect_witness_renders(1);
+}
+
+TEST_F(HostileTest, BrokenBatchHeaderEndsTheConnection) {
+  wire::Writer w;
+  wire::encode_glClear(w, kColorBufferBit);
+  wire::BatchEncoder enc(wire::Compression::kOff);
+  auto msg = enc.encode(w.bytes());
+  ASSERT_TRUE(msg.ok());
+  std::vector<std::byte> m(msg->begin(), msg->end());
+  m[0] = std::byte{0};  // not the batch magic
+  expect_witness_renders(1);
+  ASSERT_TRUE(attacker_->send_message(m).ok());
+  EXPECT_TRUE(attacker_->wait_closed());
+  EXPECT_EQ(attacker_->lost.size(), 1u);
+  expect_witness_renders(2);
+}
+
+TEST_F(HostileTest, CorruptCompressedBatchEndsTheConnection) {
+  std::vector<std::byte> payload(4096, std::byte{7});
+  wire::BatchEncoder enc(wire::Compression::kFast);
+  auto msg = enc.encode(payload);
+  ASSERT_TRUE(msg.ok());
+  std::vector<std::byte> m(msg->begin(), msg->end());
+  for (size_t i = sizeof(wire::BatchHeader); i < m.size(); ++i) m[i] ^= std::byte{0xA5};
+  expect_witness_renders(1);
+  ASSERT_TRUE(attacker_->send_message(m).ok());
+  EXPECT_TRUE(attacker_->wait_closed());
+  expect_witness_renders(2);
+}
+
+}  // namespace
+}  // namespace hosttest
