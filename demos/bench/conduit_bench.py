@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import glmark, regress, report  # noqa: E402
 from benchlib.display import Xvfb  # noqa: E402
 from benchlib.modes import MODES  # noqa: E402
-from benchlib.runner import document, run_all  # noqa: E402
+from benchlib.runner import document, now, run_all  # noqa: E402
 
 EXIT_RUNS_FAILED = 1
 EXIT_USAGE = 2
@@ -116,6 +116,7 @@ def main(argv):
     out_dir = os.path.abspath(config.out or datetime.now().strftime("conduit-bench-%Y%m%d-%H%M%S"))
     os.makedirs(out_dir, exist_ok=True)
     env = dict(os.environ)
+    started = now()
     xvfb = None
     try:
         if "DISPLAY" not in env:
@@ -125,7 +126,7 @@ def main(argv):
     finally:
         if xvfb:
             xvfb.stop()
-    doc = document(config, ["conduit", "bench"] + argv, runs, renderers)
+    doc = document(config, ["conduit", "bench"] + argv, runs, renderers, started)
     files = report.write_all(out_dir, doc)
     for name, ratio in doc["ratios"].items():
         value = "n/a" if ratio["geomean"] is None else f"{ratio['geomean']:.3f}"

@@ -120,7 +120,8 @@ def write_html(path, document, images):
 td,th{{border:1px solid #ccc;padding:2px 6px;font-size:13px}}td:nth-child(n+3){{text-align:right}}</style>
 </head><body>
 <h1>conduit bench</h1>
-<p>{e(document['created'])} &middot; {e(document['machine']['cpu'])} ({document['machine']['cpus']} CPUs)
+<p>{e(document.get('started', document['created']))} to {e(document['created'])}
+&middot; {e(document['machine']['cpu'])} ({document['machine']['cpus']} CPUs)
 &middot; {e(c['program'])} {c['size'][0]}x{c['size'][1]} {'off-screen' if c['offscreen'] else 'on-screen'}
 &middot; {c['repeat']} repetition(s) of {c['duration']} s per scene</p>
 <p><code>{e(' '.join(document['command']))}</code></p>

@@ -70,11 +70,16 @@ def run_all(config, env, out_dir):
     return runs, renderers
 
 
-def document(config, argv, runs, renderers):
+def now():
+    return datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds")
+
+
+def document(config, argv, runs, renderers, started):
     summary = summarize(runs, config.scenes, config.modes)
     return {
         "schema": 1,
-        "created": datetime.now(timezone.utc).astimezone().isoformat(timespec="seconds"),
+        "started": started,
+        "created": now(),
         "command": argv,
         "machine": {"cpu": _cpu_model(), "cpus": os.cpu_count(),
                     "kernel": platform.release()},
