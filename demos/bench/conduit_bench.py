@@ -60,7 +60,8 @@ def parse_args(argv):
                    help="comma-separated glmark2 scene specs, or 'default' (glmark2's list)")
     p.add_argument("--modes", type=_modes, default=list(MODES),
                    help="comma-separated subset of native,virgl,conduit (default: all)")
-    p.add_argument("--size", type=_size, default=(800, 600), help="window size WxH (default 800x600)")
+    p.add_argument("--size", type=_size, default=(800, 600),
+                   help="window size WxH (default 800x600)")
     p.add_argument("--offscreen", action="store_true", help="render off-screen")
     p.add_argument("--repeat", type=_positive(int), default=3,
                    help="repetitions per scene (default 3)")

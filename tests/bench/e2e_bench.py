@@ -86,8 +86,8 @@ class BenchRunTest(unittest.TestCase):
             self.assertGreater(width * height, 0)
 
     def test_identical_results_pass_the_regression_check(self):
-        same = bench("--compare", self.path("results.json"), "--baseline", self.path("results.json"),
-                     "--max-regression", "5")
+        results = self.path("results.json")
+        same = bench("--compare", results, "--baseline", results, "--max-regression", "5")
         self.assertEqual(same.returncode, 0, same.stdout)
 
     def test_planted_regression_fails_the_check(self):

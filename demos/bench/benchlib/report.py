@@ -67,7 +67,8 @@ def plot_ratios(path, ratios):
     fig, ax = plt.subplots(figsize=(6, 3.5))
     bars = ax.bar(names, values, color=["#8172b3", "#c44e52", "#937860"][:len(names)])
     for rect, value, shown in zip(bars, values, raw):
-        ax.annotate("n/a" if shown is None else f"{shown:.3f}", (rect.get_x() + rect.get_width() / 2, value),
+        label = "n/a" if shown is None else f"{shown:.3f}"
+        ax.annotate(label, (rect.get_x() + rect.get_width() / 2, value),
                     ha="center", va="bottom", fontsize=9)
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_ylabel("geometric mean of per-scene FPS ratios")
