@@ -29,6 +29,7 @@ using namespace std::chrono_literals;
 
 struct RunArgs {
   std::string host;
+  bool private_host = false;
   std::vector<std::string> command;
 };
 
@@ -174,6 +175,8 @@ int wait_child(pid_t pid) {
 int run_program(RunArgs& a) {
   std::vector<std::string> cmd = a.command;
   if (!cmd.empty() && cmd.front() == "--") cmd.erase(cmd.begin());
+  // CLI11 hands the separator back after the program's own arguments.
+  if (!cmd.empty() && cmd.back() == "--") cmd.pop_back();
   if (cmd.empty()) {
     std::fprintf(stderr, "conduit run: no program given (conduit run -- PROGRAM ARGS...)\n");
     return 2;
@@ -186,8 +189,8 @@ int run_program(RunArgs& a) {
 
   std::string address = a.host.empty() ? default_host() : a.host;
   PrivateHost private_host;
-  if (!reachable(address)) {
-    if (!a.host.empty()) std::fprintf(stderr, "conduit run: no host at %s, starting a private one\n", address.c_str());
+  if (a.private_host || !reachable(address)) {
+    if (!a.host.empty() && !a.private_host) std::fprintf(stderr, "conduit run: no host at %s, starting a private one\n", address.c_str());
     if (!private_host.start()) return 1;
     address = private_host.address();
   }
@@ -227,6 +230,8 @@ CLI::App* add_run_command(CLI::App& app, int* status) {
   cmd->add_option("--host", args->host,
                   "Host address (unix:PATH, tcp:HOST:PORT, shm:PATH); default $CONDUIT_HOST or the "
                   "local default socket. Without a reachable host a private one runs for the program.");
+  cmd->add_flag("--private-host", args->private_host,
+                "Always start a private host for the program, even when one is reachable");
   cmd->add_option("command", args->command, "The program and its arguments")->required();
   cmd->prefix_command();
   cmd->callback([status, args, cmd] {

@@ -69,7 +69,7 @@ constexpr EGLint kTrueColor = 4;
 EGLint renderable_bits(const RenderCaps& caps) {
   EGLint bits = 0;
   if (caps.max_gles >= 20) bits |= EGL_OPENGL_ES2_BIT;
-  if (caps.max_gles >= 30) bits |= EGL_OPENGL_ES3_BIT_KHR;
+  if (caps.max_gles >= 30) bits |= EGL_OPENGL_ES3_BIT;
   if (caps.max_gl_core > 0 || caps.max_gl_compat > 0) bits |= EGL_OPENGL_BIT;
   return bits;
 }

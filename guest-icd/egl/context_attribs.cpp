@@ -78,7 +78,7 @@ EGLint check_context_request(const ContextRequest& r, const Config* config, cons
   EGLint needed_bit = 0;
   if (r.profile == wire::Profile::kNone) {  // OpenGL ES
     if (!valid_gles_version(r.major, r.minor) || version > caps.max_gles) return EGL_BAD_MATCH;
-    needed_bit = r.major >= 3 ? EGL_OPENGL_ES3_BIT_KHR : EGL_OPENGL_ES2_BIT;
+    needed_bit = r.major >= 3 ? EGL_OPENGL_ES3_BIT : EGL_OPENGL_ES2_BIT;
   } else {
     const int max = r.profile == wire::Profile::kCore ? caps.max_gl_core : caps.max_gl_compat;
     if (!valid_gl_version(r.major, r.minor) || version > max) return EGL_BAD_MATCH;

@@ -1,0 +1,70 @@
+// A real `conduit host` child process on a private unix socket, for tests
+// that need the other end of the wire. CONDUIT_EXE names the binary.
+#pragma once
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include "wire/transport.h"
+
+namespace guesttest {
+
+class HostProcess {
+ public:
+  HostProcess() {
+    address_ = "unix:/tmp/conduit-guest-test-" + std::to_string(getpid()) + ".sock";
+    const char* exe = std::getenv("CONDUIT_EXE");
+    if (!exe || !*exe) {
+      error_ = "CONDUIT_EXE is not set";
+      return;
+    }
+    pid_ = fork();
+    if (pid_ == 0) {
+      execl(exe, exe, "host", "--listen", address_.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (auto ch = wire::connect(address_)) {
+        (*ch)->close();
+        return;
+      }
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        error_ = "conduit host exited early";
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    error_ = "conduit host did not start listening";
+  }
+
+  ~HostProcess() { stop(SIGTERM); }
+
+  // Ends the host; SIGKILL plays a host that crashed.
+  void stop(int sig) {
+    if (pid_ <= 0) return;
+    kill(pid_, sig);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+  }
+
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  const std::string& address() const { return address_; }
+
+ private:
+  pid_t pid_ = -1;
+  std::string address_;
+  std::string error_;
+};
+
+}  // namespace guesttest
