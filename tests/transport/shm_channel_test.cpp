@@ -1,0 +1,180 @@
+// The shm transport end to end: blob heap use across processes, and a peer
+// that scribbles over the shared control block.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <random>
+#include <thread>
+
+#include "peer_process.h"
+#include "shm_ring.h"
+#include "wire/reader.h"
+#include "wire/transport.h"
+#include "wire/writer.h"
+
+namespace wire {
+namespace {
+
+using namespace std::chrono_literals;
+using wire::testing::fill_pattern;
+using wire::testing::fork_peer;
+using wire::testing::matches_pattern;
+using wire::testing::wait_peer;
+
+std::string temp_name(const char* tag) {
+  static int counter = 0;
+  return ::testing::TempDir() + "conduit-" + tag + "-" + std::to_string(getpid()) + "-" +
+         std::to_string(counter++);
+}
+
+constexpr uint32_t kBlobOp = kFirstGlOpcode + 1;
+constexpr uint32_t kAckOp = 1;
+
+// The client fills the heap until it refuses, in every round, so the heap is
+// exhausted, reused from the start and wrapped; the listener checks every
+// byte through wire::Reader, whichever way (heap or inline) it travelled.
+TEST(ShmChannel, BlobHeapExhaustionAndReuseAcrossProcesses) {
+  for (const char* scheme : {"shm:", "shm:file="}) {
+    TransportOptions opts;
+    opts.ring_bytes = 1u << 20;
+    opts.heap_bytes = 256 * 1024;
+    std::string address = scheme + temp_name("heap");
+    auto listener = wire::listen(address, opts);
+    ASSERT_TRUE(listener) << listener.error().describe();
+    constexpr int kRounds = 12;
+    pid_t pid = fork_peer([&] {
+      auto ch = wire::connect(address, opts);
+      if (!ch) return 2;
+      BlobSink* heap = (*ch)->outgoing_heap();
+      if (!heap) return 3;
+      std::mt19937 rng(5);
+      std::vector<std::byte> blob;
+      uint64_t seed = 0;
+      for (int round = 0; round < kRounds; ++round) {
+        Writer w;
+        w.set_blob_sink(heap);
+        // Heap-sized blobs until the heap is full; the last goes inline.
+        for (int i = 0; i < 64; ++i, ++seed) {
+          blob.resize(heap->threshold() + rng() % (60 * 1024));
+          fill_pattern(blob, seed);
+          size_t c = w.begin(kBlobOp);
+          w.put<uint64_t>(seed);
+          w.put_data(blob.data(), blob.size());
+          w.end(c);
+          uint32_t kind;
+          std::memcpy(&kind, w.bytes().data() + c + sizeof(CommandHeader) + 8, 4);
+          if (kind == static_cast<uint32_t>(DataKind::kInline)) break;
+        }
+        if (!(*ch)->send(w.bytes())) return 4;
+        auto ack = (*ch)->receive(10s);
+        if (!ack || ack->size() != 4) return 5;
+      }
+      return 0;
+    });
+    auto ch = (*listener)->accept(10s);
+    ASSERT_TRUE(ch) << ch.error().describe();
+    size_t heap_bytes = 0, inline_blobs = 0;
+    for (int round = 0; round < kRounds; ++round) {
+      auto msg = (*ch)->receive(10s);
+      ASSERT_TRUE(msg) << msg.error().describe();
+      CommandIterator it(*msg);
+      while (!it.done()) {
+        auto cmd = it.next();
+        ASSERT_TRUE(cmd) << cmd.error().describe();
+        Reader r(cmd->payload, cmd->offset, (*ch)->incoming_heap());
+        auto seed = r.get<uint64_t>();
+        auto data = r.get_data();
+        ASSERT_TRUE(seed && data) << (data ? "" : data.error().describe());
+        ASSERT_TRUE(matches_pattern(data->bytes, *seed)) << "blob " << *seed;
+        if (data->kind == DataKind::kHeap) {
+          heap_bytes += data->bytes.size();
+        } else {
+          ++inline_blobs;
+        }
+      }
+      (*ch)->release();  // frees the heap space the message referenced
+      uint32_t ack = 1;
+      ASSERT_TRUE((*ch)->send({reinterpret_cast<std::byte*>(&ack), 4}));
+    }
+    EXPECT_EQ(inline_blobs, size_t{kRounds});  // the heap ran out every round
+    EXPECT_GT(heap_bytes, 8 * opts.heap_bytes);  // so it was reused
+    EXPECT_EQ(wait_peer(pid), 0) << scheme;
+  }
+}
+
+// Maps a file region the way a hostile guest would and writes nonsense.
+struct Scribbler {
+  explicit Scribbler(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDWR);
+    struct stat st;
+    ::fstat(fd, &st);
+    size = static_cast<size_t>(st.st_size);
+    base = static_cast<std::byte*>(::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
+    ::close(fd);
+  }
+  ~Scribbler() { ::munmap(base, size); }
+  transport::shm::RegionControl* ctl() { return transport::shm::control(base); }
+  std::byte* base;
+  size_t size;
+};
+
+TEST(ShmChannel, HostileRingStateGivesCleanErrors) {
+  TransportOptions opts;
+  opts.ring_bytes = 64 * 1024;
+  opts.heap_bytes = 64 * 1024;
+  std::string path = temp_name("hostile");
+  auto listener = wire::listen("shm:file=" + path, opts);
+  ASSERT_TRUE(listener) << listener.error().describe();
+  auto layout = transport::shm::make_layout(opts.ring_bytes, opts.heap_bytes);
+
+  // Each case: what the "guest" writes, then what the host must report.
+  struct Case {
+    const char* name;
+    std::function<void(Scribbler&)> scribble;
+    bool on_receive;  // else the host's send fails
+  };
+  const Case cases[] = {
+      {"head far beyond tail",
+       [](Scribbler& s) { s.ctl()->dir[0].producer.head.store(uint64_t{1} << 40); }, true},
+      {"record larger than the ring",
+       [&](Scribbler& s) {
+         transport::shm::RecordHeader h{1u << 30, 0, 0};
+         std::memcpy(s.base + layout->ring_offset[0], &h, sizeof h);
+         s.ctl()->dir[0].producer.head.store(64);
+       },
+       true},
+      {"tail running ahead of head",
+       [](Scribbler& s) { s.ctl()->dir[1].consumer.tail.store(~uint64_t{0} - 5); }, false},
+  };
+  for (const Case& k : cases) {
+    std::unique_ptr<Channel> guest;
+    std::thread t([&] {
+      auto c = wire::connect("shm:file=" + path, opts);
+      if (c) guest = std::move(*c);
+    });
+    auto host = (*listener)->accept(5s);
+    t.join();
+    ASSERT_TRUE(host && guest) << k.name;
+    Scribbler s(path);
+    k.scribble(s);
+    if (k.on_receive) {
+      auto m = (*host)->receive(1s);
+      ASSERT_FALSE(m) << k.name;
+      EXPECT_EQ(m.error().code, Errc::kBadValue) << k.name << ": " << m.error().describe();
+    } else {
+      // Fill the ring so the host must look at the (garbage) tail.
+      std::vector<std::byte> msg(20000);
+      Status st;
+      for (int i = 0; i < 8 && st; ++i) st = (*host)->send(msg);
+      ASSERT_FALSE(st) << k.name;
+      EXPECT_EQ(st.error().code, Errc::kBadValue) << k.name << ": " << st.error().describe();
+    }
+    guest.reset();
+    host->reset();
+  }
+}
+
+}  // namespace
+}  // namespace wire
