@@ -51,8 +51,8 @@ void GLAPIENTRY handle_glBufferData(GLenum target, GLsizeiptr size, const void* 
   if (!s) return;
   GlState& st = s->gl_state();
   st.set_buffer_size(st.bound_buffer(target), size);
-  wire::encode_glBufferData(s->writer(), target, size, data,
-                            size > 0 ? static_cast<size_t>(size) : 0, usage);
+  wire::encode_glBufferData(s->writer(), target, size, data, usage,
+                            size > 0 ? static_cast<size_t>(size) : 0);
   s->commit();
 }
 
