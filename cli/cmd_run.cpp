@@ -232,10 +232,15 @@ CLI::App* add_run_command(CLI::App& app, int* status) {
                   "local default socket. Without a reachable host a private one runs for the program.");
   cmd->add_flag("--private-host", args->private_host,
                 "Always start a private host for the program, even when one is reachable");
+  // Everything from the program name on is the program's, options included.
   cmd->add_option("command", args->command, "The program and its arguments")->required();
   cmd->prefix_command();
   cmd->callback([status, args, cmd] {
-    for (const auto& extra : cmd->remaining()) args->command.push_back(extra);
+    // After `--` CLI11 gives the program as `command` and leaves a "--"
+    // marker; without it, the program's first option starts `remaining()`.
+    std::vector<std::string> rest = cmd->remaining();
+    if (!rest.empty() && rest.front() == "--") rest.erase(rest.begin());
+    args->command.insert(args->command.end(), rest.begin(), rest.end());
     *status = run_program(*args);
   });
   return cmd;
