@@ -150,6 +150,13 @@ void GLAPIENTRY handle_glGetInteger64v(GLenum pname, GLint64* data) {
   get_values(wire::GlOp::glGetInteger64v, pname, data);
 }
 
+void GLAPIENTRY handle_glFinish() {
+  Stream* s = current_stream();
+  if (!s) return;
+  wire::encode_glFinish(s->writer());
+  (void)s->roundtrip();
+}
+
 void GLAPIENTRY handle_glPixelStorei(GLenum pname, GLint param) {
   Stream* s = current_stream();
   if (!s) return;
