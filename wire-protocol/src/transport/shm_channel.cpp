@@ -17,7 +17,7 @@ namespace {
 // Back-off of a waiting side: spin while the peer is likely mid-write, then
 // yield the core (2-core machines share it with the peer), then sleep.
 constexpr auto kSpin = std::chrono::microseconds(20);
-constexpr auto kYield = std::chrono::microseconds(200);
+constexpr auto kYield = std::chrono::microseconds(50);
 constexpr auto kFirstNap = std::chrono::microseconds(50);
 constexpr auto kLongestNap = std::chrono::microseconds(1000);
 
@@ -80,6 +80,7 @@ void ShmChannel::ring(const Fd& bell) {
   uint64_t one = 1;
   (void)!::write(bell.get(), &one, sizeof one);
   kicks_.fetch_add(1, std::memory_order_relaxed);
+  count_syscall();
 }
 
 Status ShmChannel::peer_gone(PeerWatch& watch) {
@@ -88,6 +89,7 @@ Status ShmChannel::peer_gone(PeerWatch& watch) {
   }
   if (bells_) {
     pollfd p{bells_->socket.get(), POLLRDHUP, 0};
+    count_syscall();
     if (::poll(&p, 1, 0) > 0) return make_error(Errc::kClosed, "peer hung up");
     return {};
   }
@@ -109,6 +111,7 @@ Status ShmChannel::sleep_once(const std::function<bool()>& ready, Role role, Pee
                               const Deadline& deadline, std::chrono::microseconds nap) {
   if (!bells_) {
     auto left = std::chrono::milliseconds(deadline.poll_ms());
+    count_syscall();
     std::this_thread::sleep_for(std::min<std::chrono::microseconds>(nap, left));
     return {};
   }
@@ -123,7 +126,9 @@ Status ShmChannel::sleep_once(const std::function<bool()>& ready, Role role, Pee
     const Fd& bell = role == Role::kConsumer ? bells_->data[side_] : bells_->space[peer_];
     pollfd fds[2] = {{bell.get(), POLLIN, 0}, {bells_->socket.get(), POLLRDHUP, 0}};
     int n = ::poll(fds, 2, deadline.poll_ms());
+    count_syscall();
     if (n > 0 && (fds[0].revents & POLLIN)) {
+      count_syscall();
       uint64_t count;
       (void)!::read(bell.get(), &count, sizeof count);
     }
@@ -147,6 +152,7 @@ Status ShmChannel::wait(const std::function<bool()>& ready, Role role, PeerWatch
   }
   while (Clock::now() - start < kYield) {
     if (ready()) return {};
+    count_syscall();
     sched_yield();
   }
   sleeps_.fetch_add(1, std::memory_order_relaxed);

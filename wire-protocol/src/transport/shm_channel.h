@@ -41,8 +41,9 @@ struct Doorbells {
 };
 
 struct ShmCounters {
-  uint64_t kicks = 0;   // doorbell writes (system calls) made by this side
-  uint64_t sleeps = 0;  // waits that went past spinning and yielding
+  uint64_t kicks = 0;     // doorbell writes made by this side
+  uint64_t sleeps = 0;    // waits that went past spinning and yielding
+  uint64_t syscalls = 0;  // every system call of send/receive: kicks, yields, polls, reads
 };
 
 class ShmChannel final : public Channel {
@@ -62,7 +63,7 @@ class ShmChannel final : public Channel {
   void close() override;
   std::string describe() const override { return description_; }
 
-  ShmCounters counters() const { return {kicks_.load(), sleeps_.load()}; }
+  ShmCounters counters() const { return {kicks_.load(), sleeps_.load(), syscalls_.load()}; }
 
   // Heartbeats of polled regions: period, and silence that means death.
   static constexpr std::chrono::milliseconds kBeatPeriod{10};
@@ -82,6 +83,7 @@ class ShmChannel final : public Channel {
                     const Deadline& deadline, std::chrono::microseconds nap);
   Status peer_gone(PeerWatch& watch);
   void ring(const Fd& bell);
+  void count_syscall() { syscalls_.fetch_add(1, std::memory_order_relaxed); }
   Status write_record(std::span<const std::byte> chunk, uint32_t flags, const Deadline& d);
   Error fail_receive(Error e);
   void heartbeat_loop(std::stop_token stop);
@@ -118,6 +120,7 @@ class ShmChannel final : public Channel {
 
   std::atomic<uint64_t> kicks_{0};
   std::atomic<uint64_t> sleeps_{0};
+  std::atomic<uint64_t> syscalls_{0};
   std::atomic<bool> closed_{false};
   std::jthread heartbeat_;  // last: stops before the mapping goes away
 };
