@@ -156,17 +156,29 @@ class PrivateHost {
   std::string address_;
 };
 
+volatile sig_atomic_t g_child = 0;
+
+void forward_signal(int sig) {
+  if (g_child > 0) kill(static_cast<pid_t>(g_child), sig);
+}
+
+// Waits for the program; termination signals sent to us go on to it, so we
+// stay to stop the private host after it.
 int wait_child(pid_t pid) {
-  // Ctrl-C reaches the program itself; we stay to clean up after it.
-  struct sigaction ignore = {}, old_int = {}, old_term = {};
-  ignore.sa_handler = SIG_IGN;
-  sigaction(SIGINT, &ignore, &old_int);
-  sigaction(SIGTERM, &ignore, &old_term);
+  g_child = pid;
+  struct sigaction forward = {}, old_int = {}, old_term = {}, old_hup = {};
+  forward.sa_handler = forward_signal;
+  sigemptyset(&forward.sa_mask);
+  sigaction(SIGINT, &forward, &old_int);
+  sigaction(SIGTERM, &forward, &old_term);
+  sigaction(SIGHUP, &forward, &old_hup);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);
+  sigaction(SIGHUP, &old_hup, nullptr);
+  g_child = 0;
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return 1;

@@ -79,10 +79,15 @@ Connection::Connection(std::unique_ptr<wire::Channel> channel)
       decoder_(kMaxIncomingBatch) {}
 
 Connection::~Connection() {
+  stopping_ = true;
+  if (receiver_.joinable()) receiver_.join();
   if (channel_) channel_->close();
 }
 
 wire::Status Connection::handshake() {
+  // Frames arrive whenever the host finishes them, also while the
+  // application waits for input, so one thread receives all the time.
+  receiver_ = std::thread([this] { receive_loop(); });
   wire::Hello hello{wire::kProtocolVersion, wire::kFeatureCompression | wire::kFeatureBlobHeap,
                     static_cast<uint32_t>(getpid())};
   uint64_t ticket = 0;
@@ -184,27 +189,34 @@ void Connection::forget(uint32_t id) {
   if (bound) (void)send(&kNone, {}, 0);
 }
 
-Connection::Pumped Connection::pump(milliseconds timeout) {
-  auto message = channel_->receive(timeout);
-  if (!message) {
-    if (message.error().code == wire::Errc::kTimeout) return Pumped::kIdle;
-    mark_lost(message.error().describe());
-    return Pumped::kFailed;
-  }
-  auto batch = decoder_.decode(message.value());
-  if (!batch) {
+void Connection::receive_loop() {
+  std::vector<wire::FrameDone> done;
+  while (!stopping_ && !lost_) {
+    auto message = channel_->receive(kPumpSlice);
+    if (!message) {
+      if (message.error().code != wire::Errc::kTimeout) mark_lost(message.error().describe());
+      continue;
+    }
+    auto batch = decoder_.decode(message.value());
+    if (!batch) {
+      channel_->release();
+      mark_lost(batch.error().describe());
+      continue;
+    }
+    done.clear();
+    handle_batch(batch.value().commands, &done);
     channel_->release();
-    mark_lost(batch.error().describe());
-    return Pumped::kFailed;
+    for (const auto& d : done) (void)send_control(wire::ControlOp::kFrameDone, d);
   }
-  handle_batch(batch.value().commands);
-  channel_->release();
-  return Pumped::kMessage;
+  std::lock_guard lock(mu_);
+  cv_.notify_all();
 }
 
-void Connection::handle_batch(std::span<const std::byte> commands) {
+void Connection::handle_batch(std::span<const std::byte> commands, std::vector<wire::FrameDone>* done) {
   wire::CommandIterator it(commands);
   std::lock_guard lock(mu_);
+  // Woken waiters run once the lock is released, so they see the whole batch.
+  cv_.notify_all();
   while (!it.done()) {
     auto cmd = it.next();
     if (!cmd) {
@@ -231,6 +243,7 @@ void Connection::handle_batch(std::span<const std::byte> commands) {
         if (!pixels) break;
         auto sink = sinks_.find(frame->surface_id);
         if (sink != sinks_.end()) sink->second->on_frame(frame.value(), pixels->bytes);
+        done->push_back(wire::FrameDone{frame->surface_id, frame->frame_id});
         break;
       }
       case wire::ControlOp::kContextLost: {
@@ -249,36 +262,8 @@ void Connection::handle_batch(std::span<const std::byte> commands) {
 }
 
 bool Connection::wait_until(const std::function<bool()>& ready, milliseconds timeout) {
-  const auto deadline = Clock::now() + timeout;
   std::unique_lock lock(mu_);
-  while (true) {
-    if (ready()) return true;
-    if (lost_ || Clock::now() >= deadline) return false;
-    if (receiving_) {
-      cv_.wait_for(lock, kPumpSlice);
-      continue;
-    }
-    receiving_ = true;
-    lock.unlock();
-    pump(kPumpSlice);
-    lock.lock();
-    receiving_ = false;
-    cv_.notify_all();
-  }
-}
-
-void Connection::poll() {
-  {
-    std::lock_guard lock(mu_);
-    if (receiving_ || lost_) return;
-    receiving_ = true;
-  }
-  // Bounded, so a host streaming frames cannot keep the caller here.
-  for (int i = 0; i < 64 && pump(milliseconds(0)) == Pumped::kMessage; ++i) {
-  }
-  std::lock_guard lock(mu_);
-  receiving_ = false;
-  cv_.notify_all();
+  return cv_.wait_for(lock, timeout, [&] { return ready() || lost_; }) && !lost_;
 }
 
 wire::Result<std::vector<std::byte>> Connection::wait_reply(uint64_t ticket) {

@@ -16,6 +16,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "conn/stats.h"
@@ -42,8 +43,10 @@ struct Binding {
   bool operator==(const Binding&) const = default;
 };
 
-// Receives the frames the host finished for one surface. Called on whichever
-// thread is receiving, with the connection's lock held: copy and return.
+// Receives the frames the host finished for one surface, on the
+// connection's receiving thread with its lock held (so a sink is never
+// called after remove_sink returned). The connection reports the frame done
+// to the host afterwards.
 class FrameSink {
  public:
   virtual ~FrameSink() = default;
@@ -91,11 +94,9 @@ class Connection {
   // release it there first.
   void forget(uint32_t id);
 
-  // Receives until `ready()` (checked under the lock) or the deadline.
+  // Waits until `ready()` (checked under the lock, after every message
+  // received) or the deadline; false on timeout or a lost connection.
   bool wait_until(const std::function<bool()>& ready, std::chrono::milliseconds timeout);
-
-  // Handles whatever already arrived without waiting.
-  void poll();
 
   void add_sink(uint32_t surface_id, FrameSink* sink);
   void remove_sink(uint32_t surface_id);
@@ -119,11 +120,11 @@ class Connection {
 
  private:
   wire::Status handshake();
+  void receive_loop();
   wire::Status encode_and_send(std::span<const std::byte> commands, uint16_t flags);
-  // Receives and handles at most one message.
-  enum class Pumped { kMessage, kIdle, kFailed };
-  Pumped pump(std::chrono::milliseconds timeout);
-  void handle_batch(std::span<const std::byte> commands);
+  // Handles one batch from the host; frames it delivered are appended to
+  // `done` for FrameDone.
+  void handle_batch(std::span<const std::byte> commands, std::vector<wire::FrameDone>* done);
   void mark_lost(const std::string& why);
 
   std::unique_ptr<wire::Channel> channel_;
@@ -138,10 +139,9 @@ class Connection {
   Binding host_current_;
   uint64_t next_ticket_ = 1;
 
-  // Receiving and what it routes; one thread receives at a time.
+  // What the receiving thread routes, and the waiters it wakes.
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  bool receiving_ = false;
   std::atomic<bool> lost_{false};
   std::atomic<bool> any_context_lost_{false};  // lets context_lost() skip the lock
   wire::BatchDecoder decoder_;
@@ -150,6 +150,9 @@ class Connection {
   std::map<uint32_t, FrameSink*> sinks_;
   std::set<uint32_t> lost_contexts_;
   uint32_t next_id_ = 1;
+
+  std::atomic<bool> stopping_{false};
+  std::thread receiver_;  // last: joined before the members it uses go away
 };
 
 }  // namespace icd

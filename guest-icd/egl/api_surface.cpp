@@ -55,15 +55,20 @@ EGLSurface create_window(EGLDisplay dpy, EGLConfig config, Window window, const 
   }
   if (!(t.config->surface_type & EGL_WINDOW_BIT)) return fail(EGL_BAD_MATCH, EGL_NO_SURFACE);
   ::Display* x = t.display->x_display();
-  int width = 0, height = 0;
-  if (!x || !window || !Presenter::window_size(x, window, &width, &height))
-    return fail(EGL_BAD_NATIVE_WINDOW, EGL_NO_SURFACE);
+  if (!x || !window) return fail(EGL_BAD_NATIVE_WINDOW, EGL_NO_SURFACE);
   for (const auto& [handle, s] : t.display->surfaces)
     if (s->window() == window) return fail(EGL_BAD_ALLOC, EGL_NO_SURFACE);
+  // The application's requests (creating the window) must reach the server
+  // before our own connection asks about the window.
+  XSync(x, False);
+  auto presenter = std::make_unique<Presenter>(DisplayString(x), window);
+  int width = 0, height = 0;
+  if (!presenter->ok() || !presenter->window_size(&width, &height))
+    return fail(EGL_BAD_NATIVE_WINDOW, EGL_NO_SURFACE);
 
   auto surface = std::make_shared<Surface>(*t.display, t.display->connection(), *t.config,
                                            EGL_WINDOW_BIT, width, height);
-  surface->attach_window(x, window);
+  surface->attach_window(window, std::move(presenter));
   EGLSurface handle = surface.get();
   t.display->surfaces[handle] = std::move(surface);
   set_error(EGL_SUCCESS);

@@ -8,7 +8,6 @@
 // wire::Status.
 #include "conn/connection.h"
 #include "conn/context_stream.h"
-#include "egl/frame_queue.h"
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -26,7 +25,7 @@ namespace icd {
 
 class Display;
 
-class Surface {
+class Surface final : public FrameSink {
  public:
   Surface(Display& display, std::shared_ptr<Connection> connection, const Config& config,
           EGLint type, int width, int height);
@@ -40,14 +39,17 @@ class Surface {
   int width() const { return width_; }
   int height() const { return height_; }
 
-  // Window surfaces: the X window frames go to.
-  void attach_window(::Display* x_display, Window window);
+  // Window surfaces: the X window frames go to, through `presenter`.
+  void attach_window(Window window, std::unique_ptr<Presenter> presenter);
   Window window() const { return window_; }
   // Asks the window's size; true when it changed (the host must follow).
   bool poll_window_size();
 
   // eglSwapBuffers on a window surface, `stream` being the current context's.
   bool swap(ContextStream& stream);
+
+  // A finished frame from the host: straight into the window.
+  void on_frame(const wire::Frame& frame, std::span<const std::byte> pixels) override;
 
   EGLint swap_interval = 1;
   bool largest_pbuffer = false;
@@ -56,8 +58,6 @@ class Surface {
   const void* bound_context = nullptr;
 
  private:
-  void present_ready(ContextStream& stream);
-
   Display& display_;
   std::shared_ptr<Connection> connection_;
   uint32_t id_;
@@ -65,11 +65,10 @@ class Surface {
   EGLint type_;
   int width_;
   int height_;
-  ::Display* x_display_ = nullptr;
   Window window_ = 0;
   std::unique_ptr<Presenter> presenter_;
-  FrameQueue frames_;
   uint32_t next_frame_ = 1;
+  std::atomic<uint32_t> last_received_{0};
 };
 
 class Context {

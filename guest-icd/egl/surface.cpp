@@ -39,42 +39,38 @@ Surface::Surface(Display& display, std::shared_ptr<Connection> connection, const
 }
 
 Surface::~Surface() {
-  if (window_) connection_->remove_sink(id_);
+  if (window_) connection_->remove_sink(id_);  // no frame reaches us after this
   if (connection_->lost()) return;
   connection_->forget(id_);
   (void)connection_->send_control(wire::ControlOp::kDestroySurface, wire::ObjectId{id_});
 }
 
-void Surface::attach_window(::Display* x_display, Window window) {
-  x_display_ = x_display;
+void Surface::attach_window(Window window, std::unique_ptr<Presenter> presenter) {
   window_ = window;
-  presenter_ = std::make_unique<Presenter>(x_display, window);
-  connection_->add_sink(id_, &frames_);
+  presenter_ = std::move(presenter);
+  connection_->add_sink(id_, this);
 }
 
 bool Surface::poll_window_size() {
   int w = width_, h = height_;
-  if (!window_ || !Presenter::window_size(x_display_, window_, &w, &h)) return false;
+  if (!presenter_ || !presenter_->window_size(&w, &h)) return false;
   if (w == width_ && h == height_) return false;
   width_ = w;
   height_ = h;
   return true;
 }
 
-void Surface::present_ready(ContextStream& stream) {
-  FrameQueue::Ready ready;
-  if (!frames_.take(ready)) return;
-  if (ready.frame.width > 0 && presenter_) {
-    presenter_->present(ready.pixels.data(), static_cast<int>(ready.frame.width),
-                        static_cast<int>(ready.frame.height), static_cast<int>(ready.frame.stride));
+void Surface::on_frame(const wire::Frame& frame, std::span<const std::byte> pixels) {
+  // A frame whose pixels do not fit its own description is not shown.
+  const uint64_t need = static_cast<uint64_t>(frame.stride) * frame.height;
+  if (frame.stride >= static_cast<uint64_t>(frame.width) * 4 && pixels.size() >= need && presenter_ &&
+      presenter_->present(pixels.data(), static_cast<int>(frame.width), static_cast<int>(frame.height),
+                          static_cast<int>(frame.stride)))
     connection_->stats().frames++;
-    if (ready.done_ids.size() > 1) connection_->stats().frames_dropped += ready.done_ids.size() - 1;
-  }
-  for (uint32_t id : ready.done_ids) encode(stream.writer(), wire::ControlOp::kFrameDone, wire::FrameDone{id_, id});
+  if (frame.frame_id > last_received_) last_received_ = frame.frame_id;
 }
 
 bool Surface::swap(ContextStream& stream) {
-  present_ready(stream);
   const uint32_t frame_id = next_frame_++;
   encode(stream.writer(), wire::ControlOp::kSwapBuffers, wire::SwapBuffers{id_, frame_id});
   // A resize takes effect for the next frame, like a window system's back
@@ -84,17 +80,11 @@ bool Surface::swap(ContextStream& stream) {
            wire::ResizeSurface{id_, static_cast<uint32_t>(width_), static_cast<uint32_t>(height_)});
   stream.flush();
   if (stream.lost()) return false;
-
-  connection_->poll();
-  present_ready(stream);
-  if (frame_id - frames_.last_received() >= kFramesInFlight) {
-    const uint32_t oldest = frame_id - kFramesInFlight + 1;
-    if (!connection_->wait_until([&] { return frames_.last_received() >= oldest; },
-                                 connection_->timeout()))
-      return false;
-    present_ready(stream);
-  }
-  return !stream.lost();
+  // Run at most kFramesInFlight frames ahead of what came back.
+  if (frame_id - last_received_ < kFramesInFlight) return true;
+  const uint32_t oldest = frame_id - kFramesInFlight + 1;
+  return connection_->wait_until([&] { return last_received_ >= oldest; }, connection_->timeout()) &&
+         !stream.lost();
 }
 
 }  // namespace icd

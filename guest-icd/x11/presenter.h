@@ -1,21 +1,35 @@
 // Puts finished frames (BGRA8, top row first) into an X11 window: MIT-SHM
 // when the server offers it and can attach our segment, XPutImage otherwise.
+//
+// A presenter has its own connection to the X server, so frames can be
+// drawn from the thread that receives them while the application keeps
+// using its own connection, and X errors about our requests (a window that
+// is already gone) stay ours instead of reaching the application's handler.
 #pragma once
 
 #include <X11/Xlib.h>
 #include <X11/extensions/XShm.h>
 
 #include <cstddef>
+#include <mutex>
+#include <string>
 #include <vector>
 
 namespace icd {
 
 class Presenter {
  public:
-  Presenter(::Display* display, Window window);
+  // `display_name`: DisplayString() of the application's connection.
+  Presenter(const std::string& display_name, Window window);
   ~Presenter();
   Presenter(const Presenter&) = delete;
   Presenter& operator=(const Presenter&) = delete;
+
+  // False when the server or the window could not be reached.
+  bool ok() const { return display_ != nullptr && gc_ != nullptr; }
+
+  // Current window size; false when the window does not exist.
+  bool window_size(int* width, int* height);
 
   // Draws `width` x `height` pixels at the window's origin; false when the
   // window is gone or the server refused the image.
@@ -23,15 +37,15 @@ class Presenter {
 
   bool using_shm() const { return use_shm_; }
 
-  // Current window size; false when the window does not exist.
-  static bool window_size(::Display* display, Window window, int* width, int* height);
-
  private:
   bool ensure_image(int width, int height);
   bool make_shm_image(int width, int height);
   void drop_image();
+  // Waits for the server to handle what was sent; true when it reported an error.
+  bool sync_failed();
 
-  ::Display* display_;
+  std::mutex mu_;  // the connection is used by the swapping and the receiving thread
+  ::Display* display_ = nullptr;
   Window window_;
   GC gc_ = nullptr;
   Visual* visual_ = nullptr;

@@ -1,0 +1,129 @@
+#include "glx/objects.h"
+
+#include <X11/Xlibint.h>
+#include <X11/Xutil.h>
+
+namespace icd::glx {
+namespace {
+
+std::vector<std::unique_ptr<GlxDisplay>>& registry() {
+  static std::vector<std::unique_ptr<GlxDisplay>> displays;
+  return displays;
+}
+
+// TrueColor 8-bit-per-channel visuals of the default screen, its default
+// visual first.
+std::vector<VisualInfo> true_color_visuals(::Display* dpy) {
+  std::vector<VisualInfo> out;
+  XVisualInfo templ{};
+  templ.screen = DefaultScreen(dpy);
+  templ.c_class = TrueColor;
+  int count = 0;
+  XVisualInfo* infos = XGetVisualInfo(dpy, VisualScreenMask | VisualClassMask, &templ, &count);
+  const VisualID default_id = XVisualIDFromVisual(DefaultVisual(dpy, templ.screen));
+  for (int i = 0; i < count; ++i) {
+    const XVisualInfo& v = infos[i];
+    if (v.depth != 24 && v.depth != 32) continue;
+    if (v.red_mask != 0xff0000 || v.green_mask != 0xff00 || v.blue_mask != 0xff) continue;
+    VisualInfo info{static_cast<EGLint>(v.visualid), v.depth, v.c_class};
+    if (v.visualid == default_id) out.insert(out.begin(), info);
+    else out.push_back(info);
+  }
+  if (infos) XFree(infos);
+  return out;
+}
+
+}  // namespace
+
+std::mutex& api_mutex() {
+  static std::mutex mu;
+  return mu;
+}
+
+Current& current() {
+  thread_local Current state;
+  return state;
+}
+
+GlxDisplay* get_display(::Display* dpy) {
+  if (!dpy) return nullptr;
+  for (auto& d : registry())
+    if (d->x_display() == dpy) return d.get();
+  registry().push_back(std::make_unique<GlxDisplay>(dpy));
+  return registry().back().get();
+}
+
+GlxDisplay::GlxDisplay(::Display* dpy) : dpy_(dpy), owner_(EGL_PLATFORM_X11_KHR, dpy) {
+  configs_ = build_fbconfigs(true_color_visuals(dpy));
+  int event_base = 0;
+  if (!XQueryExtension(dpy, "GLX", &glx_opcode_, &event_base, &glx_error_base_)) {
+    glx_opcode_ = 0;
+    glx_error_base_ = 0;
+  }
+}
+
+bool GlxDisplay::connect() {
+  if (!connection_) connection_ = Connection::shared();
+  return connection_ && !connection_->lost();
+}
+
+RenderCaps GlxDisplay::caps() const {
+  if (!connection_) return {};
+  const auto& r = connection_->host().reply;
+  return RenderCaps{static_cast<int>(r.max_gles_version), static_cast<int>(r.max_gl_core_version),
+                    static_cast<int>(r.max_gl_compat_version)};
+}
+
+const FbConfig* GlxDisplay::find_config(GLXFBConfig handle) const {
+  for (const auto& c : configs_)
+    if (handle_of(&c) == handle) return &c;
+  return nullptr;
+}
+
+const FbConfig* GlxDisplay::config_for_visual(VisualID visual) const {
+  for (const auto& c : configs_)
+    if (c.visual == visual) return &c;
+  return nullptr;
+}
+
+std::shared_ptr<GlxDrawable> GlxDisplay::find_drawable(GLXDrawable xid) const {
+  auto it = drawables.find(xid);
+  return it == drawables.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<GlxContext> GlxDisplay::find_context(GLXContext handle) const {
+  auto it = contexts.find(handle);
+  return it == contexts.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<GlxDrawable> GlxDisplay::drawable_for(GLXDrawable xid, const FbConfig* config) {
+  if (auto d = find_drawable(xid)) return d;
+  if (!config || !connect()) return nullptr;
+  auto presenter = std::make_unique<Presenter>(DisplayString(dpy_), static_cast<Window>(xid));
+  int width = 0, height = 0;
+  if (!presenter->ok() || !presenter->window_size(&width, &height)) return nullptr;
+  auto d = std::make_shared<GlxDrawable>();
+  d->kind = GlxDrawable::Kind::kWindow;
+  d->xid = xid;
+  d->config = config;
+  d->surface = std::make_shared<Surface>(owner_, connection_, config->color, EGL_WINDOW_BIT, width, height);
+  d->surface->attach_window(static_cast<Window>(xid), std::move(presenter));
+  drawables[xid] = d;
+  return d;
+}
+
+void send_error(::Display* dpy, int code, XID resource, int minor_opcode, bool core) {
+  GlxDisplay* d = get_display(dpy);
+  xError err{};
+  err.type = X_Error;
+  err.errorCode = static_cast<CARD8>(core ? code : d->glx_error_base() + code);
+  err.resourceID = static_cast<CARD32>(resource);
+  err.minorCode = static_cast<CARD16>(minor_opcode);
+  err.majorCode = static_cast<CARD8>(d->glx_opcode());
+  LockDisplay(dpy);
+  err.sequenceNumber = static_cast<CARD16>(dpy->request);
+  _XError(dpy, &err);
+  UnlockDisplay(dpy);
+}
+
+}  // namespace icd::glx
