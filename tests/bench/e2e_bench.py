@@ -63,6 +63,10 @@ class BenchRunTest(unittest.TestCase):
         self.assertNotIn("virgl", renderers["native"] or "virgl")
         virgl = [r for r in self.results["runs"] if r["mode"] == "virgl"]
         self.assertTrue(all(r["host_cpu_s"] and r["host_cpu_s"] > 0 for r in virgl))
+        # Conduit's own counters prove the frames went through the wire.
+        for run in (r for r in self.results["runs"] if r["mode"] == "conduit"):
+            self.assertGreater(run["bytes_wire_per_frame"] or 0, 0, run["scene"])
+            self.assertGreater(run["host_cpu_s"] or 0, 0, run["scene"])
 
     def test_results_parse(self):
         summary = self.results["summary"]
