@@ -18,6 +18,11 @@ namespace {
 // yield the core (2-core machines share it with the peer), then sleep.
 constexpr auto kSpin = std::chrono::microseconds(20);
 constexpr auto kYield = std::chrono::microseconds(50);
+// After this many waits in a row that outlasted spinning, the peer is
+// evidently not running alongside us: spin briefly, skip yielding, and sleep
+// on the doorbell, which a loaded scheduler serves sooner than a yielder.
+constexpr unsigned kLongWaitsToAdapt = 4;
+constexpr auto kShortSpin = std::chrono::microseconds(2);
 constexpr auto kFirstNap = std::chrono::microseconds(50);
 constexpr auto kLongestNap = std::chrono::microseconds(1000);
 
@@ -143,14 +148,21 @@ Status ShmChannel::sleep_once(const std::function<bool()>& ready, Role role, Pee
 
 Status ShmChannel::wait(const std::function<bool()>& ready, Role role, PeerWatch& watch,
                         const Deadline& deadline) {
+  const bool adapted = watch.long_waits >= kLongWaitsToAdapt;
+  const auto spin = adapted ? kShortSpin : kSpin;
+  const auto yield = adapted ? kShortSpin : kYield;
   auto start = Clock::now();
   for (unsigned i = 0;; ++i) {
-    if (ready()) return {};
+    if (ready()) {
+      watch.long_waits = 0;
+      return {};
+    }
     if (closed_.load(std::memory_order_relaxed)) return make_error(Errc::kClosed, "channel closed");
-    if (i % 64 == 0 && Clock::now() - start > kSpin) break;
+    if (i % 64 == 0 && Clock::now() - start > spin) break;
     cpu_relax();
   }
-  while (Clock::now() - start < kYield) {
+  if (watch.long_waits < kLongWaitsToAdapt) ++watch.long_waits;
+  while (Clock::now() - start < yield) {
     if (ready()) return {};
     count_syscall();
     sched_yield();

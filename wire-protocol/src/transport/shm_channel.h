@@ -70,10 +70,13 @@ class ShmChannel final : public Channel {
   static constexpr std::chrono::milliseconds kDeadAfter{80};
 
  private:
-  // Tracks the peer's heartbeat as seen by one waiting thread.
+  // Per waiting thread: the peer's heartbeat as last seen, and how many
+  // recent waits outlasted spinning (then spinning is cut short, since on a
+  // busy machine it only delays the peer we wait for).
   struct PeerWatch {
     uint64_t last_beat = 0;
     Clock::time_point changed = Clock::now();
+    unsigned long_waits = 0;
   };
   enum class Role { kConsumer, kProducer };
 
