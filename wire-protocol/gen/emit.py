@@ -4,6 +4,7 @@ import os
 
 import emit_guest
 import emit_host
+import emit_tests
 import emit_wire
 
 EMITTERS = {
@@ -18,6 +19,8 @@ EMITTERS = {
     "gl_entry.cpp": emit_guest.gl_entry_cpp,
     "gl_host_handlers.h": emit_host.gl_host_handlers_h,
     "gl_dispatch.cpp": emit_host.gl_dispatch_cpp,
+    "gl_roundtrip_test.cpp": emit_tests.gl_roundtrip_test_cpp,
+    "gl_decode_any.cpp": emit_tests.gl_decode_any_cpp,
 }
 
 

@@ -55,18 +55,12 @@ def entry_body(c):
     lines.append(f"  if (!creply) return{_default_return(c)};")
     lines.append("  wire::Reader cr(*creply, 0);")
     if c.ret != "void":
-        wt = wire_type_of_return(c)
-        lines.append(f"  auto cret = cr.get<{wt}>();")
+        lines.append(f"  auto cret = cr.get<{c.ret}>();")
     for p in outputs(c):
         lines.append(f"  copy_reply_data(cr, {p.name}, {p.name}_bytes);")
     if c.ret != "void":
-        lines.append(f"  return cret ? static_cast<{c.ret}>(*cret) : {c.ret}{{}};")
+        lines.append(f"  return cret ? *cret : {c.ret}{{}};")
     return "\n".join(lines)
-
-
-def wire_type_of_return(c):
-    from model import SCALARS, WIRE_TYPE
-    return WIRE_TYPE[SCALARS[c.ret][1]]
 
 
 def gl_entry_cpp(model):

@@ -1,6 +1,7 @@
 """Emits the GL-API-agnostic wire code: types, opcodes, encoders, decoders."""
 
-from emit_common import HEADER, encoder_params, inputs, wire_type
+from emit_common import HEADER, encoder_params, inputs
+from model import SCALARS
 
 SKIP_TYPES = {"GLhandleARB", "GLvdpauSurfaceNV", "GLVULKANPROCNV", "GLDEBUGPROCAMD",
               "GLDEBUGPROCARB", "GLDEBUGPROCKHR", "struct _cl_context", "struct _cl_event"}
@@ -92,7 +93,7 @@ def encode_body(c):
     lines = [f"  size_t start = wire_out.begin({c.opcode});"]
     for p in inputs(c):
         if p.kind == "scalar":
-            lines.append(f"  wire_out.put(static_cast<{wire_type(p)}>({p.name}));")
+            lines.append(f"  wire_out.put<{p.base}>({p.name});")
         elif p.kind == "in_string":
             lines.append(f"  wire_out.put_data({p.name}, {p.name} ? std::strlen({p.name}) + 1 : 0);")
         elif p.buffer_source:
@@ -115,6 +116,12 @@ def gl_encode_cpp(model):
                    f"{encode_body(c)}\n}}\n\n")
     out.append("}  // namespace wire\n")
     return "".join(out)
+
+
+def scalar_size_checks(model):
+    """Every scalar type must have its wire size in this build (64-bit hosts)."""
+    types = sorted({p.base for c in model.ordered() for p in inputs(c) if p.kind == "scalar"})
+    return "".join(f"static_assert(sizeof({t}) == {SCALARS[t][1]});\n" for t in types)
 
 
 def args_struct(c):
@@ -144,8 +151,8 @@ def decode_body(c):
     lines = []
     for p in inputs(c):
         v = f"v_{p.name}"
-        read = f"r.get<{wire_type(p)}>()" if p.kind == "scalar" else "r.get_data()"
-        value = f"static_cast<{p.base}>(*{v})" if p.kind == "scalar" else f"*{v}"
+        read = f"r.get<{p.base}>()" if p.kind == "scalar" else "r.get_data()"
+        value = f"*{v}"
         lines.append(f"  auto {v} = {read};\n  if (!{v}) return {v}.error();\n"
                      f"  a.{p.name} = {value};")
     lines.append("  return {};")
@@ -153,7 +160,7 @@ def decode_body(c):
 
 
 def gl_decode_cpp(model):
-    out = [HEADER, '#include "wire/gl_decode.h"\n\nnamespace wire {\n\n']
+    out = [HEADER, '#include "wire/gl_decode.h"\n\nnamespace wire {\n\n', scalar_size_checks(model), "\n"]
     for c in model.ordered():
         if encodable(c):
             unused = "[[maybe_unused]] " if not inputs(c) else ""

@@ -143,22 +143,32 @@ size_t pixel_size(uint32_t format, uint32_t type) {
 size_t pixel_bytes(const PixelStore& store, uint32_t format, uint32_t type, int64_t width,
                    int64_t height, int64_t depth) {
   if (width <= 0 || height <= 0 || depth <= 0) return 0;
-  const size_t psize = pixel_size(format, type);
+  const auto psize = static_cast<int64_t>(pixel_size(format, type));
   if (psize == 0) return 0;
-  const int64_t limit = int64_t{1} << 40;  // far beyond any real image
   auto clamp = [](int32_t v) { return v < 0 ? int64_t{0} : int64_t{v}; };
   const int64_t align = store.alignment == 1 || store.alignment == 2 || store.alignment == 8
                             ? store.alignment : 4;
   const int64_t row_pixels = store.row_length > 0 ? store.row_length : width;
-  if (row_pixels > limit || height > limit || depth > limit) return SIZE_MAX;
-  const int64_t row = (row_pixels * static_cast<int64_t>(psize) + align - 1) / align * align;
-  int64_t total = (clamp(store.skip_rows) + height - 1) * row +
-                  (clamp(store.skip_pixels) + width) * static_cast<int64_t>(psize);
+  // Any overflow means no payload can be that large: saturate.
+  bool overflow = false;
+  auto mul = [&](int64_t a, int64_t b) {
+    int64_t r = 0;
+    overflow |= __builtin_mul_overflow(a, b, &r);
+    return r;
+  };
+  auto add = [&](int64_t a, int64_t b) {
+    int64_t r = 0;
+    overflow |= __builtin_add_overflow(a, b, &r);
+    return r;
+  };
+  const int64_t row = add(mul(row_pixels, psize), align - 1) / align * align;
+  int64_t total = add(mul(add(clamp(store.skip_rows), height - 1), row),
+                      mul(add(clamp(store.skip_pixels), width), psize));
   if (depth > 1) {
     const int64_t rows = store.image_height > 0 ? store.image_height : height;
-    total += (clamp(store.skip_images) + depth - 1) * rows * row;
+    total = add(total, mul(mul(add(clamp(store.skip_images), depth - 1), rows), row));
   }
-  return total > limit ? SIZE_MAX : static_cast<size_t>(total);
+  return overflow ? SIZE_MAX : static_cast<size_t>(total);
 }
 
 }  // namespace wire::size

@@ -1,0 +1,72 @@
+"""Emits per-command tests: random round trips and a decode-any table for
+truncation and fuzzing."""
+
+from emit_common import HEADER, inputs
+from emit_wire import encodable
+
+
+def _fill(p):
+    """Declares a random value for one input; returns (lines, encoder args)."""
+    v = f"v_{p.name}"
+    if p.kind == "scalar":
+        return [f"  {p.base} {v} = rng.scalar<{p.base}>();"], [v]
+    if p.kind == "in_string":
+        return [f"  std::string {v} = rng.text();"], [f"{v}.c_str()"]
+    ctype = p.ctype.replace("*", "").strip()
+    return ([f"  std::vector<std::byte> {v} = rng.bytes();"],
+            [f"reinterpret_cast<{ctype}*>({v}.data())"])
+
+
+def _check(p):
+    v = f"v_{p.name}"
+    if p.kind == "scalar":
+        return f"  EXPECT_TRUE(same_bytes(a.{p.name}, {v})) << \"{p.name}\";"
+    if p.kind == "in_string":
+        return f"  EXPECT_EQ(as_string(a.{p.name}), {v} + std::string(1, '\\0')) << \"{p.name}\";"
+    return f"  EXPECT_EQ(as_bytes(a.{p.name}), {v}) << \"{p.name}\";"
+
+
+def roundtrip_fn(c):
+    lines, args, sizes = [], [], []
+    for p in inputs(c):
+        decl, a = _fill(p)
+        lines += decl
+        args += a
+        if p.kind == "in_array":
+            sizes.append(f"v_{p.name}.size()")
+            if p.buffer_source:
+                sizes.append("false")
+    call_args = ", ".join(["out"] + args + sizes)
+    checks = "\n".join(_check(p) for p in inputs(c))
+    return (f"void roundtrip_{c.name}(Rng& rng) {{\n" + "\n".join(lines) +
+            f"\n  wire::Writer out;\n  wire::encode_{c.name}({call_args});\n"
+            f"  wire::Args_{c.name} a;\n"
+            f"  const auto payload = single_command(out, {c.opcode});\n"
+            f"  wire::Reader in(payload, 0);\n"
+            f"  ASSERT_TRUE(wire::decode_{c.name}(in, a).ok());\n{checks}\n"
+            f"  expect_truncation_fails(payload, [](wire::Reader& cut) {{\n"
+            f"    wire::Args_{c.name} b;\n    return wire::decode_{c.name}(cut, b);\n  }});\n}}\n\n")
+
+
+def gl_roundtrip_test_cpp(model):
+    cmds = [c for c in model.ordered() if encodable(c)]
+    out = [HEADER, '#include "roundtrip_support.h"\n\n#include "wire/gl_decode.h"\n'
+           '#include "wire/gl_encode.h"\n\nnamespace {\n\n']
+    out += [roundtrip_fn(c) for c in cmds]
+    table = "".join(f'    {{"{c.name}", roundtrip_{c.name}}},\n' for c in cmds)
+    out.append("}  // namespace\n\nconst std::vector<RoundTrip>& all_roundtrips() {\n"
+               "  static const std::vector<RoundTrip> kAll = {\n" + table + "  };\n"
+               "  return kAll;\n}\n")
+    return "".join(out)
+
+
+def gl_decode_any_cpp(model):
+    cases = "".join(
+        f"    case {c.opcode}: {{\n      wire::Args_{c.name} a;\n"
+        f"      return wire::decode_{c.name}(r, a);\n    }}\n"
+        for c in model.ordered() if encodable(c))
+    return (HEADER + '#include "decode_any.h"\n\n#include "wire/gl_decode.h"\n\n'
+            "wire::Status decode_any(uint32_t opcode, wire::Reader& r) {\n"
+            "  switch (opcode) {\n" + cases +
+            "    default:\n      return wire::make_error(wire::Errc::kUnknownOpcode, \"opcode\");\n"
+            "  }\n}\n")
