@@ -83,6 +83,9 @@ def parse_args(argv):
         p.error("no scenes given")
     if args.compare and not args.baseline:
         p.error("--compare needs --baseline")
+    for path in (args.baseline, args.compare):
+        if path and not os.path.isfile(path):
+            p.error(f"no such file: {path}")
     return args
 
 
