@@ -95,7 +95,12 @@ def _load(path):
 
 
 def check_baseline(current, baseline_path, max_regression):
-    found = regress.regressions(current, _load(baseline_path), max_regression)
+    try:
+        baseline = _load(baseline_path)
+    except (OSError, ValueError) as error:
+        print(f"conduit bench: cannot read {baseline_path}: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    found = regress.regressions(current, baseline, max_regression)
     print(regress.format_regressions(found, max_regression), file=sys.stderr)
     return EXIT_REGRESSED if found else 0
 
