@@ -13,17 +13,16 @@ bool stats_enabled() {
 void Stats::print(std::FILE* out) const {
   const uint64_t raw = raw_bytes.load();
   const uint64_t wire = wire_bytes.load();
-  const uint64_t f = frames.load();
+  const uint64_t s = swaps.load();
+  auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
   std::fprintf(out,
                "conduit: batches %llu, commands %llu, bytes %llu raw / %llu sent (%.2fx), "
-               "sync round trips %llu, frames %llu (dropped %llu), round trips per frame %.2f\n",
-               static_cast<unsigned long long>(batches.load()),
-               static_cast<unsigned long long>(commands.load()),
-               static_cast<unsigned long long>(raw), static_cast<unsigned long long>(wire),
-               wire ? static_cast<double>(raw) / static_cast<double>(wire) : 0.0,
-               static_cast<unsigned long long>(round_trips.load()), static_cast<unsigned long long>(f),
-               static_cast<unsigned long long>(frames_dropped.load()),
-               f ? static_cast<double>(round_trips.load()) / static_cast<double>(f) : 0.0);
+               "sync round trips %llu, swaps %llu, frames presented %llu, round trips per frame %.3f, "
+               "frames that waited for the host %llu\n",
+               u(batches), u(commands), u(raw), u(wire),
+               wire ? static_cast<double>(raw) / static_cast<double>(wire) : 0.0, u(round_trips), u(s),
+               u(frames), s ? static_cast<double>(round_trips.load()) / static_cast<double>(s) : 0.0,
+               u(swaps_with_round_trips));
 }
 
 }  // namespace icd

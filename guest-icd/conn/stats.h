@@ -13,8 +13,11 @@ struct Stats {
   std::atomic<uint64_t> raw_bytes{0};
   std::atomic<uint64_t> wire_bytes{0};
   std::atomic<uint64_t> round_trips{0};  // synchronous waits for a reply
-  std::atomic<uint64_t> frames{0};       // frames presented
-  std::atomic<uint64_t> frames_dropped{0};
+  std::atomic<uint64_t> swaps{0};
+  std::atomic<uint64_t> frames{0};  // frames presented
+  // Swaps since whose previous swap the application waited for the host:
+  // zero in steady state when every query is answered guest-side.
+  std::atomic<uint64_t> swaps_with_round_trips{0};
 
   void print(std::FILE* out) const;
 };

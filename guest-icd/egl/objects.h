@@ -69,6 +69,7 @@ class Surface final : public FrameSink {
   std::unique_ptr<Presenter> presenter_;
   uint32_t next_frame_ = 1;
   std::atomic<uint32_t> last_received_{0};
+  uint64_t round_trips_at_swap_ = 0;
 };
 
 class Context {

@@ -71,6 +71,11 @@ void Surface::on_frame(const wire::Frame& frame, std::span<const std::byte> pixe
 }
 
 bool Surface::swap(ContextStream& stream) {
+  Stats& stats = connection_->stats();
+  stats.swaps++;
+  const uint64_t round_trips = stats.round_trips;
+  if (next_frame_ > 1 && round_trips != round_trips_at_swap_) stats.swaps_with_round_trips++;
+  round_trips_at_swap_ = round_trips;
   const uint32_t frame_id = next_frame_++;
   encode(stream.writer(), wire::ControlOp::kSwapBuffers, wire::SwapBuffers{id_, frame_id});
   // A resize takes effect for the next frame, like a window system's back
