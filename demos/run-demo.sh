@@ -58,7 +58,8 @@ fi
 
 # Prints "scene<TAB>fps" for every result line of a glmark2 log.
 scores() {
-  sed -n 's/^\[\(.*\)\]\(.*\): FPS: \([0-9]*\).*/\1\2\t\3/p' "$1" | sed 's/:duration=[0-9.]*//'
+  sed -n 's/^\[\(.*\)\]\(.*\): FPS: \([0-9]*\).*/\1\2\t\3/p' "$1" |
+    sed -e 's/duration=[0-9.]*:\{0,1\}//' -e 's/:\t/\t/' -e 's/ \t/\t/'
 }
 
 echo "== glmark2-es2 natively (the host's own driver)"
