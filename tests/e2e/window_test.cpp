@@ -1,0 +1,150 @@
+// Window surfaces end to end: frames rendered by a real host land in an X
+// window of a private Xvfb, and a resized window is followed.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include "../guest/host_process.h"
+#include "egl/api.h"
+#include "egl/objects.h"
+
+#include <GLES2/gl2.h>
+#include <X11/Xutil.h>
+
+namespace icd::egl {
+namespace {
+
+class Xvfb {
+ public:
+  Xvfb() {
+    for (int n = 140; n < 200; ++n) {
+      if (access(("/tmp/.X11-unix/X" + std::to_string(n)).c_str(), F_OK) == 0) continue;
+      if (access(("/tmp/.X" + std::to_string(n) + "-lock").c_str(), F_OK) == 0) continue;
+      name_ = ":" + std::to_string(n);
+      break;
+    }
+    pid_ = fork();
+    if (pid_ == 0) {
+      execlp("Xvfb", "Xvfb", name_.c_str(), "-screen", "0", "640x480x24", "-nolisten", "tcp",
+             static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    for (int i = 0; i < 100 && !display_; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      display_ = XOpenDisplay(name_.c_str());
+    }
+  }
+  ~Xvfb() {
+    if (display_) XCloseDisplay(display_);
+    if (pid_ > 0) {
+      kill(pid_, SIGTERM);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+  ::Display* display() const { return display_; }
+
+ private:
+  std::string name_;
+  pid_t pid_ = -1;
+  ::Display* display_ = nullptr;
+};
+
+template <typename F>
+F gl(const char* name) {
+  return reinterpret_cast<F>(icd::gl_proc_address(name));
+}
+
+// The window's pixel at (x, y) as 0xRRGGBB, read through our test connection.
+unsigned long pixel_at(::Display* d, Window w, int x, int y) {
+  XImage* img = XGetImage(d, w, x, y, 1, 1, AllPlanes, ZPixmap);
+  if (!img) return 0xdeadbeef;
+  unsigned long p = XGetPixel(img, 0, 0) & 0xffffff;
+  XDestroyImage(img);
+  return p;
+}
+
+// Swaps until the window shows `rgb` at (x, y); frames arrive asynchronously.
+bool shows(::Display* d, Window w, EGLDisplay dpy, EGLSurface s, int x, int y, unsigned long rgb) {
+  auto clear = gl<void (*)(GLbitfield)>("glClear");
+  for (int i = 0; i < 50; ++i) {
+    clear(GL_COLOR_BUFFER_BIT);
+    if (!SwapBuffers(dpy, s)) return false;
+    if (pixel_at(d, w, x, y) == rgb) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+TEST(WindowSurface, FramesReachTheWindowAndResizesAreFollowed) {
+  guesttest::HostProcess host;
+  ASSERT_TRUE(host.ok()) << host.error();
+  Xvfb x;
+  ASSERT_NE(x.display(), nullptr) << "Xvfb did not start";
+  setenv("CONDUIT_HOST", host.address().c_str(), 1);
+
+  EGLDisplay dpy = get_platform_display(EGL_PLATFORM_X11_KHR, x.display(), nullptr);
+  ASSERT_TRUE(Initialize(dpy, nullptr, nullptr)) << std::hex << GetError();
+  const EGLint want[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SURFACE_TYPE, EGL_WINDOW_BIT,
+                         EGL_RED_SIZE, 8, EGL_NONE};
+  EGLConfig cfg = nullptr;
+  EGLint n = 0;
+  ASSERT_TRUE(ChooseConfig(dpy, want, &cfg, 1, &n));
+  ASSERT_EQ(n, 1);
+  EGLint visual_id = 0;
+  ASSERT_TRUE(GetConfigAttrib(dpy, cfg, EGL_NATIVE_VISUAL_ID, &visual_id));
+  XVisualInfo templ{};
+  templ.visualid = static_cast<VisualID>(visual_id);
+  int count = 0;
+  XVisualInfo* vi = XGetVisualInfo(x.display(), VisualIDMask, &templ, &count);
+  ASSERT_NE(vi, nullptr) << "the config's visual is not one of the screen's";
+  XSetWindowAttributes attrs{};
+  Window root = DefaultRootWindow(x.display());
+  attrs.colormap = XCreateColormap(x.display(), root, vi->visual, AllocNone);
+  Window win = XCreateWindow(x.display(), root, 0, 0, 120, 90, 0, vi->depth, InputOutput, vi->visual,
+                             CWColormap, &attrs);
+  XFree(vi);
+  XMapWindow(x.display(), win);
+  XSync(x.display(), False);
+
+  EGLSurface surf = CreateWindowSurface(dpy, cfg, win, nullptr);
+  ASSERT_NE(surf, EGL_NO_SURFACE) << std::hex << GetError();
+  EXPECT_EQ(CreateWindowSurface(dpy, cfg, win, nullptr), EGL_NO_SURFACE);  // one surface per window
+  EXPECT_EQ(GetError(), EGL_BAD_ALLOC);
+  const EGLint es2[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
+  EGLContext ctx = CreateContext(dpy, cfg, EGL_NO_CONTEXT, es2);
+  ASSERT_NE(ctx, EGL_NO_CONTEXT);
+  ASSERT_TRUE(MakeCurrent(dpy, surf, surf, ctx));
+
+  gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(1.0f, 0.0f, 0.0f, 1.0f);
+  EXPECT_TRUE(shows(x.display(), win, dpy, surf, 60, 45, 0xff0000));
+
+  // Grow the window: the surface follows after the next swap and frames
+  // cover the new area.
+  XResizeWindow(x.display(), win, 200, 150);
+  XSync(x.display(), False);
+  gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0.0f, 0.0f, 1.0f, 1.0f);
+  EXPECT_TRUE(SwapBuffers(dpy, surf));
+  EGLint w = 0, h = 0;
+  QuerySurface(dpy, surf, EGL_WIDTH, &w);
+  QuerySurface(dpy, surf, EGL_HEIGHT, &h);
+  EXPECT_EQ(w, 200);
+  EXPECT_EQ(h, 150);
+  gl<void (*)(GLint, GLint, GLsizei, GLsizei)>("glViewport")(0, 0, 200, 150);
+  EXPECT_TRUE(shows(x.display(), win, dpy, surf, 190, 140, 0x0000ff));
+
+  auto conn = Connection::shared();
+  EXPECT_GT(conn->stats().frames, 0u);
+  MakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  DestroyContext(dpy, ctx);
+  DestroySurface(dpy, surf);
+  Terminate(dpy);
+}
+
+}  // namespace
+}  // namespace icd::egl
