@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 #include "conn/hello.h"
 #include "wire/reader.h"
@@ -190,7 +191,6 @@ void Connection::forget(uint32_t id) {
 }
 
 void Connection::receive_loop() {
-  std::vector<wire::FrameDone> done;
   while (!stopping_ && !lost_) {
     auto message = channel_->receive(kPumpSlice);
     if (!message) {
@@ -203,16 +203,14 @@ void Connection::receive_loop() {
       mark_lost(batch.error().describe());
       continue;
     }
-    done.clear();
-    handle_batch(batch.value().commands, &done);
+    handle_batch(batch.value().commands);
     channel_->release();
-    for (const auto& d : done) (void)send_control(wire::ControlOp::kFrameDone, d);
   }
   std::lock_guard lock(mu_);
   cv_.notify_all();
 }
 
-void Connection::handle_batch(std::span<const std::byte> commands, std::vector<wire::FrameDone>* done) {
+void Connection::handle_batch(std::span<const std::byte> commands) {
   wire::CommandIterator it(commands);
   std::lock_guard lock(mu_);
   // Woken waiters run once the lock is released, so they see the whole batch.
@@ -243,7 +241,7 @@ void Connection::handle_batch(std::span<const std::byte> commands, std::vector<w
         if (!pixels) break;
         auto sink = sinks_.find(frame->surface_id);
         if (sink != sinks_.end()) sink->second->on_frame(frame.value(), pixels->bytes);
-        done->push_back(wire::FrameDone{frame->surface_id, frame->frame_id});
+        frames_done_.push_back(wire::FrameDone{frame->surface_id, frame->frame_id});
         break;
       }
       case wire::ControlOp::kContextLost: {
@@ -283,6 +281,11 @@ wire::Result<std::vector<std::byte>> Connection::wait_reply(uint64_t ticket) {
   std::vector<std::byte> out = std::move(it->second);
   replies_.erase(it);
   return out;
+}
+
+std::vector<wire::FrameDone> Connection::take_frames_done() {
+  std::lock_guard lock(mu_);
+  return std::exchange(frames_done_, {});
 }
 
 void Connection::add_sink(uint32_t surface_id, FrameSink* sink) {

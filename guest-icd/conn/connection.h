@@ -45,8 +45,7 @@ struct Binding {
 
 // Receives the frames the host finished for one surface, on the
 // connection's receiving thread with its lock held (so a sink is never
-// called after remove_sink returned). The connection reports the frame done
-// to the host afterwards.
+// called after remove_sink returned).
 class FrameSink {
  public:
   virtual ~FrameSink() = default;
@@ -98,6 +97,11 @@ class Connection {
   // received) or the deadline; false on timeout or a lost connection.
   bool wait_until(const std::function<bool()>& ready, std::chrono::milliseconds timeout);
 
+  // FrameDone for every frame delivered since the last call. They travel in
+  // the next swap's batch: the receiving thread never sends, so it can never
+  // wait on a host that is itself waiting for us to receive.
+  std::vector<wire::FrameDone> take_frames_done();
+
   void add_sink(uint32_t surface_id, FrameSink* sink);
   void remove_sink(uint32_t surface_id);
 
@@ -122,9 +126,7 @@ class Connection {
   wire::Status handshake();
   void receive_loop();
   wire::Status encode_and_send(std::span<const std::byte> commands, uint16_t flags);
-  // Handles one batch from the host; frames it delivered are appended to
-  // `done` for FrameDone.
-  void handle_batch(std::span<const std::byte> commands, std::vector<wire::FrameDone>* done);
+  void handle_batch(std::span<const std::byte> commands);
   void mark_lost(const std::string& why);
 
   std::unique_ptr<wire::Channel> channel_;
@@ -148,6 +150,7 @@ class Connection {
   std::deque<uint64_t> waiting_;  // tickets in send order
   std::map<uint64_t, std::vector<std::byte>> replies_;
   std::map<uint32_t, FrameSink*> sinks_;
+  std::vector<wire::FrameDone> frames_done_;
   std::set<uint32_t> lost_contexts_;
   uint32_t next_id_ = 1;
 

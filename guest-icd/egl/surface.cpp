@@ -76,6 +76,8 @@ bool Surface::swap(ContextStream& stream) {
   const uint64_t round_trips = stats.round_trips;
   if (next_frame_ > 1 && round_trips != round_trips_at_swap_) stats.swaps_with_round_trips++;
   round_trips_at_swap_ = round_trips;
+  for (const auto& done : connection_->take_frames_done())
+    encode(stream.writer(), wire::ControlOp::kFrameDone, done);
   const uint32_t frame_id = next_frame_++;
   encode(stream.writer(), wire::ControlOp::kSwapBuffers, wire::SwapBuffers{id_, frame_id});
   // A resize takes effect for the next frame, like a window system's back
