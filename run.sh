@@ -56,7 +56,7 @@ case "${1:-}" in
   test)
     install_packages
     build_all
-    build build-asan --werror -Db_sanitize=address,undefined -Db_lundef=false
+    build build-asan --werror -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debug
     log "unit tests"
     meson test -C build --print-errorlogs --suite unit
     log "unit tests under ASan+UBSan"
