@@ -13,7 +13,6 @@
 namespace icd {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
 // Largest batch the host may send us (a frame of 8192x8192 BGRA plus slack).
@@ -28,7 +27,7 @@ milliseconds timeout_from_env() {
 
 std::mutex g_shared_mu;
 std::shared_ptr<Connection> g_shared;
-bool g_shared_tried = false;
+bool g_stats_registered = false;
 
 void print_stats_at_exit() {
   std::lock_guard lock(g_shared_mu);
@@ -46,22 +45,19 @@ std::string Connection::default_address() {
 std::shared_ptr<Connection> Connection::shared() {
   std::lock_guard lock(g_shared_mu);
   if (g_shared && !g_shared->lost()) return g_shared;
-  // A lost connection stays lost for the objects made on it; new displays
-  // may try again, once per loss.
-  if (g_shared_tried && !g_shared) return nullptr;
-  g_shared_tried = true;
+  // A lost connection stays lost for the objects made on it; a display
+  // initialized later tries to reach the host again.
   const char* env = std::getenv("CONDUIT_HOST");
   const std::string address = env && *env ? env : default_address();
   auto c = open(address);
   if (!c) {
     std::fprintf(stderr, "conduit: cannot reach the host at %s: %s\n", address.c_str(),
                  c.error().describe().c_str());
-    g_shared.reset();
     return nullptr;
   }
-  const bool first = !g_shared;
   g_shared = std::move(c.value());
-  if (first && stats_enabled()) std::atexit(print_stats_at_exit);
+  if (!g_stats_registered && stats_enabled()) std::atexit(print_stats_at_exit);
+  g_stats_registered = true;
   return g_shared;
 }
 
