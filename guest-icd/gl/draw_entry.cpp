@@ -34,6 +34,7 @@ void encode_attrib(Stream& s, GLuint index, const ClientArray& a, uint64_t start
 // Sends every enabled client array for vertices [first, first + count).
 void send_client_arrays(Stream& s, int64_t first, int64_t count) {
   GlState& st = s.gl_state();
+  send_legacy_arrays(s, first, count);
   if (count <= 0 || first < 0 || !st.has_client_arrays()) return;
   const auto& attribs = st.attribs();
   for (size_t i = 0; i < attribs.size(); ++i) {
@@ -93,7 +94,7 @@ void draw_elements(wire::GlOp op, const Elements& e) {
   if (!s || e.count < 0) return;
   GlState& st = s->gl_state();
   const bool in_buffer = st.bound_buffer(kElementArrayBuffer) != 0;
-  if (st.has_client_arrays()) {
+  if (st.has_client_arrays() || (st.default_vertex_array() && st.legacy_arrays().any_client())) {
     if (in_buffer) {
       std::fprintf(stderr, "conduit: client arrays with an index buffer are not carried\n");
     } else if (e.indices && e.count > 0) {

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gl/legacy_arrays.h"
 #include "wire/gl_types.h"
 #include "wire/object_type.h"
 #include "wire/sizes.h"
@@ -87,6 +88,9 @@ class GlState {
 
   std::map<GLenum, Mapping>& mappings() { return mappings_; }
 
+  // Fixed-function client arrays (desktop compatibility contexts).
+  LegacyArrays& legacy_arrays() { return legacy_arrays_; }
+
   // Per-context answers fetched once from the host.
   std::unordered_map<uint64_t, std::string>& string_cache() { return strings_; }
   // Keyed by pname | (value size << 32): glGetIntegerv and glGetFloatv differ.
@@ -107,6 +111,7 @@ class GlState {
   std::unordered_map<GLuint, GLuint> vao_element_buffers_;
   std::unordered_map<GLuint, int64_t> buffer_sizes_;
   std::vector<ClientArray> attribs_;
+  LegacyArrays legacy_arrays_;
   std::map<GLenum, Mapping> mappings_;
   std::unordered_map<uint64_t, std::string> strings_;
   std::unordered_map<uint64_t, std::vector<std::byte>> gets_;

@@ -5,6 +5,9 @@
 namespace icd::glx {
 namespace {
 
+// GLX_DONT_CARE (0xFFFFFFFF) as the ints attribute lists hold.
+constexpr int kDontCare = -1;
+
 enum class Rule { kExact, kAtLeast, kMask, kIgnore };
 
 struct AttribRule {
@@ -15,10 +18,10 @@ struct AttribRule {
 
 // GLX 1.4 table 3.4: defaults and how each attribute selects configs.
 constexpr AttribRule kRules[] = {
-    {GLX_FBCONFIG_ID, GLX_DONT_CARE, Rule::kExact},
+    {GLX_FBCONFIG_ID, kDontCare, Rule::kExact},
     {GLX_BUFFER_SIZE, 0, Rule::kAtLeast},
     {GLX_LEVEL, 0, Rule::kExact},
-    {GLX_DOUBLEBUFFER, GLX_DONT_CARE, Rule::kExact},
+    {GLX_DOUBLEBUFFER, kDontCare, Rule::kExact},
     {GLX_STEREO, False, Rule::kExact},
     {GLX_AUX_BUFFERS, 0, Rule::kAtLeast},
     {GLX_RED_SIZE, 0, Rule::kAtLeast},
@@ -33,22 +36,22 @@ constexpr AttribRule kRules[] = {
     {GLX_ACCUM_ALPHA_SIZE, 0, Rule::kAtLeast},
     {GLX_RENDER_TYPE, GLX_RGBA_BIT, Rule::kMask},
     {GLX_DRAWABLE_TYPE, GLX_WINDOW_BIT, Rule::kMask},
-    {GLX_X_RENDERABLE, GLX_DONT_CARE, Rule::kExact},
-    {GLX_X_VISUAL_TYPE, GLX_DONT_CARE, Rule::kExact},
-    {GLX_CONFIG_CAVEAT, GLX_DONT_CARE, Rule::kExact},
+    {GLX_X_RENDERABLE, kDontCare, Rule::kExact},
+    {GLX_X_VISUAL_TYPE, kDontCare, Rule::kExact},
+    {GLX_CONFIG_CAVEAT, kDontCare, Rule::kExact},
     {GLX_TRANSPARENT_TYPE, GLX_NONE, Rule::kExact},
-    {GLX_TRANSPARENT_INDEX_VALUE, GLX_DONT_CARE, Rule::kIgnore},
-    {GLX_TRANSPARENT_RED_VALUE, GLX_DONT_CARE, Rule::kIgnore},
-    {GLX_TRANSPARENT_GREEN_VALUE, GLX_DONT_CARE, Rule::kIgnore},
-    {GLX_TRANSPARENT_BLUE_VALUE, GLX_DONT_CARE, Rule::kIgnore},
-    {GLX_TRANSPARENT_ALPHA_VALUE, GLX_DONT_CARE, Rule::kIgnore},
+    {GLX_TRANSPARENT_INDEX_VALUE, kDontCare, Rule::kIgnore},
+    {GLX_TRANSPARENT_RED_VALUE, kDontCare, Rule::kIgnore},
+    {GLX_TRANSPARENT_GREEN_VALUE, kDontCare, Rule::kIgnore},
+    {GLX_TRANSPARENT_BLUE_VALUE, kDontCare, Rule::kIgnore},
+    {GLX_TRANSPARENT_ALPHA_VALUE, kDontCare, Rule::kIgnore},
     {GLX_SAMPLE_BUFFERS, 0, Rule::kAtLeast},
     {GLX_SAMPLES, 0, Rule::kAtLeast},
-    {GLX_MAX_PBUFFER_WIDTH, GLX_DONT_CARE, Rule::kIgnore},
-    {GLX_MAX_PBUFFER_HEIGHT, GLX_DONT_CARE, Rule::kIgnore},
-    {GLX_MAX_PBUFFER_PIXELS, GLX_DONT_CARE, Rule::kIgnore},
-    {GLX_VISUAL_ID, GLX_DONT_CARE, Rule::kExact},
-    {GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB, GLX_DONT_CARE, Rule::kExact},
+    {GLX_MAX_PBUFFER_WIDTH, kDontCare, Rule::kIgnore},
+    {GLX_MAX_PBUFFER_HEIGHT, kDontCare, Rule::kIgnore},
+    {GLX_MAX_PBUFFER_PIXELS, kDontCare, Rule::kIgnore},
+    {GLX_VISUAL_ID, kDontCare, Rule::kExact},
+    {GLX_FRAMEBUFFER_SRGB_CAPABLE_ARB, kDontCare, Rule::kExact},
 };
 
 const AttribRule* rule_of(int attribute) {
@@ -130,7 +133,7 @@ int FbConfigFilter::value_of(int attribute) const {
   for (const auto& [a, v] : wanted_)
     if (a == attribute) return v;
   const AttribRule* r = rule_of(attribute);
-  return r ? r->default_value : GLX_DONT_CARE;
+  return r ? r->default_value : kDontCare;
 }
 
 void FbConfigFilter::set(int attribute, int value) {
@@ -178,10 +181,10 @@ std::optional<FbConfigFilter> FbConfigFilter::parse_visual(const int* attribs) {
 
 bool FbConfigFilter::matches(const FbConfig& c) const {
   const int id = value_of(GLX_FBCONFIG_ID);
-  if (id != GLX_DONT_CARE) return c.id == id;  // the other attributes are ignored
+  if (id != kDontCare) return c.id == id;  // the other attributes are ignored
   for (const auto& r : kRules) {
     const int want = value_of(r.attribute);
-    if (want == GLX_DONT_CARE || r.rule == Rule::kIgnore) continue;
+    if (want == kDontCare || r.rule == Rule::kIgnore) continue;
     const int have = *fbconfig_attrib(c, r.attribute);
     switch (r.rule) {
       case Rule::kExact:
@@ -203,7 +206,7 @@ int FbConfigFilter::color_bits(const FbConfig& c) const {
   int bits = 0;
   for (int a : {GLX_RED_SIZE, GLX_GREEN_SIZE, GLX_BLUE_SIZE, GLX_ALPHA_SIZE}) {
     const int want = value_of(a);
-    if (want != 0 && want != GLX_DONT_CARE) bits += *fbconfig_attrib(c, a);
+    if (want != 0 && want != kDontCare) bits += *fbconfig_attrib(c, a);
   }
   return bits;
 }

@@ -1,0 +1,257 @@
+// Legacy desktop GL that needs the guest: display list names (allocated
+// here as a contiguous range), glCallLists' typed name arrays, and the
+// fixed-function client arrays, which are recorded when set and sent with
+// each draw like the generic ones in draw_entry.cpp.
+// Wire layouts: host-renderer/gl/legacy_handlers.cpp.
+#include "gl/legacy_arrays.h"
+
+#include <vector>
+
+#include "gl/entry_support.h"
+#include "gl/gl_handlers.h"
+#include "wire/gl_encode.h"
+
+namespace icd {
+namespace {
+
+constexpr GLenum kArrayBuffer = 0x8892;
+constexpr GLenum kTexture0 = 0x84C0;
+constexpr GLint kBgra = 0x80E1;
+
+size_t type_bytes(GLenum type) {
+  switch (type) {
+    case 0x1400: case 0x1401: return 1;           // BYTE, UNSIGNED_BYTE
+    case 0x1402: case 0x1403: case 0x140B: return 2;  // SHORT, UNSIGNED_SHORT, HALF_FLOAT
+    case 0x140A: return 8;                        // DOUBLE
+    default: return 4;                            // INT, UNSIGNED_INT, FLOAT
+  }
+}
+
+wire::GlOp op_of(LegacySlot slot) {
+  switch (slot) {
+    case LegacySlot::kVertex: return wire::GlOp::glVertexPointer;
+    case LegacySlot::kNormal: return wire::GlOp::glNormalPointer;
+    case LegacySlot::kColor: return wire::GlOp::glColorPointer;
+    case LegacySlot::kSecondaryColor: return wire::GlOp::glSecondaryColorPointer;
+    case LegacySlot::kFogCoord: return wire::GlOp::glFogCoordPointer;
+    case LegacySlot::kIndex: return wire::GlOp::glIndexPointer;
+    case LegacySlot::kEdgeFlag: return wire::GlOp::glEdgeFlagPointer;
+    default: return wire::GlOp::glTexCoordPointer;
+  }
+}
+
+void encode_pointer(Stream& s, size_t slot, const LegacyArray& a, uint64_t start, const void* data,
+                    size_t bytes, bool in_buffer) {
+  const auto ls = static_cast<LegacySlot>(slot);
+  size_t cmd = begin(s, op_of(ls));
+  auto& w = s.writer();
+  const size_t unit = slot >= static_cast<size_t>(LegacySlot::kTexCoord0)
+                          ? slot - static_cast<size_t>(LegacySlot::kTexCoord0) : 0;
+  w.put(static_cast<uint32_t>(unit));
+  w.put(static_cast<int32_t>(a.size));
+  w.put(static_cast<uint32_t>(a.type));
+  w.put(static_cast<int32_t>(a.stride));
+  w.put(start);
+  if (in_buffer) w.put_buffer_offset(reinterpret_cast<uintptr_t>(data));
+  else w.put_data(data, bytes);
+  finish(s, cmd);
+}
+
+void set_pointer(size_t slot, GLint size, GLenum type, GLsizei stride, const void* pointer) {
+  Stream* s = current_stream();
+  if (!s || slot >= kLegacySlots) return;
+  GlState& st = s->gl_state();
+  LegacyArray& a = st.legacy_arrays().slots[slot];
+  a = LegacyArray{a.enabled, false, size, type, stride, pointer};
+  if (st.bound_buffer(kArrayBuffer) != 0 || !st.default_vertex_array()) {
+    encode_pointer(*s, slot, a, 0, pointer, 0, true);
+    return;
+  }
+  a.client = true;  // sent with each draw
+}
+
+size_t tex_slot(GlState& st) {
+  return static_cast<size_t>(LegacySlot::kTexCoord0) + st.legacy_arrays().client_active_texture;
+}
+
+// The slot a glEnableClientState array names, or kLegacySlots.
+size_t slot_of(GlState& st, GLenum array) {
+  switch (array) {
+    case 0x8074: return static_cast<size_t>(LegacySlot::kVertex);
+    case 0x8075: return static_cast<size_t>(LegacySlot::kNormal);
+    case 0x8076: return static_cast<size_t>(LegacySlot::kColor);
+    case 0x8077: return static_cast<size_t>(LegacySlot::kIndex);
+    case 0x8078: return tex_slot(st);
+    case 0x8079: return static_cast<size_t>(LegacySlot::kEdgeFlag);
+    case 0x8457: return static_cast<size_t>(LegacySlot::kFogCoord);
+    case 0x845E: return static_cast<size_t>(LegacySlot::kSecondaryColor);
+    default: return kLegacySlots;
+  }
+}
+
+void client_state(GLenum array, bool enable) {
+  Stream* s = current_stream();
+  if (!s) return;
+  GlState& st = s->gl_state();
+  const size_t slot = slot_of(st, array);
+  if (slot < kLegacySlots && st.default_vertex_array()) st.legacy_arrays().slots[slot].enabled = enable;
+  if (enable) wire::encode_glEnableClientState(s->writer(), array);
+  else wire::encode_glDisableClientState(s->writer(), array);
+  s->commit();
+}
+
+size_t list_name_bytes(GLenum type) {
+  switch (type) {
+    case 0x1400: case 0x1401: return 1;  // BYTE, UNSIGNED_BYTE
+    case 0x1402: case 0x1403: case 0x1407: return 2;  // SHORT, UNSIGNED_SHORT, 2_BYTES
+    case 0x1408: return 3;  // 3_BYTES
+    case 0x1404: case 0x1405: case 0x1406: case 0x1409: return 4;  // INT, UNSIGNED_INT, FLOAT, 4_BYTES
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+size_t LegacyArray::element_bytes() const {
+  const size_t components = size == kBgra ? 4 : static_cast<size_t>(size > 0 ? size : 4);
+  return components * type_bytes(type);
+}
+
+bool LegacyArrays::any_client() const {
+  for (const auto& a : slots)
+    if (a.enabled && a.client) return true;
+  return false;
+}
+
+void send_legacy_arrays(Stream& s, int64_t first, int64_t count) {
+  GlState& st = s.gl_state();
+  if (count <= 0 || first < 0 || !st.default_vertex_array() || !st.legacy_arrays().any_client()) return;
+  const auto& slots = st.legacy_arrays().slots;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    const LegacyArray& a = slots[i];
+    if (!a.enabled || !a.client || a.pointer == nullptr) continue;
+    const uint64_t start = static_cast<uint64_t>(first) * a.stride_bytes();
+    const size_t bytes = static_cast<size_t>(count - 1) * a.stride_bytes() + a.element_bytes();
+    encode_pointer(s, i, a, start, static_cast<const std::byte*>(a.pointer) + start, bytes, false);
+  }
+}
+
+GLuint GLAPIENTRY handle_glGenLists(GLsizei range) {
+  Stream* s = current_stream();
+  if (!s || range <= 0) return 0;  // GL_INVALID_VALUE for a negative range is the host's to miss
+  std::vector<GLuint> names(static_cast<size_t>(range));
+  s->gl_state().names().allocate(wire::ObjectType::kDisplayList, names.size(), names.data());
+  return names.front();
+}
+
+void GLAPIENTRY handle_glCallLists(GLsizei n, GLenum type, const void* lists) {
+  Stream* s = current_stream();
+  const size_t elem = list_name_bytes(type);
+  if (!s || n < 0) return;
+  size_t cmd = begin(*s, wire::GlOp::glCallLists);
+  auto& w = s->writer();
+  w.put(static_cast<int32_t>(n));
+  w.put(static_cast<uint32_t>(type));
+  // An unknown type sends no names: the host's GL reports GL_INVALID_ENUM.
+  w.put_data(lists, elem ? static_cast<size_t>(n) * elem : 0);
+  finish(*s, cmd);
+}
+
+void GLAPIENTRY handle_glEnableClientState(GLenum array) { client_state(array, true); }
+void GLAPIENTRY handle_glDisableClientState(GLenum array) { client_state(array, false); }
+
+void GLAPIENTRY handle_glClientActiveTexture(GLenum texture) {
+  Stream* s = current_stream();
+  if (!s) return;
+  if (texture >= kTexture0 && texture < kTexture0 + kLegacyTexUnits)
+    s->gl_state().legacy_arrays().client_active_texture = texture - kTexture0;
+  wire::encode_glClientActiveTexture(s->writer(), texture);
+  s->commit();
+}
+
+void GLAPIENTRY handle_glVertexPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
+  set_pointer(static_cast<size_t>(LegacySlot::kVertex), size, type, stride, pointer);
+}
+
+void GLAPIENTRY handle_glNormalPointer(GLenum type, GLsizei stride, const void* pointer) {
+  set_pointer(static_cast<size_t>(LegacySlot::kNormal), 3, type, stride, pointer);
+}
+
+void GLAPIENTRY handle_glColorPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
+  set_pointer(static_cast<size_t>(LegacySlot::kColor), size, type, stride, pointer);
+}
+
+void GLAPIENTRY handle_glSecondaryColorPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
+  set_pointer(static_cast<size_t>(LegacySlot::kSecondaryColor), size, type, stride, pointer);
+}
+
+void GLAPIENTRY handle_glFogCoordPointer(GLenum type, GLsizei stride, const void* pointer) {
+  set_pointer(static_cast<size_t>(LegacySlot::kFogCoord), 1, type, stride, pointer);
+}
+
+void GLAPIENTRY handle_glIndexPointer(GLenum type, GLsizei stride, const void* pointer) {
+  set_pointer(static_cast<size_t>(LegacySlot::kIndex), 1, type, stride, pointer);
+}
+
+void GLAPIENTRY handle_glEdgeFlagPointer(GLsizei stride, const void* pointer) {
+  set_pointer(static_cast<size_t>(LegacySlot::kEdgeFlag), 1, 0x1401, stride, pointer);  // GLboolean bytes
+}
+
+void GLAPIENTRY handle_glTexCoordPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {
+  Stream* s = current_stream();
+  if (!s) return;
+  set_pointer(tex_slot(s->gl_state()), size, type, stride, pointer);
+}
+
+// glInterleavedArrays sets and enables the arrays of one packed vertex
+// layout (OpenGL 2.1 section 2.8, table 2.5).
+void GLAPIENTRY handle_glInterleavedArrays(GLenum format, GLsizei stride, const void* pointer) {
+  struct Layout {
+    GLenum format;
+    int tex, color, normal, vertex;  // components; 0 = array disabled
+    GLenum color_type;
+    int pc, pn, pv, size;            // offsets and the packed vertex size in bytes
+  };
+  constexpr GLenum kF = 0x1406, kUb = 0x1401;
+  static constexpr Layout kLayouts[] = {
+      {0x2A20, 0, 0, 0, 2, 0, 0, 0, 0, 8},      {0x2A21, 0, 0, 0, 3, 0, 0, 0, 0, 12},
+      {0x2A22, 0, 4, 0, 2, kUb, 0, 0, 4, 12},   {0x2A23, 0, 4, 0, 3, kUb, 0, 0, 4, 16},
+      {0x2A24, 0, 3, 0, 3, kF, 0, 0, 12, 24},   {0x2A25, 0, 0, 3, 3, 0, 0, 0, 12, 24},
+      {0x2A26, 0, 4, 3, 3, kF, 0, 16, 28, 40},  {0x2A27, 2, 0, 0, 3, 0, 0, 0, 8, 20},
+      {0x2A28, 4, 0, 0, 4, 0, 0, 0, 16, 32},    {0x2A29, 2, 4, 0, 3, kUb, 8, 0, 12, 24},
+      {0x2A2A, 2, 3, 0, 3, kF, 8, 0, 20, 32},   {0x2A2B, 2, 0, 3, 3, 0, 0, 8, 20, 32},
+      {0x2A2C, 2, 4, 3, 3, kF, 8, 24, 36, 48},  {0x2A2D, 4, 4, 3, 4, kF, 16, 32, 44, 60},
+  };
+  const Layout* l = nullptr;
+  for (const auto& candidate : kLayouts)
+    if (candidate.format == format) l = &candidate;
+  if (!l || stride < 0) return;  // GL_INVALID_ENUM / GL_INVALID_VALUE: nothing changes
+  const GLsizei step = stride ? stride : l->size;
+  const auto* base = static_cast<const std::byte*>(pointer);
+  handle_glDisableClientState(0x8079);  // EDGE_FLAG_ARRAY
+  handle_glDisableClientState(0x8077);  // INDEX_ARRAY
+  handle_glDisableClientState(0x845E);  // SECONDARY_COLOR_ARRAY
+  handle_glDisableClientState(0x8457);  // FOG_COORD_ARRAY
+  if (l->tex) {
+    handle_glEnableClientState(0x8078);
+    handle_glTexCoordPointer(l->tex, kF, step, base);
+  } else {
+    handle_glDisableClientState(0x8078);
+  }
+  if (l->color) {
+    handle_glEnableClientState(0x8076);
+    handle_glColorPointer(l->color, l->color_type, step, base + l->pc);
+  } else {
+    handle_glDisableClientState(0x8076);
+  }
+  if (l->normal) {
+    handle_glEnableClientState(0x8075);
+    handle_glNormalPointer(kF, step, base + l->pn);
+  } else {
+    handle_glDisableClientState(0x8075);
+  }
+  handle_glEnableClientState(0x8074);
+  handle_glVertexPointer(l->vertex, kF, step, base + l->pv);
+}
+
+}  // namespace icd

@@ -1,0 +1,240 @@
+// GLX windows, pbuffers (and the pixmaps Conduit does not offer), their
+// queries, glXSwapBuffers and swap control.
+#include "glx/objects.h"
+
+#include "glx/protocol.h"
+
+#include <algorithm>
+
+#include "glx/api.h"
+
+namespace icd::glx {
+namespace {
+
+// Swap intervals are recorded and reported; frames are paced by the host's
+// readback, not by a vertical blank.
+constexpr int kMaxSwapInterval = 1;
+
+std::shared_ptr<GlxDrawable> find(::Display* dpy, GLXDrawable xid, int minor_opcode) {
+  GlxDisplay* d = get_display(dpy);
+  auto drawable = d ? d->find_drawable(xid) : nullptr;
+  if (!drawable) send_error(dpy, GLXBadDrawable, xid, minor_opcode, false);
+  return drawable;
+}
+
+void destroy(::Display* dpy, GLXDrawable xid, GlxDrawable::Kind kind, int error, int minor_opcode) {
+  std::lock_guard lock(api_mutex());
+  GlxDisplay* d = get_display(dpy);
+  auto drawable = d ? d->find_drawable(xid) : nullptr;
+  if (!drawable || drawable->kind != kind) {
+    send_error(dpy, error, xid, minor_opcode, false);
+    return;
+  }
+  // A drawable current to some context lives on until released.
+  d->drawables.erase(xid);
+}
+
+}  // namespace
+
+GLXWindow CreateWindow(::Display* dpy, GLXFBConfig config, Window window, const int* attribs) {
+  std::lock_guard lock(api_mutex());
+  GlxDisplay* d = get_display(dpy);
+  const FbConfig* c = d ? d->find_config(config) : nullptr;
+  if (!c) {
+    send_error(dpy, GLXBadFBConfig, 0, X_GLXCreateWindow, false);
+    return None;
+  }
+  if (attribs && attribs[0] != None) {  // GLX 1.4 defines no window attributes
+    send_error(dpy, BadValue, static_cast<XID>(attribs[0]), X_GLXCreateWindow, true);
+    return None;
+  }
+  if (!(c->drawable_types & GLX_WINDOW_BIT)) {
+    send_error(dpy, BadMatch, window, X_GLXCreateWindow, true);
+    return None;
+  }
+  for (const auto& [xid, drawable] : d->drawables)
+    if (drawable->kind != GlxDrawable::Kind::kPbuffer && drawable->surface->window() == window) {
+      send_error(dpy, BadAlloc, window, X_GLXCreateWindow, true);
+      return None;
+    }
+  // The window's own XID names it: a later glXMakeCurrent on the window
+  // finds the same drawable.
+  auto drawable = d->drawable_for(window, c);
+  if (!drawable) {
+    send_error(dpy, BadWindow, window, X_GLXCreateWindow, true);
+    return None;
+  }
+  drawable->kind = GlxDrawable::Kind::kGlxWindow;
+  return window;
+}
+
+void DestroyWindow(::Display* dpy, GLXWindow window) {
+  destroy(dpy, window, GlxDrawable::Kind::kGlxWindow, GLXBadWindow, X_GLXDestroyWindow);
+}
+
+GLXPbuffer CreatePbuffer(::Display* dpy, GLXFBConfig config, const int* attribs) {
+  std::lock_guard lock(api_mutex());
+  GlxDisplay* d = get_display(dpy);
+  const FbConfig* c = d ? d->find_config(config) : nullptr;
+  if (!c) {
+    send_error(dpy, GLXBadFBConfig, 0, X_GLXCreatePbuffer, false);
+    return None;
+  }
+  int width = 0, height = 0;
+  bool largest = false, preserved = true;
+  for (const int* a = attribs; a && a[0] != None; a += 2) {
+    switch (a[0]) {
+      case GLX_PBUFFER_WIDTH: width = a[1]; break;
+      case GLX_PBUFFER_HEIGHT: height = a[1]; break;
+      case GLX_LARGEST_PBUFFER: largest = a[1] != 0; break;
+      case GLX_PRESERVED_CONTENTS: preserved = a[1] != 0; break;
+      default:
+        send_error(dpy, BadValue, static_cast<XID>(a[0]), X_GLXCreatePbuffer, true);
+        return None;
+    }
+  }
+  if (width < 0 || height < 0) {
+    send_error(dpy, BadValue, 0, X_GLXCreatePbuffer, true);
+    return None;
+  }
+  if (width > kMaxPbufferSize || height > kMaxPbufferSize) {
+    if (!largest) {
+      send_error(dpy, BadAlloc, 0, X_GLXCreatePbuffer, true);
+      return None;
+    }
+    width = std::min(width, kMaxPbufferSize);
+    height = std::min(height, kMaxPbufferSize);
+  }
+  if (!(c->drawable_types & GLX_PBUFFER_BIT)) {
+    send_error(dpy, BadMatch, 0, X_GLXCreatePbuffer, true);
+    return None;
+  }
+  if (!d->connect()) {
+    send_error(dpy, BadAlloc, 0, X_GLXCreatePbuffer, true);
+    return None;
+  }
+  auto drawable = std::make_shared<GlxDrawable>();
+  drawable->kind = GlxDrawable::Kind::kPbuffer;
+  drawable->xid = XAllocID(dpy);
+  drawable->config = c;
+  drawable->preserved = preserved;
+  drawable->surface = std::make_shared<Surface>(d->owner(), d->connection(), c->color, EGL_PBUFFER_BIT,
+                                                width, height);
+  drawable->surface->largest_pbuffer = largest;
+  d->drawables[drawable->xid] = drawable;
+  return drawable->xid;
+}
+
+void DestroyPbuffer(::Display* dpy, GLXPbuffer pbuffer) {
+  destroy(dpy, pbuffer, GlxDrawable::Kind::kPbuffer, GLXBadPbuffer, X_GLXDestroyPbuffer);
+}
+
+// No config carries GLX_PIXMAP_BIT: rendering to pixmaps is not offered,
+// which GLX reports as BadMatch (GLX 1.4 3.3.5).
+GLXPixmap CreatePixmap(::Display* dpy, GLXFBConfig, Pixmap pixmap, const int*) {
+  send_error(dpy, BadMatch, pixmap, X_GLXCreatePixmap, true);
+  return None;
+}
+
+void DestroyPixmap(::Display* dpy, GLXPixmap pixmap) {
+  send_error(dpy, GLXBadPixmap, pixmap, X_GLXDestroyPixmap, false);
+}
+
+GLXPixmap CreateGLXPixmap(::Display* dpy, XVisualInfo*, Pixmap pixmap) {
+  send_error(dpy, BadMatch, pixmap, X_GLXCreateGLXPixmap, true);
+  return None;
+}
+
+void DestroyGLXPixmap(::Display* dpy, GLXPixmap pixmap) {
+  send_error(dpy, GLXBadPixmap, pixmap, X_GLXDestroyGLXPixmap, false);
+}
+
+void QueryDrawable(::Display* dpy, GLXDrawable xid, int attribute, unsigned int* value) {
+  std::lock_guard lock(api_mutex());
+  GlxDisplay* d = get_display(dpy);
+  if (!d) return;
+  auto drawable = d->find_drawable(xid);
+  // A plain window bound with glXMakeCurrent has no GLX drawable of its own
+  // until then; describe it by its visual's config.
+  if (!drawable && xid != None) {
+    const auto& cur = current();
+    const FbConfig* config = cur.context ? cur.context->config : nullptr;
+    drawable = d->drawable_for(xid, config);
+  }
+  if (!drawable) {
+    send_error(dpy, GLXBadDrawable, xid, X_GLXGetDrawableAttributes, false);
+    return;
+  }
+  if (!value) return;
+  Surface& s = *drawable->surface;
+  if (drawable->kind != GlxDrawable::Kind::kPbuffer) s.poll_window_size();
+  switch (attribute) {
+    case GLX_WIDTH: *value = static_cast<unsigned>(s.width()); break;
+    case GLX_HEIGHT: *value = static_cast<unsigned>(s.height()); break;
+    case GLX_PRESERVED_CONTENTS: *value = drawable->preserved ? True : False; break;
+    case GLX_LARGEST_PBUFFER: *value = s.largest_pbuffer ? True : False; break;
+    case GLX_FBCONFIG_ID: *value = static_cast<unsigned>(drawable->config->id); break;
+    case GLX_EVENT_MASK: *value = static_cast<unsigned>(drawable->event_mask); break;
+    case GLX_SWAP_INTERVAL_EXT: *value = static_cast<unsigned>(s.swap_interval); break;
+    case GLX_MAX_SWAP_INTERVAL_EXT: *value = kMaxSwapInterval; break;
+    default: send_error(dpy, BadValue, static_cast<XID>(attribute), X_GLXGetDrawableAttributes, true);
+  }
+}
+
+void SelectEvent(::Display* dpy, GLXDrawable xid, unsigned long mask) {
+  std::lock_guard lock(api_mutex());
+  if (auto drawable = find(dpy, xid, X_GLXChangeDrawableAttributes)) drawable->event_mask = mask;
+}
+
+void GetSelectedEvent(::Display* dpy, GLXDrawable xid, unsigned long* mask) {
+  std::lock_guard lock(api_mutex());
+  if (auto drawable = find(dpy, xid, X_GLXGetDrawableAttributes); drawable && mask)
+    *mask = drawable->event_mask;
+}
+
+void SwapBuffers(::Display* dpy, GLXDrawable xid) {
+  std::shared_ptr<GlxContext> ctx;
+  std::shared_ptr<GlxDrawable> drawable;
+  {
+    std::lock_guard lock(api_mutex());
+    drawable = find(dpy, xid, X_GLXSwapBuffers);
+    if (!drawable) return;
+    ctx = current().context;
+  }
+  // Only the calling thread's current drawable has commands to finish;
+  // pbuffers have no front buffer to show.
+  if (!ctx || ctx->draw != drawable || drawable->kind == GlxDrawable::Kind::kPbuffer) return;
+  if (!drawable->surface->swap(ctx->context->stream()))
+    send_error(dpy, GLXBadCurrentWindow, xid, X_GLXSwapBuffers, false);
+}
+
+void SwapIntervalEXT(::Display* dpy, GLXDrawable xid, int interval) {
+  std::lock_guard lock(api_mutex());
+  if (interval < 0) {
+    send_error(dpy, BadValue, static_cast<XID>(interval), X_GLXChangeDrawableAttributes, true);
+    return;
+  }
+  if (auto drawable = find(dpy, xid, X_GLXChangeDrawableAttributes))
+    drawable->surface->swap_interval = std::min(interval, kMaxSwapInterval);
+}
+
+int SwapIntervalMESA(unsigned int interval) {
+  std::lock_guard lock(api_mutex());
+  const auto& cur = current();
+  if (!cur.context || !cur.context->draw) return GLX_BAD_CONTEXT;
+  cur.context->draw->surface->swap_interval = static_cast<int>(std::min<unsigned>(interval, kMaxSwapInterval));
+  return 0;
+}
+
+int GetSwapIntervalMESA() {
+  std::lock_guard lock(api_mutex());
+  const auto& cur = current();
+  return cur.context && cur.context->draw ? cur.context->draw->surface->swap_interval : 0;
+}
+
+int SwapIntervalSGI(int interval) {
+  if (interval <= 0) return GLX_BAD_VALUE;
+  return SwapIntervalMESA(static_cast<unsigned>(interval));
+}
+
+}  // namespace icd::glx

@@ -1,0 +1,66 @@
+#include "glx/context_attribs.h"
+
+#include "glx/protocol.h"
+
+namespace icd::glx {
+namespace {
+
+constexpr int kKnownFlags = GLX_CONTEXT_DEBUG_BIT_ARB | GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB;
+constexpr int kKnownProfiles = GLX_CONTEXT_CORE_PROFILE_BIT_ARB | GLX_CONTEXT_COMPATIBILITY_PROFILE_BIT_ARB;
+
+// OpenGL versions that exist (GLX_ARB_create_context: others are BadMatch).
+bool valid_version(int major, int minor) {
+  switch (major) {
+    case 1: return minor >= 0 && minor <= 5;
+    case 2: return minor >= 0 && minor <= 1;
+    case 3: return minor >= 0 && minor <= 3;
+    case 4: return minor >= 0 && minor <= 6;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+ContextRequest parse_context_attribs(const int* attribs) {
+  ContextRequest r;
+  for (const int* a = attribs; a && a[0] != None; a += 2) {
+    switch (a[0]) {
+      case GLX_CONTEXT_MAJOR_VERSION_ARB: r.major = a[1]; break;
+      case GLX_CONTEXT_MINOR_VERSION_ARB: r.minor = a[1]; break;
+      case GLX_CONTEXT_FLAGS_ARB: r.flags = a[1]; break;
+      case GLX_CONTEXT_PROFILE_MASK_ARB: r.profile_mask = a[1]; break;
+      case GLX_RENDER_TYPE: r.render_type = a[1]; break;
+      case GLX_SCREEN: r.screen = a[1]; break;
+      default:
+        r.error = BadValue;
+        return r;
+    }
+  }
+  if (r.flags & ~kKnownFlags) r.error = BadValue;
+  else if (r.render_type != GLX_RGBA_TYPE) r.error = BadValue;
+  else if (!valid_version(r.major, r.minor)) r.error = BadMatch;
+  else if ((r.flags & GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB) && r.major < 3) r.error = BadMatch;
+  else if (r.profile_mask & ~kKnownProfiles || !(r.profile_mask & kKnownProfiles)) {
+    r.error = GLXBadProfileARB;
+    r.glx_error = true;
+  }
+  return r;
+}
+
+HostContext host_context_for(ContextRequest& r, const RenderCaps& caps) {
+  const int wanted = r.major * 10 + r.minor;
+  // Before 3.2 there are no profiles: such requests get compatibility,
+  // unless forward-compatible (3.0/3.1 without deprecated features: core).
+  const bool forward = (r.flags & GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB) != 0;
+  const bool core = (wanted >= 32 && (r.profile_mask & GLX_CONTEXT_CORE_PROFILE_BIT_ARB)) || forward;
+  const int max = core ? caps.max_gl_core : caps.max_gl_compat;
+  const int asked = core && wanted < 32 ? 32 : wanted;
+  if (max == 0 || asked > max) {
+    r.error = BadMatch;
+    return {};
+  }
+  if (core) return HostContext{asked / 10, asked % 10, true};
+  return HostContext{max / 10, max % 10, false};
+}
+
+}  // namespace icd::glx

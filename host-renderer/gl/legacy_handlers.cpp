@@ -1,0 +1,171 @@
+// Legacy desktop GL: display lists and the fixed-function client arrays.
+//
+// Display list names need no map: a guest's host contexts hold only that
+// guest's lists, and glListBase offsets in glCallLists make a map
+// impossible to apply anyway, so the guest's names are used as they are.
+//
+// Wire layouts (guest-icd/gl/legacy_entry.cpp writes them):
+//   glCallLists                 i32 n, u32 type, Data names (n * size of type)
+//   gl{Vertex,Normal,Color,SecondaryColor,FogCoord,Index,EdgeFlag,TexCoord}Pointer
+//                               u32 texture unit, i32 size, u32 type, i32 stride,
+//                               u64 start, Data (buffer offset, or bytes from `start`)
+#include <epoxy/gl.h>
+
+#include "gl/dispatch_support.h"
+#include "gl/gl_host_handlers.h"
+#include "gl/read_args.h"
+
+namespace host {
+namespace {
+
+// Scratch buffers of the legacy arrays follow the generic attributes' in
+// the context's scratch list (draw_handlers.cpp uses indices below 64).
+constexpr size_t kScratchBase = 64;
+constexpr uint32_t kMaxTexUnits = 8;
+constexpr uint64_t kMaxClientArrayBytes = 256u << 20;
+constexpr GLsizei kMaxCallLists = 1 << 24;
+
+enum class Slot { kVertex, kNormal, kColor, kSecondaryColor, kFogCoord, kIndex, kEdgeFlag, kTexCoord };
+
+struct Pointer {
+  uint32_t unit = 0;
+  GLint size = 0;
+  GLenum type = 0;
+  GLsizei stride = 0;
+  uint64_t start = 0;
+  wire::Data data;
+};
+
+void set_pointer(Slot slot, const Pointer& p, const void* at) {
+  switch (slot) {
+    case Slot::kVertex: glVertexPointer(p.size, p.type, p.stride, at); break;
+    case Slot::kNormal: glNormalPointer(p.type, p.stride, at); break;
+    case Slot::kColor: glColorPointer(p.size, p.type, p.stride, at); break;
+    case Slot::kSecondaryColor: glSecondaryColorPointer(p.size, p.type, p.stride, at); break;
+    case Slot::kFogCoord: glFogCoordPointer(p.type, p.stride, at); break;
+    case Slot::kIndex: glIndexPointer(p.type, p.stride, at); break;
+    case Slot::kEdgeFlag: glEdgeFlagPointer(p.stride, at); break;
+    case Slot::kTexCoord: {
+      // The guest names the unit: the host's client active texture may
+      // have moved on since the guest set this pointer.
+      GLint active = GL_TEXTURE0;
+      glGetIntegerv(GL_CLIENT_ACTIVE_TEXTURE, &active);
+      glClientActiveTexture(GL_TEXTURE0 + p.unit);
+      glTexCoordPointer(p.size, p.type, p.stride, at);
+      glClientActiveTexture(static_cast<GLenum>(active));
+      break;
+    }
+  }
+}
+
+GLuint scratch_buffer(GlContextState::Impl& st, size_t index) {
+  if (st.scratch_arrays.size() <= index) st.scratch_arrays.resize(index + 1, 0);
+  if (st.scratch_arrays[index] == 0) glGenBuffers(1, &st.scratch_arrays[index]);
+  return st.scratch_arrays[index];
+}
+
+wire::Status legacy_pointer(DispatchEnv& env, wire::Reader& r, Slot slot) {
+  if (env.state.impl().gles) return wire::make_error(wire::Errc::kBadValue, "fixed-function arrays on GLES");
+  Pointer p;
+  WIRE_TRY(read_args(r, p.unit, p.size, p.type, p.stride, p.start));
+  WIRE_TRY(read_data(r, p.data));
+  if (p.unit >= kMaxTexUnits) return wire::make_error(wire::Errc::kBadValue, "texture unit");
+  switch (p.data.kind) {
+    case wire::DataKind::kBufferOffset:
+      if (!buffer_bound(GL_ARRAY_BUFFER_BINDING))
+        return wire::make_error(wire::Errc::kBadValue, "array offset without a buffer");
+      set_pointer(slot, p, reinterpret_cast<const void*>(static_cast<uintptr_t>(p.data.offset)));
+      return {};
+    case wire::DataKind::kNull:
+      return wire::make_error(wire::Errc::kBadValue, "null client array");
+    case wire::DataKind::kInline:
+    case wire::DataKind::kHeap:
+      break;
+  }
+  if (p.start > kMaxClientArrayBytes || p.data.bytes.size() > kMaxClientArrayBytes)
+    return wire::make_error(wire::Errc::kLimit, "client array too large");
+  const size_t index = kScratchBase + static_cast<size_t>(slot) + (slot == Slot::kTexCoord ? p.unit : 0);
+  GLint bound = 0;
+  glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &bound);
+  glBindBuffer(GL_ARRAY_BUFFER, scratch_buffer(env.state.impl(), index));
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(p.start + p.data.bytes.size()), nullptr, GL_STREAM_DRAW);
+  glBufferSubData(GL_ARRAY_BUFFER, static_cast<GLintptr>(p.start), static_cast<GLsizeiptr>(p.data.bytes.size()),
+                  p.data.bytes.data());
+  set_pointer(slot, p, nullptr);
+  glBindBuffer(GL_ARRAY_BUFFER, static_cast<GLuint>(bound));
+  return {};
+}
+
+size_t list_name_bytes(GLenum type) {
+  switch (type) {
+    case GL_BYTE: case GL_UNSIGNED_BYTE: return 1;
+    case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_2_BYTES: return 2;
+    case GL_3_BYTES: return 3;
+    case GL_INT: case GL_UNSIGNED_INT: case GL_FLOAT: case GL_4_BYTES: return 4;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+wire::Status handle_glGenLists(DispatchEnv&, wire::Reader&) { return guest_only("glGenLists"); }
+
+wire::Status handle_glInterleavedArrays(DispatchEnv&, wire::Reader&) {
+  return guest_only("glInterleavedArrays");
+}
+
+wire::Status handle_glDeleteLists(DispatchEnv&, wire::Args_glDeleteLists& a) {
+  glDeleteLists(a.list, a.range);
+  return {};
+}
+
+wire::Status handle_glIsList(DispatchEnv& env, wire::Args_glIsList& a) {
+  env.reply.put(glIsList(a.list));
+  return {};
+}
+
+wire::Status handle_glCallLists(DispatchEnv&, wire::Reader& r) {
+  GLsizei n = 0;
+  GLenum type = 0;
+  wire::Data names;
+  WIRE_TRY(read_args(r, n, type));
+  WIRE_TRY(read_data(r, names));
+  if (n < 0 || n > kMaxCallLists) return wire::make_error(wire::Errc::kLimit, "glCallLists count");
+  const size_t elem = list_name_bytes(type);
+  if (elem == 0) {
+    glCallLists(n, type, nullptr);  // GL_INVALID_ENUM before reading any name
+    return {};
+  }
+  if (names.kind == wire::DataKind::kBufferOffset || names.kind == wire::DataKind::kNull ||
+      names.bytes.size() < static_cast<size_t>(n) * elem)
+    return wire::make_error(wire::Errc::kBadLength, "glCallLists names shorter than n");
+  glCallLists(n, type, names.bytes.data());
+  return {};
+}
+
+wire::Status handle_glVertexPointer(DispatchEnv& env, wire::Reader& r) {
+  return legacy_pointer(env, r, Slot::kVertex);
+}
+wire::Status handle_glNormalPointer(DispatchEnv& env, wire::Reader& r) {
+  return legacy_pointer(env, r, Slot::kNormal);
+}
+wire::Status handle_glColorPointer(DispatchEnv& env, wire::Reader& r) {
+  return legacy_pointer(env, r, Slot::kColor);
+}
+wire::Status handle_glSecondaryColorPointer(DispatchEnv& env, wire::Reader& r) {
+  return legacy_pointer(env, r, Slot::kSecondaryColor);
+}
+wire::Status handle_glFogCoordPointer(DispatchEnv& env, wire::Reader& r) {
+  return legacy_pointer(env, r, Slot::kFogCoord);
+}
+wire::Status handle_glIndexPointer(DispatchEnv& env, wire::Reader& r) {
+  return legacy_pointer(env, r, Slot::kIndex);
+}
+wire::Status handle_glEdgeFlagPointer(DispatchEnv& env, wire::Reader& r) {
+  return legacy_pointer(env, r, Slot::kEdgeFlag);
+}
+wire::Status handle_glTexCoordPointer(DispatchEnv& env, wire::Reader& r) {
+  return legacy_pointer(env, r, Slot::kTexCoord);
+}
+
+}  // namespace host

@@ -1,0 +1,174 @@
+#!/usr/bin/python3
+"""End-to-end runs of unmodified desktop-GL programs through Conduit's GLX
+vendor under Xvfb, compared with the same programs run natively.
+
+usage: glx_e2e.py CONDUIT_EXE LEGACY_DEMO_EXE [unittest args]
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import guest_e2e
+
+DEMO = None
+FUZZ_PERCENT = 3
+MAX_DIFFERENT_PIXELS = 0.002
+
+
+class Glx(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.work = tempfile.mkdtemp(prefix="conduit-glx-e2e-")
+        cls.xvfb = guest_e2e.Xvfb()
+        cls.host = guest_e2e.Host(cls.work)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.host.stop()
+        cls.xvfb.stop()
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    def env(self):
+        env = dict(os.environ)
+        env["DISPLAY"] = self.xvfb.display
+        env.pop("__GLX_VENDOR_LIBRARY_NAME", None)
+        return env
+
+    def command(self, argv, conduit):
+        return ([guest_e2e.CONDUIT, "run", "--host", self.host.address, "--"] if conduit else []) + argv
+
+    def run_program(self, argv, conduit, timeout=120):
+        return subprocess.run(self.command(argv, conduit), capture_output=True, text=True, env=self.env(),
+                              timeout=timeout)
+
+    def run_for(self, argv, conduit, seconds):
+        """Runs a program that never exits by itself for `seconds`."""
+        proc = subprocess.Popen(self.command(argv, conduit), env=self.env(), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        time.sleep(seconds)
+        alive = proc.poll() is None
+        proc.terminate()
+        out, _ = proc.communicate(timeout=20)
+        self.assertTrue(alive, f"{argv[0]} exited early:\n{out}")
+        self.assertNotIn("conduit: ", out, f"Conduit reported a problem:\n{out}")
+        return out
+
+    def capture(self, wid, name):
+        xwd = os.path.join(self.work, name + ".xwd")
+        png = os.path.join(self.work, name + ".png")
+        subprocess.run(["xwd", "-display", self.xvfb.display, "-id", wid, "-silent", "-out", xwd], check=True)
+        subprocess.run(["convert", xwd, png], check=True)
+        return png
+
+    def screenshot(self, argv, title, conduit, name, settle=2.0):
+        proc = subprocess.Popen(self.command(argv, conduit), env=self.env(), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        try:
+            wid = guest_e2e.window_id(self.xvfb.display, title)
+            self.assertIsNotNone(wid, f"no window {title!r}")
+            time.sleep(settle)
+            return self.capture(wid, name)
+        finally:
+            proc.terminate()
+            out, _ = proc.communicate(timeout=20)
+            self.assertNotIn("conduit: ", out or "", f"Conduit reported a problem:\n{out}")
+
+    def demo_frame(self, conduit, name):
+        """The legacy demo's frame: it says when the frame is finished."""
+        proc = subprocess.Popen(self.command([DEMO, "--hold", "30"], conduit), env=self.env(),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            line = proc.stdout.readline()
+            m = re.match(r"ready (0x[0-9a-f]+)", line)
+            self.assertIsNotNone(m, f"demo did not finish a frame: {line!r} {proc.stderr.read() if proc.poll() is not None else ''}")
+            time.sleep(1.0)  # the last frame reaches the window asynchronously
+            return self.capture(m.group(1), name)
+        finally:
+            proc.terminate()
+            _, err = proc.communicate(timeout=20)
+            self.assertNotIn("conduit: ", err, f"Conduit reported a problem:\n{err}")
+            self.assertNotIn("GL error", err)
+
+    def assert_images_match(self, a, b, max_share=MAX_DIFFERENT_PIXELS):
+        res = subprocess.run(["compare", "-metric", "AE", "-fuzz", f"{FUZZ_PERCENT}%", a, b, "null:"],
+                             capture_output=True, text=True)
+        different = float(res.stderr.split()[0]) if res.stderr else float("inf")
+        w, h = (int(x) for x in subprocess.run(["identify", "-format", "%w %h", a], capture_output=True,
+                                               text=True).stdout.split())
+        self.assertLessEqual(different / (w * h), max_share, f"{a} and {b}: {different:.0f} of {w * h} pixels differ")
+
+    def test_glxinfo_reports_conduit_and_host_renderer(self):
+        native = self.run_program(["glxinfo", "-B"], conduit=False)
+        ours = self.run_program(["glxinfo", "-B"], conduit=True)
+        self.assertEqual(ours.returncode, 0, ours.stdout + ours.stderr)
+        self.assertIn("server glx vendor string: Conduit", ours.stdout)
+        self.assertIn("client glx vendor string: Conduit", ours.stdout)
+        self.assertIn("direct rendering: Yes", ours.stdout)
+        renderer = re.search(r"OpenGL renderer string: (.*)", native.stdout).group(1)
+        self.assertIn(f"OpenGL renderer string: {renderer}", ours.stdout)
+        for key in ("OpenGL core profile version string", "OpenGL version string"):
+            self.assertIn(key, ours.stdout)
+
+    def test_glxinfo_full_listing(self):
+        ours = self.run_program(["glxinfo"], conduit=True)
+        self.assertEqual(ours.returncode, 0, ours.stdout + ours.stderr)
+        self.assertIn("GLX_ARB_create_context_profile", ours.stdout)
+        self.assertRegex(ours.stdout, r"(?m)^0x[0-9a-f]+ 24 tc .* r  y")  # double-buffered RGB visuals
+
+    def test_glxgears_runs(self):
+        out = self.run_for(["glxgears"], conduit=True, seconds=7)
+        self.assertRegex(out, r"\d+ frames in 5\.\d+ seconds")
+
+    def test_glxgears_draws_gears(self):
+        png = self.screenshot(["glxgears"], "glxgears", conduit=True, name="glxgears-conduit", settle=3.0)
+        colors = subprocess.run(["convert", png, "-format", "%c", "histogram:info:-"], capture_output=True,
+                                text=True).stdout
+        counts = {"red": 0, "green": 0, "blue": 0}
+        for line in colors.splitlines():
+            m = re.search(r"(\d+):\s*\(\s*(\d+),\s*(\d+),\s*(\d+)", line)
+            if not m:
+                continue
+            n, r, g, b = (int(x) for x in m.groups())
+            counts["red"] += n if r > 100 and g < 60 and b < 60 else 0
+            counts["green"] += n if g > 100 and r < 60 and b < 60 else 0
+            counts["blue"] += n if b > 100 and r < 60 and g < 60 else 0
+        for color, n in counts.items():
+            self.assertGreater(n, 500, f"no {color} gear in the glxgears frame")
+
+    def test_glxdemo_matches_native(self):
+        native = self.screenshot(["glxdemo"], "glxdemo", conduit=False, name="glxdemo-native")
+        ours = self.screenshot(["glxdemo"], "glxdemo", conduit=True, name="glxdemo-conduit")
+        self.assert_images_match(native, ours)
+
+    def test_glxheads_runs(self):
+        out = self.run_for(["glxheads", self.xvfb.display], conduit=True, seconds=4)
+        self.assertIn("GL_RENDERER", out)
+
+    def test_legacy_demo_matches_native(self):
+        native = self.demo_frame(conduit=False, name="legacy-native")
+        ours = self.demo_frame(conduit=True, name="legacy-conduit")
+        self.assert_images_match(native, ours, max_share=0.0)
+
+    def test_glmark2_validate_matches_native(self):
+        def results(conduit):
+            run = self.run_program(["glmark2", "--validate"], conduit=conduit, timeout=600)
+            found = {f"[{scene}] {opts}": outcome for scene, opts, outcome in
+                     re.findall(r"^\[(.*?)\] (.*): Validation: (\w+)", run.stdout, re.M)}
+            self.assertTrue(found, run.stdout + run.stderr)
+            return found, run
+
+        native, _ = results(False)
+        ours, run = results(True)
+        self.assertEqual(ours, native)
+        self.assertNotIn("conduit: ", run.stderr)
+
+
+if __name__ == "__main__":
+    guest_e2e.CONDUIT = os.path.abspath(sys.argv.pop(1))
+    DEMO = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)
