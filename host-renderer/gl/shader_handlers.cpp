@@ -10,7 +10,9 @@
 //   glGetAttachedShaders     u32 program, i32 max -> i32 count, Data guest names
 #include <epoxy/gl.h>
 
+#include <cctype>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gl/dispatch_support.h"
@@ -50,6 +52,22 @@ wire::Status read_strings(wire::Reader& r, int32_t count, bool nul, Strings& out
   return {};
 }
 
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The sources joined, with every `mediump` qualifier made `highp`, padded to
+// the same length: programs compare GL_SHADER_SOURCE_LENGTH with their own.
+std::string promote_precision(const Strings& s) {
+  std::string out;
+  for (size_t i = 0; i < s.pointers.size(); ++i) out.append(s.pointers[i], s.lengths[i]);
+  constexpr std::string_view kWord = "mediump";
+  for (size_t at = out.find(kWord); at != std::string::npos; at = out.find(kWord, at + 1)) {
+    const size_t end = at + kWord.size();
+    if ((at > 0 && word_char(out[at - 1])) || (end < out.size() && word_char(out[end]))) continue;
+    out.replace(at, kWord.size(), "highp  ");
+  }
+  return out;
+}
+
 wire::Status adopt_one(GlContextState::Impl& st, ObjectType t, GLuint guest, GLuint created) {
   if (created == 0) return {};  // GL failed (bad type): the guest name stays unmapped
   return st.adopt(t, &guest, &created, 1);
@@ -78,6 +96,13 @@ wire::Status handle_glShaderSource(DispatchEnv& env, wire::Reader& r) {
   WIRE_TRY(env.state.impl().translate(ObjectType::kShader, guest, NameUse::kExisting, &shader));
   Strings s;
   WIRE_TRY(read_strings(r, count, false, s));
+  auto& st = env.state.impl();
+  if (st.gles && st.account.limits.promote_shader_precision) {
+    const std::string source = promote_precision(s);
+    const GLchar* text = source.c_str();
+    glShaderSource(shader, 1, &text, nullptr);
+    return {};
+  }
   glShaderSource(shader, count, s.pointers.data(), s.lengths.data());
   return {};
 }
