@@ -158,10 +158,19 @@ void Session::lose(uint32_t opcode, const wire::Error& error) {
 }
 
 void Session::send_frame(const wire::Frame& frame, std::span<const std::byte> pixels) {
+  // A frame goes in a batch of its own: on a local socket, compressing
+  // megabytes of pixels costs far more time than moving them.
+  flush();
   size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kFrame));
   out_.put(frame);
   out_.put_data(pixels.data(), pixels.size());
   out_.end(at);
+  if (channel_->describe().rfind("unix:", 0) == 0) {
+    const wire::Compression mode = encoder_.mode();
+    encoder_.set_mode(wire::Compression::kOff);
+    flush();
+    encoder_.set_mode(mode);
+  }
   stats_->counters.frames.fetch_add(1, kRelaxed);
   stats_->counters.frame_bytes.fetch_add(pixels.size(), kRelaxed);
   ++frames_out_[frame.surface_id];
