@@ -1,6 +1,4 @@
-// Vertex attribute pointers and indexed draws. Client-side arrays arrive as
-// bytes and go into host-only scratch buffers, so GL never sees a guest
-// pointer; buffer offsets are used only while a buffer is bound.
+// Vertex attribute pointers and indexed draws (client arrays: client_arrays.h).
 //
 // Wire layouts (guest-icd/gl/draw_entry.cpp writes them):
 //   glVertexAttribPointer   u32 index, i32 size, u32 type, u8 normalized, i32 stride,
@@ -13,6 +11,7 @@
 
 #include <string>
 
+#include "gl/client_arrays.h"
 #include "gl/dispatch_support.h"
 #include "gl/read_args.h"
 #include "gl/gl_host_handlers.h"
@@ -21,50 +20,11 @@ namespace host {
 namespace {
 
 constexpr GLuint kMaxAttribs = 64;
-constexpr uint64_t kMaxClientArrayBytes = 256u << 20;
-
-GLuint scratch_array_buffer(GlContextState::Impl& st, GLuint index) {
-  if (st.scratch_arrays.size() <= index) st.scratch_arrays.resize(index + 1, 0);
-  if (st.scratch_arrays[index] == 0) glGenBuffers(1, &st.scratch_arrays[index]);
-  return st.scratch_arrays[index];
-}
-
-// Puts client bytes at [start, start + size) of a scratch buffer bound to
-// `target`, leaving the guest's binding as it was afterwards via `restore`.
-void upload_scratch(GLenum target, GLuint buffer, uint64_t start, const wire::Data& data) {
-  glBindBuffer(target, buffer);
-  glBufferData(target, static_cast<GLsizeiptr>(start + data.bytes.size()), nullptr,
-               GL_STREAM_DRAW);
-  glBufferSubData(target, static_cast<GLintptr>(start),
-                  static_cast<GLsizeiptr>(data.bytes.size()), data.bytes.data());
-}
-
 template <typename SetPointer>
 wire::Status attrib_pointer(DispatchEnv& env, GLuint index, uint64_t start,
                             const wire::Data& data, SetPointer set) {
   if (index >= kMaxAttribs) return wire::make_error(wire::Errc::kBadValue, "attribute index");
-  switch (data.kind) {
-    case wire::DataKind::kBufferOffset:
-      if (!buffer_bound(GL_ARRAY_BUFFER_BINDING)) {
-        return wire::make_error(wire::Errc::kBadValue, "attribute offset without a buffer");
-      }
-      set(reinterpret_cast<const void*>(static_cast<uintptr_t>(data.offset)));
-      return {};
-    case wire::DataKind::kNull:
-      return wire::make_error(wire::Errc::kBadValue, "null client array");
-    case wire::DataKind::kInline:
-    case wire::DataKind::kHeap:
-      break;
-  }
-  if (start > kMaxClientArrayBytes || data.bytes.size() > kMaxClientArrayBytes) {
-    return wire::make_error(wire::Errc::kLimit, "client array too large");
-  }
-  GLint bound = 0;
-  glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &bound);
-  upload_scratch(GL_ARRAY_BUFFER, scratch_array_buffer(env.state.impl(), index), start, data);
-  set(nullptr);
-  glBindBuffer(GL_ARRAY_BUFFER, static_cast<GLuint>(bound));
-  return {};
+  return set_array_pointer(env.state.impl(), index, start, data, set);
 }
 
 size_t index_size(GLenum type) {

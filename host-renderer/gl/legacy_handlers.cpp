@@ -11,6 +11,7 @@
 //                               u64 start, Data (buffer offset, or bytes from `start`)
 #include <epoxy/gl.h>
 
+#include "gl/client_arrays.h"
 #include "gl/dispatch_support.h"
 #include "gl/gl_host_handlers.h"
 #include "gl/read_args.h"
@@ -22,7 +23,6 @@ namespace {
 // the context's scratch list (draw_handlers.cpp uses indices below 64).
 constexpr size_t kScratchBase = 64;
 constexpr uint32_t kMaxTexUnits = 8;
-constexpr uint64_t kMaxClientArrayBytes = 256u << 20;
 constexpr GLsizei kMaxCallLists = 1 << 24;
 
 enum class Slot { kVertex, kNormal, kColor, kSecondaryColor, kFogCoord, kIndex, kEdgeFlag, kTexCoord };
@@ -58,42 +58,15 @@ void set_pointer(Slot slot, const Pointer& p, const void* at) {
   }
 }
 
-GLuint scratch_buffer(GlContextState::Impl& st, size_t index) {
-  if (st.scratch_arrays.size() <= index) st.scratch_arrays.resize(index + 1, 0);
-  if (st.scratch_arrays[index] == 0) glGenBuffers(1, &st.scratch_arrays[index]);
-  return st.scratch_arrays[index];
-}
-
 wire::Status legacy_pointer(DispatchEnv& env, wire::Reader& r, Slot slot) {
   if (env.state.impl().gles) return wire::make_error(wire::Errc::kBadValue, "fixed-function arrays on GLES");
   Pointer p;
   WIRE_TRY(read_args(r, p.unit, p.size, p.type, p.stride, p.start));
   WIRE_TRY(read_data(r, p.data));
   if (p.unit >= kMaxTexUnits) return wire::make_error(wire::Errc::kBadValue, "texture unit");
-  switch (p.data.kind) {
-    case wire::DataKind::kBufferOffset:
-      if (!buffer_bound(GL_ARRAY_BUFFER_BINDING))
-        return wire::make_error(wire::Errc::kBadValue, "array offset without a buffer");
-      set_pointer(slot, p, reinterpret_cast<const void*>(static_cast<uintptr_t>(p.data.offset)));
-      return {};
-    case wire::DataKind::kNull:
-      return wire::make_error(wire::Errc::kBadValue, "null client array");
-    case wire::DataKind::kInline:
-    case wire::DataKind::kHeap:
-      break;
-  }
-  if (p.start > kMaxClientArrayBytes || p.data.bytes.size() > kMaxClientArrayBytes)
-    return wire::make_error(wire::Errc::kLimit, "client array too large");
   const size_t index = kScratchBase + static_cast<size_t>(slot) + (slot == Slot::kTexCoord ? p.unit : 0);
-  GLint bound = 0;
-  glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &bound);
-  glBindBuffer(GL_ARRAY_BUFFER, scratch_buffer(env.state.impl(), index));
-  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(p.start + p.data.bytes.size()), nullptr, GL_STREAM_DRAW);
-  glBufferSubData(GL_ARRAY_BUFFER, static_cast<GLintptr>(p.start), static_cast<GLsizeiptr>(p.data.bytes.size()),
-                  p.data.bytes.data());
-  set_pointer(slot, p, nullptr);
-  glBindBuffer(GL_ARRAY_BUFFER, static_cast<GLuint>(bound));
-  return {};
+  return set_array_pointer(env.state.impl(), index, p.start, p.data,
+                           [&](const void* pointer) { set_pointer(slot, p, pointer); });
 }
 
 size_t list_name_bytes(GLenum type) {

@@ -1,0 +1,57 @@
+#include "gl/client_arrays.h"
+
+#include "gl/dispatch_support.h"
+
+namespace host {
+namespace {
+
+constexpr uint64_t kMaxClientArrayBytes = 256u << 20;
+constexpr size_t kMaxScratchArrays = 128;
+
+GLuint scratch_array_buffer(GlContextState::Impl& st, size_t index) {
+  if (st.scratch_arrays.size() <= index) st.scratch_arrays.resize(index + 1, 0);
+  if (st.scratch_arrays[index] == 0) glGenBuffers(1, &st.scratch_arrays[index]);
+  return st.scratch_arrays[index];
+}
+
+}  // namespace
+
+void upload_scratch(GLenum target, GLuint buffer, uint64_t start, const wire::Data& data) {
+  glBindBuffer(target, buffer);
+  glBufferData(target, static_cast<GLsizeiptr>(start + data.bytes.size()), nullptr,
+               GL_STREAM_DRAW);
+  glBufferSubData(target, static_cast<GLintptr>(start),
+                  static_cast<GLsizeiptr>(data.bytes.size()), data.bytes.data());
+}
+
+wire::Status set_array_pointer(GlContextState::Impl& st, size_t scratch_index, uint64_t start,
+                               const wire::Data& data,
+                               const std::function<void(const void*)>& set) {
+  if (scratch_index >= kMaxScratchArrays) {
+    return wire::make_error(wire::Errc::kBadValue, "array index");
+  }
+  switch (data.kind) {
+    case wire::DataKind::kBufferOffset:
+      if (!buffer_bound(GL_ARRAY_BUFFER_BINDING)) {
+        return wire::make_error(wire::Errc::kBadValue, "array offset without a buffer");
+      }
+      set(reinterpret_cast<const void*>(static_cast<uintptr_t>(data.offset)));
+      return {};
+    case wire::DataKind::kNull:
+      return wire::make_error(wire::Errc::kBadValue, "null client array");
+    case wire::DataKind::kInline:
+    case wire::DataKind::kHeap:
+      break;
+  }
+  if (start > kMaxClientArrayBytes || data.bytes.size() > kMaxClientArrayBytes) {
+    return wire::make_error(wire::Errc::kLimit, "client array too large");
+  }
+  GLint bound = 0;
+  glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &bound);
+  upload_scratch(GL_ARRAY_BUFFER, scratch_array_buffer(st, scratch_index), start, data);
+  set(nullptr);
+  glBindBuffer(GL_ARRAY_BUFFER, static_cast<GLuint>(bound));
+  return {};
+}
+
+}  // namespace host

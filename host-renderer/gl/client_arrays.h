@@ -1,0 +1,28 @@
+// Client-side arrays arrive as bytes and go into host-only scratch buffers,
+// so GL never sees a guest pointer; buffer offsets are used only while a
+// buffer is bound. Shared by generic vertex attributes and the fixed-function
+// arrays of desktop GL.
+#pragma once
+
+#include <epoxy/gl.h>
+
+#include <cstdint>
+#include <functional>
+
+#include "gl/context_impl.h"
+#include "wire/reader.h"
+#include "wire/result.h"
+
+namespace host {
+
+// Points an array at the guest's data: `set` receives the pointer argument
+// for GL (an offset into the bound array buffer, or 0 into scratch buffer
+// `scratch_index` holding the client bytes at [start, start + size)).
+wire::Status set_array_pointer(GlContextState::Impl& st, size_t scratch_index, uint64_t start,
+                               const wire::Data& data,
+                               const std::function<void(const void*)>& set);
+
+// Puts client bytes at [start, start + size) of `buffer`, bound to `target`.
+void upload_scratch(GLenum target, GLuint buffer, uint64_t start, const wire::Data& data);
+
+}  // namespace host
