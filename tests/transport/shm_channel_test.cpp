@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <random>
 #include <thread>
 
@@ -174,6 +175,71 @@ TEST(ShmChannel, HostileRingStateGivesCleanErrors) {
     guest.reset();
     host->reset();
   }
+}
+
+// A sender blocked on a full ring sleeps on the space doorbell and looks at
+// the ring once more before it sleeps; a record written by that last look
+// must not be written again. A 4 KiB ring keeps the sender blocked on almost
+// every record (messages up to 3 fragments), and a receiver that pauses now
+// and then sends it past spinning into the doorbell wait; every message
+// must arrive once, whole, with its own size and bytes.
+TEST(ShmChannel, BlockedSenderWritesEachRecordOnce) {
+  TransportOptions opts;
+  opts.ring_bytes = 4096;
+  opts.heap_bytes = 0;
+  std::string address = "shm:" + temp_name("blocked");
+  auto listener = wire::listen(address, opts);
+  ASSERT_TRUE(listener) << listener.error().describe();
+  constexpr uint64_t kMessages = 4000;
+  auto size_of = [](uint64_t seq) { return size_t{8} + (seq * 2654435761u) % 6000; };
+  std::string sender_error;
+  std::thread sender([&] {
+    auto ch = wire::connect(address, opts);
+    if (!ch) {
+      sender_error = ch.error().describe();
+      return;
+    }
+    std::vector<std::byte> msg;
+    for (uint64_t seq = 0; seq < kMessages; ++seq) {
+      msg.resize(size_of(seq));
+      fill_pattern(msg, seq);
+      std::memcpy(msg.data(), &seq, sizeof seq);
+      if (auto st = (*ch)->send(msg); !st) {
+        sender_error = "send " + std::to_string(seq) + ": " + st.error().describe();
+        return;
+      }
+    }
+    (void)(*ch)->receive(10s);  // the receiver's goodbye
+  });
+  // Declared before the channel: a failed assertion closes the channel
+  // first, which ends the sender, then joins it.
+  struct Joiner {
+    std::thread& t;
+    ~Joiner() {
+      if (t.joinable()) t.join();
+    }
+  } joiner{sender};
+  auto ch = (*listener)->accept(10s);
+  ASSERT_TRUE(ch) << ch.error().describe();
+  std::vector<std::byte> want;
+  for (uint64_t seq = 0; seq < kMessages; ++seq) {
+    auto m = (*ch)->receive(10s);
+    ASSERT_TRUE(m) << "message " << seq << ": " << m.error().describe() << "; " << sender_error;
+    uint64_t got_seq;
+    ASSERT_GE(m->size(), sizeof got_seq) << "message " << seq;
+    std::memcpy(&got_seq, m->data(), sizeof got_seq);
+    ASSERT_EQ(got_seq, seq);
+    ASSERT_EQ(m->size(), size_of(seq)) << "message " << seq;
+    want.resize(m->size());
+    fill_pattern(want, seq);
+    std::memcpy(want.data(), &seq, sizeof seq);
+    ASSERT_TRUE(std::equal(m->begin(), m->end(), want.begin())) << "message " << seq;
+    if (seq % 16 == 0) std::this_thread::sleep_for(200us);
+  }
+  uint32_t bye = 0;
+  ASSERT_TRUE((*ch)->send(std::as_bytes(std::span(&bye, 1))));
+  sender.join();
+  EXPECT_EQ(sender_error, "");
 }
 
 }  // namespace

@@ -112,13 +112,13 @@ Status ShmChannel::peer_gone(PeerWatch& watch) {
   return {};
 }
 
-Status ShmChannel::sleep_once(const std::function<bool()>& ready, Role role, PeerWatch& watch,
-                              const Deadline& deadline, std::chrono::microseconds nap) {
+bool ShmChannel::sleep_once(const std::function<bool()>& ready, Role role,
+                            const Deadline& deadline, std::chrono::microseconds nap) {
   if (!bells_) {
     auto left = std::chrono::milliseconds(deadline.poll_ms());
     count_syscall();
     std::this_thread::sleep_for(std::min<std::chrono::microseconds>(nap, left));
-    return {};
+    return false;
   }
   // Announce first, then look again: a producer that published before seeing
   // the flag is caught by the second look; one that publishes after it rings.
@@ -127,7 +127,8 @@ Status ShmChannel::sleep_once(const std::function<bool()>& ready, Role role, Pee
   } else {
     producer_.announce_wait();
   }
-  if (!ready()) {
+  const bool was_ready = ready();
+  if (!was_ready) {
     const Fd& bell = role == Role::kConsumer ? bells_->data[side_] : bells_->space[peer_];
     pollfd fds[2] = {{bell.get(), POLLIN, 0}, {bells_->socket.get(), POLLRDHUP, 0}};
     int n = ::poll(fds, 2, deadline.poll_ms());
@@ -143,7 +144,7 @@ Status ShmChannel::sleep_once(const std::function<bool()>& ready, Role role, Pee
   } else {
     producer_.end_wait();
   }
-  return {};
+  return was_ready;
 }
 
 Status ShmChannel::wait(const std::function<bool()>& ready, Role role, PeerWatch& watch,
@@ -176,7 +177,7 @@ Status ShmChannel::wait(const std::function<bool()>& ready, Role role, PeerWatch
       return gone.error();
     }
     if (deadline.expired()) return make_error(Errc::kTimeout, "peer did not answer in time");
-    WIRE_TRY(sleep_once(ready, role, watch, deadline, nap));
+    if (sleep_once(ready, role, deadline, nap)) return {};
   }
 }
 

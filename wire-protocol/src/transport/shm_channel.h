@@ -80,10 +80,15 @@ class ShmChannel final : public Channel {
   };
   enum class Role { kConsumer, kProducer };
 
+  // Calls `ready` until it first returns true and never after: the
+  // producer's `ready` writes the record, so a further call would send it
+  // again.
   Status wait(const std::function<bool()>& ready, Role role, PeerWatch& watch,
               const Deadline& deadline);
-  Status sleep_once(const std::function<bool()>& ready, Role role, PeerWatch& watch,
-                    const Deadline& deadline, std::chrono::microseconds nap);
+  // One nap; true when its own look at `ready` found it true (then the
+  // caller must return without calling `ready` again).
+  bool sleep_once(const std::function<bool()>& ready, Role role, const Deadline& deadline,
+                  std::chrono::microseconds nap);
   Status peer_gone(PeerWatch& watch);
   void ring(const Fd& bell);
   void count_syscall() { syscalls_.fetch_add(1, std::memory_order_relaxed); }
