@@ -101,6 +101,14 @@ class StatisticsTest(unittest.TestCase):
         self.assertEqual(totals, {"frames": 100, "bytes_raw": 48000, "bytes_wire": 12000,
                                   "round_trips": 5})
 
+    def test_guest_exit_summary_with_swaps(self):
+        text = ("conduit: batches 2819, commands 89952, bytes 36999392 raw / 10454292 sent "
+                "(3.54x), sync round trips 316, swaps 2443, frames presented 2442, round trips "
+                "per frame 0.129, frames that waited for the host 5\n")
+        totals = stats.parse_conduit_stats(text)
+        self.assertEqual(totals, {"frames": 2443, "bytes_raw": 36999392,
+                                  "bytes_wire": 10454292, "round_trips": 316})
+
     def test_conduit_stats_absent(self):
         self.assertIsNone(stats.parse_conduit_stats(STDOUT))
         self.assertEqual(stats.per_frame(None, 100)["bytes_raw_per_frame"], None)

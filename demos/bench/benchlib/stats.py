@@ -8,7 +8,7 @@ _PAIR = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]*)=(\S+)")
 _SUMMARY_LINE = re.compile(
     r"conduit: batches (?P<batches>\d+), commands \d+, bytes (?P<raw_bytes>\d+) raw / "
     r"(?P<wire_bytes>\d+) sent.*?sync round trips (?P<round_trips>\d+), "
-    r"frames (?P<frames>\d+)")
+    r"(?:swaps|frames) (?P<frames>\d+)")
 
 # Accepted spellings of the counters the bench reports.
 STAT_KEYS = {
