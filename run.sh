@@ -64,6 +64,12 @@ case "${1:-}" in
       meson test -C build-asan --print-errorlogs --suite unit
     log "end-to-end tests"
     meson test -C build --print-errorlogs --suite e2e
+    log "decoder fuzzing (libFuzzer, 10 s)"
+    [ -f build-fuzz/build.ninja ] ||
+      CC=clang CXX=clang++ meson setup build-fuzz -Dfuzzers=true --buildtype=debug >/dev/null
+    ninja -C build-fuzz tests/wire/fuzz_decoder >/dev/null
+    mkdir -p build-fuzz/corpus
+    build-fuzz/tests/wire/fuzz_decoder -max_total_time=10 build-fuzz/corpus 2>&1 | tail -n 1
     ;;
   build)
     install_packages
