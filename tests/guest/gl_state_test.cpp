@@ -1,0 +1,181 @@
+// The guest's GL state tracking against a real host: client-side arrays and
+// indices, pixel-store state, mapped buffers, cached queries and names.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "egl/api.h"
+#include "host_process.h"
+#include "icd/stream.h"
+#include "wire/gl_types.h"
+
+namespace icd::egl {
+namespace {
+
+constexpr GLenum kTriangles = 0x0004, kFloat = 0x1406, kUbyte = 0x1401, kUshort = 0x1403;
+constexpr GLenum kRgba = 0x1908, kRgb = 0x1907, kTexture2D = 0x0DE1, kArrayBuffer = 0x8892;
+constexpr GLenum kFramebuffer = 0x8D40, kColorAttachment0 = 0x8CE0;
+constexpr GLenum kVertexShader = 0x8B31, kFragmentShader = 0x8B30, kColorBufferBit = 0x4000;
+constexpr GLenum kStaticDraw = 0x88E4, kMapRead = 0x0001, kMapWrite = 0x0002;
+constexpr GLenum kRenderer = 0x1F01, kMaxTextureSize = 0x0D33;
+constexpr GLenum kUnpackAlignment = 0x0CF5;
+
+guesttest::HostProcess& host() {
+  static guesttest::HostProcess h;
+  return h;
+}
+
+template <typename Fn>
+Fn gl(const char* name) {
+  return reinterpret_cast<Fn>(icd::gl_proc_address(name));
+}
+
+class GlState : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(host().ok()) << host().error();
+    setenv("CONDUIT_HOST", host().address().c_str(), 1);
+    dpy_ = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, nullptr, nullptr);
+    ASSERT_TRUE(Initialize(dpy_, nullptr, nullptr));
+    ASSERT_TRUE(BindAPI(EGL_OPENGL_ES_API));
+    const EGLint want[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE,
+                           EGL_PBUFFER_BIT, EGL_NONE};
+    EGLConfig config = nullptr;
+    EGLint n = 0;
+    ASSERT_TRUE(ChooseConfig(dpy_, want, &config, 1, &n));
+    const EGLint size[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
+    surface_ = CreatePbufferSurface(dpy_, config, size);
+    const EGLint version[] = {EGL_CONTEXT_CLIENT_VERSION, 3, EGL_NONE};
+    context_ = CreateContext(dpy_, config, EGL_NO_CONTEXT, version);
+    ASSERT_TRUE(MakeCurrent(dpy_, surface_, surface_, context_));
+  }
+  void TearDown() override {
+    MakeCurrent(dpy_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    DestroyContext(dpy_, context_);
+    DestroySurface(dpy_, surface_);
+  }
+
+  // A program that paints every fragment with the vertex colour.
+  GLuint colour_program() {
+    const char* vs = "attribute vec2 pos; attribute vec4 col; varying vec4 v;"
+                     "void main() { v = col; gl_Position = vec4(pos, 0.0, 1.0); }";
+    const char* fs = "precision mediump float; varying vec4 v; void main() { gl_FragColor = v; }";
+    auto create_shader = gl<GLuint (*)(GLenum)>("glCreateShader");
+    auto source = gl<void (*)(GLuint, GLsizei, const GLchar* const*, const GLint*)>("glShaderSource");
+    auto compile = gl<void (*)(GLuint)>("glCompileShader");
+    auto attach = gl<void (*)(GLuint, GLuint)>("glAttachShader");
+    GLuint program = gl<GLuint (*)()>("glCreateProgram")();
+    for (auto [type, text] : {std::pair{kVertexShader, vs}, std::pair{kFragmentShader, fs}}) {
+      GLuint s = create_shader(type);
+      source(s, 1, &text, nullptr);
+      compile(s);
+      attach(program, s);
+    }
+    auto bind = gl<void (*)(GLuint, GLuint, const GLchar*)>("glBindAttribLocation");
+    bind(program, 0, "pos");
+    bind(program, 1, "col");
+    gl<void (*)(GLuint)>("glLinkProgram")(program);
+    gl<void (*)(GLuint)>("glUseProgram")(program);
+    return program;
+  }
+
+  std::array<uint8_t, 4> pixel(int x, int y) {
+    std::array<uint8_t, 4> rgba{};
+    gl<void (*)(GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, void*)>("glReadPixels")(
+        x, y, 1, 1, kRgba, kUbyte, rgba.data());
+    return rgba;
+  }
+
+  EGLDisplay dpy_ = EGL_NO_DISPLAY;
+  EGLSurface surface_ = EGL_NO_SURFACE;
+  EGLContext context_ = EGL_NO_CONTEXT;
+};
+
+TEST_F(GlState, ClientArraysAndClientIndicesDraw) {
+  colour_program();
+  // Two triangles covering the surface; positions and colours in client memory.
+  const float pos[] = {-1, -1, 1, -1, 1, 1, -1, 1, 0, 0};
+  const uint8_t col[] = {0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255,
+                         255, 0, 0, 255};
+  const uint16_t indices[] = {0, 1, 2, 0, 2, 3};
+  auto pointer = gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>(
+      "glVertexAttribPointer");
+  auto enable = gl<void (*)(GLuint)>("glEnableVertexAttribArray");
+  pointer(0, 2, kFloat, 0, 0, pos);
+  pointer(1, 4, kUbyte, 1, 0, col);
+  enable(0);
+  enable(1);
+  gl<void (*)(GLenum, GLsizei, GLenum, const void*)>("glDrawElements")(kTriangles, 6, kUshort,
+                                                                      indices);
+  EXPECT_EQ(pixel(8, 8), (std::array<uint8_t, 4>{0, 255, 0, 255}));
+  void* got = nullptr;
+  gl<void (*)(GLuint, GLenum, void**)>("glGetVertexAttribPointerv")(0, 0x8645, &got);
+  EXPECT_EQ(got, pos);  // answered by the guest: its own pointer
+}
+
+TEST_F(GlState, PixelStoreSizesOddRows) {
+  // A 3x2 RGB texture with rows of 9 bytes: only right with UNPACK_ALIGNMENT 1.
+  const uint8_t texels[] = {10, 20, 30, 40, 50, 60, 70, 80, 90,
+                            11, 21, 31, 41, 51, 61, 71, 81, 91};
+  auto pixel_store = gl<void (*)(GLenum, GLint)>("glPixelStorei");
+  pixel_store(kUnpackAlignment, 1);
+  GLuint tex = 0, fbo = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenTextures")(1, &tex);
+  gl<void (*)(GLenum, GLuint)>("glBindTexture")(kTexture2D, tex);
+  gl<void (*)(GLenum, GLint, GLint, GLsizei, GLsizei, GLint, GLenum, GLenum, const void*)>(
+      "glTexImage2D")(kTexture2D, 0, kRgb, 3, 2, 0, kRgb, kUbyte, texels);
+  gl<void (*)(GLsizei, GLuint*)>("glGenFramebuffers")(1, &fbo);
+  gl<void (*)(GLenum, GLuint)>("glBindFramebuffer")(kFramebuffer, fbo);
+  gl<void (*)(GLenum, GLenum, GLenum, GLuint, GLint)>("glFramebufferTexture2D")(
+      kFramebuffer, kColorAttachment0, kTexture2D, tex, 0);
+  // OpenGL ES reads back RGBA: compare the colour channels texel by texel.
+  std::vector<uint8_t> back(24, 0);
+  gl<void (*)(GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, void*)>("glReadPixels")(
+      0, 0, 3, 2, kRgba, kUbyte, back.data());
+  for (int t = 0; t < 6; ++t) {
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(back[t * 4 + c], texels[t * 3 + c]) << t << "/" << c;
+  }
+}
+
+TEST_F(GlState, MappedBufferWritesReachTheHostAndReadBack) {
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  EXPECT_NE(buffer, 0u);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kArrayBuffer, buffer);
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kArrayBuffer, 256,
+                                                                       nullptr, kStaticDraw);
+  auto map = gl<void* (*)(GLenum, GLintptr, GLsizeiptr, GLbitfield)>("glMapBufferRange");
+  auto unmap = gl<GLboolean (*)(GLenum)>("glUnmapBuffer");
+  auto* w = static_cast<uint8_t*>(map(kArrayBuffer, 64, 128, kMapWrite));
+  ASSERT_NE(w, nullptr);
+  for (int i = 0; i < 128; ++i) w[i] = static_cast<uint8_t>(i * 3);
+  EXPECT_TRUE(unmap(kArrayBuffer));
+  auto* r = static_cast<const uint8_t*>(map(kArrayBuffer, 64, 128, kMapRead));
+  ASSERT_NE(r, nullptr);
+  for (int i = 0; i < 128; ++i) ASSERT_EQ(r[i], static_cast<uint8_t>(i * 3)) << i;
+  EXPECT_TRUE(unmap(kArrayBuffer));
+}
+
+TEST_F(GlState, QueriesAreCachedAndNamesAreTheGuests) {
+  auto get_string = gl<const GLubyte* (*)(GLenum)>("glGetString");
+  const GLubyte* first = get_string(kRenderer);
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(get_string(kRenderer), first);  // the same cached answer
+  GLint max = 0;
+  gl<void (*)(GLenum, GLint*)>("glGetIntegerv")(kMaxTextureSize, &max);
+  EXPECT_GE(max, 2048);
+  GLuint names[3] = {};
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(3, names);
+  EXPECT_LT(names[0], names[1]);
+  EXPECT_LT(names[1], names[2]);
+  EXPECT_EQ(gl<GLboolean (*)(GLuint)>("glIsBuffer")(names[0]), 0);  // not bound yet
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kArrayBuffer, names[0]);
+  EXPECT_EQ(gl<GLboolean (*)(GLuint)>("glIsBuffer")(names[0]), 1);
+  EXPECT_EQ(icd::gl_proc_address("glNoSuchFunction"), nullptr);
+}
+
+}  // namespace
+}  // namespace icd::egl
