@@ -110,6 +110,12 @@ wire::Status GlContextState::Impl::adopt(ObjectType t, const GLuint* guest, cons
   return {};
 }
 
+bool GlContextState::Impl::admit_allocation(int64_t bytes) {
+  if (bytes >= 0 && static_cast<uint64_t>(bytes) <= account.limits.max_object_bytes) return true;
+  refused_error = GL_OUT_OF_MEMORY;
+  return false;
+}
+
 void GlContextState::Impl::probe_support() {
   probed_ = true;
   version_ = epoxy_gl_version();

@@ -36,6 +36,9 @@ struct GlContextState::Impl {
   void forget(ObjectType t, GLuint guest);
   // Maps freshly generated host names to the names the guest chose.
   wire::Status adopt(ObjectType t, const GLuint* guest, const GLuint* host, size_t count);
+  // Whether an allocation of `bytes` fits the guest's per-object limit; if
+  // not, GL_OUT_OF_MEMORY waits for the guest's next glGetError.
+  bool admit_allocation(int64_t bytes);
   // Whether the current host context has a command (checked once per context).
   bool supports(const wire::GlCommandInfo& info);
 
@@ -45,6 +48,7 @@ struct GlContextState::Impl {
   bool gles;
   wire::size::PixelStore pack, unpack;
   std::unordered_map<uint64_t, GLsync> syncs;  // guest handle -> host sync
+  GLenum refused_error = GL_NO_ERROR;          // reported before GL's own errors
   // Host-only buffers holding client-side vertex and index data.
   std::vector<GLuint> scratch_arrays;
   GLuint scratch_elements = 0;

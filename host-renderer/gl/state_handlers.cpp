@@ -40,6 +40,14 @@ wire::Status handle_glPixelStorei(DispatchEnv& env, wire::Args_glPixelStorei& a)
   return {};
 }
 
+wire::Status handle_glGetError(DispatchEnv& env, wire::Args_glGetError&) {
+  auto& st = env.state.impl();
+  GLenum error = st.refused_error != GL_NO_ERROR ? st.refused_error : glGetError();
+  st.refused_error = GL_NO_ERROR;
+  env.reply.put(error);
+  return {};
+}
+
 wire::Status handle_glGetIntegerv(DispatchEnv& env, wire::Args_glGetIntegerv& a) {
   return reply_get<GLint>(env, a.pname, [](GLenum p, GLint* v) { glGetIntegerv(p, v); });
 }

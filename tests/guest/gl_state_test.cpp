@@ -177,5 +177,22 @@ TEST_F(GlState, QueriesAreCachedAndNamesAreTheGuests) {
   EXPECT_EQ(icd::gl_proc_address("glNoSuchFunction"), nullptr);
 }
 
+TEST_F(GlState, AllocationsBeyondTheGuestLimitAreOutOfMemory) {
+  auto get_error = gl<GLenum (*)()>("glGetError");
+  EXPECT_EQ(get_error(), 0u);
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kArrayBuffer, buffer);
+  // The host's default per-object limit is 512 MiB.
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(
+      kArrayBuffer, GLsizeiptr{1} << 33, nullptr, kStaticDraw);
+  EXPECT_EQ(get_error(), 0x0505u);  // GL_OUT_OF_MEMORY
+  EXPECT_EQ(get_error(), 0u);
+  // The context carries on.
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kArrayBuffer, 64, nullptr,
+                                                                       kStaticDraw);
+  EXPECT_EQ(get_error(), 0u);
+}
+
 }  // namespace
 }  // namespace icd::egl

@@ -74,6 +74,12 @@ def _array_arg(model, c, p, lines, post):
     return f"static_cast<const {ctype}*>(*{name})"
 
 
+def _prefixed_expr(expr):
+    """An annotation's size expression over the command's arguments."""
+    import re
+    return re.sub(r"\$(\w+)", r"static_cast<int64_t>(a.\1)", expr)
+
+
 def _bool(value):
     return "true" if value else "false"
 
@@ -110,6 +116,10 @@ def dispatch_body(model, c):
         lines.append(f"  return handle_{c.name}(env, a);")
         return "\n".join(lines)
     lines.append("  [[maybe_unused]] auto& st = env.state.impl();")
+    size = model.notes.get("allocations", {}).get(c.name)
+    if size:
+        # Over the guest's per-object limit: GL_OUT_OF_MEMORY, nothing allocated.
+        lines.append(f"  if (!st.admit_allocation({_prefixed_expr(size)})) return {{}};")
     call_args, post = [], []
     for p in c.params:
         if p.gen:
