@@ -1,20 +1,12 @@
 """Pieces of C++ shared by the emitters: types, sizes and argument layout."""
 
-from model import ELEMENT_BYTES, SCALARS, WIRE_TYPE
+from model import ELEMENT_BYTES
 
 HEADER = "// Generated from the Khronos registry by wire-protocol/gen; do not edit.\n"
 
 
-def wire_type(p):
-    return WIRE_TYPE[SCALARS[p.base][1]]
-
-
 def elem_bytes(p):
     return ELEMENT_BYTES[p.base]
-
-
-def arrays(c):
-    return [p for p in c.params if p.kind in ("in_array", "out_array")]
 
 
 def inputs(c):

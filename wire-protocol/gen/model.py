@@ -28,7 +28,6 @@ ELEMENT_BYTES = {k: v[1] for k, v in SCALARS.items()} | {"void": 1}
 # Arrays of pointer-sized integers keep their native layout (64-bit guests only).
 ELEMENT_BYTES |= {"GLintptr": 8, "GLsizeiptr": 8, "GLintptrARB": 8, "GLsizeiptrARB": 8}
 
-WIRE_TYPE = {1: "uint8_t", 2: "uint16_t", 4: "uint32_t", 8: "uint64_t"}
 
 
 class Unsupported(Exception):
@@ -50,10 +49,6 @@ class Param:
     buffer_source: str = ""  # "unpack": may be an offset into the bound unpack buffer
     nullable: bool = False   # NULL is meaningful (e.g. allocate without data)
     gen: bool = False        # names the guest allocates (glGen*, glCreate*)
-
-    @property
-    def wire_bytes(self):
-        return SCALARS[self.base][1]
 
 
 @dataclass
