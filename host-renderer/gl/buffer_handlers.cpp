@@ -6,8 +6,12 @@
 //                     u32 access; write: Data bytes; read replies Data bytes
 #include <epoxy/gl.h>
 
+#include <algorithm>
 #include <cstring>
+#include <span>
+#include <vector>
 
+#include "gl/client_arrays.h"
 #include "gl/dispatch_support.h"
 #include "gl/read_args.h"
 #include "gl/gl_host_handlers.h"
@@ -44,6 +48,43 @@ wire::Status handle_glMapBufferRange(DispatchEnv& env, wire::Reader& r) {
     std::memcpy(mapped, data.bytes.data(), bytes);
     glUnmapBuffer(target);
   }
+  return {};
+}
+
+namespace {
+
+// Attributes of the current vertex array that read from one of `buffers`.
+std::vector<GLuint> attributes_using(std::span<const GLuint> buffers) {
+  GLint count = 0;
+  glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &count);
+  std::vector<GLuint> out;
+  for (GLuint i = 0; i < static_cast<GLuint>(std::clamp(count, 0, 64)); ++i) {
+    GLint bound = 0;
+    glGetVertexAttribiv(i, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &bound);
+    if (bound != 0 && std::find(buffers.begin(), buffers.end(), static_cast<GLuint>(bound)) !=
+                          buffers.end()) {
+      out.push_back(i);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+// Deleting a buffer unbinds it from the current vertex array (OpenGL ES 3.2,
+// 5.1.2); an attribute left behind would read its offset as a client pointer
+// into host memory, so it is parked on a scratch buffer instead.
+wire::Status handle_glDeleteBuffers(DispatchEnv& env, wire::Args_glDeleteBuffers& a) {
+  auto& st = env.state.impl();
+  const size_t count = wire::size::nonnegative(a.n);
+  auto guest = input_array(env, a.buffers, count, sizeof(GLuint), 0, false);
+  if (!guest) return guest.error();
+  auto hosts = translate_array(st, ObjectType::kBuffer, *guest, count, NameUse::kDelete);
+  if (!hosts) return hosts.error();
+  const std::vector<GLuint> orphaned = attributes_using(*hosts);
+  glDeleteBuffers(static_cast<GLsizei>(count), hosts->data());
+  forget_array(st, ObjectType::kBuffer, *guest, count);
+  for (GLuint index : orphaned) park_attribute(st, index);
   return {};
 }
 

@@ -54,4 +54,12 @@ wire::Status set_array_pointer(GlContextState::Impl& st, size_t scratch_index, u
   return {};
 }
 
+void park_attribute(GlContextState::Impl& st, GLuint index) {
+  GLint bound = 0;
+  glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &bound);
+  glBindBuffer(GL_ARRAY_BUFFER, scratch_array_buffer(st, index));
+  glVertexAttribPointer(index, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glBindBuffer(GL_ARRAY_BUFFER, static_cast<GLuint>(bound));
+}
+
 }  // namespace host

@@ -22,6 +22,10 @@ wire::Status set_array_pointer(GlContextState::Impl& st, size_t scratch_index, u
                                const wire::Data& data,
                                const std::function<void(const void*)>& set);
 
+// Points generic attribute `index` at an empty scratch buffer, for an
+// attribute whose buffer was deleted (its offset must never become a pointer).
+void park_attribute(GlContextState::Impl& st, GLuint index);
+
 // Puts client bytes at [start, start + size) of `buffer`, bound to `target`.
 void upload_scratch(GLenum target, GLuint buffer, uint64_t start, const wire::Data& data);
 

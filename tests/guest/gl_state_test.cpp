@@ -177,6 +177,25 @@ TEST_F(GlState, QueriesAreCachedAndNamesAreTheGuests) {
   EXPECT_EQ(icd::gl_proc_address("glNoSuchFunction"), nullptr);
 }
 
+TEST_F(GlState, DeletedAttributeBufferNeverBecomesAHostPointer) {
+  colour_program();
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kArrayBuffer, buffer);
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kArrayBuffer, 64, nullptr,
+                                                                       kStaticDraw);
+  // An offset that, once the buffer is gone, GL would read as an address.
+  gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>("glVertexAttribPointer")(
+      0, 4, kFloat, 0, 0, reinterpret_cast<const void*>(uintptr_t{0x7f0000100000}));
+  gl<void (*)(GLsizei, const GLuint*)>("glDeleteBuffers")(1, &buffer);
+  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(0);
+  gl<void (*)(GLenum, GLint, GLsizei)>("glDrawArrays")(kTriangles, 0, 3000);
+  gl<void (*)()>("glFinish")();
+  // The host is alive and the context still answers.
+  EXPECT_NE(gl<const GLubyte* (*)(GLenum)>("glGetString")(kRenderer), nullptr);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 TEST_F(GlState, AllocationsBeyondTheGuestLimitAreOutOfMemory) {
   auto get_error = gl<GLenum (*)()>("glGetError");
   EXPECT_EQ(get_error(), 0u);
