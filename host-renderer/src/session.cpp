@@ -94,6 +94,7 @@ bool Session::handle_message(std::span<const std::byte> message) {
   c.raw_bytes.fetch_add(batch->commands.size(), kRelaxed);
   reply_.clear();
   run_commands(batch->commands);
+  stats_->memory_bytes.store(account_.total_bytes, kRelaxed);
   if (frames_ && frames_->pending()) {
     frames_->collect(false, [this](auto& f, auto px) { send_frame(f, px); });
     bound_ = false;

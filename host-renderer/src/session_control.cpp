@@ -245,6 +245,7 @@ wire::Status Session::frame_done(wire::Reader& r) {
 }
 
 wire::Status Session::get_stats() {
+  stats_->memory_bytes.store(account_.total_bytes, std::memory_order_relaxed);
   nlohmann::json j = registry_.to_json();
   j["session"] = stats_->id;
   const RendererInfo& info = display_.info();

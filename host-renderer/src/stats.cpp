@@ -51,13 +51,16 @@ nlohmann::json StatsRegistry::to_json() const {
   std::lock_guard lock(mutex_);
   Counters total;
   total.add(finished_);
+  uint64_t memory = 0;
   auto sessions = nlohmann::json::array();
   for (const auto& s : live_) {
     total.add(s->counters);
+    const uint64_t held = s->memory_bytes.load(kRelaxed);
+    memory += held;
     sessions.push_back({{"id", s->id}, {"peer", s->peer}, {"pid", s->guest_pid},
-                        {"counters", s->counters.to_json()}});
+                        {"memory_bytes", held}, {"counters", s->counters.to_json()}});
   }
-  return {{"total", total.to_json()}, {"sessions_total", sessions_total_},
+  return {{"total", total.to_json()}, {"memory_bytes", memory}, {"sessions_total", sessions_total_},
           {"sessions_live", live_.size()}, {"sessions", sessions}};
 }
 

@@ -31,6 +31,9 @@ struct SessionStats {
   std::string peer;  // transport description
   uint32_t guest_pid = 0;
   Counters counters;
+  // Buffers, textures, renderbuffers and surfaces the guest holds now, as
+  // charged against its memory limit (not summed into the totals).
+  std::atomic<uint64_t> memory_bytes{0};
 };
 
 // Totals over every session that ever ran, plus the live ones.
@@ -40,7 +43,7 @@ class StatsRegistry {
   // Folds a finished session into the totals.
   void close_session(const std::shared_ptr<SessionStats>& s);
 
-  nlohmann::json to_json() const;     // {"total":…, "sessions":[…]}
+  nlohmann::json to_json() const;     // {"total":…, "memory_bytes":…, "sessions":[…]}
   std::string summary() const;        // one line for the log
 
  private:
