@@ -47,7 +47,10 @@ void release_map(ObjectType t, NameMap& map, ResourceAccount& account) {
 }  // namespace
 
 GlContextState::Impl::Impl(std::shared_ptr<ShareGroup> s, ResourceAccount& a, bool is_gles)
-    : share(std::move(s)), account(a), gles(is_gles) {}
+    : share(std::move(s)), account(a), gles(is_gles) {
+  share->ledger.bind(account);
+  local.ledger.bind(account);
+}
 
 wire::Status GlContextState::Impl::translate(ObjectType t, GLuint guest, NameUse use,
                                              GLuint* out) {
@@ -86,7 +89,8 @@ wire::Status GlContextState::Impl::translate(ObjectType t, GLuint guest, NameUse
 
 void GlContextState::Impl::forget(ObjectType t, GLuint guest) {
   NameMap& map = names(t);
-  if (map.find(guest) != 0) {
+  if (GLuint host = map.find(guest); host != 0) {
+    (wire::is_shared(t) ? *share : local).ledger.release(t, host);
     map.erase(guest);
     if (account.objects > 0) --account.objects;
   }
@@ -110,8 +114,17 @@ wire::Status GlContextState::Impl::adopt(ObjectType t, const GLuint* guest, cons
   return {};
 }
 
-bool GlContextState::Impl::admit_allocation(int64_t bytes) {
-  if (bytes >= 0 && static_cast<uint64_t>(bytes) <= account.limits.max_object_bytes) return true;
+bool GlContextState::Impl::admit_allocation(const Allocation& a) {
+  if (a.bytes < 0) return true;  // GL refuses the arguments and allocates nothing
+  if (static_cast<uint64_t>(a.bytes) <= account.limits.max_object_bytes) {
+    auto place = find_storage(a);
+    if (!place) return true;  // nothing to fill: GL reports its own error
+    // Only a context's default texture (0) is not shared.
+    MemoryLedger& ledger = place->object == 0 ? local.ledger : share->ledger;
+    if (ledger.charge(a.kind, place->object, place->part, static_cast<uint64_t>(a.bytes))) {
+      return true;
+    }
+  }
   refused_error = GL_OUT_OF_MEMORY;
   return false;
 }
@@ -152,6 +165,8 @@ void GlContextState::release_objects() {
     if (!wire::is_shared(t)) release_map(t, s.local.names(t), s.account);
     else if (last_in_group) release_map(t, s.share->names(t), s.account);
   }
+  s.local.ledger.clear();
+  if (last_in_group) s.share->ledger.clear();
   for (auto& [guest, sync] : s.syncs) glDeleteSync(sync);
   s.syncs.clear();
   if (!s.scratch_arrays.empty()) {

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gl/allocation.h"
 #include "gl/name_map.h"
 #include "host/gl_dispatch.h"
 #include "wire/gl_opcodes.h"
@@ -36,14 +37,15 @@ struct GlContextState::Impl {
   void forget(ObjectType t, GLuint guest);
   // Maps freshly generated host names to the names the guest chose.
   wire::Status adopt(ObjectType t, const GLuint* guest, const GLuint* host, size_t count);
-  // Whether an allocation of `bytes` fits the guest's per-object limit; if
-  // not, GL_OUT_OF_MEMORY waits for the guest's next glGetError.
-  bool admit_allocation(int64_t bytes);
+  // Whether an allocation fits the guest's per-object limit and, charged to
+  // the object it fills, the guest's total; if not, GL_OUT_OF_MEMORY waits
+  // for the guest's next glGetError and the command is not executed.
+  bool admit_allocation(const Allocation& a);
   // Whether the current host context has a command (checked once per context).
   bool supports(const wire::GlCommandInfo& info);
 
   std::shared_ptr<ShareGroup> share;
-  ShareGroup local;  // per-context kinds (VAOs, FBOs, queries...)
+  ShareGroup local;  // per-context kinds (VAOs, FBOs, queries...), default textures
   ResourceAccount& account;
   bool gles;
   wire::size::PixelStore pack, unpack;

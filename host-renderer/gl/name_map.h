@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <unordered_map>
 
+#include "gl/memory_ledger.h"
 #include "wire/object_type.h"
 
 namespace host {
@@ -32,10 +33,12 @@ class NameMap {
   std::unordered_map<GLuint, GLuint> map_;
 };
 
-// Names shared by the contexts of one share group.
+// Names shared by the contexts of one share group, and the memory their
+// objects hold.
 class ShareGroup {
  public:
   NameMap& names(ObjectType t) { return maps_[static_cast<size_t>(t)]; }
+  MemoryLedger ledger;
 
  private:
   std::array<NameMap, static_cast<size_t>(ObjectType::kCount)> maps_;

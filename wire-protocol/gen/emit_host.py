@@ -1,5 +1,7 @@
 """Emits the host's GL dispatch: validate every argument, then call GL."""
 
+import re
+
 from emit_common import HEADER, element_count, elem_bytes
 
 OBJECT_TYPES = {
@@ -76,8 +78,43 @@ def _array_arg(model, c, p, lines, post):
 
 def _prefixed_expr(expr):
     """An annotation's size expression over the command's arguments."""
-    import re
     return re.sub(r"\$(\w+)", r"static_cast<int64_t>(a.\1)", expr)
+
+
+ALLOCATION_KEYS = {"object", "target", "name", "level", "bytes"}
+
+
+def allocation_check(model, c):
+    """The [allocations] check of a command: the object it fills (bound at
+    `target`, or the host name `name` translates to), the texture level, and
+    the bytes. Emitted after the arguments are validated, just before GL."""
+    spec = model.notes.get("allocations", {}).get(c.name)
+    if not spec:
+        return None
+    where = f"annotations: [allocations] {c.name}"
+    args = {p.name for p in c.params}
+    if c.custom in ("host", "both", "manual"):
+        raise SystemExit(f"{where}: the host handler is hand-written")
+    if set(spec) - ALLOCATION_KEYS or "bytes" not in spec or spec.get("object") not in OBJECT_TYPES:
+        raise SystemExit(f"{where}: needs object, bytes and target or name")
+    if ("target" in spec) == ("name" in spec):
+        raise SystemExit(f"{where}: needs exactly one of target and name")
+    used = {spec[k] for k in ("target", "name", "level") if k in spec}
+    used |= set(re.findall(r"\$(\w+)", spec["bytes"]))
+    if used - args:
+        raise SystemExit(f"{where}: no argument {sorted(used - args)}")
+    if "name" in spec and not next(p for p in c.params if p.name == spec["name"]).cls:
+        raise SystemExit(f"{where}: {spec['name']} is not an object name")
+    fields = [f".kind = ObjectType::{OBJECT_TYPES[spec['object']]}"]
+    if "target" in spec:
+        fields.append(f".target = a.{spec['target']}")
+    else:
+        # The name was translated above into a local of the same name.
+        fields += [f".object = {spec['name']}", ".named = true"]
+    if "level" in spec:
+        fields += [".per_level = true", f".level = a.{spec['level']}"]
+    fields.append(f".bytes = {_prefixed_expr(spec['bytes'])}")
+    return f"  if (!st.admit_allocation({{{', '.join(fields)}}})) return {{}};"
 
 
 def _bool(value):
@@ -116,10 +153,6 @@ def dispatch_body(model, c):
         lines.append(f"  return handle_{c.name}(env, a);")
         return "\n".join(lines)
     lines.append("  [[maybe_unused]] auto& st = env.state.impl();")
-    size = model.notes.get("allocations", {}).get(c.name)
-    if size:
-        # Over the guest's per-object limit: GL_OUT_OF_MEMORY, nothing allocated.
-        lines.append(f"  if (!st.admit_allocation({_prefixed_expr(size)})) return {{}};")
     call_args, post = [], []
     for p in c.params:
         if p.gen:
@@ -134,6 +167,10 @@ def dispatch_body(model, c):
             call_args.append(_array_arg(model, c, p, lines, post))
         else:
             call_args.append(_out_arg(model, c, p, lines, post))
+    check = allocation_check(model, c)
+    if check:
+        # Over the guest's limits: GL_OUT_OF_MEMORY, nothing allocated.
+        lines.append(check)
     call = f"{c.name}({', '.join(call_args)})"
     if c.ret != "void":
         lines.append(f"  {c.ret} ret = {call};")
@@ -146,6 +183,9 @@ def dispatch_body(model, c):
 
 
 def gl_dispatch_cpp(model):
+    unknown = set(model.notes.get("allocations", {})) - set(model.commands)
+    if unknown:
+        raise SystemExit(f"annotations: [allocations] {sorted(unknown)}: not carried commands")
     out = [HEADER, '#include <epoxy/gl.h>\n\n#include "gl/dispatch_support.h"\n'
            '#include "gl_host_handlers.h"\n#include "wire/gl_decode.h"\n#include "wire/sizes.h"\n\n'
            "namespace host {\nnamespace {\n\n"]

@@ -1,0 +1,60 @@
+// What an allocating GL command asks for (annotations.toml, [allocations]):
+// the object it fills and its bytes, which the generated dispatch hands to
+// GlContextState::Impl::admit_allocation before calling GL.
+#pragma once
+
+#include <epoxy/gl.h>
+
+#include <cstdint>
+#include <optional>
+
+#include "wire/object_type.h"
+
+namespace host {
+
+// Sizes saturate here instead of overflowing: no guest argument can wrap a
+// charge around to a small number.
+constexpr int64_t kSaturatedBytes = INT64_MAX;
+// Arguments GL refuses on its own (negative sizes): nothing is allocated.
+constexpr int64_t kRefusedByGl = -1;
+
+struct Allocation {
+  wire::ObjectType kind;
+  GLenum target = 0;      // the object is the one bound there...
+  GLuint object = 0;      // ...or this host name, when `named`
+  bool named = false;
+  bool per_level = false; // one texture level (and face) rather than the whole object
+  int64_t level = 0;
+  int64_t bytes = 0;      // kRefusedByGl, or up to kSaturatedBytes
+};
+
+// Where an allocation lands: the host object and its part (memory_ledger.h).
+struct StoragePlace {
+  GLuint object;
+  uint32_t part;
+};
+
+// Looks the object up on the current host context (one glGetIntegerv for a
+// bind target). None when GL allocates nothing: a proxy or unknown target,
+// nothing bound, a level out of range.
+std::optional<StoragePlace> find_storage(const Allocation& a);
+
+// The target a texture was created with (GL 4.5 named commands have none).
+GLenum texture_target(GLuint texture);
+
+// Bytes per texel of an internal format: sized formats exactly, base formats
+// as drivers store them, compressed ones at most 1, anything else 16 (the
+// widest texel GL has).
+int64_t texel_bytes(GLenum internalformat);
+
+// glTexImage*, glCopyTexImage*: one level of one face.
+int64_t image_bytes(GLenum internalformat, GLenum format, GLenum type, int64_t width,
+                    int64_t height, int64_t depth);
+// glTexStorage*: every level (and face) at once.
+int64_t storage_bytes(GLenum target, GLenum internalformat, int64_t levels, int64_t width,
+                      int64_t height, int64_t depth);
+// Multisample textures and renderbuffers (samples 0: single-sampled).
+int64_t multisample_bytes(GLenum internalformat, int64_t samples, int64_t width, int64_t height,
+                          int64_t depth);
+
+}  // namespace host

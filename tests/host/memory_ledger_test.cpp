@@ -1,0 +1,94 @@
+// The ledger's arithmetic without a GL driver: per-part charges, the
+// largest size a part had, release on delete, and saturating sizes.
+#include <gtest/gtest.h>
+
+#include <climits>
+
+#include "gl/allocation.h"
+#include "gl/memory_ledger.h"
+
+namespace host {
+namespace {
+
+using wire::ObjectType;
+
+struct LedgerTest : ::testing::Test {
+  LedgerTest() {
+    account.limits.max_total_bytes = 64 * kChargeUnit;
+    account.total_bytes = 8 * kChargeUnit;  // a surface
+    ledger.bind(account);
+  }
+  ResourceAccount account;
+  MemoryLedger ledger;
+};
+
+TEST_F(LedgerTest, ChargesRoundUpAndStopAtTheLimit) {
+  EXPECT_TRUE(ledger.charge(ObjectType::kBuffer, 1, kWholeObject, 1));
+  EXPECT_EQ(ledger.bytes(), kChargeUnit);
+  EXPECT_TRUE(ledger.charge(ObjectType::kBuffer, 2, kWholeObject, 55 * kChargeUnit));
+  EXPECT_EQ(account.total_bytes, 64 * kChargeUnit);
+  EXPECT_FALSE(ledger.charge(ObjectType::kBuffer, 3, kWholeObject, 1));
+  EXPECT_EQ(ledger.bytes_of(ObjectType::kBuffer, 3), 0u);
+  EXPECT_TRUE(ledger.charge(ObjectType::kBuffer, 3, kWholeObject, 0));
+  EXPECT_EQ(account.total_bytes, 64 * kChargeUnit);
+}
+
+TEST_F(LedgerTest, APartKeepsItsLargestSize) {
+  EXPECT_TRUE(ledger.charge(ObjectType::kBuffer, 1, kWholeObject, 10 * kChargeUnit));
+  EXPECT_TRUE(ledger.charge(ObjectType::kBuffer, 1, kWholeObject, 4 * kChargeUnit));
+  EXPECT_EQ(ledger.bytes_of(ObjectType::kBuffer, 1), 10 * kChargeUnit);
+  EXPECT_TRUE(ledger.charge(ObjectType::kBuffer, 1, kWholeObject, 50 * kChargeUnit));
+  EXPECT_EQ(account.total_bytes, 58 * kChargeUnit);
+  // Growing past the limit is refused and leaves the old charge.
+  EXPECT_FALSE(ledger.charge(ObjectType::kBuffer, 1, kWholeObject, 57 * kChargeUnit));
+  EXPECT_EQ(ledger.bytes_of(ObjectType::kBuffer, 1), 50 * kChargeUnit);
+}
+
+TEST_F(LedgerTest, PartsAndKindsAreApart) {
+  EXPECT_TRUE(ledger.charge(ObjectType::kTexture, 1, level_part(0, 0), kChargeUnit));
+  EXPECT_TRUE(ledger.charge(ObjectType::kTexture, 1, level_part(0, 5), kChargeUnit));
+  EXPECT_TRUE(ledger.charge(ObjectType::kTexture, 1, level_part(1, 0), kChargeUnit));
+  EXPECT_TRUE(ledger.charge(ObjectType::kBuffer, 1, kWholeObject, kChargeUnit));
+  EXPECT_EQ(ledger.bytes_of(ObjectType::kTexture, 1), 3 * kChargeUnit);
+  ledger.release(ObjectType::kTexture, 1);
+  EXPECT_EQ(ledger.bytes(), kChargeUnit);
+  EXPECT_EQ(account.total_bytes, 9 * kChargeUnit);
+  ledger.release(ObjectType::kTexture, 99);  // unknown: nothing happens
+  EXPECT_EQ(ledger.bytes(), kChargeUnit);
+}
+
+TEST_F(LedgerTest, AGoneLedgerGivesEverythingBack) {
+  {
+    MemoryLedger other;
+    other.bind(account);
+    EXPECT_TRUE(other.charge(ObjectType::kRenderbuffer, 7, kWholeObject, 20 * kChargeUnit));
+    EXPECT_EQ(account.total_bytes, 28 * kChargeUnit);
+  }
+  EXPECT_EQ(account.total_bytes, 8 * kChargeUnit);
+  EXPECT_TRUE(ledger.charge(ObjectType::kBuffer, 1, kWholeObject, kChargeUnit));
+  ledger.clear();
+  EXPECT_EQ(account.total_bytes, 8 * kChargeUnit);
+}
+
+TEST(AllocationSizes, ImagesStorageAndSamples) {
+  EXPECT_EQ(image_bytes(GL_RGBA, GL_RGBA, GL_UNSIGNED_BYTE, 64, 32, 1), 64 * 32 * 4);
+  // An unsized format stored as the type says (OpenGL ES).
+  EXPECT_EQ(image_bytes(GL_RGBA, GL_RGBA, GL_FLOAT, 8, 8, 1), 8 * 8 * 16);
+  EXPECT_EQ(image_bytes(GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, -1, 8, 1), kRefusedByGl);
+  EXPECT_EQ(image_bytes(GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, INT_MAX, INT_MAX, INT_MAX),
+            kSaturatedBytes);
+  EXPECT_EQ(storage_bytes(GL_TEXTURE_2D, GL_RGBA8, 3, 4, 4, 1), (16 + 4 + 1) * 4);
+  EXPECT_EQ(storage_bytes(GL_TEXTURE_CUBE_MAP, GL_R8, 2, 2, 2, 1), 6 * (4 + 1));
+  EXPECT_EQ(storage_bytes(GL_TEXTURE_2D_ARRAY, GL_R8, 2, 2, 2, 5), (4 + 1) * 5);
+  EXPECT_EQ(storage_bytes(GL_TEXTURE_3D, GL_R8, 2, 2, 2, 2), 8 + 1);
+  EXPECT_EQ(storage_bytes(GL_TEXTURE_1D_ARRAY, GL_R8, 2, 4, 3, 1), (4 + 2) * 3);
+  EXPECT_EQ(storage_bytes(GL_TEXTURE_2D, GL_RGBA8, 0, 4, 4, 1), kRefusedByGl);
+  EXPECT_EQ(storage_bytes(GL_TEXTURE_2D, GL_RGBA32F, 32, INT_MAX, INT_MAX, 1), kSaturatedBytes);
+  EXPECT_EQ(storage_bytes(GL_TEXTURE_2D, GL_COMPRESSED_RGBA8_ETC2_EAC, 1, 8, 8, 1), 64);
+  EXPECT_EQ(multisample_bytes(GL_DEPTH24_STENCIL8, 4, 10, 10, 1), 4 * 4 * 100);
+  EXPECT_EQ(multisample_bytes(GL_RGB565, 0, 10, 10, 1), 2 * 100);
+  EXPECT_EQ(texel_bytes(0x12345678), 16);  // unknown: the widest texel
+}
+
+}  // namespace
+}  // namespace host
