@@ -1,4 +1,6 @@
 // `conduit host`: the host renderer daemon (foreground, logs to stderr).
+#include <sys/stat.h>
+
 #include <csignal>
 #include <cstdio>
 #include <string>
@@ -22,6 +24,18 @@ void install_signal_handlers() {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   std::signal(SIGPIPE, SIG_IGN);  // a guest that vanished is an error value, not a signal
+}
+
+// A ring file is meant for a VM: say how to give it to QEMU as ivshmem.
+void log_qemu_options(const std::string& address) {
+  constexpr std::string_view kFile = "shm:file=";
+  if (!address.starts_with(kFile)) return;
+  const std::string path = address.substr(kFile.size());
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return;
+  host::log_line("  for QEMU: -object memory-backend-file,id=conduit,size=%lld,share=on,mem-path=%s "
+                 "-device ivshmem-plain,memdev=conduit (guest: CONDUIT_HOST=ivshmem:auto)",
+                 static_cast<long long>(st.st_size), path.c_str());
 }
 
 // "512M", "2G", "65536": bytes with an optional K/M/G (1024-based) suffix.
@@ -82,7 +96,10 @@ int run_host(HostArgs& a) {
   host::log_line("OpenGL core: %s", info.gl_core_version.empty() ? "none" : info.gl_core_version.c_str());
   host::log_line("OpenGL compatibility: %s",
                  info.gl_compat_version.empty() ? "none" : info.gl_compat_version.c_str());
-  for (const auto& addr : (*server)->addresses()) host::log_line("listening on %s", addr.c_str());
+  for (const auto& addr : (*server)->addresses()) {
+    host::log_line("listening on %s", addr.c_str());
+    log_qemu_options(addr);
+  }
   (*server)->run(g_stop);
   host::log_line("exiting: %s", (*server)->stats().summary().c_str());
   return 0;
@@ -97,7 +114,8 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
   host::HostOptions& o = args->opts;
   cmd->add_option("--listen", o.listen,
                   "Address to accept guests on; repeatable. unix:PATH, tcp:HOST:PORT (needs --token) "
-                  "or shm:PATH. Default: " + host::default_socket_address() +
+                  "shm:PATH (rings for local guests) or shm:file=PATH (a polled ring file for one "
+                  "QEMU guest, exposed to it as an ivshmem-plain device). Default: " + host::default_socket_address() +
                       " ($XDG_RUNTIME_DIR/conduit/host.sock, or /tmp/conduit-$UID/host.sock without XDG_RUNTIME_DIR)");
   cmd->add_option("--token", o.token, "Shared secret guests must present on tcp: listeners")
       ->envname("CONDUIT_TOKEN");

@@ -16,6 +16,7 @@ Error bad_address(std::string_view text, const char* why) {
 }  // namespace
 
 // unix:PATH | tcp:HOST:PORT | tcp:[V6HOST]:PORT | shm:PATH | shm:file=PATH
+// | ivshmem:auto | ivshmem:BDF
 Result<Address> parse_address(std::string_view text) {
   auto colon = text.find(':');
   if (colon == std::string_view::npos) return bad_address(text, "expected SCHEME:...");
@@ -33,7 +34,12 @@ Result<Address> parse_address(std::string_view text) {
     if (a.path.empty()) return bad_address(text, "empty path");
     return a;
   }
-  if (scheme != "tcp") return bad_address(text, "scheme is not unix, tcp or shm");
+  if (scheme == "ivshmem") {
+    a.kind = Address::Kind::kIvshmem;
+    a.path = rest;
+    return a;
+  }
+  if (scheme != "tcp") return bad_address(text, "scheme is not unix, tcp, shm or ivshmem");
   a.kind = Address::Kind::kTcp;
   auto port_colon = rest.rfind(':');
   if (port_colon == std::string_view::npos || port_colon == 0) {
@@ -64,6 +70,7 @@ Result<std::unique_ptr<Channel>> connect(std::string_view address, const Transpo
     case Address::Kind::kTcp: return transport::tcp_connect_channel(*a, opts);
     case Address::Kind::kShm: return transport::shm_connect_channel(*a, opts);
     case Address::Kind::kShmFile: return transport::shm_file_connect_channel(*a, opts);
+    case Address::Kind::kIvshmem: return transport::ivshmem_connect_channel(*a, opts);
   }
   return make_error(Errc::kBadValue, "address kind");
 }
@@ -77,6 +84,9 @@ Result<std::unique_ptr<Listener>> listen(std::string_view address, const Transpo
     case Address::Kind::kTcp: return transport::tcp_listen_channel(*a, opts);
     case Address::Kind::kShm: return transport::shm_listen_channel(*a, opts);
     case Address::Kind::kShmFile: return transport::shm_file_listen_channel(*a, opts);
+    case Address::Kind::kIvshmem:
+      return make_error(Errc::kBadValue, "ivshmem: is for guests; a host listens on shm:file=PATH "
+                                         "and gives QEMU that file");
   }
   return make_error(Errc::kBadValue, "address kind");
 }

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <bit>
 #include <thread>
 
 #include "shm_channel.h"
@@ -51,13 +52,15 @@ class FileListener final : public Listener {
     if (!poll_until([&] { return !busy_->load(); }, deadline)) {
       return make_error(Errc::kTimeout, "previous peer of " + describe() + " still connected");
     }
-    // A fresh region may already hold an attaching peer; a used one is reset.
-    if (used_) shm::init_region(map_->base(), layout_, shm::kListening);
-    used_ = true;
+    // A fresh region may already hold an attaching peer; one a peer used is
+    // reset once (never again while a new peer may be attaching).
+    if (needs_reset_) shm::init_region(map_->base(), layout_, shm::kListening);
+    needs_reset_ = false;
     if (!poll_until([&] { return attach_state(*map_).load() == shm::kAttaching; }, deadline)) {
       return make_error(Errc::kTimeout, "no peer attached to " + describe());
     }
     busy_->store(true);
+    needs_reset_ = true;
     attach_state(*map_).store(shm::kConnected, std::memory_order_release);
     std::unique_ptr<Channel> ch = std::make_unique<ShmChannel>(
         map_, layout_, 0, std::nullopt, opts_, describe() + " (peer)",
@@ -73,7 +76,7 @@ class FileListener final : public Listener {
   Layout layout_;
   TransportOptions opts_;
   std::shared_ptr<std::atomic<bool>> busy_;
-  bool used_ = false;
+  bool needs_reset_ = false;
 };
 
 }  // namespace
@@ -111,7 +114,9 @@ Result<std::unique_ptr<Listener>> shm_file_listen_channel(const Address& a,
   if (!layout) return layout.error();
   Fd fd(::open(a.path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
   if (!fd.valid()) return errno_error(("open " + a.path).c_str());
-  if (::ftruncate(fd.get(), static_cast<off_t>(layout->total_bytes)) < 0) {
+  // QEMU exposes the file as a PCI BAR, whose size is a power of two.
+  const size_t file_bytes = std::bit_ceil(layout->total_bytes);
+  if (::ftruncate(fd.get(), static_cast<off_t>(file_bytes)) < 0) {
     return errno_error("ftruncate");
   }
   auto map = Mapping::map(fd.get(), layout->total_bytes);

@@ -11,8 +11,8 @@
 namespace wire::transport {
 
 struct Address {
-  enum class Kind { kUnix, kTcp, kShm, kShmFile } kind;
-  std::string path;  // unix, shm: socket path; shm file: region file
+  enum class Kind { kUnix, kTcp, kShm, kShmFile, kIvshmem } kind;
+  std::string path;  // unix, shm: socket path; shm file: region file; ivshmem: auto or BDF
   std::string host;  // tcp
   uint16_t port = 0;  // tcp
 };
@@ -29,5 +29,11 @@ Result<std::unique_ptr<Channel>> shm_file_connect_channel(const Address& a,
                                                           const TransportOptions& o);
 Result<std::unique_ptr<Listener>> shm_file_listen_channel(const Address& a,
                                                           const TransportOptions& o);
+Result<std::unique_ptr<Channel>> ivshmem_connect_channel(const Address& a,
+                                                         const TransportOptions& o);
+// The sysfs file of the ivshmem BAR named by `which` ("auto" or a PCI
+// address) among the PCI devices listed in `devices`.
+Result<std::string> ivshmem_region_path(std::string_view which,
+                                        const std::string& devices = "/sys/bus/pci/devices");
 
 }  // namespace wire::transport
