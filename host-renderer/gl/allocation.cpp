@@ -104,6 +104,7 @@ std::optional<StoragePlace> find_storage(const Allocation& a) {
   // Texture 0 is the context's default texture and holds storage; buffer and
   // renderbuffer 0 are GL errors.
   if (object == 0 && (a.named || a.kind != wire::ObjectType::kTexture)) return std::nullopt;
+  if (a.mip_chain) return StoragePlace{object, kMipChain};
   if (!a.per_level) return StoragePlace{object, kWholeObject};
   if (a.level < 0 || a.level >= kMaxLevels) return std::nullopt;
   return StoragePlace{object, level_part(static_cast<uint32_t>(a.level), face)};

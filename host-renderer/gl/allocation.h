@@ -25,6 +25,7 @@ struct Allocation {
   bool named = false;
   bool per_level = false; // one texture level (and face) rather than the whole object
   int64_t level = 0;
+  bool mip_chain = false; // glGenerateMipmap: bytes follow from the base level
   int64_t bytes = 0;      // kRefusedByGl, or up to kSaturatedBytes
 };
 

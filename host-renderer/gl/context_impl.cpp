@@ -121,9 +121,11 @@ bool GlContextState::Impl::admit_allocation(const Allocation& a) {
     if (!place) return true;  // nothing to fill: GL reports its own error
     // Only a context's default texture (0) is not shared.
     MemoryLedger& ledger = place->object == 0 ? local.ledger : share->ledger;
-    if (ledger.charge(a.kind, place->object, place->part, static_cast<uint64_t>(a.bytes))) {
-      return true;
-    }
+    // Levels 1 and up of a full mip chain hold a third of level 0 (base level
+    // 0 assumed; immutable storage has no level 0 part and costs nothing more).
+    const uint64_t bytes = a.mip_chain ? ledger.level_bytes(a.kind, place->object, 0) / 3
+                                       : static_cast<uint64_t>(a.bytes);
+    if (ledger.charge(a.kind, place->object, place->part, bytes)) return true;
   }
   refused_error = GL_OUT_OF_MEMORY;
   return false;

@@ -51,6 +51,16 @@ uint64_t MemoryLedger::bytes_of(wire::ObjectType kind, GLuint object) const {
   return it == objects_.end() ? 0 : it->second.bytes;
 }
 
+uint64_t MemoryLedger::level_bytes(wire::ObjectType kind, GLuint object, uint32_t level) const {
+  auto it = objects_.find(key(kind, object));
+  if (it == objects_.end()) return 0;
+  uint64_t sum = 0;
+  for (const Part& p : it->second.parts) {
+    if (p.id < level_part(kMaxLevels, 0) && p.id / kCubeFaces == level) sum += p.bytes;
+  }
+  return sum;
+}
+
 void MemoryLedger::give_back(uint64_t bytes) {
   bytes_ -= std::min(bytes_, bytes);
   if (account_) account_->total_bytes -= std::min<uint64_t>(account_->total_bytes, bytes);

@@ -18,6 +18,7 @@ namespace host {
 
 // The part of an object an allocation fills.
 constexpr uint32_t kWholeObject = UINT32_MAX;  // buffer store, renderbuffer, texture storage
+constexpr uint32_t kMipChain = UINT32_MAX - 1; // levels glGenerateMipmap makes
 constexpr uint32_t kMaxLevels = 32;            // GL needs fewer; higher levels are GL errors
 constexpr uint32_t kCubeFaces = 6;
 constexpr uint32_t level_part(uint32_t level, uint32_t face) { return level * kCubeFaces + face; }
@@ -49,6 +50,8 @@ class MemoryLedger {
 
   uint64_t bytes() const { return bytes_; }
   uint64_t bytes_of(wire::ObjectType kind, GLuint object) const;
+  // What one level of an object holds, all faces together.
+  uint64_t level_bytes(wire::ObjectType kind, GLuint object, uint32_t level) const;
 
  private:
   struct Part {

@@ -50,9 +50,15 @@ TEST_F(LedgerTest, PartsAndKindsAreApart) {
   EXPECT_TRUE(ledger.charge(ObjectType::kTexture, 1, level_part(1, 0), kChargeUnit));
   EXPECT_TRUE(ledger.charge(ObjectType::kBuffer, 1, kWholeObject, kChargeUnit));
   EXPECT_EQ(ledger.bytes_of(ObjectType::kTexture, 1), 3 * kChargeUnit);
+  EXPECT_EQ(ledger.level_bytes(ObjectType::kTexture, 1, 0), 2 * kChargeUnit);
+  EXPECT_EQ(ledger.level_bytes(ObjectType::kTexture, 1, 1), kChargeUnit);
+  EXPECT_TRUE(ledger.charge(ObjectType::kTexture, 1, kMipChain, kChargeUnit));
+  EXPECT_EQ(ledger.level_bytes(ObjectType::kTexture, 1, 0), 2 * kChargeUnit);
+  EXPECT_EQ(ledger.bytes_of(ObjectType::kTexture, 1), 4 * kChargeUnit);
   ledger.release(ObjectType::kTexture, 1);
   EXPECT_EQ(ledger.bytes(), kChargeUnit);
   EXPECT_EQ(account.total_bytes, 9 * kChargeUnit);
+  EXPECT_EQ(ledger.level_bytes(ObjectType::kTexture, 1, 0), 0u);
   ledger.release(ObjectType::kTexture, 99);  // unknown: nothing happens
   EXPECT_EQ(ledger.bytes(), kChargeUnit);
 }

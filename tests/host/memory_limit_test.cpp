@@ -234,6 +234,16 @@ TEST_F(MemoryLimitTest, TextureLevelsAndFacesAreChargedApart) {
   const uint64_t chain = (4096 + 1024 + 256 + 64 + 16 + 4 + 1) * 4;
   EXPECT_EQ(memory(), surfaces_ + planes + 6 * 32 * 32 * 4 + (chain + 255) / 256 * 256);
 
+  // glGenerateMipmap: a third of level 0 more, however often it runs; an
+  // immutable texture has its levels already.
+  const uint64_t before_mipmaps = memory();
+  wire::encode_glBindTexture(guest_->w(), kTexture2D, 1);
+  for (int i = 0; i < 3; ++i) wire::encode_glGenerateMipmap(guest_->w(), kTexture2D);
+  wire::encode_glBindTexture(guest_->w(), kTexture2D, 3);
+  wire::encode_glGenerateMipmap(guest_->w(), kTexture2D);
+  EXPECT_EQ(get_error(), kNoError);
+  EXPECT_EQ(memory(), before_mipmaps + (64 * 64 * 4 / 3 + 255) / 256 * 256);
+
   delete_names(wire::encode_glDeleteTextures, 1);
   delete_names(wire::encode_glDeleteTextures, 2);
   delete_names(wire::encode_glDeleteTextures, 3);

@@ -81,7 +81,7 @@ def _prefixed_expr(expr):
     return re.sub(r"\$(\w+)", r"static_cast<int64_t>(a.\1)", expr)
 
 
-ALLOCATION_KEYS = {"object", "target", "name", "level", "bytes"}
+ALLOCATION_KEYS = {"object", "target", "name", "level", "bytes", "mipmaps"}
 
 
 def allocation_check(model, c):
@@ -95,12 +95,13 @@ def allocation_check(model, c):
     args = {p.name for p in c.params}
     if c.custom in ("host", "both", "manual"):
         raise SystemExit(f"{where}: the host handler is hand-written")
-    if set(spec) - ALLOCATION_KEYS or "bytes" not in spec or spec.get("object") not in OBJECT_TYPES:
-        raise SystemExit(f"{where}: needs object, bytes and target or name")
+    if (set(spec) - ALLOCATION_KEYS or ("bytes" in spec) == bool(spec.get("mipmaps"))
+            or spec.get("object") not in OBJECT_TYPES):
+        raise SystemExit(f"{where}: needs object, bytes (or mipmaps) and target or name")
     if ("target" in spec) == ("name" in spec):
         raise SystemExit(f"{where}: needs exactly one of target and name")
     used = {spec[k] for k in ("target", "name", "level") if k in spec}
-    used |= set(re.findall(r"\$(\w+)", spec["bytes"]))
+    used |= set(re.findall(r"\$(\w+)", spec.get("bytes", "")))
     if used - args:
         raise SystemExit(f"{where}: no argument {sorted(used - args)}")
     if "name" in spec and not next(p for p in c.params if p.name == spec["name"]).cls:
@@ -113,7 +114,10 @@ def allocation_check(model, c):
         fields += [f".object = {spec['name']}", ".named = true"]
     if "level" in spec:
         fields += [".per_level = true", f".level = a.{spec['level']}"]
-    fields.append(f".bytes = {_prefixed_expr(spec['bytes'])}")
+    if spec.get("mipmaps"):
+        fields.append(".mip_chain = true")
+    else:
+        fields.append(f".bytes = {_prefixed_expr(spec['bytes'])}")
     return f"  if (!st.admit_allocation({{{', '.join(fields)}}})) return {{}};"
 
 
