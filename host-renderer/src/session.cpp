@@ -55,9 +55,20 @@ Session::Session(const EglDisplay& display, std::unique_ptr<wire::Channel> chann
 }
 
 Session::~Session() {
+  log_end();
   teardown();
   channel_->close();
   registry_.close_session(stats_);
+}
+
+// What a guest left behind when it went: the host frees all of it.
+void Session::log_end() {
+  uint64_t dropped = 0;
+  if (!guest_log_limiter().allow(&dropped)) return;
+  log_line("session %u (%s) ended: %s; freeing %zu contexts, %zu surfaces, %zu names, %zu bytes%s",
+           stats_->id, stats_->peer.c_str(), !end_reason_.empty() ? end_reason_.c_str() : broken_ ? "stream broken" : "host stopping",
+           contexts_.size(), surfaces_.size(), account_.objects, account_.total_bytes,
+           dropped ? (" (" + std::to_string(dropped) + " lines dropped)").c_str() : "");
 }
 
 void Session::run() {
@@ -65,7 +76,10 @@ void Session::run() {
     auto wait = frames_ && frames_->pending() ? kFramePoll : kIdlePoll;
     auto msg = channel_->receive(wait);
     if (!msg) {
-      if (msg.error().code != Errc::kTimeout) break;
+      if (msg.error().code != Errc::kTimeout) {
+        end_reason_ = msg.error().describe();
+        break;
+      }
       // The guest is waiting (or idle): hand over the frames still being read.
       if (frames_ && frames_->pending()) {
         frames_->collect(true, [this](auto& f, auto px) { send_frame(f, px); });

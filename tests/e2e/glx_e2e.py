@@ -14,17 +14,16 @@ import time
 import unittest
 
 import guest_e2e
+from x11_support import MAX_DIFFERENT_PIXELS, Xvfb, capture, differing_share, glmark2_outcomes, window_id
 
 DEMO = None
-FUZZ_PERCENT = 3
-MAX_DIFFERENT_PIXELS = 0.002
 
 
 class Glx(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.work = tempfile.mkdtemp(prefix="conduit-glx-e2e-")
-        cls.xvfb = guest_e2e.Xvfb()
+        cls.xvfb = Xvfb()
         cls.host = guest_e2e.Host(cls.work)
 
     @classmethod
@@ -59,17 +58,13 @@ class Glx(unittest.TestCase):
         return out
 
     def capture(self, wid, name):
-        xwd = os.path.join(self.work, name + ".xwd")
-        png = os.path.join(self.work, name + ".png")
-        subprocess.run(["xwd", "-display", self.xvfb.display, "-id", wid, "-silent", "-out", xwd], check=True)
-        subprocess.run(["convert", xwd, png], check=True)
-        return png
+        return capture(self.xvfb.display, wid, os.path.join(self.work, name))
 
     def screenshot(self, argv, title, conduit, name, settle=2.0):
         proc = subprocess.Popen(self.command(argv, conduit), env=self.env(), stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True)
         try:
-            wid = guest_e2e.window_id(self.xvfb.display, title)
+            wid = window_id(self.xvfb.display, title)
             self.assertIsNotNone(wid, f"no window {title!r}")
             time.sleep(settle)
             return self.capture(wid, name)
@@ -95,12 +90,8 @@ class Glx(unittest.TestCase):
             self.assertNotIn("GL error", err)
 
     def assert_images_match(self, a, b, max_share=MAX_DIFFERENT_PIXELS):
-        res = subprocess.run(["compare", "-metric", "AE", "-fuzz", f"{FUZZ_PERCENT}%", a, b, "null:"],
-                             capture_output=True, text=True)
-        different = float(res.stderr.split()[0]) if res.stderr else float("inf")
-        w, h = (int(x) for x in subprocess.run(["identify", "-format", "%w %h", a], capture_output=True,
-                                               text=True).stdout.split())
-        self.assertLessEqual(different / (w * h), max_share, f"{a} and {b}: {different:.0f} of {w * h} pixels differ")
+        share = differing_share(a, b)
+        self.assertLessEqual(share, max_share, f"{a} and {b}: {share:.3%} of the pixels differ")
 
     def test_glxinfo_reports_conduit_and_host_renderer(self):
         native = self.run_program(["glxinfo", "-B"], conduit=False)
@@ -155,8 +146,7 @@ class Glx(unittest.TestCase):
     def test_glmark2_validate_matches_native(self):
         def results(conduit):
             run = self.run_program(["glmark2", "--validate"], conduit=conduit, timeout=600)
-            found = {f"[{scene}] {opts}": outcome for scene, opts, outcome in
-                     re.findall(r"^\[(.*?)\] (.*): Validation: (\w+)", run.stdout, re.M)}
+            found = glmark2_outcomes(run.stdout)
             self.assertTrue(found, run.stdout + run.stderr)
             return found, run
 

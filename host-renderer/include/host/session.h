@@ -67,6 +67,7 @@ class Session {
   void destroy(GuestContext& ctx);
   bool bind_alone(EGLContext ctx, wire::Api api);
   void teardown();
+  void log_end();
 
   const EglDisplay& display_;
   const SessionLimits limits_;
@@ -81,6 +82,7 @@ class Session {
   ResourceAccount account_;
   bool greeted_ = false;
   bool broken_ = false;  // the stream cannot be followed any more
+  std::string end_reason_;  // why the guest's channel ended, if it did
 
   // Contexts go before surfaces, the frame reader after both (see teardown()).
   std::map<uint32_t, std::unique_ptr<GuestContext>> contexts_;

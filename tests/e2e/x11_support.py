@@ -1,0 +1,115 @@
+"""What the end-to-end tests share: a private Xvfb, finding a window by its
+title, capturing it as PNG and comparing captures."""
+import os
+import re
+import subprocess
+import time
+
+# Per-pixel tolerance for screenshots: channel difference allowed, and the
+# share of pixels that may exceed it (rasterization may differ on edges).
+FUZZ_PERCENT = 3
+MAX_DIFFERENT_PIXELS = 0.002
+
+
+class Xvfb:
+    def __init__(self, size="1024x768x24"):
+        n = 120
+        while os.path.exists(f"/tmp/.X11-unix/X{n}") or os.path.exists(f"/tmp/.X{n}-lock"):
+            n += 1
+        self.display = f":{n}"
+        self.proc = subprocess.Popen(["Xvfb", self.display, "-screen", "0", size, "-nolisten", "tcp"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(300):
+            if subprocess.run(["xdpyinfo", "-display", self.display], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL).returncode == 0:
+                return
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("Xvfb did not start")
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+
+def window_id(display, title, timeout=20):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        tree = subprocess.run(["xwininfo", "-display", display, "-root", "-tree"], capture_output=True,
+                              text=True).stdout
+        for line in tree.splitlines():
+            m = re.match(r'\s*(0x[0-9a-f]+) "(.*)":', line)
+            if m and m.group(2) == title:
+                return m.group(1)
+        time.sleep(0.1)
+    return None
+
+
+def capture(display, wid, base):
+    """Saves window `wid` as BASE.png (through BASE.xwd) and returns the PNG."""
+    subprocess.run(["xwd", "-display", display, "-id", wid, "-silent", "-out", base + ".xwd"], check=True)
+    subprocess.run(["convert", base + ".xwd", base + ".png"], check=True)
+    return base + ".png"
+
+
+def screenshot(display, cmd, env, title, base, settle=2.0, until=None, limit=30.0):
+    """Starts a windowed program, waits for its window to show frames, saves
+    it as BASE.png and stops the program. With `until`, keeps capturing
+    (frames arrive asynchronously, later on a busy machine) until until(png)
+    holds or `limit` seconds passed. Returns the PNG (None without a window)
+    and what the program printed."""
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    png = None
+    try:
+        wid = window_id(display, title)
+        if wid is not None:
+            start = time.time()
+            time.sleep(settle)
+            while True:
+                png = capture(display, wid, base)
+                if until is None or until(png) or time.time() - start > limit:
+                    break
+                time.sleep(0.5)
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=20)
+    return png, out or ""
+
+
+def differing_share(a, b):
+    """Share of pixels of two images that differ by more than FUZZ_PERCENT
+    (1.0 for images of different sizes or unreadable ones)."""
+    res = subprocess.run(["compare", "-metric", "AE", "-fuzz", f"{FUZZ_PERCENT}%", a, b, "null:"],
+                         capture_output=True, text=True)
+    try:
+        different = float(res.stderr.split()[0])
+    except (IndexError, ValueError):
+        return 1.0
+    size = subprocess.run(["identify", "-format", "%w %h", a], capture_output=True, text=True).stdout.split()
+    return different / (int(size[0]) * int(size[1]))
+
+
+def gear_pixels(png):
+    """Pixels of each gear colour: es2gears draws red, green and blue gears on black."""
+    colors = subprocess.run(["convert", png, "-format", "%c", "histogram:info:-"], capture_output=True,
+                            text=True).stdout
+    counts = {"red": 0, "green": 0, "blue": 0}
+    for line in colors.splitlines():
+        m = re.search(r"(\d+):\s*\(\s*(\d+),\s*(\d+),\s*(\d+)", line)
+        if not m:
+            continue
+        n, r, g, b = (int(x) for x in m.groups())
+        if r > 100 and g < 60 and b < 60:
+            counts["red"] += n
+        if g > 100 and r < 60 and b < 60:
+            counts["green"] += n
+        if b > 100 and r < 60 and g < 60:
+            counts["blue"] += n
+    return counts
+
+
+def glmark2_outcomes(stdout):
+    """'[scene] options' -> Success/Failure/Unknown from `glmark2 --validate` output."""
+    return {f"[{scene}] {opts}": outcome for scene, opts, outcome in
+            re.findall(r"^\[(.*?)\] (.*): Validation: (\w+)", stdout, re.M)}

@@ -1,0 +1,253 @@
+#!/usr/bin/python3
+"""A real virtual machine: unmodified GLES programs in a QEMU guest render
+through Conduit over an ivshmem ring to a `conduit host` outside the guest,
+and their frames come back into the guest's own X display.
+
+usage: vm_e2e.py CONDUIT_EXE [unittest args]   on the host: boots guests
+       vm_e2e.py --guest CONDUIT_EXE WORKDIR    inside a guest: runs the programs
+       vm_e2e.py --gears CONDUIT_EXE WORKDIR    inside a guest: es2gears until killed
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+from x11_support import (MAX_DIFFERENT_PIXELS, Xvfb, differing_share, gear_pixels,  # noqa: E402
+                         glmark2_outcomes, screenshot)
+
+VM_SCRIPT = os.path.join(HERE, "..", "..", "scripts", "conduit-vm.sh")
+ES2TRI_TITLE = "OpenGL ES 2.x tri"
+GLMARK2_SCENES = ["-b", "build", "-b", "texture"]
+CONDUIT = None
+
+
+# ---- inside the guest ------------------------------------------------------
+
+def guest_env(xvfb):
+    env = dict(os.environ, DISPLAY=xvfb.display, CONDUIT_STATS="1")
+    env.pop("__EGL_VENDOR_LIBRARY_FILENAMES", None)
+    return env
+
+
+def through_conduit(argv):
+    return [CONDUIT, "run", "--host", "ivshmem:auto", "--"] + argv
+
+
+def guest_programs(work):
+    """es2_info, es2tri, es2gears and glmark2-es2 one after the other (a ring
+    serves one guest program at a time); results into WORKDIR."""
+    xvfb = Xvfb("640x480x24")
+    env = guest_env(xvfb)
+    out = {}
+    try:
+        info = subprocess.run(through_conduit(["es2_info"]), env=env, capture_output=True, text=True,
+                              timeout=120)
+        out["es2_info"] = info.stdout + info.stderr
+        native = os.path.join(work, "es2tri-native.png")
+        _, out["es2tri"] = screenshot(
+            xvfb.display, through_conduit(["es2tri"]), env, ES2TRI_TITLE, os.path.join(work, "es2tri-guest"),
+            settle=1.0, until=lambda png: differing_share(native, png) <= MAX_DIFFERENT_PIXELS, limit=60)
+        _, out["es2gears"] = screenshot(
+            xvfb.display, through_conduit(["es2gears_x11"]), env, "es2gears",
+            os.path.join(work, "es2gears-guest"), settle=4.0,
+            until=lambda png: min(gear_pixels(png).values()) > 500, limit=60)
+        glmark = subprocess.run(through_conduit(["glmark2-es2", "--validate"] + GLMARK2_SCENES), env=env,
+                                capture_output=True, text=True, timeout=300)
+        out["glmark2"] = glmark.stdout + glmark.stderr
+    finally:
+        xvfb.stop()
+        with open(os.path.join(work, "guest-results.json"), "w") as f:
+            json.dump(out, f, indent=1)
+
+
+def guest_gears(work):
+    xvfb = Xvfb("640x480x24")
+    subprocess.run(through_conduit(["es2gears_x11"]), env=guest_env(xvfb), timeout=600)
+
+
+# ---- on the host -----------------------------------------------------------
+
+class Host:
+    """`conduit host` serving a ring file for a VM, plus a unix socket for
+    reading its counters."""
+
+    def __init__(self, work):
+        self.ring = f"/dev/shm/conduit-vm-test-{os.getpid()}"
+        self.unix = "unix:" + os.path.join(work, "host.sock")
+        self.log_path = os.path.join(work, "host.log")
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen([CONDUIT, "host", "--listen", "shm:file=" + self.ring, "--listen", self.unix],
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        for _ in range(200):
+            if os.path.exists(self.ring) and os.path.exists(self.unix[len("unix:"):]):
+                return
+            time.sleep(0.05)
+        raise RuntimeError("conduit host did not start:\n" + self.log_text())
+
+    def log_text(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+    def stats(self):
+        run = subprocess.run([CONDUIT, "info", "--stats", "--host", self.unix], capture_output=True, text=True,
+                             timeout=30)
+        return json.loads(run.stdout) if run.returncode == 0 else None
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(20)
+        self.log.close()
+
+
+class RingSessions:
+    """Watches the host's counters in the background: the most frames seen
+    in any live session whose channel is the ring file."""
+
+    def __init__(self, host):
+        self.host = host
+        self.frames = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _watch(self):
+        while not self._stop.wait(0.5):
+            stats = self.host.stats() or {}
+            for s in stats.get("sessions", []):
+                if s["peer"].startswith("shm:file=" + self.host.ring):
+                    self.frames = max(self.frames, s["counters"]["frames"])
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join()
+
+
+class VirtualMachine(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        subprocess.run([VM_SCRIPT, "prepare"], check=True, stdout=subprocess.DEVNULL)
+        cls.work = tempfile.mkdtemp(prefix="conduit-vm-")
+        cls.host = Host(cls.work)
+        cls.xvfb = Xvfb("640x480x24")
+        cls.native_es2tri = cls.native_screenshot(["es2tri"], ES2TRI_TITLE, "es2tri-native")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.xvfb.stop()
+        cls.host.stop()
+        if os.path.exists(cls.host.ring):
+            os.unlink(cls.host.ring)
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    @classmethod
+    def native_screenshot(cls, argv, title, name):
+        png, out = screenshot(cls.xvfb.display, argv, dict(os.environ, DISPLAY=cls.xvfb.display), title,
+                              os.path.join(cls.work, name), settle=1.0)
+        assert png, f"{argv[0]} showed no window natively:\n{out}"
+        return png
+
+    def boot(self, mode, **popen):
+        """Starts a guest that sees the ring as an ivshmem device and runs
+        this file in MODE inside it."""
+        cmd = [VM_SCRIPT, "boot", "--ivshmem", self.host.ring, "--share", self.work, "--",
+               sys.executable, os.path.abspath(__file__), mode, CONDUIT, self.work]
+        with open(os.path.join(self.work, f"console{mode}.log"), "w") as console:
+            return subprocess.Popen(cmd, stdout=console, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                    **popen)
+
+    def console(self, mode):
+        with open(os.path.join(self.work, f"console{mode}.log"), errors="replace") as f:
+            return f.read()[-4000:]
+
+    def test_ring_file_is_owner_only(self):
+        self.assertEqual(stat.S_IMODE(os.stat(self.host.ring).st_mode), 0o600)
+
+    def test_programs_in_the_guest_render_through_the_ring(self):
+        watch = RingSessions(self.host)
+        try:
+            vm = self.boot("--guest")
+            self.assertEqual(vm.wait(900), 0, self.console("--guest"))
+        finally:
+            watch.stop()
+        with open(os.path.join(self.work, "guest-results.json")) as f:
+            out = json.load(f)
+
+        self.assertIn("EGL_VENDOR: Conduit", out["es2_info"])
+        native_info = subprocess.run(["es2_info"], capture_output=True, text=True, timeout=60,
+                                     env=dict(os.environ, DISPLAY=self.xvfb.display)).stdout
+        renderer = re.search(r"GL_RENDERER: (.*)", native_info).group(1)
+        self.assertIn(f"GL_RENDERER: {renderer}", out["es2_info"])
+        for program in ("es2_info", "es2tri", "es2gears", "glmark2"):
+            problems = [l for l in out[program].splitlines()
+                        if l.startswith("conduit") and not l.startswith("conduit: batches")]
+            self.assertEqual(problems, [], f"{program} in the guest:\n{out[program]}")
+
+        guest_tri = os.path.join(self.work, "es2tri-guest.png")
+        share = differing_share(self.native_es2tri, guest_tri)
+        self.assertLessEqual(share, MAX_DIFFERENT_PIXELS, f"es2tri in the guest: {share:.2%} of pixels differ")
+        for color, n in gear_pixels(os.path.join(self.work, "es2gears-guest.png")).items():
+            self.assertGreater(n, 500, f"no {color} gear in the guest's es2gears window")
+
+        native = subprocess.run(["glmark2-es2", "--validate"] + GLMARK2_SCENES, capture_output=True, text=True,
+                                env=dict(os.environ, DISPLAY=self.xvfb.display), timeout=300)
+        expected = glmark2_outcomes(native.stdout)
+        self.assertEqual(len(expected), 2, native.stdout)
+        self.assertEqual(glmark2_outcomes(out["glmark2"]), expected, out["glmark2"])
+
+        # The frames arrived over the ring: the host counted them in sessions
+        # whose channel is the ring file.
+        self.assertGreater(watch.frames, 10, self.host.log_text())
+        self.assertIn(f"(shm:file={self.host.ring} (peer)) ended", self.host.log_text())
+
+    def test_killed_vm_leaves_the_host_serving(self):
+        watch = RingSessions(self.host)
+        vm = self.boot("--gears", start_new_session=True)
+        try:
+            deadline = time.time() + 300
+            while watch.frames < 30 and time.time() < deadline and vm.poll() is None:
+                time.sleep(0.5)
+            self.assertGreaterEqual(watch.frames, 30, self.console("--gears"))
+        finally:
+            os.killpg(vm.pid, signal.SIGKILL)  # QEMU dies mid-frame
+            vm.wait(30)
+            watch.stop()
+
+        lost = re.compile(re.escape(f"(shm:file={self.host.ring} (peer)) ended: ") + r"(.*); freeing (\d+) contexts")
+        deadline = time.time() + 10
+        while not any(int(m.group(2)) > 0 for m in lost.finditer(self.host.log_text())):
+            self.assertLess(time.time(), deadline, self.host.log_text())
+            time.sleep(0.2)
+        stats = self.host.stats()
+        self.assertIsNotNone(stats, "the host stopped answering")
+        self.assertEqual([s["peer"] for s in stats["sessions"] if s["peer"].startswith("shm:file=")], [])
+
+        # The same ring serves the next guest: here a program on the host
+        # attaching to the ring file, checked against native rendering.
+        png, out = screenshot(self.xvfb.display,
+                              [CONDUIT, "run", "--host", "shm:file=" + self.host.ring, "--", "es2tri"],
+                              dict(os.environ, DISPLAY=self.xvfb.display), ES2TRI_TITLE,
+                              os.path.join(self.work, "es2tri-after-kill"), settle=1.0,
+                              until=lambda p: differing_share(self.native_es2tri, p) <= MAX_DIFFERENT_PIXELS)
+        self.assertIsNotNone(png, out)
+        self.assertLessEqual(differing_share(self.native_es2tri, png), MAX_DIFFERENT_PIXELS)
+        self.assertIsNone(self.host.proc.poll())
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] in ("--guest", "--gears"):
+        CONDUIT = os.path.abspath(sys.argv[2])
+        (guest_programs if sys.argv[1] == "--guest" else guest_gears)(sys.argv[3])
+        sys.exit(0)
+    CONDUIT = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)
