@@ -12,6 +12,7 @@ PACKAGES=(
   libegl-mesa0 libgl1-mesa-dri mesa-utils
   glmark2-x11 glmark2-es2-x11 virgl-server
   xvfb x11-utils x11-apps xauth imagemagick python3-matplotlib
+  qemu-system-x86 busybox-static cpio
 )
 
 log() { printf '\033[1m== %s\033[0m\n' "$*" >&2; }
@@ -64,6 +65,8 @@ case "${1:-}" in
       meson test -C build-asan --print-errorlogs --suite unit
     log "end-to-end tests"
     meson test -C build --print-errorlogs --suite e2e
+    log "virtual machine test (QEMU guest over an ivshmem ring)"
+    meson test -C build --print-errorlogs --suite vm
     log "decoder fuzzing (libFuzzer, 10 s)"
     [ -f build-fuzz/build.ninja ] ||
       CC=clang CXX=clang++ meson setup build-fuzz -Dfuzzers=true --buildtype=debug >/dev/null
