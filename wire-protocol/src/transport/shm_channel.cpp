@@ -25,6 +25,15 @@ constexpr unsigned kLongWaitsToAdapt = 4;
 constexpr auto kShortSpin = std::chrono::microseconds(2);
 constexpr auto kFirstNap = std::chrono::microseconds(50);
 constexpr auto kLongestNap = std::chrono::microseconds(1000);
+// A polled peer (no doorbells) that stays quiet this long is idle: sleep
+// longer, so an idle guest and host cost next to no CPU (each wake-up of an
+// emulated guest is expensive), at the price of a few ms on the next message.
+constexpr auto kIdleAfter = std::chrono::milliseconds(100);
+constexpr auto kIdleNap = std::chrono::microseconds(5000);
+
+std::chrono::microseconds longest_nap(Clock::time_point last_ready) {
+  return Clock::now() - last_ready > kIdleAfter ? kIdleNap : kLongestNap;
+}
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -149,6 +158,13 @@ bool ShmChannel::sleep_once(const std::function<bool()>& ready, Role role,
 
 Status ShmChannel::wait(const std::function<bool()>& ready, Role role, PeerWatch& watch,
                         const Deadline& deadline) {
+  Status st = wait_steps(ready, role, watch, deadline);
+  if (st) watch.last_ready = Clock::now();
+  return st;
+}
+
+Status ShmChannel::wait_steps(const std::function<bool()>& ready, Role role, PeerWatch& watch,
+                              const Deadline& deadline) {
   const bool adapted = watch.long_waits >= kLongWaitsToAdapt;
   const auto spin = adapted ? kShortSpin : kSpin;
   const auto yield = adapted ? kShortSpin : kYield;
@@ -169,7 +185,7 @@ Status ShmChannel::wait(const std::function<bool()>& ready, Role role, PeerWatch
     sched_yield();
   }
   sleeps_.fetch_add(1, std::memory_order_relaxed);
-  for (auto nap = kFirstNap;; nap = std::min(nap * 2, kLongestNap)) {
+  for (auto nap = kFirstNap;; nap = std::min(nap * 2, longest_nap(watch.last_ready))) {
     if (ready()) return {};
     if (closed_.load(std::memory_order_relaxed)) return make_error(Errc::kClosed, "channel closed");
     if (auto gone = peer_gone(watch); !gone) {

@@ -77,6 +77,7 @@ class ShmChannel final : public Channel {
     uint64_t last_beat = 0;
     Clock::time_point changed = Clock::now();
     unsigned long_waits = 0;
+    Clock::time_point last_ready = Clock::now();  // the last wait that ended ready
   };
   enum class Role { kConsumer, kProducer };
 
@@ -85,6 +86,8 @@ class ShmChannel final : public Channel {
   // again.
   Status wait(const std::function<bool()>& ready, Role role, PeerWatch& watch,
               const Deadline& deadline);
+  Status wait_steps(const std::function<bool()>& ready, Role role, PeerWatch& watch,
+                    const Deadline& deadline);
   // One nap; true when its own look at `ready` found it true (then the
   // caller must return without calling `ready` again).
   bool sleep_once(const std::function<bool()>& ready, Role role, const Deadline& deadline,

@@ -19,16 +19,19 @@ using shm::Layout;
 using shm::Mapping;
 using shm::ShmChannel;
 
-constexpr auto kPollPeriod = std::chrono::milliseconds(1);
+// A peer attaching is answered within a few ms; a listener waiting for one
+// polls slower, so that an idle host costs nothing.
+constexpr auto kAttachPoll = std::chrono::milliseconds(1);
+constexpr auto kListenPoll = std::chrono::milliseconds(10);
 
 std::atomic<uint32_t>& attach_state(Mapping& map) { return shm::control(map.base())->header.state; }
 
 // Polls `done` until it holds or the deadline passes.
 template <typename F>
-bool poll_until(F done, const Deadline& deadline) {
+bool poll_until(F done, const Deadline& deadline, std::chrono::milliseconds period = kAttachPoll) {
   while (!done()) {
     if (deadline.expired()) return false;
-    std::this_thread::sleep_for(kPollPeriod);
+    std::this_thread::sleep_for(period);
   }
   return true;
 }
@@ -49,14 +52,15 @@ class FileListener final : public Listener {
   // and waits for a new peer to attach.
   Result<std::unique_ptr<Channel>> accept(std::chrono::milliseconds timeout) override {
     Deadline deadline(timeout);
-    if (!poll_until([&] { return !busy_->load(); }, deadline)) {
+    if (!poll_until([&] { return !busy_->load(); }, deadline, kListenPoll)) {
       return make_error(Errc::kTimeout, "previous peer of " + describe() + " still connected");
     }
     // A fresh region may already hold an attaching peer; one a peer used is
     // reset once (never again while a new peer may be attaching).
     if (needs_reset_) shm::init_region(map_->base(), layout_, shm::kListening);
     needs_reset_ = false;
-    if (!poll_until([&] { return attach_state(*map_).load() == shm::kAttaching; }, deadline)) {
+    if (!poll_until([&] { return attach_state(*map_).load() == shm::kAttaching; }, deadline,
+                    kListenPoll)) {
       return make_error(Errc::kTimeout, "no peer attached to " + describe());
     }
     busy_->store(true);
