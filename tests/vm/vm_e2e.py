@@ -78,18 +78,20 @@ def guest_gears(work):
 # ---- on the host -----------------------------------------------------------
 
 class Host:
-    """`conduit host` serving a ring file for a VM, plus a unix socket for
-    reading its counters."""
+    """`conduit host` serving two ring files (one per guest), plus a unix
+    socket for reading its counters."""
 
     def __init__(self, work):
         self.ring = f"/dev/shm/conduit-vm-test-{os.getpid()}"
+        self.other_ring = self.ring + "-other"
         self.unix = "unix:" + os.path.join(work, "host.sock")
         self.log_path = os.path.join(work, "host.log")
         self.log = open(self.log_path, "w")
-        self.proc = subprocess.Popen([CONDUIT, "host", "--listen", "shm:file=" + self.ring, "--listen", self.unix],
+        self.proc = subprocess.Popen([CONDUIT, "host", "--listen", "shm:file=" + self.ring,
+                                      "--listen", "shm:file=" + self.other_ring, "--listen", self.unix],
                                      stdout=self.log, stderr=subprocess.STDOUT)
         for _ in range(200):
-            if os.path.exists(self.ring) and os.path.exists(self.unix[len("unix:"):]):
+            if all(os.path.exists(p) for p in (self.ring, self.other_ring, self.unix[len("unix:"):])):
                 return
             time.sleep(0.05)
         raise RuntimeError("conduit host did not start:\n" + self.log_text())
@@ -114,8 +116,9 @@ class RingSessions:
     """Watches the host's counters in the background: the most frames seen
     in any live session whose channel is the ring file."""
 
-    def __init__(self, host):
+    def __init__(self, host, ring):
         self.host = host
+        self.ring = ring
         self.frames = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._watch, daemon=True)
@@ -125,7 +128,7 @@ class RingSessions:
         while not self._stop.wait(0.5):
             stats = self.host.stats() or {}
             for s in stats.get("sessions", []):
-                if s["peer"].startswith("shm:file=" + self.host.ring):
+                if s["peer"] == f"shm:file={self.ring} (peer)":
                     self.frames = max(self.frames, s["counters"]["frames"])
 
     def stop(self):
@@ -146,8 +149,9 @@ class VirtualMachine(unittest.TestCase):
     def tearDownClass(cls):
         cls.xvfb.stop()
         cls.host.stop()
-        if os.path.exists(cls.host.ring):
-            os.unlink(cls.host.ring)
+        for ring in (cls.host.ring, cls.host.other_ring):
+            if os.path.exists(ring):
+                os.unlink(ring)
         shutil.rmtree(cls.work, ignore_errors=True)
 
     @classmethod
@@ -174,7 +178,7 @@ class VirtualMachine(unittest.TestCase):
         self.assertEqual(stat.S_IMODE(os.stat(self.host.ring).st_mode), 0o600)
 
     def test_programs_in_the_guest_render_through_the_ring(self):
-        watch = RingSessions(self.host)
+        watch = RingSessions(self.host, self.host.ring)
         try:
             vm = self.boot("--guest")
             self.assertEqual(vm.wait(900), 0, self.console("--guest"))
@@ -211,7 +215,13 @@ class VirtualMachine(unittest.TestCase):
         self.assertIn(f"(shm:file={self.host.ring} (peer)) ended", self.host.log_text())
 
     def test_killed_vm_leaves_the_host_serving(self):
-        watch = RingSessions(self.host)
+        """A guest on one ring is killed mid-frame while another program
+        renders over a second ring: only the first is affected."""
+        env = dict(os.environ, DISPLAY=self.xvfb.display)
+        other = subprocess.Popen([CONDUIT, "run", "--host", "shm:file=" + self.host.other_ring, "--", "es2gears_x11"],
+                                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        other_watch = RingSessions(self.host, self.host.other_ring)
+        watch = RingSessions(self.host, self.host.ring)
         vm = self.boot("--gears", start_new_session=True)
         try:
             deadline = time.time() + 300
@@ -230,14 +240,21 @@ class VirtualMachine(unittest.TestCase):
             time.sleep(0.2)
         stats = self.host.stats()
         self.assertIsNotNone(stats, "the host stopped answering")
-        self.assertEqual([s["peer"] for s in stats["sessions"] if s["peer"].startswith("shm:file=")], [])
+        self.assertNotIn(f"shm:file={self.host.ring} (peer)", [s["peer"] for s in stats["sessions"]])
+
+        # The other guest kept rendering throughout and after.
+        frames_at_kill = other_watch.frames
+        time.sleep(3)
+        other_watch.stop()
+        other.terminate()
+        other.wait(20)
+        self.assertGreater(other_watch.frames, frames_at_kill, "the other ring's program stopped rendering")
 
         # The same ring serves the next guest: here a program on the host
         # attaching to the ring file, checked against native rendering.
         png, out = screenshot(self.xvfb.display,
-                              [CONDUIT, "run", "--host", "shm:file=" + self.host.ring, "--", "es2tri"],
-                              dict(os.environ, DISPLAY=self.xvfb.display), ES2TRI_TITLE,
-                              os.path.join(self.work, "es2tri-after-kill"), settle=1.0,
+                              [CONDUIT, "run", "--host", "shm:file=" + self.host.ring, "--", "es2tri"], env,
+                              ES2TRI_TITLE, os.path.join(self.work, "es2tri-after-kill"), settle=1.0,
                               until=lambda p: differing_share(self.native_es2tri, p) <= MAX_DIFFERENT_PIXELS)
         self.assertIsNotNone(png, out)
         self.assertLessEqual(differing_share(self.native_es2tri, png), MAX_DIFFERENT_PIXELS)

@@ -112,13 +112,24 @@ Status ShmChannel::peer_gone(PeerWatch& watch) {
   }
   uint64_t beat = ctl_->side[peer_].heartbeat.load(std::memory_order_relaxed);
   auto now = Clock::now();
+  const bool watching = now - watch.seen < kBeatPeriod;  // no gap in our own looks
+  watch.seen = now;
   if (beat != watch.last_beat) {
+    if (watch.last_beat != 0 && watching) watch.worst_gap = std::max(watch.worst_gap, now - watch.changed);
     watch.last_beat = beat;
     watch.changed = now;
-  } else if (now - watch.changed > kDeadAfter) {
+  } else if (now - watch.changed > allowed_silence(watch)) {
     return make_error(Errc::kClosed, "peer heartbeat stopped");
   }
   return {};
+}
+
+// A peer that beats regularly is dead after kDeadAfter of silence. One that
+// has not beaten yet, or whose beats have come late before (an emulated
+// guest whose vCPU the host did not run for a while), gets longer.
+Clock::duration ShmChannel::allowed_silence(const PeerWatch& watch) {
+  if (watch.last_beat == 0) return kLongestSilence;
+  return std::clamp<Clock::duration>(4 * watch.worst_gap, kDeadAfter, kLongestSilence);
 }
 
 bool ShmChannel::sleep_once(const std::function<bool()>& ready, Role role,

@@ -68,6 +68,7 @@ class ShmChannel final : public Channel {
   // Heartbeats of polled regions: period, and silence that means death.
   static constexpr std::chrono::milliseconds kBeatPeriod{10};
   static constexpr std::chrono::milliseconds kDeadAfter{80};
+  static constexpr std::chrono::milliseconds kLongestSilence{1000};
 
  private:
   // Per waiting thread: the peer's heartbeat as last seen, and how many
@@ -78,7 +79,10 @@ class ShmChannel final : public Channel {
     Clock::time_point changed = Clock::now();
     unsigned long_waits = 0;
     Clock::time_point last_ready = Clock::now();  // the last wait that ended ready
+    Clock::time_point seen = {};                   // the last look at the heartbeat
+    Clock::duration worst_gap{};                   // longest gap between beats seen
   };
+  static Clock::duration allowed_silence(const PeerWatch& watch);
   enum class Role { kConsumer, kProducer };
 
   // Calls `ready` until it first returns true and never after: the
