@@ -128,7 +128,8 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
                                          "(gbm: renderD128 + N); default: the first that works")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--max-guest-memory", args->max_guest_memory,
-                  "Bytes of buffers, textures and surfaces one guest may hold (K/M/G suffixes)")
+                  "Bytes of buffers, textures, renderbuffers and surfaces one guest may hold "
+                  "together, charged per object (K/M/G suffixes)")
       ->check(size_validator())
       ->capture_default_str();
   cmd->add_option("--max-object-size", args->max_object_size,

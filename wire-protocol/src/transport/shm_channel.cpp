@@ -129,7 +129,7 @@ Status ShmChannel::peer_gone(PeerWatch& watch) {
 // guest whose vCPU the host did not run for a while), gets longer.
 Clock::duration ShmChannel::allowed_silence(const PeerWatch& watch) {
   if (watch.last_beat == 0) return kLongestSilence;
-  return std::clamp<Clock::duration>(4 * watch.worst_gap, kDeadAfter, kLongestSilence);
+  return std::clamp<Clock::duration>(2 * watch.worst_gap, kDeadAfter, kLongestSilence);
 }
 
 bool ShmChannel::sleep_once(const std::function<bool()>& ready, Role role,
