@@ -13,6 +13,7 @@
 
 #include "gl/client_arrays.h"
 #include "gl/dispatch_support.h"
+#include "gl/legacy_arrays.h"
 #include "gl/read_args.h"
 #include "gl/gl_host_handlers.h"
 
@@ -82,9 +83,11 @@ wire::Status handle_glDeleteBuffers(DispatchEnv& env, wire::Args_glDeleteBuffers
   auto hosts = translate_array(st, ObjectType::kBuffer, *guest, count, NameUse::kDelete);
   if (!hosts) return hosts.error();
   const std::vector<GLuint> orphaned = attributes_using(*hosts);
+  const std::vector<LegacyArray> orphaned_legacy = legacy_arrays_using(st, *hosts);
   glDeleteBuffers(static_cast<GLsizei>(count), hosts->data());
   forget_array(st, ObjectType::kBuffer, *guest, count);
   for (GLuint index : orphaned) park_attribute(st, index);
+  for (const LegacyArray& array : orphaned_legacy) park_legacy_array(st, array);
   return {};
 }
 

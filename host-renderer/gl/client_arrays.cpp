@@ -54,12 +54,19 @@ wire::Status set_array_pointer(GlContextState::Impl& st, size_t scratch_index, u
   return {};
 }
 
-void park_attribute(GlContextState::Impl& st, GLuint index) {
+void park_array(GlContextState::Impl& st, size_t scratch_index,
+                const std::function<void(const void*)>& set) {
   GLint bound = 0;
   glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &bound);
-  glBindBuffer(GL_ARRAY_BUFFER, scratch_array_buffer(st, index));
-  glVertexAttribPointer(index, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+  glBindBuffer(GL_ARRAY_BUFFER, scratch_array_buffer(st, scratch_index));
+  set(nullptr);
   glBindBuffer(GL_ARRAY_BUFFER, static_cast<GLuint>(bound));
+}
+
+void park_attribute(GlContextState::Impl& st, GLuint index) {
+  park_array(st, index, [index](const void* at) {
+    glVertexAttribPointer(index, 4, GL_FLOAT, GL_FALSE, 0, at);
+  });
 }
 
 }  // namespace host

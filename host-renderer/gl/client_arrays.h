@@ -22,8 +22,13 @@ wire::Status set_array_pointer(GlContextState::Impl& st, size_t scratch_index, u
                                const wire::Data& data,
                                const std::function<void(const void*)>& set);
 
-// Points generic attribute `index` at an empty scratch buffer, for an
-// attribute whose buffer was deleted (its offset must never become a pointer).
+// Points an array at an empty scratch buffer, for an array whose buffer was
+// deleted (its offset must never become a pointer): `set` receives the
+// pointer argument (0) with scratch buffer `scratch_index` bound.
+void park_array(GlContextState::Impl& st, size_t scratch_index,
+                const std::function<void(const void*)>& set);
+
+// park_array for generic attribute `index`.
 void park_attribute(GlContextState::Impl& st, GLuint index);
 
 // Puts client bytes at [start, start + size) of `buffer`, bound to `target`.

@@ -11,7 +11,10 @@
 //                               u64 start, Data (buffer offset, or bytes from `start`)
 #include <epoxy/gl.h>
 
+#include <algorithm>
+
 #include "gl/client_arrays.h"
+#include "gl/legacy_arrays.h"
 #include "gl/dispatch_support.h"
 #include "gl/gl_host_handlers.h"
 #include "gl/read_args.h"
@@ -58,14 +61,49 @@ void set_pointer(Slot slot, const Pointer& p, const void* at) {
   }
 }
 
+size_t scratch_index(Slot slot, uint32_t unit) {
+  return kScratchBase + static_cast<size_t>(slot) + (slot == Slot::kTexCoord ? unit : 0);
+}
+
+// The buffer an array reads from (GL_CLIENT_ACTIVE_TEXTURE picks the unit).
+GLenum binding_query(Slot slot) {
+  switch (slot) {
+    case Slot::kVertex: return GL_VERTEX_ARRAY_BUFFER_BINDING;
+    case Slot::kNormal: return GL_NORMAL_ARRAY_BUFFER_BINDING;
+    case Slot::kColor: return GL_COLOR_ARRAY_BUFFER_BINDING;
+    case Slot::kSecondaryColor: return GL_SECONDARY_COLOR_ARRAY_BUFFER_BINDING;
+    case Slot::kFogCoord: return GL_FOG_COORD_ARRAY_BUFFER_BINDING;
+    case Slot::kIndex: return GL_INDEX_ARRAY_BUFFER_BINDING;
+    case Slot::kEdgeFlag: return GL_EDGE_FLAG_ARRAY_BUFFER_BINDING;
+    case Slot::kTexCoord: return GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING;
+  }
+  return 0;
+}
+
+// Only desktop GL before 3.2 and compatibility profiles have these arrays
+// (asking a core context would leave GL_INVALID_ENUM for the guest).
+bool has_fixed_function_arrays(const GlContextState::Impl& st) {
+  if (st.gles) return false;
+  if (epoxy_gl_version() < 32) return true;
+  GLint mask = 0;
+  glGetIntegerv(GL_CONTEXT_PROFILE_MASK, &mask);
+  return (mask & GL_CONTEXT_COMPATIBILITY_PROFILE_BIT) != 0;
+}
+
+bool reads_from(Slot slot, std::span<const GLuint> buffers) {
+  GLint bound = 0;
+  glGetIntegerv(binding_query(slot), &bound);
+  return bound != 0 && std::find(buffers.begin(), buffers.end(), static_cast<GLuint>(bound)) !=
+                           buffers.end();
+}
+
 wire::Status legacy_pointer(DispatchEnv& env, wire::Reader& r, Slot slot) {
   if (env.state.impl().gles) return wire::make_error(wire::Errc::kBadValue, "fixed-function arrays on GLES");
   Pointer p;
   WIRE_TRY(read_args(r, p.unit, p.size, p.type, p.stride, p.start));
   WIRE_TRY(read_data(r, p.data));
   if (p.unit >= kMaxTexUnits) return wire::make_error(wire::Errc::kBadValue, "texture unit");
-  const size_t index = kScratchBase + static_cast<size_t>(slot) + (slot == Slot::kTexCoord ? p.unit : 0);
-  return set_array_pointer(env.state.impl(), index, p.start, p.data,
+  return set_array_pointer(env.state.impl(), scratch_index(slot, p.unit), p.start, p.data,
                            [&](const void* pointer) { set_pointer(slot, p, pointer); });
 }
 
@@ -80,6 +118,34 @@ size_t list_name_bytes(GLenum type) {
 }
 
 }  // namespace
+
+std::vector<LegacyArray> legacy_arrays_using(const GlContextState::Impl& st,
+                                             std::span<const GLuint> buffers) {
+  std::vector<LegacyArray> out;
+  if (!has_fixed_function_arrays(st)) return out;
+  for (Slot slot : {Slot::kVertex, Slot::kNormal, Slot::kColor, Slot::kSecondaryColor,
+                    Slot::kFogCoord, Slot::kIndex, Slot::kEdgeFlag}) {
+    if (reads_from(slot, buffers)) out.push_back({static_cast<int>(slot), 0});
+  }
+  GLint units = 0, active = GL_TEXTURE0;
+  glGetIntegerv(GL_MAX_TEXTURE_COORDS, &units);
+  glGetIntegerv(GL_CLIENT_ACTIVE_TEXTURE, &active);
+  for (uint32_t unit = 0; unit < std::min<uint32_t>(kMaxTexUnits, std::max(units, 0)); ++unit) {
+    glClientActiveTexture(GL_TEXTURE0 + unit);
+    if (reads_from(Slot::kTexCoord, buffers)) out.push_back({static_cast<int>(Slot::kTexCoord), unit});
+  }
+  glClientActiveTexture(static_cast<GLenum>(active));
+  return out;
+}
+
+void park_legacy_array(GlContextState::Impl& st, const LegacyArray& array) {
+  const auto slot = static_cast<Slot>(array.slot);
+  Pointer p;
+  p.unit = array.unit;
+  p.size = slot == Slot::kSecondaryColor ? 3 : 4;
+  p.type = slot == Slot::kEdgeFlag ? GL_UNSIGNED_BYTE : GL_FLOAT;
+  park_array(st, scratch_index(slot, array.unit), [&](const void* at) { set_pointer(slot, p, at); });
+}
 
 wire::Status handle_glGenLists(DispatchEnv&, wire::Reader&) { return guest_only("glGenLists"); }
 

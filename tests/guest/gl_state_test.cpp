@@ -40,16 +40,16 @@ class GlState : public ::testing::Test {
     setenv("CONDUIT_HOST", host().address().c_str(), 1);
     dpy_ = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, nullptr, nullptr);
     ASSERT_TRUE(Initialize(dpy_, nullptr, nullptr));
-    ASSERT_TRUE(BindAPI(EGL_OPENGL_ES_API));
-    const EGLint want[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES3_BIT, EGL_SURFACE_TYPE,
-                           EGL_PBUFFER_BIT, EGL_NONE};
+    ASSERT_TRUE(BindAPI(desktop_ ? EGL_OPENGL_API : EGL_OPENGL_ES_API));
+    const EGLint want[] = {EGL_RENDERABLE_TYPE, desktop_ ? EGL_OPENGL_BIT : EGL_OPENGL_ES3_BIT,
+                           EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE};
     EGLConfig config = nullptr;
     EGLint n = 0;
     ASSERT_TRUE(ChooseConfig(dpy_, want, &config, 1, &n));
     const EGLint size[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
     surface_ = CreatePbufferSurface(dpy_, config, size);
     const EGLint version[] = {EGL_CONTEXT_CLIENT_VERSION, 3, EGL_NONE};
-    context_ = CreateContext(dpy_, config, EGL_NO_CONTEXT, version);
+    context_ = CreateContext(dpy_, config, EGL_NO_CONTEXT, desktop_ ? nullptr : version);
     ASSERT_TRUE(MakeCurrent(dpy_, surface_, surface_, context_));
   }
   void TearDown() override {
@@ -89,6 +89,7 @@ class GlState : public ::testing::Test {
     return rgba;
   }
 
+  bool desktop_ = false;  // a desktop GL compatibility context instead of GLES 3
   EGLDisplay dpy_ = EGL_NO_DISPLAY;
   EGLSurface surface_ = EGL_NO_SURFACE;
   EGLContext context_ = EGL_NO_CONTEXT;
@@ -211,6 +212,39 @@ TEST_F(GlState, AllocationsBeyondTheGuestLimitAreOutOfMemory) {
   gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kArrayBuffer, 64, nullptr,
                                                                        kStaticDraw);
   EXPECT_EQ(get_error(), 0u);
+}
+
+class LegacyGlState : public GlState {
+ protected:
+  void SetUp() override {
+    desktop_ = true;
+    GlState::SetUp();
+  }
+};
+
+// The fixed-function arrays of desktop GL have the same hazard as generic
+// attributes: without parking, the host reads the offset as an address.
+TEST_F(LegacyGlState, DeletedFixedFunctionArrayBufferNeverBecomesAHostPointer) {
+  constexpr GLenum kVertexArray = 0x8074, kColorArray = 0x8076, kTexCoordArray = 0x8078;
+  constexpr GLenum kTexture1 = 0x84C1;
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kArrayBuffer, buffer);
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kArrayBuffer, 64, nullptr,
+                                                                       kStaticDraw);
+  const void* far = reinterpret_cast<const void*>(uintptr_t{0x7f0000100000});
+  gl<void (*)(GLint, GLenum, GLsizei, const void*)>("glVertexPointer")(4, kFloat, 0, far);
+  gl<void (*)(GLint, GLenum, GLsizei, const void*)>("glColorPointer")(4, kFloat, 0, far);
+  gl<void (*)(GLenum)>("glClientActiveTexture")(kTexture1);
+  gl<void (*)(GLint, GLenum, GLsizei, const void*)>("glTexCoordPointer")(4, kFloat, 0, far);
+  gl<void (*)(GLsizei, const GLuint*)>("glDeleteBuffers")(1, &buffer);
+  for (GLenum array : {kVertexArray, kColorArray, kTexCoordArray}) {
+    gl<void (*)(GLenum)>("glEnableClientState")(array);
+  }
+  gl<void (*)(GLenum, GLint, GLsizei)>("glDrawArrays")(kTriangles, 0, 3000);
+  gl<void (*)()>("glFinish")();
+  EXPECT_NE(gl<const GLubyte* (*)(GLenum)>("glGetString")(kRenderer), nullptr);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
 }  // namespace

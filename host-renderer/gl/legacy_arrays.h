@@ -1,0 +1,27 @@
+// The fixed-function client arrays of desktop GL (glVertexPointer & co.)
+// whose buffer a guest deletes: like generic attributes, they are parked on
+// a scratch buffer so their offsets never become host pointers.
+#pragma once
+
+#include <epoxy/gl.h>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "gl/context_impl.h"
+
+namespace host {
+
+struct LegacyArray {
+  int slot;       // which array (legacy_handlers.cpp)
+  uint32_t unit;  // texture unit of a texture coordinate array
+};
+
+// Arrays of the current vertex array object that read from one of
+// `buffers` (host names); none outside compatibility contexts.
+std::vector<LegacyArray> legacy_arrays_using(const GlContextState::Impl& st,
+                                             std::span<const GLuint> buffers);
+void park_legacy_array(GlContextState::Impl& st, const LegacyArray& array);
+
+}  // namespace host
