@@ -218,8 +218,10 @@ class VirtualMachine(unittest.TestCase):
         """A guest on one ring is killed mid-frame while another program
         renders over a second ring: only the first is affected."""
         env = dict(os.environ, DISPLAY=self.xvfb.display)
-        other = subprocess.Popen([CONDUIT, "run", "--host", "shm:file=" + self.host.other_ring, "--", "es2gears_x11"],
-                                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        other_log = os.path.join(self.work, "other.log")
+        with open(other_log, "w") as log:
+            other = subprocess.Popen([CONDUIT, "run", "--host", "shm:file=" + self.host.other_ring, "--",
+                                      "es2gears_x11"], env=env, stdout=log, stderr=subprocess.STDOUT)
         other_watch = RingSessions(self.host, self.host.other_ring)
         watch = RingSessions(self.host, self.host.ring)
         vm = self.boot("--gears", start_new_session=True)
@@ -248,7 +250,9 @@ class VirtualMachine(unittest.TestCase):
         other_watch.stop()
         other.terminate()
         other.wait(20)
-        self.assertGreater(other_watch.frames, frames_at_kill, "the other ring's program stopped rendering")
+        with open(other_log) as log:
+            self.assertGreater(other_watch.frames, frames_at_kill, "the other ring's program stopped rendering:\n" +
+                               log.read()[-2000:] + self.host.log_text())
 
         # The same ring serves the next guest: here a program on the host
         # attaching to the ring file, checked against native rendering.

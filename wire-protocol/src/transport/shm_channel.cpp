@@ -112,10 +112,17 @@ Status ShmChannel::peer_gone(PeerWatch& watch) {
   }
   uint64_t beat = ctl_->side[peer_].heartbeat.load(std::memory_order_relaxed);
   auto now = Clock::now();
-  const bool watching = now - watch.seen < kBeatPeriod;  // no gap in our own looks
+  // After a gap in our own looks (we were busy, or not run) the silence
+  // cannot be judged from the last change we saw: a fresh window starts.
+  const bool watching = now - watch.seen < kDeadAfter / 2;
   watch.seen = now;
+  if (!watching) {
+    watch.last_beat = beat;
+    watch.changed = now;
+    return {};
+  }
   if (beat != watch.last_beat) {
-    if (watch.last_beat != 0 && watching) watch.worst_gap = std::max(watch.worst_gap, now - watch.changed);
+    if (watch.last_beat != 0) watch.worst_gap = std::max(watch.worst_gap, now - watch.changed);
     watch.last_beat = beat;
     watch.changed = now;
   } else if (now - watch.changed > allowed_silence(watch)) {
