@@ -30,9 +30,11 @@ constexpr auto kLongestNap = std::chrono::microseconds(1000);
 // emulated guest is expensive), at the price of a few ms on the next message.
 constexpr auto kIdleAfter = std::chrono::milliseconds(100);
 constexpr auto kIdleNap = std::chrono::microseconds(5000);
+constexpr auto kQuietNap = std::chrono::microseconds(30000);
 
 std::chrono::microseconds longest_nap(Clock::time_point last_ready) {
-  return Clock::now() - last_ready > kIdleAfter ? kIdleNap : kLongestNap;
+  const auto quiet = Clock::now() - last_ready;
+  return quiet > ShmChannel::kQuietAfter ? kQuietNap : quiet > kIdleAfter ? kIdleNap : kLongestNap;
 }
 
 inline void cpu_relax() {
@@ -80,13 +82,27 @@ ShmChannel::~ShmChannel() {
   if (on_close_) on_close_();
 }
 
+// Beats every kBeatPeriod while messages flow; once both rings have been
+// still for kQuietAfter, every kQuietBeatPeriod (announced to the peer, which
+// then allows longer silence), so an idle emulated guest wakes rarely.
 void ShmChannel::heartbeat_loop(std::stop_token stop) {
   std::mutex m;
   std::condition_variable_any cv;
   std::unique_lock lock(m);
+  uint64_t last_heads = 0;
+  auto last_motion = Clock::now();
   for (uint64_t beat = 1; !stop.stop_requested(); ++beat) {
-    ctl_->side[side_].heartbeat.store(beat, std::memory_order_relaxed);
-    cv.wait_for(lock, stop, kBeatPeriod, [] { return false; });
+    const uint64_t heads = ctl_->dir[0].producer.head.load(std::memory_order_relaxed) +
+                           ctl_->dir[1].producer.head.load(std::memory_order_relaxed);
+    if (heads != last_heads) {
+      last_heads = heads;
+      last_motion = Clock::now();
+    }
+    const auto period = Clock::now() - last_motion > kQuietAfter ? kQuietBeatPeriod : kBeatPeriod;
+    ctl_->side[side_].beat_period_ms.store(static_cast<uint32_t>(period.count()),
+                                           std::memory_order_relaxed);
+    ctl_->side[side_].heartbeat.store(beat, std::memory_order_release);
+    cv.wait_for(lock, stop, period, [] { return false; });
   }
 }
 
@@ -134,9 +150,13 @@ Status ShmChannel::peer_gone(PeerWatch& watch) {
 // A peer that beats regularly is dead after kDeadAfter of silence. One that
 // has not beaten yet, or whose beats have come late before (an emulated
 // guest whose vCPU the host did not run for a while), gets longer.
-Clock::duration ShmChannel::allowed_silence(const PeerWatch& watch) {
+Clock::duration ShmChannel::allowed_silence(const PeerWatch& watch) const {
   if (watch.last_beat == 0) return kLongestSilence;
-  return std::clamp<Clock::duration>(2 * watch.worst_gap, kDeadAfter, kLongestSilence);
+  // The peer's word is bounded: it can only delay noticing its own death.
+  const auto announced = std::chrono::milliseconds(std::min<uint32_t>(
+      ctl_->side[peer_].beat_period_ms.load(std::memory_order_relaxed), kQuietBeatPeriod.count()));
+  return std::clamp<Clock::duration>(std::max<Clock::duration>(2 * watch.worst_gap, 8 * announced),
+                                     kDeadAfter, kLongestSilence);
 }
 
 bool ShmChannel::sleep_once(const std::function<bool()>& ready, Role role,

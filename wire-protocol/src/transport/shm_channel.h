@@ -67,6 +67,8 @@ class ShmChannel final : public Channel {
 
   // Heartbeats of polled regions: period, and silence that means death.
   static constexpr std::chrono::milliseconds kBeatPeriod{10};
+  static constexpr std::chrono::milliseconds kQuietBeatPeriod{60};
+  static constexpr std::chrono::milliseconds kQuietAfter{1000};
   static constexpr std::chrono::milliseconds kDeadAfter{80};
   static constexpr std::chrono::milliseconds kLongestSilence{1000};
 
@@ -82,7 +84,7 @@ class ShmChannel final : public Channel {
     Clock::time_point seen = {};                   // the last look at the heartbeat
     Clock::duration worst_gap{};                   // longest gap between beats seen
   };
-  static Clock::duration allowed_silence(const PeerWatch& watch);
+  Clock::duration allowed_silence(const PeerWatch& watch) const;
   enum class Role { kConsumer, kProducer };
 
   // Calls `ready` until it first returns true and never after: the

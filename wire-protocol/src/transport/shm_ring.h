@@ -47,8 +47,9 @@ struct alignas(kLine) RegionHeader {
 };
 
 struct alignas(kLine) SideLine {
-  std::atomic<uint64_t> heartbeat;  // bumped periodically by polled peers
-  std::atomic<uint32_t> closed;     // set on a clean close
+  std::atomic<uint64_t> heartbeat;       // bumped periodically by polled peers
+  std::atomic<uint32_t> closed;          // set on a clean close
+  std::atomic<uint32_t> beat_period_ms;  // the beater's current period
 };
 
 struct alignas(kLine) ProducerLine {
