@@ -242,5 +242,40 @@ TEST(ShmChannel, BlockedSenderWritesEachRecordOnce) {
   EXPECT_EQ(sender_error, "");
 }
 
+// A polled peer that has been quiet for a while beats slower and says so:
+// its silence is not taken for death, yet once it is killed that is noticed
+// within the longer window it announced.
+TEST(ShmChannel, QuietPolledPeerIsNeitherMistakenForDeadNorMissedWhenKilled) {
+  TransportOptions opts;
+  opts.ring_bytes = 1u << 16;
+  opts.heap_bytes = 0;
+  std::string address = "shm:file=" + temp_name("quiet");
+  auto listener = wire::listen(address, opts);
+  ASSERT_TRUE(listener) << listener.error().describe();
+  pid_t pid = fork_peer([&] {
+    auto ch = wire::connect(address, opts);
+    if (!ch) return 2;
+    const std::byte hello[1] = {};
+    if (!(*ch)->send(hello)) return 3;
+    std::this_thread::sleep_for(60s);  // quiet until killed
+    return 0;
+  });
+  auto host = (*listener)->accept(10s);
+  ASSERT_TRUE(host) << host.error().describe();
+  ASSERT_TRUE((*host)->receive(10s));
+  auto quiet = (*host)->receive(2500ms);
+  ASSERT_FALSE(quiet);
+  EXPECT_EQ(quiet.error().code, Errc::kTimeout) << quiet.error().describe();
+  ::kill(pid, SIGKILL);
+  const int64_t killed = wire::testing::monotonic_us();
+  auto gone = (*host)->receive(10s);
+  const int64_t latency_ms = (wire::testing::monotonic_us() - killed) / 1000;
+  wait_peer(pid);
+  ASSERT_FALSE(gone);
+  EXPECT_EQ(gone.error().code, Errc::kClosed) << gone.error().describe();
+  std::printf("[ quiet shmfile ] dead peer noticed after %lld ms\n", static_cast<long long>(latency_ms));
+  EXPECT_LT(latency_ms, 1500);
+}
+
 }  // namespace
 }  // namespace wire
