@@ -15,7 +15,7 @@
 set -euo pipefail
 
 SCRIPTS=$(cd "$(dirname "$0")" && pwd)
-CACHE=${CONDUIT_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/conduit/vm}
+CACHE=${CONDUIT_VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/conduit/vm}
 MODULES=(virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci
          netfs fscache 9pnet 9pnet_virtio 9p overlay)
 
