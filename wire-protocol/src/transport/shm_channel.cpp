@@ -126,18 +126,24 @@ Status ShmChannel::peer_gone(PeerWatch& watch) {
   if (ctl_->header.session.load(std::memory_order_acquire) != session_) {
     return make_error(Errc::kClosed, "the listener reset the shared region");
   }
-  uint64_t beat = ctl_->side[peer_].heartbeat.load(std::memory_order_relaxed);
+  const uint64_t beat = ctl_->side[peer_].heartbeat.load(std::memory_order_relaxed);
+  // Any sign of life counts: a beat, or the peer moving either ring (a busy
+  // peer's heartbeat thread may not be run for a while on a loaded host).
+  const uint64_t signs = beat + ctl_->dir[side_].producer.head.load(std::memory_order_relaxed) +
+                         ctl_->dir[peer_].consumer.tail.load(std::memory_order_relaxed);
   auto now = Clock::now();
   // After a gap in our own looks (we were busy, or not run) the silence
   // cannot be judged from the last change we saw: a fresh window starts.
   const bool watching = now - watch.seen < kDeadAfter / 2;
   watch.seen = now;
+  const bool sign_of_life = signs != watch.last_signs;
+  watch.last_signs = signs;
   if (!watching) {
     watch.last_beat = beat;
     watch.changed = now;
     return {};
   }
-  if (beat != watch.last_beat) {
+  if (sign_of_life) {
     if (watch.last_beat != 0) watch.worst_gap = std::max(watch.worst_gap, now - watch.changed);
     watch.last_beat = beat;
     watch.changed = now;

@@ -77,7 +77,8 @@ class ShmChannel final : public Channel {
   // recent waits outlasted spinning (then spinning is cut short, since on a
   // busy machine it only delays the peer we wait for).
   struct PeerWatch {
-    uint64_t last_beat = 0;
+    uint64_t last_beat = 0;   // the peer's heartbeat counter
+    uint64_t last_signs = 0;  // heartbeat plus the peer's ring positions
     Clock::time_point changed = Clock::now();
     unsigned long_waits = 0;
     Clock::time_point last_ready = Clock::now();  // the last wait that ended ready
