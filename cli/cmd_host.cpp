@@ -113,7 +113,7 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
   auto args = std::make_shared<HostArgs>();
   host::HostOptions& o = args->opts;
   cmd->add_option("--listen", o.listen,
-                  "Address to accept guests on; repeatable. unix:PATH, tcp:HOST:PORT (needs --token) "
+                  "Address to accept guests on; repeatable. unix:PATH, tcp:HOST:PORT (needs --token), "
                   "shm:PATH (rings for local guests) or shm:file=PATH (a polled ring file for one "
                   "QEMU guest, exposed to it as an ivshmem-plain device). Default: " + host::default_socket_address() +
                       " ($XDG_RUNTIME_DIR/conduit/host.sock, or /tmp/conduit-$UID/host.sock without XDG_RUNTIME_DIR)");

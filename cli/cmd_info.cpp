@@ -78,7 +78,7 @@ CLI::App* add_info_command(CLI::App& app, int* status) {
                                          "versions, platform, extensions), or its counters with --stats.");
   auto args = std::make_shared<InfoArgs>();
   cmd->add_option("--host", args->address,
-                  "Host address (unix:PATH, tcp:HOST:PORT, shm:PATH); default: CONDUIT_HOST, else " +
+                  std::string("Host address (") + kHostAddressForms + "); default: CONDUIT_HOST, else " +
                       host::default_socket_address());
   cmd->add_option("--token", args->token, "Token for a tcp: host")->envname("CONDUIT_TOKEN");
   cmd->add_flag("--stats", args->stats,

@@ -242,7 +242,7 @@ CLI::App* add_run_command(CLI::App& app, int* status) {
       "run", "Run a program with Conduit's OpenGL / OpenGL ES selected: conduit run [--host ADDR] -- PROGRAM ARGS...");
   auto args = std::make_shared<RunArgs>();
   cmd->add_option("--host", args->host,
-                  "Host address (unix:PATH, tcp:HOST:PORT, shm:PATH); default $CONDUIT_HOST or the "
+                  std::string("Host address (") + kHostAddressForms + "); default $CONDUIT_HOST or the "
                   "local default socket. Without a reachable host a private one runs for the program.");
   cmd->add_flag("--private-host", args->private_host,
                 "Always start a private host for the program, even when one is reachable");

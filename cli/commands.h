@@ -5,6 +5,10 @@
 
 namespace cli {
 
+// The address forms a guest connects with, for --host help texts.
+inline constexpr const char* kHostAddressForms =
+    "unix:PATH, tcp:HOST:PORT, shm:PATH, shm:file=PATH, or in a QEMU guest ivshmem:auto|BDF";
+
 // Each returns the subcommand it added; its callback runs the command and
 // stores the exit status in `*status`.
 CLI::App* add_host_command(CLI::App& app, int* status);
