@@ -10,7 +10,9 @@ constexpr GLenum kPixelUnpackBuffer = 0x88EC;
 constexpr GLenum kDrawIndirectBuffer = 0x8F3F;
 constexpr size_t kMaxAttribs = 64;
 
-size_t type_bytes(GLenum type) {
+}  // namespace
+
+size_t vertex_type_bytes(GLenum type) {
   switch (type) {
     case 0x1400: case 0x1401: return 1;                    // BYTE, UNSIGNED_BYTE
     case 0x1402: case 0x1403: case 0x140B: case 0x8D61: return 2;  // SHORT, HALF
@@ -18,8 +20,6 @@ size_t type_bytes(GLenum type) {
     default: return 4;                                      // INT, FLOAT, FIXED, packed
   }
 }
-
-}  // namespace
 
 void GuestNames::allocate(wire::ObjectType type, size_t count, GLuint* out) {
   for (size_t i = 0; i < count; ++i) out[i] = allocate_one(type);
@@ -33,7 +33,7 @@ GLuint GuestNames::allocate_one(wire::ObjectType type) {
 size_t ClientArray::element_bytes() const {
   // Packed 2_10_10_10 formats hold a whole vertex in 4 bytes.
   if (type == 0x8368 || type == 0x8D9F) return 4;
-  return static_cast<size_t>(size > 0 ? size : 4) * type_bytes(type);
+  return static_cast<size_t>(size > 0 ? size : 4) * vertex_type_bytes(type);
 }
 
 size_t ClientArray::stride_bytes() const {

@@ -19,6 +19,9 @@
 
 namespace icd {
 
+// Bytes of one component of a vertex array of `type` (GL_FLOAT, GL_SHORT...).
+size_t vertex_type_bytes(GLenum type);
+
 // Name allocation for a share group. GL lets programs and shaders share one
 // namespace, so they draw from one counter.
 class GuestNames {

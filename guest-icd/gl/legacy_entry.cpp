@@ -18,15 +18,6 @@ constexpr GLenum kArrayBuffer = 0x8892;
 constexpr GLenum kTexture0 = 0x84C0;
 constexpr GLint kBgra = 0x80E1;
 
-size_t type_bytes(GLenum type) {
-  switch (type) {
-    case 0x1400: case 0x1401: return 1;           // BYTE, UNSIGNED_BYTE
-    case 0x1402: case 0x1403: case 0x140B: return 2;  // SHORT, UNSIGNED_SHORT, HALF_FLOAT
-    case 0x140A: return 8;                        // DOUBLE
-    default: return 4;                            // INT, UNSIGNED_INT, FLOAT
-  }
-}
-
 wire::GlOp op_of(LegacySlot slot) {
   switch (slot) {
     case LegacySlot::kVertex: return wire::GlOp::glVertexPointer;
@@ -114,7 +105,7 @@ size_t list_name_bytes(GLenum type) {
 
 size_t LegacyArray::element_bytes() const {
   const size_t components = size == kBgra ? 4 : static_cast<size_t>(size > 0 ? size : 4);
-  return components * type_bytes(type);
+  return components * vertex_type_bytes(type);
 }
 
 bool LegacyArrays::any_client() const {
