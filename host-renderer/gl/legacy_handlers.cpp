@@ -26,7 +26,7 @@ namespace {
 // the context's scratch list (draw_handlers.cpp uses indices below 64).
 constexpr size_t kScratchBase = 64;
 constexpr uint32_t kMaxTexUnits = 8;
-constexpr GLsizei kMaxCallLists = 1 << 24;
+constexpr GLsizei kMaxCallLists = 1 << 24;  // names one glCallLists / glDeleteLists may cover
 
 enum class Slot { kVertex, kNormal, kColor, kSecondaryColor, kFogCoord, kIndex, kEdgeFlag, kTexCoord };
 
@@ -80,16 +80,6 @@ GLenum binding_query(Slot slot) {
   return 0;
 }
 
-// Only desktop GL before 3.2 and compatibility profiles have these arrays
-// (asking a core context would leave GL_INVALID_ENUM for the guest).
-bool has_fixed_function_arrays(const GlContextState::Impl& st) {
-  if (st.gles) return false;
-  if (epoxy_gl_version() < 32) return true;
-  GLint mask = 0;
-  glGetIntegerv(GL_CONTEXT_PROFILE_MASK, &mask);
-  return (mask & GL_CONTEXT_COMPATIBILITY_PROFILE_BIT) != 0;
-}
-
 bool reads_from(Slot slot, std::span<const GLuint> buffers) {
   GLint bound = 0;
   glGetIntegerv(binding_query(slot), &bound);
@@ -119,10 +109,10 @@ size_t list_name_bytes(GLenum type) {
 
 }  // namespace
 
-std::vector<LegacyArray> legacy_arrays_using(const GlContextState::Impl& st,
+std::vector<LegacyArray> legacy_arrays_using(GlContextState::Impl& st,
                                              std::span<const GLuint> buffers) {
   std::vector<LegacyArray> out;
-  if (!has_fixed_function_arrays(st)) return out;
+  if (!st.has_fixed_function_arrays()) return out;
   for (Slot slot : {Slot::kVertex, Slot::kNormal, Slot::kColor, Slot::kSecondaryColor,
                     Slot::kFogCoord, Slot::kIndex, Slot::kEdgeFlag}) {
     if (reads_from(slot, buffers)) out.push_back({static_cast<int>(slot), 0});
@@ -153,7 +143,10 @@ wire::Status handle_glInterleavedArrays(DispatchEnv&, wire::Reader&) {
   return guest_only("glInterleavedArrays");
 }
 
+// GL walks every name of the range, so a guest's range is bounded like the
+// count of glCallLists (a negative one is GL's GL_INVALID_VALUE).
 wire::Status handle_glDeleteLists(DispatchEnv&, wire::Args_glDeleteLists& a) {
+  if (a.range > kMaxCallLists) return wire::make_error(wire::Errc::kLimit, "glDeleteLists range");
   glDeleteLists(a.list, a.range);
   return {};
 }
