@@ -134,11 +134,21 @@ bool GlContextState::Impl::admit_allocation(const Allocation& a) {
 void GlContextState::Impl::probe_support() {
   probed_ = true;
   version_ = epoxy_gl_version();
+  if (!gles) {
+    GLint mask = 0;
+    if (version_ >= 32) glGetIntegerv(GL_CONTEXT_PROFILE_MASK, &mask);
+    fixed_function_ = version_ < 32 || (mask & GL_CONTEXT_COMPATIBILITY_PROFILE_BIT) != 0;
+  }
   int count = 0;
   const char* const* names = wire::gl_extension_names(&count);
   for (int i = 0; i < count; ++i) {
     if (epoxy_has_gl_extension(names[i])) extensions_ |= uint64_t{1} << i;
   }
+}
+
+bool GlContextState::Impl::has_fixed_function_arrays() {
+  if (!probed_) probe_support();
+  return fixed_function_;
 }
 
 bool GlContextState::Impl::supports(const wire::GlCommandInfo& info) {

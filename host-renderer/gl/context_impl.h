@@ -43,6 +43,9 @@ struct GlContextState::Impl {
   bool admit_allocation(const Allocation& a);
   // Whether the current host context has a command (checked once per context).
   bool supports(const wire::GlCommandInfo& info);
+  // Whether the context has desktop GL's fixed-function client arrays
+  // (before 3.2, or a compatibility profile).
+  bool has_fixed_function_arrays();
 
   std::shared_ptr<ShareGroup> share;
   ShareGroup local;  // per-context kinds (VAOs, FBOs, queries...), default textures
@@ -59,6 +62,7 @@ struct GlContextState::Impl {
   void probe_support();
   bool probed_ = false;
   int version_ = 0;           // major*10+minor of the host context
+  bool fixed_function_ = false;
   uint64_t extensions_ = 0;   // bits of wire::gl_extension_names()
 };
 

@@ -20,7 +20,7 @@ struct LegacyArray {
 
 // Arrays of the current vertex array object that read from one of
 // `buffers` (host names); none outside compatibility contexts.
-std::vector<LegacyArray> legacy_arrays_using(const GlContextState::Impl& st,
+std::vector<LegacyArray> legacy_arrays_using(GlContextState::Impl& st,
                                              std::span<const GLuint> buffers);
 void park_legacy_array(GlContextState::Impl& st, const LegacyArray& array);
 
