@@ -6,35 +6,20 @@ usage: glx_e2e.py CONDUIT_EXE LEGACY_DEMO_EXE [unittest args]
 """
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
 import guest_e2e
-from x11_support import MAX_DIFFERENT_PIXELS, Xvfb, capture, differing_share, glmark2_outcomes, window_id
+from x11_support import MAX_DIFFERENT_PIXELS, capture, differing_share, gear_pixels, glmark2_outcomes, screenshot
 
 DEMO = None
 
 
-class Glx(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.work = tempfile.mkdtemp(prefix="conduit-glx-e2e-")
-        cls.xvfb = Xvfb()
-        cls.host = guest_e2e.Host(cls.work)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.host.stop()
-        cls.xvfb.stop()
-        shutil.rmtree(cls.work, ignore_errors=True)
-
+class Glx(guest_e2e.Hosted):
     def env(self):
-        env = dict(os.environ)
-        env["DISPLAY"] = self.xvfb.display
+        env = super().env()
         env.pop("__GLX_VENDOR_LIBRARY_NAME", None)
         return env
 
@@ -61,17 +46,11 @@ class Glx(unittest.TestCase):
         return capture(self.xvfb.display, wid, os.path.join(self.work, name))
 
     def screenshot(self, argv, title, conduit, name, settle=2.0):
-        proc = subprocess.Popen(self.command(argv, conduit), env=self.env(), stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True)
-        try:
-            wid = window_id(self.xvfb.display, title)
-            self.assertIsNotNone(wid, f"no window {title!r}")
-            time.sleep(settle)
-            return self.capture(wid, name)
-        finally:
-            proc.terminate()
-            out, _ = proc.communicate(timeout=20)
-            self.assertNotIn("conduit: ", out or "", f"Conduit reported a problem:\n{out}")
+        png, out = screenshot(self.xvfb.display, self.command(argv, conduit), self.env(), title,
+                              os.path.join(self.work, name), settle)
+        self.assertIsNotNone(png, f"no window {title!r}:\n{out}")
+        self.assertNotIn("conduit: ", out, f"Conduit reported a problem:\n{out}")
+        return png
 
     def demo_frame(self, conduit, name):
         """The legacy demo's frame: it says when the frame is finished."""
@@ -117,18 +96,7 @@ class Glx(unittest.TestCase):
 
     def test_glxgears_draws_gears(self):
         png = self.screenshot(["glxgears"], "glxgears", conduit=True, name="glxgears-conduit", settle=3.0)
-        colors = subprocess.run(["convert", png, "-format", "%c", "histogram:info:-"], capture_output=True,
-                                text=True).stdout
-        counts = {"red": 0, "green": 0, "blue": 0}
-        for line in colors.splitlines():
-            m = re.search(r"(\d+):\s*\(\s*(\d+),\s*(\d+),\s*(\d+)", line)
-            if not m:
-                continue
-            n, r, g, b = (int(x) for x in m.groups())
-            counts["red"] += n if r > 100 and g < 60 and b < 60 else 0
-            counts["green"] += n if g > 100 and r < 60 and b < 60 else 0
-            counts["blue"] += n if b > 100 and r < 60 and g < 60 else 0
-        for color, n in counts.items():
+        for color, n in gear_pixels(png).items():
             self.assertGreater(n, 500, f"no {color} gear in the glxgears frame")
 
     def test_glxdemo_runs(self):

@@ -43,7 +43,9 @@ class Host:
         self.log.close()
 
 
-class Suite(unittest.TestCase):
+class Hosted(unittest.TestCase):
+    """A suite with its own Xvfb, `conduit host` and scratch folder."""
+
     @classmethod
     def setUpClass(cls):
         cls.work = tempfile.mkdtemp(prefix="conduit-e2e-")
@@ -60,6 +62,9 @@ class Suite(unittest.TestCase):
         env = dict(os.environ)
         env["DISPLAY"] = self.xvfb.display
         return env
+
+
+class Suite(Hosted):
 
     def run_program(self, argv, conduit, timeout=120):
         cmd = ([CONDUIT, "run", "--host", self.host.address, "--"] if conduit else []) + argv
