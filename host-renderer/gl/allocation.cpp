@@ -58,6 +58,7 @@ GLenum texture_binding(GLenum target, uint32_t* face) {
     case GL_TEXTURE_CUBE_MAP_ARRAY: return GL_TEXTURE_BINDING_CUBE_MAP_ARRAY;
     case GL_TEXTURE_2D_MULTISAMPLE: return GL_TEXTURE_BINDING_2D_MULTISAMPLE;
     case GL_TEXTURE_2D_MULTISAMPLE_ARRAY: return GL_TEXTURE_BINDING_2D_MULTISAMPLE_ARRAY;
+    case GL_TEXTURE_BUFFER: return GL_TEXTURE_BINDING_BUFFER;
     default: return 0;  // proxies allocate nothing; other targets are GL errors
   }
 }
@@ -107,7 +108,8 @@ std::optional<StoragePlace> find_storage(const Allocation& a) {
   if (a.mip_chain) return StoragePlace{object, kMipChain};
   if (!a.per_level) return StoragePlace{object, kWholeObject};
   if (a.level < 0 || a.level >= kMaxLevels) return std::nullopt;
-  return StoragePlace{object, level_part(static_cast<uint32_t>(a.level), face)};
+  const auto level = static_cast<uint32_t>(a.level);
+  return StoragePlace{object, a.samples > 0 ? sample_part(level) : level_part(level, face)};
 }
 
 GLenum texture_target(GLuint texture) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "gl/memory_ledger.h"
 #include "wire/object_type.h"
 
 namespace host {
@@ -26,7 +27,10 @@ struct Allocation {
   bool per_level = false; // one texture level (and face) rather than the whole object
   int64_t level = 0;
   bool mip_chain = false; // glGenerateMipmap: bytes follow from the base level
+  int64_t samples = 0;    // multisampled storage for `level`: its bytes times this
   int64_t bytes = 0;      // kRefusedByGl, or up to kSaturatedBytes
+  // The object whose storage this one uses (memory_ledger.h); kCount: none.
+  HostObject uses{wire::ObjectType::kCount, 0};
 };
 
 // Where an allocation lands: the host object and its part (memory_ledger.h).

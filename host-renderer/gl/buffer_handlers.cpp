@@ -56,14 +56,10 @@ namespace {
 
 // Attributes of the current vertex array that read from one of `buffers`.
 std::vector<GLuint> attributes_using(std::span<const GLuint> buffers) {
-  GLint count = 0;
-  glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &count);
+  const std::vector<GLuint> bound = attribute_buffers();
   std::vector<GLuint> out;
-  for (GLuint i = 0; i < static_cast<GLuint>(std::clamp(count, 0, 64)); ++i) {
-    GLint bound = 0;
-    glGetVertexAttribiv(i, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &bound);
-    if (bound != 0 && std::find(buffers.begin(), buffers.end(), static_cast<GLuint>(bound)) !=
-                          buffers.end()) {
+  for (GLuint i = 0; i < bound.size(); ++i) {
+    if (bound[i] != 0 && std::find(buffers.begin(), buffers.end(), bound[i]) != buffers.end()) {
       out.push_back(i);
     }
   }

@@ -1,5 +1,7 @@
 #include "gl/client_arrays.h"
 
+#include <algorithm>
+
 #include "gl/dispatch_support.h"
 
 namespace host {
@@ -67,6 +69,18 @@ void park_attribute(GlContextState::Impl& st, GLuint index) {
   park_array(st, index, [index](const void* at) {
     glVertexAttribPointer(index, 4, GL_FLOAT, GL_FALSE, 0, at);
   });
+}
+
+std::vector<GLuint> attribute_buffers() {
+  GLint count = 0;
+  glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &count);
+  std::vector<GLuint> out(static_cast<size_t>(std::clamp(count, 0, 64)));
+  for (GLuint i = 0; i < out.size(); ++i) {
+    GLint bound = 0;
+    glGetVertexAttribiv(i, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &bound);
+    out[i] = static_cast<GLuint>(bound);
+  }
+  return out;
 }
 
 }  // namespace host

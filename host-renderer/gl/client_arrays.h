@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "gl/context_impl.h"
 #include "wire/reader.h"
@@ -27,6 +28,10 @@ wire::Status set_array_pointer(GlContextState::Impl& st, size_t scratch_index, u
 // pointer argument (0) with scratch buffer `scratch_index` bound.
 void park_array(GlContextState::Impl& st, size_t scratch_index,
                 const std::function<void(const void*)>& set);
+
+// The buffer each generic attribute of the current vertex array reads from
+// (0: none or client memory), by attribute index.
+std::vector<GLuint> attribute_buffers();
 
 // park_array for generic attribute `index`.
 void park_attribute(GlContextState::Impl& st, GLuint index);

@@ -1,4 +1,5 @@
 #include "gl/context_impl.h"
+#include "gl/references.h"
 
 #include <epoxy/gl.h>
 
@@ -33,6 +34,20 @@ void delete_objects(ObjectType t, const std::vector<GLuint>& v) {
     case ObjectType::kSync:
     case ObjectType::kCount: break;
   }
+}
+
+// A name for GL to create an object of kind `t` under on first bind.
+GLuint gen_one(ObjectType t) {
+  GLuint created = 0;
+  switch (t) {
+    case ObjectType::kBuffer: glGenBuffers(1, &created); break;
+    case ObjectType::kTexture: glGenTextures(1, &created); break;
+    case ObjectType::kFramebuffer: glGenFramebuffers(1, &created); break;
+    case ObjectType::kRenderbuffer: glGenRenderbuffers(1, &created); break;
+    case ObjectType::kDisplayList: created = glGenLists(1); break;
+    default: break;
+  }
+  return created;
 }
 
 void release_map(ObjectType t, NameMap& map, ResourceAccount& account) {
@@ -71,15 +86,8 @@ wire::Status GlContextState::Impl::translate(ObjectType t, GLuint guest, NameUse
   if (account.objects >= account.limits.max_objects) {
     return wire::make_error(wire::Errc::kLimit, "object count limit");
   }
-  GLuint created = 0;
-  switch (t) {
-    case ObjectType::kBuffer: glGenBuffers(1, &created); break;
-    case ObjectType::kTexture: glGenTextures(1, &created); break;
-    case ObjectType::kFramebuffer: glGenFramebuffers(1, &created); break;
-    case ObjectType::kRenderbuffer: glGenRenderbuffers(1, &created); break;
-    case ObjectType::kDisplayList: created = glGenLists(1); break;
-    default: break;
-  }
+  GLuint created = gen_one(t);
+  avoid_retired_names(t, &created, 1, [t](GLuint* one) { *one = gen_one(t); });
   if (created == 0) return wire::make_error(wire::Errc::kBadName, "cannot create on use");
   map.insert(guest, created);
   ++account.objects;
@@ -90,7 +98,7 @@ wire::Status GlContextState::Impl::translate(ObjectType t, GLuint guest, NameUse
 void GlContextState::Impl::forget(ObjectType t, GLuint guest) {
   NameMap& map = names(t);
   if (GLuint host = map.find(guest); host != 0) {
-    (wire::is_shared(t) ? *share : local).ledger.release(t, host);
+    (wire::is_shared(t) ? *share : local).ledger.retire(t, host);
     map.erase(guest);
     if (account.objects > 0) --account.objects;
   }
@@ -114,18 +122,54 @@ wire::Status GlContextState::Impl::adopt(ObjectType t, const GLuint* guest, cons
   return {};
 }
 
+void GlContextState::Impl::avoid_retired_names(ObjectType t, GLuint* hosts, size_t count,
+                                               const std::function<void(GLuint*)>& make_one) {
+  MemoryLedger& ledger = share->ledger;
+  if (ledger.retired_count() == 0) return;
+  for (size_t i = 0; i < count; ++i) {
+    // Each held name stays taken, so GL gives a new one; bounded all the same.
+    for (size_t tries = 0; tries <= ledger.retired_count() && ledger.is_retired(t, hosts[i]); ++tries) {
+      ledger.hold_name(t, hosts[i]);
+      make_one(&hosts[i]);
+    }
+  }
+}
+
+// What an allocation costs: its bytes, or what follows from what the
+// object already holds.
+uint64_t GlContextState::Impl::allocation_bytes(const Allocation& a, const MemoryLedger& ledger,
+                                                GLuint object) const {
+  // Levels 1 and up of a full mip chain hold a third of level 0 (base level
+  // 0 assumed; immutable storage has no level 0 part and costs nothing more).
+  if (a.mip_chain) return ledger.level_bytes(a.kind, object, 0) / 3;
+  if (a.samples <= 0) return static_cast<uint64_t>(a.bytes);
+  // Multisampled storage for one level: the level's bytes (immutable storage
+  // has no level parts: all of it, an over-estimate) times the samples.
+  uint64_t level = ledger.level_bytes(a.kind, object, static_cast<uint32_t>(a.level));
+  if (level == 0) level = ledger.bytes_of(a.kind, object);
+  uint64_t bytes = 0;
+  return __builtin_mul_overflow(level, static_cast<uint64_t>(a.samples), &bytes) ? UINT64_MAX / 2
+                                                                                   : bytes;
+}
+
 bool GlContextState::Impl::admit_allocation(const Allocation& a) {
   if (a.bytes < 0) return true;  // GL refuses the arguments and allocates nothing
-  if (static_cast<uint64_t>(a.bytes) <= account.limits.max_object_bytes) {
-    auto place = find_storage(a);
-    if (!place) return true;  // nothing to fill: GL reports its own error
-    // Only a context's default texture (0) is not shared.
-    MemoryLedger& ledger = place->object == 0 ? local.ledger : share->ledger;
-    // Levels 1 and up of a full mip chain hold a third of level 0 (base level
-    // 0 assumed; immutable storage has no level 0 part and costs nothing more).
-    const uint64_t bytes = a.mip_chain ? ledger.level_bytes(a.kind, place->object, 0) / 3
-                                       : static_cast<uint64_t>(a.bytes);
-    if (ledger.charge(a.kind, place->object, place->part, bytes)) return true;
+  auto place = find_storage(a);
+  if (!place) return true;  // nothing to fill: GL reports its own error
+  // Only a context's default texture (0) is not shared.
+  MemoryLedger& ledger = place->object == 0 ? local.ledger : share->ledger;
+  const uint64_t bytes = allocation_bytes(a, ledger, place->object);
+  if (bytes <= account.limits.max_object_bytes) {
+    bool fits = ledger.charge(a.kind, place->object, place->part, bytes);
+    // Deleted objects GL has freed since may make room.
+    if (!fits && account.reclaim) {
+      account.reclaim();
+      fits = ledger.charge(a.kind, place->object, place->part, bytes);
+    }
+    if (fits && a.uses.kind != ObjectType::kCount && place->object != 0) {
+      ledger.link({a.kind, place->object}, a.uses);
+    }
+    if (fits) return true;
   }
   refused_error = GL_OUT_OF_MEMORY;
   return false;
@@ -151,11 +195,30 @@ bool GlContextState::Impl::has_fixed_function_arrays() {
   return fixed_function_;
 }
 
+int GlContextState::Impl::version() {
+  if (!probed_) probe_support();
+  return version_;
+}
+
 bool GlContextState::Impl::supports(const wire::GlCommandInfo& info) {
   if (!probed_) probe_support();
   const int needed = gles ? info.gles_version : info.gl_version;
   if (needed != 0 && needed <= version_) return true;
   return (info.extensions & extensions_) != 0;
+}
+
+bool GlContextState::add_references(ObjectReferences& refs) {
+  return collect_references(*impl_, refs);
+}
+
+bool has_retired(const ShareGroup& group, bool since_reclaim) {
+  const MemoryLedger& ledger = group.ledger;
+  return since_reclaim ? ledger.retired_since_reclaim() : ledger.retired_count() > 0;
+}
+
+void reclaim_retired(ShareGroup& group, const ObjectReferences& refs) {
+  auto in_use = [&](HostObject o) { return refs.has(o.kind, o.name); };
+  for (HostObject held : group.ledger.reclaim(in_use)) delete_objects(held.kind, {held.name});
 }
 
 GlContextState::GlContextState(std::shared_ptr<ShareGroup> share, ResourceAccount& account,
@@ -177,8 +240,11 @@ void GlContextState::release_objects() {
     if (!wire::is_shared(t)) release_map(t, s.local.names(t), s.account);
     else if (last_in_group) release_map(t, s.share->names(t), s.account);
   }
+  if (last_in_group) {
+    for (HostObject held : s.share->ledger.held_names()) delete_objects(held.kind, {held.name});
+    s.share->ledger.clear();
+  }
   s.local.ledger.clear();
-  if (last_in_group) s.share->ledger.clear();
   for (auto& [guest, sync] : s.syncs) glDeleteSync(sync);
   s.syncs.clear();
   if (!s.scratch_arrays.empty()) {

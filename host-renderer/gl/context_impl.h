@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -41,11 +42,17 @@ struct GlContextState::Impl {
   // the object it fills, the guest's total; if not, GL_OUT_OF_MEMORY waits
   // for the guest's next glGetError and the command is not executed.
   bool admit_allocation(const Allocation& a);
+  // GL may give out the name of a retired object (memory_ledger.h) again:
+  // such a name is held unused and `make_one` makes another in its place.
+  void avoid_retired_names(ObjectType t, GLuint* hosts, size_t count,
+                           const std::function<void(GLuint*)>& make_one);
   // Whether the current host context has a command (checked once per context).
   bool supports(const wire::GlCommandInfo& info);
   // Whether the context has desktop GL's fixed-function client arrays
   // (before 3.2, or a compatibility profile).
   bool has_fixed_function_arrays();
+  // The host context's version, major*10+minor.
+  int version();
 
   std::shared_ptr<ShareGroup> share;
   ShareGroup local;  // per-context kinds (VAOs, FBOs, queries...), default textures
@@ -61,6 +68,7 @@ struct GlContextState::Impl {
  private:
   void probe_support();
   bool probed_ = false;
+  uint64_t allocation_bytes(const Allocation& a, const MemoryLedger& ledger, GLuint object) const;
   int version_ = 0;           // major*10+minor of the host context
   bool fixed_function_ = false;
   uint64_t extensions_ = 0;   // bits of wire::gl_extension_names()

@@ -18,6 +18,15 @@ struct LegacyArray {
   uint32_t unit;  // texture unit of a texture coordinate array
 };
 
+struct LegacyArrayBuffer {
+  LegacyArray array;
+  GLuint buffer;  // 0: client memory
+};
+
+// Every fixed-function array of the current vertex array object and the
+// buffer it reads from; none outside compatibility contexts.
+std::vector<LegacyArrayBuffer> legacy_array_buffers(GlContextState::Impl& st);
+
 // Arrays of the current vertex array object that read from one of
 // `buffers` (host names); none outside compatibility contexts.
 std::vector<LegacyArray> legacy_arrays_using(GlContextState::Impl& st,

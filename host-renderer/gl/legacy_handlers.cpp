@@ -80,11 +80,10 @@ GLenum binding_query(Slot slot) {
   return 0;
 }
 
-bool reads_from(Slot slot, std::span<const GLuint> buffers) {
+GLuint bound_buffer(Slot slot) {
   GLint bound = 0;
   glGetIntegerv(binding_query(slot), &bound);
-  return bound != 0 && std::find(buffers.begin(), buffers.end(), static_cast<GLuint>(bound)) !=
-                           buffers.end();
+  return static_cast<GLuint>(bound);
 }
 
 wire::Status legacy_pointer(DispatchEnv& env, wire::Reader& r, Slot slot) {
@@ -109,22 +108,32 @@ size_t list_name_bytes(GLenum type) {
 
 }  // namespace
 
-std::vector<LegacyArray> legacy_arrays_using(GlContextState::Impl& st,
-                                             std::span<const GLuint> buffers) {
-  std::vector<LegacyArray> out;
+std::vector<LegacyArrayBuffer> legacy_array_buffers(GlContextState::Impl& st) {
+  std::vector<LegacyArrayBuffer> out;
   if (!st.has_fixed_function_arrays()) return out;
   for (Slot slot : {Slot::kVertex, Slot::kNormal, Slot::kColor, Slot::kSecondaryColor,
                     Slot::kFogCoord, Slot::kIndex, Slot::kEdgeFlag}) {
-    if (reads_from(slot, buffers)) out.push_back({static_cast<int>(slot), 0});
+    out.push_back({{static_cast<int>(slot), 0}, bound_buffer(slot)});
   }
   GLint units = 0, active = GL_TEXTURE0;
   glGetIntegerv(GL_MAX_TEXTURE_COORDS, &units);
   glGetIntegerv(GL_CLIENT_ACTIVE_TEXTURE, &active);
   for (uint32_t unit = 0; unit < std::min<uint32_t>(kMaxTexUnits, std::max(units, 0)); ++unit) {
     glClientActiveTexture(GL_TEXTURE0 + unit);
-    if (reads_from(Slot::kTexCoord, buffers)) out.push_back({static_cast<int>(Slot::kTexCoord), unit});
+    out.push_back({{static_cast<int>(Slot::kTexCoord), unit}, bound_buffer(Slot::kTexCoord)});
   }
   glClientActiveTexture(static_cast<GLenum>(active));
+  return out;
+}
+
+std::vector<LegacyArray> legacy_arrays_using(GlContextState::Impl& st,
+                                             std::span<const GLuint> buffers) {
+  std::vector<LegacyArray> out;
+  for (const LegacyArrayBuffer& a : legacy_array_buffers(st)) {
+    if (a.buffer != 0 && std::find(buffers.begin(), buffers.end(), a.buffer) != buffers.end()) {
+      out.push_back(a.array);
+    }
+  }
   return out;
 }
 

@@ -50,6 +50,7 @@ Session::Session(const EglDisplay& display, std::unique_ptr<wire::Channel> chann
       decoder_(limits.max_batch_bytes),
       encoder_(outgoing_compression(*channel_)) {
   account_.limits = limits.guest;
+  account_.reclaim = [this] { reclaim_memory(false); };
   out_.set_blob_sink(channel_->outgoing_heap());
   reply_.set_blob_sink(channel_->outgoing_heap());
 }
@@ -108,6 +109,7 @@ bool Session::handle_message(std::span<const std::byte> message) {
   c.raw_bytes.fetch_add(batch->commands.size(), kRelaxed);
   reply_.clear();
   run_commands(batch->commands);
+  reclaim_after_batch();
   stats_->memory_bytes.store(account_.total_bytes, kRelaxed);
   if (frames_ && frames_->pending()) {
     frames_->collect(false, [this](auto& f, auto px) { send_frame(f, px); });

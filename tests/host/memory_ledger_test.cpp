@@ -1,5 +1,6 @@
 // The ledger's arithmetic without a GL driver: per-part charges, the
-// largest size a part had, release on delete, and saturating sizes.
+// largest size a part had, deleted objects kept until nothing refers to
+// them, and saturating sizes.
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -11,6 +12,8 @@ namespace host {
 namespace {
 
 using wire::ObjectType;
+
+bool nothing_in_use(HostObject) { return false; }
 
 struct LedgerTest : ::testing::Test {
   LedgerTest() {
@@ -55,12 +58,76 @@ TEST_F(LedgerTest, PartsAndKindsAreApart) {
   EXPECT_TRUE(ledger.charge(ObjectType::kTexture, 1, kMipChain, kChargeUnit));
   EXPECT_EQ(ledger.level_bytes(ObjectType::kTexture, 1, 0), 2 * kChargeUnit);
   EXPECT_EQ(ledger.bytes_of(ObjectType::kTexture, 1), 4 * kChargeUnit);
-  ledger.release(ObjectType::kTexture, 1);
+  ledger.retire(ObjectType::kTexture, 1);
+  ledger.retire(ObjectType::kTexture, 99);  // unknown: nothing happens
+  ledger.reclaim(nothing_in_use);
   EXPECT_EQ(ledger.bytes(), kChargeUnit);
   EXPECT_EQ(account.total_bytes, 9 * kChargeUnit);
   EXPECT_EQ(ledger.level_bytes(ObjectType::kTexture, 1, 0), 0u);
-  ledger.release(ObjectType::kTexture, 99);  // unknown: nothing happens
-  EXPECT_EQ(ledger.bytes(), kChargeUnit);
+}
+
+TEST_F(LedgerTest, DeletedObjectsStayChargedWhileReferenced) {
+  EXPECT_TRUE(ledger.charge(ObjectType::kBuffer, 1, kWholeObject, 10 * kChargeUnit));
+  EXPECT_TRUE(ledger.charge(ObjectType::kTexture, 1, kWholeObject, 20 * kChargeUnit));
+  ledger.retire(ObjectType::kBuffer, 1);
+  ledger.retire(ObjectType::kBuffer, 1);  // twice counts once
+  EXPECT_TRUE(ledger.retired_since_reclaim());
+  EXPECT_EQ(ledger.retired_count(), 1u);
+  EXPECT_EQ(account.total_bytes, 38 * kChargeUnit) << "retired, not yet given back";
+  // A vertex array still uses buffer 1 (texture 1 is a different object).
+  auto buffer_one = [](HostObject o) { return o.kind == ObjectType::kBuffer && o.name == 1; };
+  EXPECT_TRUE(ledger.reclaim(buffer_one).empty());
+  EXPECT_FALSE(ledger.retired_since_reclaim());
+  EXPECT_EQ(account.total_bytes, 38 * kChargeUnit);
+  ledger.reclaim(nothing_in_use);
+  EXPECT_EQ(account.total_bytes, 28 * kChargeUnit);
+  EXPECT_EQ(ledger.retired_count(), 0u);
+  EXPECT_EQ(ledger.bytes_of(ObjectType::kTexture, 1), 20 * kChargeUnit);
+}
+
+TEST_F(LedgerTest, LinksKeepWhatViewsAndBufferTexturesUse) {
+  EXPECT_TRUE(ledger.charge(ObjectType::kTexture, 1, kWholeObject, 10 * kChargeUnit));
+  ledger.link({ObjectType::kTexture, 2}, {ObjectType::kTexture, 1});  // view 2 of 1
+  ledger.link({ObjectType::kTexture, 3}, {ObjectType::kTexture, 2});  // view 3 of view 2
+  EXPECT_TRUE(ledger.charge(ObjectType::kBuffer, 5, kWholeObject, 4 * kChargeUnit));
+  ledger.link({ObjectType::kTexture, 6}, {ObjectType::kBuffer, 5});   // buffer texture
+  ledger.retire(ObjectType::kTexture, 1);
+  ledger.retire(ObjectType::kTexture, 2);
+  ledger.retire(ObjectType::kBuffer, 5);
+  ledger.reclaim(nothing_in_use);
+  EXPECT_EQ(account.total_bytes, 22 * kChargeUnit) << "live view 3 and texture 6 keep all";
+  ledger.retire(ObjectType::kTexture, 3);
+  ledger.reclaim(nothing_in_use);
+  EXPECT_EQ(account.total_bytes, 12 * kChargeUnit);
+  ledger.link({ObjectType::kTexture, 6}, {ObjectType::kBuffer, 0});  // re-pointed: buffer 5 unused
+  ledger.reclaim(nothing_in_use);
+  EXPECT_EQ(account.total_bytes, 8 * kChargeUnit);
+}
+
+TEST_F(LedgerTest, HeldNamesComeBackWithTheirObject) {
+  EXPECT_TRUE(ledger.charge(ObjectType::kRenderbuffer, 4, kWholeObject, kChargeUnit));
+  ledger.hold_name(ObjectType::kRenderbuffer, 4);  // live: nothing to hold
+  EXPECT_TRUE(ledger.held_names().empty());
+  ledger.retire(ObjectType::kRenderbuffer, 4);
+  EXPECT_TRUE(ledger.is_retired(ObjectType::kRenderbuffer, 4));
+  ledger.hold_name(ObjectType::kRenderbuffer, 4);
+  ASSERT_EQ(ledger.held_names().size(), 1u);
+  auto everything = [](HostObject) { return true; };
+  EXPECT_TRUE(ledger.reclaim(everything).empty());
+  auto held = ledger.reclaim(nothing_in_use);
+  ASSERT_EQ(held.size(), 1u);
+  EXPECT_EQ(held[0].kind, ObjectType::kRenderbuffer);
+  EXPECT_EQ(held[0].name, 4u);
+  EXPECT_FALSE(ledger.is_retired(ObjectType::kRenderbuffer, 4));
+}
+
+TEST_F(LedgerTest, ANameChargedAgainIsLiveAgain) {
+  EXPECT_TRUE(ledger.charge(ObjectType::kBuffer, 1, kWholeObject, 2 * kChargeUnit));
+  ledger.retire(ObjectType::kBuffer, 1);
+  EXPECT_TRUE(ledger.charge(ObjectType::kBuffer, 1, kWholeObject, kChargeUnit));
+  EXPECT_EQ(ledger.retired_count(), 0u);
+  ledger.reclaim(nothing_in_use);
+  EXPECT_EQ(ledger.bytes_of(ObjectType::kBuffer, 1), 2 * kChargeUnit) << "kept, old charge too";
 }
 
 TEST_F(LedgerTest, AGoneLedgerGivesEverythingBack) {

@@ -11,6 +11,9 @@ OBJECT_TYPES = {
     "vertex array": "kVertexArray", "program pipeline": "kProgramPipeline",
     "display list": "kDisplayList",
 }
+# Kinds whose storage the memory ledger charges; GL may hand their names out
+# again while a deleted object under that name still holds storage.
+CHARGED_CLASSES = {"buffer", "texture", "renderbuffer"}
 
 
 def handler_decl(c):
@@ -81,7 +84,7 @@ def _prefixed_expr(expr):
     return re.sub(r"\$(\w+)", r"static_cast<int64_t>(a.\1)", expr)
 
 
-ALLOCATION_KEYS = {"object", "target", "name", "level", "bytes", "mipmaps"}
+ALLOCATION_KEYS = {"object", "target", "name", "level", "bytes", "mipmaps", "samples", "uses"}
 
 
 def allocation_check(model, c):
@@ -95,17 +98,20 @@ def allocation_check(model, c):
     args = {p.name for p in c.params}
     if c.custom in ("host", "both", "manual"):
         raise SystemExit(f"{where}: the host handler is hand-written")
-    if (set(spec) - ALLOCATION_KEYS or ("bytes" in spec) == bool(spec.get("mipmaps"))
-            or spec.get("object") not in OBJECT_TYPES):
-        raise SystemExit(f"{where}: needs object, bytes (or mipmaps) and target or name")
+    sizes = ("bytes" in spec) + bool(spec.get("mipmaps")) + ("samples" in spec)
+    if set(spec) - ALLOCATION_KEYS or sizes != 1 or spec.get("object") not in OBJECT_TYPES:
+        raise SystemExit(f"{where}: needs object, bytes (or mipmaps or samples) and target or name")
+    if "samples" in spec and "level" not in spec:
+        raise SystemExit(f"{where}: samples are of one level")
     if ("target" in spec) == ("name" in spec):
         raise SystemExit(f"{where}: needs exactly one of target and name")
-    used = {spec[k] for k in ("target", "name", "level") if k in spec}
+    used = {spec[k] for k in ("target", "name", "level", "samples", "uses") if k in spec}
     used |= set(re.findall(r"\$(\w+)", spec.get("bytes", "")))
     if used - args:
         raise SystemExit(f"{where}: no argument {sorted(used - args)}")
-    if "name" in spec and not next(p for p in c.params if p.name == spec["name"]).cls:
-        raise SystemExit(f"{where}: {spec['name']} is not an object name")
+    for key in ("name", "uses"):
+        if key in spec and not next(p for p in c.params if p.name == spec[key]).cls:
+            raise SystemExit(f"{where}: {spec[key]} is not an object name")
     fields = [f".kind = ObjectType::{OBJECT_TYPES[spec['object']]}"]
     if "target" in spec:
         fields.append(f".target = a.{spec['target']}")
@@ -116,8 +122,14 @@ def allocation_check(model, c):
         fields += [".per_level = true", f".level = a.{spec['level']}"]
     if spec.get("mipmaps"):
         fields.append(".mip_chain = true")
+    elif "samples" in spec:
+        fields.append(f".samples = a.{spec['samples']}")
     else:
         fields.append(f".bytes = {_prefixed_expr(spec['bytes'])}")
+    if "uses" in spec:
+        # Translated above, like `name`.
+        used = next(p for p in c.params if p.name == spec["uses"])
+        fields.append(f".uses = {{ObjectType::{OBJECT_TYPES[used.cls]}, {spec['uses']}}}")
     return f"  if (!st.admit_allocation({{{', '.join(fields)}}})) return {{}};"
 
 
@@ -146,6 +158,10 @@ def _gen_arg(p, lines, post):
     lines.append(f"  if (!guest_{name}) return guest_{name}.error();")
     lines.append(f"  auto {name} = output_array(env, {count}, 4, 0);")
     lines.append(f"  if (!{name}) return {name}.error();")
+    if p.cls in CHARGED_CLASSES:
+        # {regen} becomes the GL call again, making one name into `one`.
+        post.append(f"  st.avoid_retired_names(ObjectType::{t}, static_cast<GLuint*>({name}->data), "
+                    f"{count}, [&](GLuint* one) {{ {{regen}}; }});")
     post.append(f"  WIRE_TRY(st.adopt(ObjectType::{t}, static_cast<const GLuint*>(*guest_{name}), "
                 f"static_cast<const GLuint*>({name}->data), {count}));")
     return f"static_cast<GLuint*>({name}->data)"
@@ -176,6 +192,13 @@ def dispatch_body(model, c):
         # Over the guest's limits: GL_OUT_OF_MEMORY, nothing allocated.
         lines.append(check)
     call = f"{c.name}({', '.join(call_args)})"
+    gen = next((p for p in c.params if p.gen), None)
+    if gen is not None:
+        if gen.cls in CHARGED_CLASSES and [q.name for q in c.params][-2:] != ["n", gen.name]:
+            raise SystemExit(f"{c.name}: expected (..., n, names) to make names one at a time")
+        one = [("1" if q.name == "n" else "one" if q is gen else arg)
+               for q, arg in zip(c.params, call_args)]
+        post = [line.replace("{regen}", f"{c.name}({', '.join(one)})") for line in post]
     if c.ret != "void":
         lines.append(f"  {c.ret} ret = {call};")
         lines.append("  env.reply.put(ret);")

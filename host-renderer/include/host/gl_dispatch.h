@@ -4,8 +4,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <unordered_set>
 
+#include "wire/object_type.h"
 #include "wire/reader.h"
 #include "wire/result.h"
 #include "wire/writer.h"
@@ -27,9 +30,26 @@ struct ResourceAccount {
   GuestLimits limits;
   size_t total_bytes = 0;
   size_t objects = 0;
+  // Frees the storage of deleted objects that nothing refers to any more
+  // (the session looks at every context); called when an allocation would
+  // not fit otherwise.
+  std::function<void()> reclaim;
 };
 
 class ShareGroup;  // guest -> host name maps shared between contexts
+
+// Host objects that GL objects or bindings still refer to.
+class ObjectReferences {
+ public:
+  void add(wire::ObjectType kind, uint32_t name) { keys_.insert(key(kind, name)); }
+  bool has(wire::ObjectType kind, uint32_t name) const { return keys_.count(key(kind, name)) > 0; }
+
+ private:
+  static uint64_t key(wire::ObjectType kind, uint32_t name) {
+    return uint64_t{static_cast<uint8_t>(kind)} << 32 | name;
+  }
+  std::unordered_set<uint64_t> keys_;
+};
 
 // Host-side state of one guest context; lives as long as the host context.
 class GlContextState {
@@ -43,6 +63,10 @@ class GlContextState {
   // context shares. Must be called with the host context current.
   void release_objects();
 
+  // Adds what this context refers to (its host context must be current);
+  // false when that could not all be read.
+  bool add_references(ObjectReferences& refs);
+
   static std::shared_ptr<ShareGroup> new_share_group();
   const std::shared_ptr<ShareGroup>& share_group() const { return share_; }
 
@@ -53,6 +77,13 @@ class GlContextState {
   std::shared_ptr<ShareGroup> share_;
   std::unique_ptr<Impl> impl_;
 };
+
+// Deleted objects whose storage GL may still keep (gl/memory_ledger.h):
+// whether `group` has any, or any retired since its last reclaim.
+bool has_retired(const ShareGroup& group, bool since_reclaim);
+// Frees those not in `refs`, which holds what every context of `group`
+// refers to; a context of the group must be current.
+void reclaim_retired(ShareGroup& group, const ObjectReferences& refs);
 
 struct DispatchEnv {
   GlContextState& state;

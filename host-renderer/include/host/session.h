@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -69,6 +70,10 @@ class Session {
   void teardown();
   void log_end();
 
+  // session_memory.cpp: storage of deleted objects
+  void reclaim_memory(bool since_reclaim);
+  void reclaim_after_batch();
+
   const EglDisplay& display_;
   const SessionLimits limits_;
   StatsRegistry& registry_;
@@ -95,6 +100,7 @@ class Session {
   bool bound_ = true;  // whether the EGL binding is the guest's current one
   bool no_context_lost_ = false;  // a protocol error while no context was current
   std::map<uint32_t, uint32_t> frames_out_;  // per surface: sent, not yet done
+  std::chrono::steady_clock::time_point last_reclaim_{};
 };
 
 }  // namespace host

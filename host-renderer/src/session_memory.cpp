@@ -1,0 +1,48 @@
+// Memory of objects the guest deleted: GL frees a deleted buffer, texture or
+// renderbuffer only once nothing refers to it, so the guest stays charged
+// for it until a look at every context of its share group finds nothing
+// that does (gl/memory_ledger.h).
+#include <set>
+
+#include "host/session.h"
+
+namespace host {
+namespace {
+
+// How often deletions alone make the host look: the look costs a few
+// thousand GL queries per context.
+constexpr auto kReclaimPeriod = std::chrono::milliseconds(200);
+
+}  // namespace
+
+void Session::reclaim_memory(bool since_reclaim) {
+  last_reclaim_ = std::chrono::steady_clock::now();
+  std::set<const ShareGroup*> seen;
+  for (auto& [id, ctx] : contexts_) {
+    ShareGroup& group = *ctx->state->share_group();
+    if (!seen.insert(&group).second || !has_retired(group, since_reclaim)) continue;
+    ObjectReferences refs;
+    bool complete = true;
+    for (auto& [other_id, other] : contexts_) {
+      if (other->state->share_group().get() != &group) continue;
+      const bool current = other.get() == current_ && bound_;
+      if (!current && !bind_alone(other->egl, other->api)) complete = false;
+      if (!current) bound_ = false;
+      if (complete) complete = other->state->add_references(refs);
+    }
+    if (complete) reclaim_retired(group, refs);
+  }
+  ensure_bound();
+}
+
+void Session::reclaim_after_batch() {
+  if (std::chrono::steady_clock::now() - last_reclaim_ < kReclaimPeriod) return;
+  for (auto& [id, ctx] : contexts_) {
+    if (has_retired(*ctx->state->share_group(), true)) {
+      reclaim_memory(true);
+      return;
+    }
+  }
+}
+
+}  // namespace host
