@@ -99,6 +99,10 @@ void GlContextState::Impl::forget(ObjectType t, GLuint guest) {
   NameMap& map = names(t);
   if (GLuint host = map.find(guest); host != 0) {
     (wire::is_shared(t) ? *share : local).ledger.retire(t, host);
+    if (t == ObjectType::kVertexArray || t == ObjectType::kFramebuffer ||
+        t == ObjectType::kTransformFeedback) {
+      share->ledger.referrer_deleted();
+    }
     map.erase(guest);
     if (account.objects > 0) --account.objects;
   }
@@ -211,9 +215,9 @@ bool GlContextState::add_references(ObjectReferences& refs) {
   return collect_references(*impl_, refs);
 }
 
-bool has_retired(const ShareGroup& group, bool since_reclaim) {
+bool has_retired(const ShareGroup& group, bool changed_only) {
   const MemoryLedger& ledger = group.ledger;
-  return since_reclaim ? ledger.retired_since_reclaim() : ledger.retired_count() > 0;
+  return changed_only ? ledger.worth_a_look() : ledger.retired_count() > 0;
 }
 
 void reclaim_retired(ShareGroup& group, const ObjectReferences& refs) {

@@ -55,7 +55,7 @@ void MemoryLedger::retire(wire::ObjectType kind, GLuint object) {
   if (it == objects_.end() || it->second.retired) return;
   it->second.retired = true;
   ++retired_;
-  newly_retired_ = true;
+  worth_a_look_ = true;
 }
 
 bool MemoryLedger::is_retired(wire::ObjectType kind, GLuint object) const {
@@ -69,7 +69,7 @@ void MemoryLedger::hold_name(wire::ObjectType kind, GLuint object) {
 }
 
 std::vector<HostObject> MemoryLedger::reclaim(const std::function<bool(HostObject)>& in_use) {
-  newly_retired_ = false;
+  worth_a_look_ = false;
   // Everything a live object or a referenced retired one uses is kept,
   // and what those use in turn.
   std::unordered_set<uint64_t> kept;
@@ -110,7 +110,7 @@ void MemoryLedger::clear() {
   give_back(bytes_);
   objects_.clear();
   retired_ = 0;
-  newly_retired_ = false;
+  worth_a_look_ = false;
 }
 
 uint64_t MemoryLedger::bytes_of(wire::ObjectType kind, GLuint object) const {

@@ -67,8 +67,11 @@ class MemoryLedger {
   // GL handed out the name of a retired object again: the host keeps that
   // name unused, so a reference to it can only mean the retired object.
   void hold_name(wire::ObjectType kind, GLuint object);
-  // Whether something was retired since the last reclaim().
-  bool retired_since_reclaim() const { return newly_retired_; }
+  // A vertex array, framebuffer or transform feedback, which may have
+  // referred to a retired object, was deleted.
+  void referrer_deleted() { worth_a_look_ = retired_ > 0; }
+  // Whether something was retired, or a referrer deleted, since the last reclaim().
+  bool worth_a_look() const { return worth_a_look_; }
   size_t retired_count() const { return retired_; }
 
   // Frees every retired object that neither GL (`in_use`) nor a live or
@@ -110,7 +113,7 @@ class MemoryLedger {
   std::unordered_map<uint64_t, Object> objects_;
   uint64_t bytes_ = 0;
   size_t retired_ = 0;
-  bool newly_retired_ = false;
+  bool worth_a_look_ = false;
 };
 
 }  // namespace host

@@ -245,7 +245,7 @@ wire::Status Session::frame_done(wire::Reader& r) {
 }
 
 wire::Status Session::get_stats() {
-  reclaim_memory(true);  // the guest's own figure is exact
+  reclaim_memory(false);  // the guest's own figure is exact
   stats_->memory_bytes.store(account_.total_bytes, std::memory_order_relaxed);
   nlohmann::json j = registry_.to_json();
   j["session"] = stats_->id;

@@ -15,12 +15,12 @@ constexpr auto kReclaimPeriod = std::chrono::milliseconds(200);
 
 }  // namespace
 
-void Session::reclaim_memory(bool since_reclaim) {
+void Session::reclaim_memory(bool changed_only) {
   last_reclaim_ = std::chrono::steady_clock::now();
   std::set<const ShareGroup*> seen;
   for (auto& [id, ctx] : contexts_) {
     ShareGroup& group = *ctx->state->share_group();
-    if (!seen.insert(&group).second || !has_retired(group, since_reclaim)) continue;
+    if (!seen.insert(&group).second || !has_retired(group, changed_only)) continue;
     ObjectReferences refs;
     bool complete = true;
     for (auto& [other_id, other] : contexts_) {

@@ -71,13 +71,13 @@ TEST_F(LedgerTest, DeletedObjectsStayChargedWhileReferenced) {
   EXPECT_TRUE(ledger.charge(ObjectType::kTexture, 1, kWholeObject, 20 * kChargeUnit));
   ledger.retire(ObjectType::kBuffer, 1);
   ledger.retire(ObjectType::kBuffer, 1);  // twice counts once
-  EXPECT_TRUE(ledger.retired_since_reclaim());
+  EXPECT_TRUE(ledger.worth_a_look());
   EXPECT_EQ(ledger.retired_count(), 1u);
   EXPECT_EQ(account.total_bytes, 38 * kChargeUnit) << "retired, not yet given back";
   // A vertex array still uses buffer 1 (texture 1 is a different object).
   auto buffer_one = [](HostObject o) { return o.kind == ObjectType::kBuffer && o.name == 1; };
   EXPECT_TRUE(ledger.reclaim(buffer_one).empty());
-  EXPECT_FALSE(ledger.retired_since_reclaim());
+  EXPECT_FALSE(ledger.worth_a_look());
   EXPECT_EQ(account.total_bytes, 38 * kChargeUnit);
   ledger.reclaim(nothing_in_use);
   EXPECT_EQ(account.total_bytes, 28 * kChargeUnit);

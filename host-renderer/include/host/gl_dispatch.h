@@ -79,8 +79,9 @@ class GlContextState {
 };
 
 // Deleted objects whose storage GL may still keep (gl/memory_ledger.h):
-// whether `group` has any, or any retired since its last reclaim.
-bool has_retired(const ShareGroup& group, bool since_reclaim);
+// whether `group` has any, or (`changed_only`) whether objects were retired
+// or something that referred to them deleted since its last reclaim.
+bool has_retired(const ShareGroup& group, bool changed_only);
 // Frees those not in `refs`, which holds what every context of `group`
 // refers to; a context of the group must be current.
 void reclaim_retired(ShareGroup& group, const ObjectReferences& refs);

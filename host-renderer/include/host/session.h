@@ -71,7 +71,7 @@ class Session {
   void log_end();
 
   // session_memory.cpp: storage of deleted objects
-  void reclaim_memory(bool since_reclaim);
+  void reclaim_memory(bool changed_only);
   void reclaim_after_batch();
 
   const EglDisplay& display_;
