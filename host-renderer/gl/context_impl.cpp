@@ -244,6 +244,8 @@ void GlContextState::release_objects() {
     if (!wire::is_shared(t)) release_map(t, s.local.names(t), s.account);
     else if (last_in_group) release_map(t, s.share->names(t), s.account);
   }
+  // Its vertex arrays, framebuffers and bindings no longer keep anything.
+  if (!last_in_group) s.share->ledger.referrer_deleted();
   if (last_in_group) {
     for (HostObject held : s.share->ledger.held_names()) delete_objects(held.kind, {held.name});
     s.share->ledger.clear();

@@ -67,9 +67,9 @@ class MemoryLedger {
   // GL handed out the name of a retired object again: the host keeps that
   // name unused, so a reference to it can only mean the retired object.
   void hold_name(wire::ObjectType kind, GLuint object);
-  // A vertex array, framebuffer or transform feedback, which may have
-  // referred to a retired object, was deleted.
-  void referrer_deleted() { worth_a_look_ = retired_ > 0; }
+  // A vertex array, framebuffer, transform feedback or context, which may
+  // have referred to a retired object, was deleted.
+  void referrer_deleted() { worth_a_look_ = worth_a_look_ || retired_ > 0; }
   // Whether something was retired, or a referrer deleted, since the last reclaim().
   bool worth_a_look() const { return worth_a_look_; }
   size_t retired_count() const { return retired_; }
