@@ -75,12 +75,14 @@ class Scan {
 
   void current_vertex_array() {
     add(ObjectType::kBuffer, get(GL_ELEMENT_ARRAY_BUFFER_BINDING));
-    for (GLuint b : attribute_buffers()) add(ObjectType::kBuffer, static_cast<GLint>(b));
     if (has(43, 31)) {
-      // Binding points no attribute reads from hold their buffer all the same.
+      // Attributes read from binding points, which hold their buffer even
+      // when no attribute reads from them.
       for (GLuint i = 0; i < limit(GL_MAX_VERTEX_ATTRIB_BINDINGS, 64); ++i) {
         add(ObjectType::kBuffer, get_indexed(GL_VERTEX_BINDING_BUFFER, i));
       }
+    } else {
+      for (GLuint b : attribute_buffers()) add(ObjectType::kBuffer, static_cast<GLint>(b));
     }
     for (const LegacyArrayBuffer& a : legacy_array_buffers(st_)) {
       add(ObjectType::kBuffer, static_cast<GLint>(a.buffer));

@@ -2,6 +2,7 @@
 // renderbuffer only once nothing refers to it, so the guest stays charged
 // for it until a look at every context of its share group finds nothing
 // that does (gl/memory_ledger.h).
+#include <algorithm>
 #include <set>
 
 #include "host/session.h"
@@ -9,14 +10,16 @@
 namespace host {
 namespace {
 
-// How often deletions alone make the host look: the look costs a few
-// thousand GL queries per context.
+// How often deletions alone make the host look: a look costs a few thousand
+// GL queries per context, more with many vertex arrays and framebuffers, so
+// the wait is also at least kLookShare times what the last look took.
 constexpr auto kReclaimPeriod = std::chrono::milliseconds(200);
+constexpr int kLookShare = 50;
 
 }  // namespace
 
 void Session::reclaim_memory(bool changed_only) {
-  last_reclaim_ = std::chrono::steady_clock::now();
+  const auto start = std::chrono::steady_clock::now();
   std::set<const ShareGroup*> seen;
   for (auto& [id, ctx] : contexts_) {
     ShareGroup& group = *ctx->state->share_group();
@@ -33,10 +36,13 @@ void Session::reclaim_memory(bool changed_only) {
     if (complete) reclaim_retired(group, refs);
   }
   ensure_bound();
+  last_reclaim_ = std::chrono::steady_clock::now();
+  reclaim_wait_ = std::max<std::chrono::steady_clock::duration>(kReclaimPeriod,
+                                                                 (last_reclaim_ - start) * kLookShare);
 }
 
 void Session::reclaim_after_batch() {
-  if (std::chrono::steady_clock::now() - last_reclaim_ < kReclaimPeriod) return;
+  if (std::chrono::steady_clock::now() - last_reclaim_ < reclaim_wait_) return;
   for (auto& [id, ctx] : contexts_) {
     if (has_retired(*ctx->state->share_group(), true)) {
       reclaim_memory(true);

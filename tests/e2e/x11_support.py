@@ -14,10 +14,12 @@ MAX_DIFFERENT_PIXELS = 0.002
 class Xvfb:
     def __init__(self, size="1024x768x24"):
         # Xvfb picks a free display itself and names it once it is ready:
-        # suites running side by side never end up on one server.
+        # suites running side by side never end up on one server. Without
+        # -noreset it resets whenever its last client leaves, and a program
+        # starting right then cannot open the display.
         read_end, write_end = os.pipe()
-        self.proc = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-screen", "0", size,
-                                      "-nolisten", "tcp"], pass_fds=(write_end,),
+        self.proc = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-noreset", "-screen", "0",
+                                      size, "-nolisten", "tcp"], pass_fds=(write_end,),
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(write_end)
         with os.fdopen(read_end) as ready:

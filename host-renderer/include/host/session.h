@@ -101,6 +101,7 @@ class Session {
   bool no_context_lost_ = false;  // a protocol error while no context was current
   std::map<uint32_t, uint32_t> frames_out_;  // per surface: sent, not yet done
   std::chrono::steady_clock::time_point last_reclaim_{};
+  std::chrono::steady_clock::duration reclaim_wait_{};  // before deletions make the next look
 };
 
 }  // namespace host
