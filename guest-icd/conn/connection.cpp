@@ -26,7 +26,9 @@ milliseconds timeout_from_env() {
 }
 
 std::mutex g_shared_mu;
-std::shared_ptr<Connection> g_shared;
+// Never destroyed, like the display registries: exit handlers of the
+// program may still draw or tear down through it.
+std::shared_ptr<Connection>& g_shared = *new std::shared_ptr<Connection>;
 bool g_stats_registered = false;
 
 void print_stats_at_exit() {

@@ -4,13 +4,18 @@
 
 #include <algorithm>
 
+#include "conn/per_thread.h"
+
 
 namespace icd {
 namespace {
 
+// Never destroyed: programs make EGL and GLX calls from their own exit
+// handlers (piglit tears its context down in one), which may run after
+// this library's static objects are gone.
 std::vector<std::unique_ptr<Display>>& registry() {
-  static std::vector<std::unique_ptr<Display>> displays;
-  return displays;
+  static auto* displays = new std::vector<std::unique_ptr<Display>>;
+  return *displays;
 }
 
 RenderCaps caps_of(const HostInfo& host) {
@@ -26,10 +31,7 @@ std::mutex& api_mutex() {
   return mu;
 }
 
-CurrentState& current_state() {
-  thread_local CurrentState state;
-  return state;
-}
+CurrentState& current_state() { return per_thread<CurrentState>(); }
 
 Display* get_display(EGLenum platform, void* native) {
   for (auto& d : registry())

@@ -3,12 +3,17 @@
 #include <X11/Xlibint.h>
 #include <X11/Xutil.h>
 
+#include "conn/per_thread.h"
+
 namespace icd::glx {
 namespace {
 
+// Never destroyed: programs make EGL and GLX calls from their own exit
+// handlers (piglit tears its context down in one), which may run after
+// this library's static objects are gone.
 std::vector<std::unique_ptr<GlxDisplay>>& registry() {
-  static std::vector<std::unique_ptr<GlxDisplay>> displays;
-  return displays;
+  static auto* displays = new std::vector<std::unique_ptr<GlxDisplay>>;
+  return *displays;
 }
 
 // TrueColor 8-bit-per-channel visuals of the default screen, its default
@@ -40,10 +45,7 @@ std::mutex& api_mutex() {
   return mu;
 }
 
-Current& current() {
-  thread_local Current state;
-  return state;
-}
+Current& current() { return per_thread<Current>(); }
 
 GlxDisplay* get_display(::Display* dpy) {
   if (!dpy) return nullptr;

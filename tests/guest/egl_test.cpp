@@ -271,5 +271,21 @@ TEST(Connection, NoHostIsAnErrorNotAHang) {
   EXPECT_FALSE(conn);
 }
 
+// Programs tear EGL down from their own exit handlers (piglit does); the
+// driver's per-thread and global state must still be there then.
+TEST_F(Egl, ExitHandlersCanStillReleaseAndDestroy) {
+  const char* exe = std::getenv("CONDUIT_EXIT_TEARDOWN");
+  ASSERT_TRUE(exe && *exe) << "CONDUIT_EXIT_TEARDOWN is not set";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    execl(exe, exe, static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
 }  // namespace
 }  // namespace icd::egl
