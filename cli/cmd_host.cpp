@@ -136,9 +136,10 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
                   "Bytes of one buffer or texture upload of a guest")
       ->check(size_validator())
       ->capture_default_str();
-  cmd->add_flag("!--keep-shader-precision", o.limits.guest.promote_shader_precision,
-                "Compile GLSL ES mediump as written instead of as highp (highp is the "
-                "default: software rasterizers emulate 16-bit floats slowly)");
+  cmd->add_flag("--promote-shader-precision", o.limits.guest.promote_shader_precision,
+                "Compile GLSL ES mediump as highp: faster on software rasterizers that "
+                "emulate 16-bit floats, but precision mismatches between declarations no "
+                "longer fail to compile or link");
   cmd->add_option("--max-objects", o.limits.guest.max_objects, "GL object names one guest may hold")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
