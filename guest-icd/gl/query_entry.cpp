@@ -12,6 +12,7 @@
 namespace icd {
 namespace {
 
+constexpr GLenum kVersion = 0x1F02;
 constexpr GLenum kExtensions = 0x1F03;
 constexpr GLenum kNumExtensions = 0x821D;
 
@@ -51,15 +52,23 @@ const std::string* fetch_string(Stream& s, GLenum name, GLuint index, bool index
   return &(cache[key] = std::move(text));
 }
 
+// Whether the context lists extensions one by one (OpenGL and OpenGL ES 3.0
+// and later): core profiles have no single extension string, and asking
+// for it would leave GL_INVALID_ENUM for the program to find.
+bool indexed_extensions(Stream& s) {
+  const std::string* version = fetch_string(s, kVersion, 0, false);
+  if (!version) return false;
+  const char* number = version->c_str();
+  if (version->rfind("OpenGL ES", 0) == 0) number += version->find_first_of("0123456789");
+  return std::atoi(number) >= 3;
+}
+
 // The host's extensions minus those whose commands Conduit does not carry.
 const std::vector<std::string>& extension_list(Stream& s) {
   auto& list = s.gl_state().extensions();
   if (!list.empty()) return list;
   std::vector<std::string> all;
-  if (const std::string* flat = fetch_string(s, kExtensions, 0, false)) {
-    std::istringstream in(*flat);
-    for (std::string e; in >> e;) all.push_back(e);
-  } else {
+  if (indexed_extensions(s)) {
     GLint n = 0;
     handle_glGetIntegerv(kNumExtensions, &n);
     for (GLint i = 0; i < n; ++i) {
@@ -67,6 +76,9 @@ const std::vector<std::string>& extension_list(Stream& s) {
         all.push_back(*e);
       }
     }
+  } else if (const std::string* flat = fetch_string(s, kExtensions, 0, false)) {
+    std::istringstream in(*flat);
+    for (std::string e; in >> e;) all.push_back(e);
   }
   for (auto& e : all) {
     if (!wire::gl_extension_blocked(e.c_str())) list.push_back(std::move(e));
@@ -109,6 +121,8 @@ const GLubyte* GLAPIENTRY handle_glGetString(GLenum name) {
   Stream* s = current_stream();
   if (!s) return nullptr;
   if (name == kExtensions) {
+    // Core profiles have none: the host answers with GL_INVALID_ENUM.
+    if (!fetch_string(*s, kExtensions, 0, false)) return nullptr;
     auto& cache = s->gl_state().string_cache();
     const uint64_t key = uint64_t{1} << 62;
     auto it = cache.find(key);
