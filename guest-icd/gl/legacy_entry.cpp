@@ -80,14 +80,31 @@ size_t slot_of(GlState& st, GLenum array) {
   }
 }
 
+// Records whether a fixed-function array is on: draws send its client data.
+void track_client_array(GlState& st, GLenum array, bool enable) {
+  const size_t slot = slot_of(st, array);
+  if (slot < kLegacySlots && !st.gles() && st.default_vertex_array()) {
+    st.legacy_arrays().slots[slot].enabled = enable;
+  }
+}
+
 void client_state(GLenum array, bool enable) {
   Stream* s = current_stream();
   if (!s) return;
-  GlState& st = s->gl_state();
-  const size_t slot = slot_of(st, array);
-  if (slot < kLegacySlots && st.default_vertex_array()) st.legacy_arrays().slots[slot].enabled = enable;
+  track_client_array(s->gl_state(), array, enable);
   if (enable) wire::encode_glEnableClientState(s->writer(), array);
   else wire::encode_glDisableClientState(s->writer(), array);
+  s->commit();
+}
+
+void capability(GLenum cap, bool enable) {
+  Stream* s = current_stream();
+  if (!s) return;
+  // Compatibility contexts take array names in glEnable too (drivers accept
+  // them as glEnableClientState; programs and piglit rely on it).
+  track_client_array(s->gl_state(), cap, enable);
+  if (enable) wire::encode_glEnable(s->writer(), cap);
+  else wire::encode_glDisable(s->writer(), cap);
   s->commit();
 }
 
@@ -150,6 +167,8 @@ void GLAPIENTRY handle_glCallLists(GLsizei n, GLenum type, const void* lists) {
 
 void GLAPIENTRY handle_glEnableClientState(GLenum array) { client_state(array, true); }
 void GLAPIENTRY handle_glDisableClientState(GLenum array) { client_state(array, false); }
+void GLAPIENTRY handle_glEnable(GLenum cap) { capability(cap, true); }
+void GLAPIENTRY handle_glDisable(GLenum cap) { capability(cap, false); }
 
 void GLAPIENTRY handle_glClientActiveTexture(GLenum texture) {
   Stream* s = current_stream();
