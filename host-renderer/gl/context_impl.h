@@ -64,6 +64,10 @@ struct GlContextState::Impl {
   // Host-only buffers holding client-side vertex and index data.
   std::vector<GLuint> scratch_arrays;
   GLuint scratch_elements = 0;
+  // Between glBegin and glEnd, and the last vertex the arrays held at glBegin
+  // (array_reads.h).
+  bool in_begin = false;
+  int64_t begin_last_vertex = 0;
 
  private:
   void probe_support();

@@ -1,6 +1,7 @@
 // Entry of the GL command path: opcode -> checks -> generated dispatch.
 #include <string>
 
+#include "gl/array_reads.h"
 #include "gl/dispatch_support.h"
 #include "host/gl_dispatch.h"
 #include "wire/gl_opcodes.h"
@@ -14,10 +15,17 @@ wire::Status dispatch_gl(DispatchEnv& env, uint32_t opcode, wire::Reader& payloa
     return wire::make_error(wire::Errc::kUnknownOpcode, "opcode " + std::to_string(opcode),
                             payload.offset());
   }
-  if (!env.state.impl().supports(*info)) {
+  GlContextState::Impl& st = env.state.impl();
+  if (!st.supports(*info)) {
     return wire::make_error(wire::Errc::kUnknownOpcode,
                             std::string(info->name) + " is not offered by the host context",
                             payload.offset());
+  }
+  auto fits = array_reads_fit(st, opcode, payload);
+  if (!fits) return fits.error();
+  if (!*fits) {
+    st.refused_error = GL_INVALID_OPERATION;  // GL would read past a buffer
+    return {};
   }
   reset_scratch();
   wire::Status status = fn(env, payload);

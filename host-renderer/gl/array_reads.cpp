@@ -1,0 +1,312 @@
+#include "gl/array_reads.h"
+
+#include <epoxy/gl.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <regex>
+#include <vector>
+
+#include "gl/read_args.h"
+#include "wire/gl_decode.h"
+#include "wire/gl_opcodes.h"
+
+namespace host {
+namespace {
+
+using wire::GlOp;
+
+// Where an enabled array reads: `buffer` from `offset`, a vertex every
+// `stride` bytes, `element` bytes each.
+struct ArrayExtent {
+  GLuint buffer;
+  int64_t offset, stride, element;
+};
+
+int64_t type_bytes(GLenum type) {
+  switch (type) {
+    case GL_BYTE: case GL_UNSIGNED_BYTE: return 1;
+    case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_HALF_FLOAT: return 2;
+    case GL_DOUBLE: return 8;
+    default: return 4;  // int, float, fixed, packed 2_10_10_10 (a whole vertex)
+  }
+}
+
+bool packed(GLenum type) {
+  return type == GL_INT_2_10_10_10_REV || type == GL_UNSIGNED_INT_2_10_10_10_REV ||
+         type == GL_UNSIGNED_INT_10F_11F_11F_REV;
+}
+
+ArrayExtent extent(GLuint buffer, int64_t offset, int64_t stride, GLint size, GLenum type) {
+  const int64_t element = packed(type) ? 4 : (size == GL_BGRA ? 4 : size) * type_bytes(type);
+  return {buffer, offset, stride != 0 ? stride : element, element};
+}
+
+// False when GL answers no query (inside glBegin/glEnd).
+bool generic_arrays(GlContextState::Impl& st, std::vector<ArrayExtent>& out) {
+  GLint count = -1;
+  glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &count);
+  if (count < 0) return false;
+  for (GLuint i = 0; i < static_cast<GLuint>(std::clamp(count, 0, 64)); ++i) {
+    GLint enabled = 0, buffer = 0, size = 0, type = 0, stride = 0;
+    glGetVertexAttribiv(i, GL_VERTEX_ATTRIB_ARRAY_ENABLED, &enabled);
+    if (!enabled) continue;
+    glGetVertexAttribiv(i, GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING, &buffer);
+    glGetVertexAttribiv(i, GL_VERTEX_ATTRIB_ARRAY_SIZE, &size);
+    glGetVertexAttribiv(i, GL_VERTEX_ATTRIB_ARRAY_TYPE, &type);
+    void* pointer = nullptr;
+    glGetVertexAttribPointerv(i, GL_VERTEX_ATTRIB_ARRAY_POINTER, &pointer);
+    int64_t offset = static_cast<int64_t>(reinterpret_cast<uintptr_t>(pointer));
+    if (st.version() >= 43) {
+      // The binding point holds the stride and most of the offset.
+      GLint binding = 0, relative = 0;
+      glGetVertexAttribiv(i, GL_VERTEX_ATTRIB_BINDING, &binding);
+      glGetVertexAttribiv(i, GL_VERTEX_ATTRIB_RELATIVE_OFFSET, &relative);
+      GLint64 base = 0, step = 0;
+      glGetInteger64i_v(GL_VERTEX_BINDING_OFFSET, static_cast<GLuint>(binding), &base);
+      glGetInteger64i_v(GL_VERTEX_BINDING_STRIDE, static_cast<GLuint>(binding), &step);
+      offset = base + relative;
+      out.push_back(extent(static_cast<GLuint>(buffer), offset, step, size, static_cast<GLenum>(type)));
+      // A stride of 0 at the binding point reads every vertex at one place.
+      if (step == 0) out.back().stride = 0;
+      continue;
+    }
+    glGetVertexAttribiv(i, GL_VERTEX_ATTRIB_ARRAY_STRIDE, &stride);
+    out.push_back(extent(static_cast<GLuint>(buffer), offset, stride, size, static_cast<GLenum>(type)));
+  }
+  return true;
+}
+
+// A fixed-function array's state queries (size or type 0: fixed values).
+struct LegacyQueries {
+  GLenum cap, buffer, pointer, stride, size, type;
+  GLint fixed_size;
+  GLenum fixed_type;
+};
+
+constexpr LegacyQueries kLegacy[] = {
+    {GL_VERTEX_ARRAY, GL_VERTEX_ARRAY_BUFFER_BINDING, GL_VERTEX_ARRAY_POINTER,
+     GL_VERTEX_ARRAY_STRIDE, GL_VERTEX_ARRAY_SIZE, GL_VERTEX_ARRAY_TYPE, 0, 0},
+    {GL_NORMAL_ARRAY, GL_NORMAL_ARRAY_BUFFER_BINDING, GL_NORMAL_ARRAY_POINTER,
+     GL_NORMAL_ARRAY_STRIDE, 0, GL_NORMAL_ARRAY_TYPE, 3, 0},
+    {GL_COLOR_ARRAY, GL_COLOR_ARRAY_BUFFER_BINDING, GL_COLOR_ARRAY_POINTER,
+     GL_COLOR_ARRAY_STRIDE, GL_COLOR_ARRAY_SIZE, GL_COLOR_ARRAY_TYPE, 0, 0},
+    {GL_SECONDARY_COLOR_ARRAY, GL_SECONDARY_COLOR_ARRAY_BUFFER_BINDING,
+     GL_SECONDARY_COLOR_ARRAY_POINTER, GL_SECONDARY_COLOR_ARRAY_STRIDE,
+     GL_SECONDARY_COLOR_ARRAY_SIZE, GL_SECONDARY_COLOR_ARRAY_TYPE, 0, 0},
+    {GL_FOG_COORD_ARRAY, GL_FOG_COORD_ARRAY_BUFFER_BINDING, GL_FOG_COORD_ARRAY_POINTER,
+     GL_FOG_COORD_ARRAY_STRIDE, 0, GL_FOG_COORD_ARRAY_TYPE, 1, 0},
+    {GL_INDEX_ARRAY, GL_INDEX_ARRAY_BUFFER_BINDING, GL_INDEX_ARRAY_POINTER,
+     GL_INDEX_ARRAY_STRIDE, 0, GL_INDEX_ARRAY_TYPE, 1, 0},
+    {GL_EDGE_FLAG_ARRAY, GL_EDGE_FLAG_ARRAY_BUFFER_BINDING, GL_EDGE_FLAG_ARRAY_POINTER,
+     GL_EDGE_FLAG_ARRAY_STRIDE, 0, 0, 1, GL_UNSIGNED_BYTE},
+    {GL_TEXTURE_COORD_ARRAY, GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING,
+     GL_TEXTURE_COORD_ARRAY_POINTER, GL_TEXTURE_COORD_ARRAY_STRIDE, GL_TEXTURE_COORD_ARRAY_SIZE,
+     GL_TEXTURE_COORD_ARRAY_TYPE, 0, 0},
+};
+
+void legacy_array(const LegacyQueries& q, std::vector<ArrayExtent>& out) {
+  if (!glIsEnabled(q.cap)) return;
+  GLint buffer = 0, stride = 0, size = q.fixed_size, type = static_cast<GLint>(q.fixed_type);
+  glGetIntegerv(q.buffer, &buffer);
+  glGetIntegerv(q.stride, &stride);
+  if (q.size) glGetIntegerv(q.size, &size);
+  if (q.type) glGetIntegerv(q.type, &type);
+  void* pointer = nullptr;
+  glGetPointerv(q.pointer, &pointer);
+  out.push_back(extent(static_cast<GLuint>(buffer),
+                       static_cast<int64_t>(reinterpret_cast<uintptr_t>(pointer)), stride, size,
+                       static_cast<GLenum>(type)));
+}
+
+void legacy_arrays(std::vector<ArrayExtent>& out) {
+  for (const LegacyQueries& q : kLegacy) {
+    if (q.cap != GL_TEXTURE_COORD_ARRAY) legacy_array(q, out);
+  }
+  GLint units = 0, active = GL_TEXTURE0;
+  glGetIntegerv(GL_MAX_TEXTURE_COORDS, &units);
+  glGetIntegerv(GL_CLIENT_ACTIVE_TEXTURE, &active);
+  for (GLint unit = 0; unit < std::clamp(units, 0, 32); ++unit) {
+    glClientActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
+    legacy_array(kLegacy[std::size(kLegacy) - 1], out);
+  }
+  glClientActiveTexture(static_cast<GLenum>(active));
+}
+
+int64_t buffer_size(GlContextState::Impl& st, GLuint buffer) {
+  GLint64 size = 0;
+  if (st.version() >= 45) {
+    glGetNamedBufferParameteri64v(buffer, GL_BUFFER_SIZE, &size);
+    return size;
+  }
+  GLint bound = 0;
+  glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &bound);
+  glBindBuffer(GL_ARRAY_BUFFER, buffer);
+  glGetBufferParameteri64v(GL_ARRAY_BUFFER, GL_BUFFER_SIZE, &size);
+  glBindBuffer(GL_ARRAY_BUFFER, static_cast<GLuint>(bound));
+  return size;
+}
+
+// The last vertex every enabled array holds in its buffer (INT64_MAX with
+// none enabled, -1 when one cannot be read at all: an enabled array without
+// a buffer would be a host pointer).
+int64_t last_held_vertex(GlContextState::Impl& st) {
+  std::vector<ArrayExtent> arrays;
+  if (!generic_arrays(st, arrays)) return -1;
+  legacy_arrays(arrays);
+  int64_t last = INT64_MAX;
+  for (const ArrayExtent& a : arrays) {
+    const int64_t room = a.buffer == 0 ? -1 : buffer_size(st, a.buffer) - a.offset - a.element;
+    if (a.buffer == 0 || a.offset < 0 || room < 0) return -1;
+    if (a.stride > 0) last = std::min(last, room / a.stride);
+  }
+  return last;
+}
+
+// Commands GL allows between glBegin and glEnd (none of them changes an
+// array); any other one means the host is not inside a glBegin any more.
+bool allowed_in_begin(uint32_t opcode) {
+  static const std::vector<bool> allowed = [] {
+    const std::regex pattern(
+        "gl(Vertex[234]|VertexAttrib[ILP]?[1-4]|Color[34]|SecondaryColor3|Normal3|TexCoord[1-4]|"
+        "MultiTexCoord[1-4]|FogCoord[df]|Index(ub|[dfis])v?$|EdgeFlagv?$|Material[fi]|"
+        "EvalCoord[12]|EvalPoint[12]|CallLists?$|ArrayElement$).*");
+    std::vector<bool> out;
+    for (uint32_t op = wire::kFirstGlOpcode;; ++op) {
+      const wire::GlCommandInfo* info = wire::gl_command_info(op);
+      if (info == nullptr) break;
+      out.push_back(std::regex_match(info->name, pattern));
+    }
+    return out;
+  }();
+  const uint32_t i = opcode - wire::kFirstGlOpcode;
+  return opcode >= wire::kFirstGlOpcode && i < allowed.size() && allowed[i];
+}
+
+bool compiling_list() {
+  GLint list = 0;
+  glGetIntegerv(GL_LIST_INDEX, &list);
+  return list != 0;
+}
+
+int64_t last_of(int64_t first, int64_t count) { return count > 0 ? first + count - 1 : -1; }
+
+template <typename T>
+int64_t largest_index(const std::byte* p, size_t count) {
+  int64_t most = -1;
+  for (size_t i = 0; i < count; ++i) {
+    T v;
+    std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+    most = std::max<int64_t>(most, v);
+  }
+  return most;
+}
+
+int64_t largest_index(GLenum type, const std::byte* p, size_t count) {
+  switch (type) {
+    case GL_UNSIGNED_BYTE: return largest_index<uint8_t>(p, count);
+    case GL_UNSIGNED_SHORT: return largest_index<uint16_t>(p, count);
+    default: return largest_index<uint32_t>(p, count);
+  }
+}
+
+// The largest index an elements draw reads (wire layout: draw_handlers.cpp),
+// or -2 when it cannot be known without reading past its source.
+wire::Result<int64_t> elements_last(GlContextState::Impl& st, wire::Reader& r) {
+  GLenum mode = 0, type = 0;
+  GLsizei count = 0, instances = 0;
+  GLint base_vertex = 0;
+  GLuint start = 0, end = 0;
+  wire::Data indices;
+  WIRE_TRY(read_args(r, mode, count, type, instances, base_vertex, start, end));
+  WIRE_TRY(read_data(r, indices));
+  if (count <= 0) return int64_t{-1};
+  const size_t size = type == GL_UNSIGNED_BYTE ? 1 : type == GL_UNSIGNED_SHORT ? 2 : 4;
+  const size_t bytes = static_cast<size_t>(count) * size;
+  int64_t most = -2;
+  if (indices.kind != wire::DataKind::kBufferOffset) {
+    if (indices.bytes.size() >= bytes) most = largest_index(type, indices.bytes.data(), count);
+  } else {
+    GLint buffer = 0;
+    glGetIntegerv(GL_ELEMENT_ARRAY_BUFFER_BINDING, &buffer);
+    GLint64 held = 0;
+    if (buffer != 0) glGetBufferParameteri64v(GL_ELEMENT_ARRAY_BUFFER, GL_BUFFER_SIZE, &held);
+    const auto offset = static_cast<int64_t>(indices.offset);
+    if (buffer != 0 && offset >= 0 && offset + static_cast<int64_t>(bytes) <= held) {
+      const void* p = glMapBufferRange(GL_ELEMENT_ARRAY_BUFFER, offset, static_cast<GLsizeiptr>(bytes),
+                                       GL_MAP_READ_BIT);
+      if (p) most = largest_index(type, static_cast<const std::byte*>(p), count);
+      if (p) glUnmapBuffer(GL_ELEMENT_ARRAY_BUFFER);
+    }
+  }
+  return most < 0 ? most : most + base_vertex;
+}
+
+bool elements_draw(uint32_t opcode) {
+  switch (static_cast<GlOp>(opcode)) {
+    case GlOp::glDrawElements: case GlOp::glDrawElementsInstanced:
+    case GlOp::glDrawRangeElements: case GlOp::glDrawElementsBaseVertex:
+    case GlOp::glDrawRangeElementsBaseVertex: case GlOp::glDrawElementsInstancedBaseVertex:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Draws whose reads the host does not work out: refused while compiling.
+bool other_draw(uint32_t opcode) {
+  switch (static_cast<GlOp>(opcode)) {
+    case GlOp::glMultiDrawArrays: case GlOp::glDrawArraysIndirect:
+    case GlOp::glDrawElementsIndirect: case GlOp::glDrawElementsInstancedBaseInstance:
+    case GlOp::glDrawElementsInstancedBaseVertexBaseInstance:
+    case GlOp::glDrawTransformFeedback: case GlOp::glDrawTransformFeedbackInstanced:
+    case GlOp::glDrawTransformFeedbackStream: case GlOp::glDrawTransformFeedbackStreamInstanced:
+      return true;
+    default:
+      return false;
+  }
+}
+
+template <typename Args>
+wire::Result<Args> decoded(wire::Status (*decode)(wire::Reader&, Args&), wire::Reader& r) {
+  Args a{};
+  WIRE_TRY(decode(r, a));
+  return a;
+}
+
+}  // namespace
+
+wire::Result<bool> array_reads_fit(GlContextState::Impl& st, uint32_t opcode, wire::Reader r) {
+  if (!st.has_fixed_function_arrays()) return true;  // no display lists, no glArrayElement
+  const auto op = static_cast<GlOp>(opcode);
+  if (op == GlOp::glBegin) {
+    // GL answers no query inside glBegin/glEnd: what the arrays hold is
+    // read now, and they cannot change before glEnd.
+    st.begin_last_vertex = last_held_vertex(st);
+    st.in_begin = true;
+    return true;
+  }
+  if (op == GlOp::glArrayElement) {
+    auto a = decoded(wire::decode_glArrayElement, r);
+    if (!a) return a.error();
+    return a->i <= (st.in_begin ? st.begin_last_vertex : last_held_vertex(st));
+  }
+  if (!allowed_in_begin(opcode)) st.in_begin = false;
+  const bool arrays_draw = op == GlOp::glDrawArrays || op == GlOp::glDrawArraysInstanced ||
+                           op == GlOp::glDrawArraysInstancedBaseInstance;
+  if (!arrays_draw && !elements_draw(opcode) && !other_draw(opcode)) return true;
+  if (!compiling_list()) return true;
+  if (other_draw(opcode)) return false;
+  if (elements_draw(opcode)) {
+    auto last = elements_last(st, r);
+    if (!last) return last.error();
+    return *last != -2 && *last <= last_held_vertex(st);
+  }
+  // The three glDrawArrays forms start with mode, first, count.
+  auto a = decoded(wire::decode_glDrawArrays, r);
+  if (!a) return a.error();
+  return last_of(a->first, a->count) <= last_held_vertex(st);
+}
+
+}  // namespace host
