@@ -257,7 +257,7 @@ bool elements_draw(uint32_t opcode) {
 // Draws whose reads the host does not work out: refused while compiling.
 bool other_draw(uint32_t opcode) {
   switch (static_cast<GlOp>(opcode)) {
-    case GlOp::glMultiDrawArrays: case GlOp::glDrawArraysIndirect:
+    case GlOp::glDrawArraysIndirect:
     case GlOp::glDrawElementsIndirect: case GlOp::glDrawElementsInstancedBaseInstance:
     case GlOp::glDrawElementsInstancedBaseVertexBaseInstance:
     case GlOp::glDrawTransformFeedback: case GlOp::glDrawTransformFeedbackInstanced:
@@ -266,6 +266,27 @@ bool other_draw(uint32_t opcode) {
     default:
       return false;
   }
+}
+
+// The last vertex glMultiDrawArrays reads, or -2 when its arrays of
+// firsts and counts are shorter than it says.
+wire::Result<int64_t> multi_draw_last(wire::Reader& r) {
+  wire::Args_glMultiDrawArrays a{};
+  WIRE_TRY(wire::decode_glMultiDrawArrays(r, a));
+  if (a.drawcount <= 0) return int64_t{-1};
+  const auto n = static_cast<size_t>(a.drawcount);
+  if (a.first.bytes.size() < n * sizeof(GLint) || a.count.bytes.size() < n * sizeof(GLsizei)) {
+    return int64_t{-2};
+  }
+  int64_t last = -1;
+  for (size_t i = 0; i < n; ++i) {
+    GLint first = 0;
+    GLsizei count = 0;
+    std::memcpy(&first, a.first.bytes.data() + i * sizeof first, sizeof first);
+    std::memcpy(&count, a.count.bytes.data() + i * sizeof count, sizeof count);
+    last = std::max(last, last_of(first, count));
+  }
+  return last;
 }
 
 template <typename Args>
@@ -295,11 +316,12 @@ wire::Result<bool> array_reads_fit(GlContextState::Impl& st, uint32_t opcode, wi
   if (!allowed_in_begin(opcode)) st.in_begin = false;
   const bool arrays_draw = op == GlOp::glDrawArrays || op == GlOp::glDrawArraysInstanced ||
                            op == GlOp::glDrawArraysInstancedBaseInstance;
-  if (!arrays_draw && !elements_draw(opcode) && !other_draw(opcode)) return true;
+  const bool multi_draw = op == GlOp::glMultiDrawArrays;
+  if (!arrays_draw && !multi_draw && !elements_draw(opcode) && !other_draw(opcode)) return true;
   if (!compiling_list()) return true;
   if (other_draw(opcode)) return false;
-  if (elements_draw(opcode)) {
-    auto last = elements_last(st, r);
+  if (multi_draw || elements_draw(opcode)) {
+    auto last = multi_draw ? multi_draw_last(r) : elements_last(st, r);
     if (!last) return last.error();
     return *last != -2 && *last <= last_held_vertex(st);
   }
