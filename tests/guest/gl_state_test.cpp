@@ -247,5 +247,31 @@ TEST_F(LegacyGlState, DeletedFixedFunctionArrayBufferNeverBecomesAHostPointer) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// glBitmap reads its bits from a bound unpack buffer like a pixel upload:
+// the pointer is an offset there, not client memory.
+TEST_F(LegacyGlState, BitmapFromAnUnpackBuffer) {
+  constexpr GLenum kPixelUnpackBuffer = 0x88EC;
+  const std::array<uint8_t, 8> ones{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+  gl<void (*)(GLenum, GLint)>("glPixelStorei")(kUnpackAlignment, 1);
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kPixelUnpackBuffer, buffer);
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(
+      kPixelUnpackBuffer, 16, nullptr, kStaticDraw);
+  gl<void (*)(GLenum, GLintptr, GLsizeiptr, const void*)>("glBufferSubData")(
+      kPixelUnpackBuffer, 8, 8, ones.data());
+  gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0, 0, 0, 1);
+  gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
+  gl<void (*)(GLfloat, GLfloat, GLfloat)>("glColor3f")(0, 1, 0);
+  gl<void (*)(GLint, GLint)>("glWindowPos2i")(0, 0);
+  // An 8x8 bitmap, all ones, at offset 8 of the buffer.
+  gl<void (*)(GLsizei, GLsizei, GLfloat, GLfloat, GLfloat, GLfloat, const GLubyte*)>("glBitmap")(
+      8, 8, 0, 0, 0, 0, reinterpret_cast<const GLubyte*>(uintptr_t{8}));
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kPixelUnpackBuffer, 0);
+  EXPECT_EQ(pixel(4, 4), (std::array<uint8_t, 4>{0, 255, 0, 255}));
+  EXPECT_EQ(pixel(12, 4), (std::array<uint8_t, 4>{0, 0, 0, 255}));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 }  // namespace
 }  // namespace icd::egl
