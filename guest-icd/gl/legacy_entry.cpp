@@ -88,23 +88,16 @@ void track_client_array(GlState& st, GLenum array, bool enable) {
   }
 }
 
-void client_state(GLenum array, bool enable) {
-  Stream* s = current_stream();
-  if (!s) return;
-  track_client_array(s->gl_state(), array, enable);
-  if (enable) wire::encode_glEnableClientState(s->writer(), array);
-  else wire::encode_glDisableClientState(s->writer(), array);
-  s->commit();
-}
+using CapEncoder = void (*)(wire::Writer&, GLenum);
 
-void capability(GLenum cap, bool enable) {
+// Sends glEnable/glDisable or the client-state pair; compatibility contexts
+// take array names in glEnable too (drivers accept them as
+// glEnableClientState; programs and piglit rely on it).
+void switch_state(GLenum name, bool enable, CapEncoder on, CapEncoder off) {
   Stream* s = current_stream();
   if (!s) return;
-  // Compatibility contexts take array names in glEnable too (drivers accept
-  // them as glEnableClientState; programs and piglit rely on it).
-  track_client_array(s->gl_state(), cap, enable);
-  if (enable) wire::encode_glEnable(s->writer(), cap);
-  else wire::encode_glDisable(s->writer(), cap);
+  track_client_array(s->gl_state(), name, enable);
+  (enable ? on : off)(s->writer(), name);
   s->commit();
 }
 
@@ -165,10 +158,18 @@ void GLAPIENTRY handle_glCallLists(GLsizei n, GLenum type, const void* lists) {
   finish(*s, cmd);
 }
 
-void GLAPIENTRY handle_glEnableClientState(GLenum array) { client_state(array, true); }
-void GLAPIENTRY handle_glDisableClientState(GLenum array) { client_state(array, false); }
-void GLAPIENTRY handle_glEnable(GLenum cap) { capability(cap, true); }
-void GLAPIENTRY handle_glDisable(GLenum cap) { capability(cap, false); }
+void GLAPIENTRY handle_glEnableClientState(GLenum array) {
+  switch_state(array, true, wire::encode_glEnableClientState, wire::encode_glDisableClientState);
+}
+void GLAPIENTRY handle_glDisableClientState(GLenum array) {
+  switch_state(array, false, wire::encode_glEnableClientState, wire::encode_glDisableClientState);
+}
+void GLAPIENTRY handle_glEnable(GLenum cap) {
+  switch_state(cap, true, wire::encode_glEnable, wire::encode_glDisable);
+}
+void GLAPIENTRY handle_glDisable(GLenum cap) {
+  switch_state(cap, false, wire::encode_glEnable, wire::encode_glDisable);
+}
 
 void GLAPIENTRY handle_glClientActiveTexture(GLenum texture) {
   Stream* s = current_stream();
