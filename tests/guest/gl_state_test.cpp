@@ -247,6 +247,22 @@ TEST_F(LegacyGlState, DeletedFixedFunctionArrayBufferNeverBecomesAHostPointer) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// Compatibility contexts take GL_VERTEX_ARRAY in glEnable as in
+// glEnableClientState: the client array must reach the host all the same.
+TEST_F(LegacyGlState, ArraysEnabledThroughGlEnableDraw) {
+  constexpr GLenum kVertexArray = 0x8074, kTriangleFan = 0x0006;
+  const std::array<float, 8> square{-1, -1, 1, -1, 1, 1, -1, 1};
+  gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0, 0, 0, 1);
+  gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
+  gl<void (*)(GLfloat, GLfloat, GLfloat)>("glColor3f")(1, 0, 0);
+  gl<void (*)(GLint, GLenum, GLsizei, const void*)>("glVertexPointer")(2, kFloat, 0, square.data());
+  gl<void (*)(GLenum)>("glEnable")(kVertexArray);
+  gl<void (*)(GLenum, GLint, GLsizei)>("glDrawArrays")(kTriangleFan, 0, 4);
+  EXPECT_EQ(pixel(8, 8), (std::array<uint8_t, 4>{255, 0, 0, 255}));
+  gl<void (*)(GLenum)>("glDisable")(kVertexArray);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // glBitmap reads its bits from a bound unpack buffer like a pixel upload:
 // the pointer is an offset there, not client memory.
 TEST_F(LegacyGlState, BitmapFromAnUnpackBuffer) {
