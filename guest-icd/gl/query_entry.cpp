@@ -52,6 +52,25 @@ const std::string* fetch_string(Stream& s, GLenum name, GLuint index, bool index
   return &(cache[key] = std::move(text));
 }
 
+// Asks the host for a state value; true when it answered.
+template <typename T>
+bool host_values(Stream& s, wire::GlOp op, GLenum pname, T* out, bool cache) {
+  size_t cmd = begin(s, op);
+  s.writer().put(static_cast<uint32_t>(pname));
+  auto reply = finish_and_wait(s, cmd);
+  if (!reply) return false;
+  wire::Reader r(*reply, 0);
+  auto data = r.get_data();
+  if (!data) return false;
+  // The host sends exactly the values this pname has.
+  std::memcpy(out, data->bytes.data(), data->bytes.size());
+  if (cache && immutable_pname(pname) && !cache_disabled()) {
+    const uint64_t key = (uint64_t{sizeof(T)} << 32) | pname;
+    s.gl_state().get_cache()[key].assign(data->bytes.begin(), data->bytes.end());
+  }
+  return true;
+}
+
 // Whether the context lists extensions one by one (OpenGL and OpenGL ES 3.0
 // and later): core profiles have no single extension string, and asking
 // for it would leave GL_INVALID_ENUM for the program to find.
@@ -70,7 +89,7 @@ const std::vector<std::string>& extension_list(Stream& s) {
   std::vector<std::string> all;
   if (indexed_extensions(s)) {
     GLint n = 0;
-    handle_glGetIntegerv(kNumExtensions, &n);
+    host_values(s, wire::GlOp::glGetIntegerv, kNumExtensions, &n, false);
     for (GLint i = 0; i < n; ++i) {
       if (const std::string* e = fetch_string(s, kExtensions, static_cast<GLuint>(i), true)) {
         all.push_back(*e);
@@ -90,8 +109,9 @@ template <typename T>
 void get_values(wire::GlOp op, GLenum pname, T* out) {
   Stream* s = current_stream();
   if (!s || !out) return;
-  if (pname == kNumExtensions && !s->gl_state().extensions().empty()) {
-    *out = static_cast<T>(s->gl_state().extensions().size());
+  if (pname == kNumExtensions && indexed_extensions(*s)) {
+    // The extensions the guest offers, which glGetStringi indexes.
+    *out = static_cast<T>(extension_list(*s).size());
     return;
   }
   const uint64_t key = (uint64_t{sizeof(T)} << 32) | pname;
@@ -101,18 +121,7 @@ void get_values(wire::GlOp op, GLenum pname, T* out) {
     std::memcpy(out, it->second.data(), it->second.size());
     return;
   }
-  size_t cmd = begin(*s, op);
-  s->writer().put(static_cast<uint32_t>(pname));
-  auto reply = finish_and_wait(*s, cmd);
-  if (!reply) return;
-  wire::Reader r(*reply, 0);
-  auto data = r.get_data();
-  if (!data) return;
-  // The host sends exactly the values this pname has.
-  std::memcpy(out, data->bytes.data(), data->bytes.size());
-  if (immutable_pname(pname) && !cache_disabled()) {
-    cache[key].assign(data->bytes.begin(), data->bytes.end());
-  }
+  host_values(*s, op, pname, out, true);
 }
 
 }  // namespace
