@@ -6,9 +6,10 @@
 #include <climits>
 #include <cstring>
 #include <regex>
+#include <string>
 #include <vector>
 
-#include "gl/read_args.h"
+#include "gl/elements_draw.h"
 #include "wire/gl_decode.h"
 #include "wire/gl_opcodes.h"
 
@@ -164,30 +165,55 @@ int64_t last_held_vertex(GlContextState::Impl& st) {
   return last;
 }
 
-// Commands GL allows between glBegin and glEnd (none of them changes an
-// array); any other one means the host is not inside a glBegin any more.
-bool allowed_in_begin(uint32_t opcode) {
-  static const std::vector<bool> allowed = [] {
-    const std::regex pattern(
-        "gl(Vertex[234]|VertexAttrib[ILP]?[1-4]|Color[34]|SecondaryColor3|Normal3|TexCoord[1-4]|"
+// What a command is, for the array checks: flags per opcode.
+enum CommandKind : uint8_t {
+  kInBegin = 1,       // GL allows it between glBegin and glEnd
+  kArraysStay = 2,    // it cannot change a vertex array or a buffer's size
+};
+
+uint8_t command_kind(uint32_t opcode) {
+  static const std::vector<uint8_t> kinds = [] {
+    // Attributes given one vertex at a time; none of them touches an array.
+    const std::string vertex_attributes =
+        "Vertex[234]|VertexAttrib[ILP]?[1-4]|Color[34]|SecondaryColor3|Normal3|TexCoord[1-4]|"
         "MultiTexCoord[1-4]|FogCoord[df]|Index(ub|[dfis])v?$|EdgeFlagv?$|Material[fi]|"
-        "EvalCoord[12]|EvalPoint[12]|CallLists?$|ArrayElement$).*");
-    std::vector<bool> out;
+        "EvalCoord[12]|EvalPoint[12]";
+    const std::regex in_begin("gl(" + vertex_attributes + "|CallLists?$|ArrayElement$).*");
+    // Display lists may switch arrays on (glEnable is compiled): not here.
+    const std::regex arrays_stay(
+        "gl(" + vertex_attributes + "|ArrayElement$|Begin$|End$|MatrixMode$|LoadIdentity$|"
+        "PushMatrix$|PopMatrix$|(Translate|Rotate|Scale)[df]$|(Mult|Load)Matrix[df]$|Ortho$|"
+        "Frustum$|BindTexture$|Tex(Parameter|Env)[fi]v?$|Light(Model)?[fi]v?$|ShadeModel$|"
+        "Clear(Color|Depth)?$|Viewport$|PointSize$|LineWidth$|Flush$|Finish$|GetError$).*");
+    std::vector<uint8_t> out;
     for (uint32_t op = wire::kFirstGlOpcode;; ++op) {
       const wire::GlCommandInfo* info = wire::gl_command_info(op);
       if (info == nullptr) break;
-      out.push_back(std::regex_match(info->name, pattern));
+      out.push_back((std::regex_match(info->name, in_begin) ? kInBegin : 0) |
+                    (std::regex_match(info->name, arrays_stay) ? kArraysStay : 0));
     }
     return out;
   }();
   const uint32_t i = opcode - wire::kFirstGlOpcode;
-  return opcode >= wire::kFirstGlOpcode && i < allowed.size() && allowed[i];
+  return opcode >= wire::kFirstGlOpcode && i < kinds.size() ? kinds[i] : 0;
 }
 
-bool compiling_list() {
+// Asks GL only after a glNewList the host saw, not on every draw.
+bool compiling_list(const GlContextState::Impl& st) {
+  if (!st.list_maybe_open) return false;
   GLint list = 0;
   glGetIntegerv(GL_LIST_INDEX, &list);
   return list != 0;
+}
+
+// last_held_vertex, read again only after a command of the share group
+// (shared buffers change in any of its contexts) that may change arrays.
+int64_t last_held_vertex_cached(GlContextState::Impl& st) {
+  if (st.held_vertex_epoch != st.share->array_epoch) {
+    st.held_vertex = last_held_vertex(st);
+    st.held_vertex_epoch = st.share->array_epoch;
+  }
+  return st.held_vertex;
 }
 
 int64_t last_of(int64_t first, int64_t count) { return count > 0 ? first + count - 1 : -1; }
@@ -211,36 +237,31 @@ int64_t largest_index(GLenum type, const std::byte* p, size_t count) {
   }
 }
 
-// The largest index an elements draw reads (wire layout: draw_handlers.cpp),
-// or -2 when it cannot be known without reading past its source.
-wire::Result<int64_t> elements_last(GlContextState::Impl& st, wire::Reader& r) {
-  GLenum mode = 0, type = 0;
-  GLsizei count = 0, instances = 0;
-  GLint base_vertex = 0;
-  GLuint start = 0, end = 0;
-  wire::Data indices;
-  WIRE_TRY(read_args(r, mode, count, type, instances, base_vertex, start, end));
-  WIRE_TRY(read_data(r, indices));
-  if (count <= 0) return int64_t{-1};
-  const size_t size = type == GL_UNSIGNED_BYTE ? 1 : type == GL_UNSIGNED_SHORT ? 2 : 4;
-  const size_t bytes = static_cast<size_t>(count) * size;
+// The largest index an elements draw reads, or -2 when it cannot be known
+// without reading past its source.
+wire::Result<int64_t> elements_last(wire::Reader& r) {
+  ElementsDraw d;
+  WIRE_TRY(read_elements_draw(r, d));
+  const size_t size = index_size(d.type);
+  if (d.count <= 0 || size == 0) return int64_t{-1};  // nothing read, or GL's error
+  const size_t bytes = static_cast<size_t>(d.count) * size;
   int64_t most = -2;
-  if (indices.kind != wire::DataKind::kBufferOffset) {
-    if (indices.bytes.size() >= bytes) most = largest_index(type, indices.bytes.data(), count);
+  if (d.indices.kind != wire::DataKind::kBufferOffset) {
+    if (d.indices.bytes.size() >= bytes) most = largest_index(d.type, d.indices.bytes.data(), d.count);
   } else {
     GLint buffer = 0;
     glGetIntegerv(GL_ELEMENT_ARRAY_BUFFER_BINDING, &buffer);
     GLint64 held = 0;
     if (buffer != 0) glGetBufferParameteri64v(GL_ELEMENT_ARRAY_BUFFER, GL_BUFFER_SIZE, &held);
-    const auto offset = static_cast<int64_t>(indices.offset);
+    const auto offset = static_cast<int64_t>(d.indices.offset);
     if (buffer != 0 && offset >= 0 && offset + static_cast<int64_t>(bytes) <= held) {
       const void* p = glMapBufferRange(GL_ELEMENT_ARRAY_BUFFER, offset, static_cast<GLsizeiptr>(bytes),
                                        GL_MAP_READ_BIT);
-      if (p) most = largest_index(type, static_cast<const std::byte*>(p), count);
+      if (p) most = largest_index(d.type, static_cast<const std::byte*>(p), d.count);
       if (p) glUnmapBuffer(GL_ELEMENT_ARRAY_BUFFER);
     }
   }
-  return most < 0 ? most : most + base_vertex;
+  return most < 0 ? most : most + d.base_vertex;
 }
 
 bool elements_draw(uint32_t opcode) {
@@ -301,27 +322,34 @@ wire::Result<Args> decoded(wire::Status (*decode)(wire::Reader&, Args&), wire::R
 wire::Result<bool> array_reads_fit(GlContextState::Impl& st, uint32_t opcode, wire::Reader r) {
   if (!st.has_fixed_function_arrays()) return true;  // no display lists, no glArrayElement
   const auto op = static_cast<GlOp>(opcode);
+  const uint8_t kind = command_kind(opcode);
+  if (!(kind & kArraysStay)) ++st.share->array_epoch;
+  if (op == GlOp::glNewList) st.list_maybe_open = true;
+  if (op == GlOp::glEndList) st.list_maybe_open = false;
   if (op == GlOp::glBegin) {
     // GL answers no query inside glBegin/glEnd: what the arrays hold is
-    // read now, and they cannot change before glEnd.
-    st.begin_last_vertex = last_held_vertex(st);
+    // known now, and they cannot change before glEnd.
+    st.begin_last_vertex = last_held_vertex_cached(st);
     st.in_begin = true;
     return true;
   }
   if (op == GlOp::glArrayElement) {
     auto a = decoded(wire::decode_glArrayElement, r);
     if (!a) return a.error();
-    return a->i <= (st.in_begin ? st.begin_last_vertex : last_held_vertex(st));
+    // Another context of the group may have changed a buffer since glBegin:
+    // then GL is asked again, and inside a glBegin it answers nothing.
+    const bool known = st.in_begin && st.held_vertex_epoch == st.share->array_epoch;
+    return a->i <= (known ? st.begin_last_vertex : last_held_vertex(st));
   }
-  if (!allowed_in_begin(opcode)) st.in_begin = false;
+  if (!(kind & kInBegin)) st.in_begin = false;
   const bool arrays_draw = op == GlOp::glDrawArrays || op == GlOp::glDrawArraysInstanced ||
                            op == GlOp::glDrawArraysInstancedBaseInstance;
   const bool multi_draw = op == GlOp::glMultiDrawArrays;
   if (!arrays_draw && !multi_draw && !elements_draw(opcode) && !other_draw(opcode)) return true;
-  if (!compiling_list()) return true;
+  if (!compiling_list(st)) return true;
   if (other_draw(opcode)) return false;
   if (multi_draw || elements_draw(opcode)) {
-    auto last = multi_draw ? multi_draw_last(r) : elements_last(st, r);
+    auto last = multi_draw ? multi_draw_last(r) : elements_last(r);
     if (!last) return last.error();
     return *last != -2 && *last <= last_held_vertex(st);
   }

@@ -64,10 +64,14 @@ struct GlContextState::Impl {
   // Host-only buffers holding client-side vertex and index data.
   std::vector<GLuint> scratch_arrays;
   GLuint scratch_elements = 0;
-  // Between glBegin and glEnd, and the last vertex the arrays held at glBegin
-  // (array_reads.h).
+  // Vertex array checks (array_reads.h): between glBegin and glEnd, and the
+  // last vertex the arrays held at glBegin; the last vertex they hold as of
+  // the share group's array_epoch; whether a glNewList may have opened a list.
   bool in_begin = false;
   int64_t begin_last_vertex = 0;
+  int64_t held_vertex = 0;
+  uint64_t held_vertex_epoch = ~uint64_t{0};
+  bool list_maybe_open = false;
 
  private:
   void probe_support();

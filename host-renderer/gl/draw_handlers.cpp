@@ -13,6 +13,7 @@
 
 #include "gl/client_arrays.h"
 #include "gl/dispatch_support.h"
+#include "gl/elements_draw.h"
 #include "gl/read_args.h"
 #include "gl/gl_host_handlers.h"
 
@@ -25,15 +26,6 @@ wire::Status attrib_pointer(DispatchEnv& env, GLuint index, uint64_t start,
                             const wire::Data& data, SetPointer set) {
   if (index >= kMaxAttribs) return wire::make_error(wire::Errc::kBadValue, "attribute index");
   return set_array_pointer(env.state.impl(), index, start, data, set);
-}
-
-size_t index_size(GLenum type) {
-  switch (type) {
-    case GL_UNSIGNED_BYTE: return 1;
-    case GL_UNSIGNED_SHORT: return 2;
-    case GL_UNSIGNED_INT: return 4;
-    default: return 0;
-  }
 }
 
 }  // namespace
@@ -69,16 +61,6 @@ wire::Status handle_glVertexAttribIPointer(DispatchEnv& env, wire::Reader& r) {
 
 namespace {
 
-struct ElementsDraw {
-  GLenum mode = 0;
-  GLsizei count = 0;
-  GLenum type = 0;
-  GLsizei instances = 1;
-  GLint base_vertex = 0;
-  GLuint start = 0, end = 0;
-  wire::Data indices;
-};
-
 // Where GL should read the indices: an offset into the guest's element
 // buffer, or the client bytes copied into a scratch element buffer.
 wire::Result<const void*> bind_indices(GlContextState::Impl& st, const ElementsDraw& d,
@@ -102,8 +84,7 @@ wire::Result<const void*> bind_indices(GlContextState::Impl& st, const ElementsD
 
 wire::Status draw_elements(DispatchEnv& env, wire::Reader& r, uint32_t opcode_kind) {
   ElementsDraw d;
-  WIRE_TRY(read_args(r, d.mode, d.count, d.type, d.instances, d.base_vertex, d.start, d.end));
-  WIRE_TRY(read_data(r, d.indices));
+  WIRE_TRY(read_elements_draw(r, d));
   GLint restore = -1;
   auto indices = bind_indices(env.state.impl(), d, &restore);
   if (!indices) return indices.error();

@@ -39,6 +39,9 @@ class ShareGroup {
  public:
   NameMap& names(ObjectType t) { return maps_[static_cast<size_t>(t)]; }
   MemoryLedger ledger;
+  // Counts commands of the group's contexts that may change a vertex array
+  // or a buffer's size (gl/array_reads.h).
+  uint64_t array_epoch = 0;
 
  private:
   std::array<NameMap, static_cast<size_t>(ObjectType::kCount)> maps_;
