@@ -1,7 +1,8 @@
 // One transport interface, three implementations chosen by address:
 //   shm:PATH        shared-memory rings (memfd + eventfds, or a polled file)
 //   unix:PATH       unix stream socket
-//   tcp:HOST:PORT   TCP (token checked in the handshake)
+//   tcp:HOST:PORT   TCP: TLS 1.3 keyed from the token (plaintext only when
+//                   both sides ask for it with `insecure`)
 #pragma once
 
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "wire/result.h"
 #include "wire/writer.h"
@@ -47,22 +49,68 @@ class Channel {
   virtual std::string describe() const = 0;  // e.g. "unix:/run/conduit/host.sock"
 };
 
+// Who is at the other end of an accepted connection, as the kernel says.
+struct PeerIdentity {
+  std::string address;  // "unix:PATH", "tcp:10.0.0.2:51234", "shm:file=PATH"
+  bool has_credentials = false;  // uid, gid and pid below come from SO_PEERCRED
+  uint32_t uid = 0;
+  uint32_t gid = 0;
+  int32_t pid = 0;
+
+  std::string describe() const;  // e.g. "unix:/run/.../host.sock uid 1000 pid 4242"
+};
+
+// A connection accepted but not yet spoken to: nothing has been read from
+// it. complete() runs the link handshake (uid check, token or TLS, shared
+// memory set-up) within TransportOptions::io_timeout, so a silent peer costs
+// the thread that completes it at most that long, and never the accepting
+// thread. A PendingPeer may outlive its Listener and be completed on any
+// thread, once.
+class PendingPeer {
+ public:
+  virtual ~PendingPeer() = default;
+  virtual const PeerIdentity& peer() const = 0;
+  virtual Result<std::unique_ptr<Channel>> complete() = 0;
+};
+
 class Listener {
  public:
   virtual ~Listener() = default;
-  // Waits up to `timeout` for a new peer.
-  virtual Result<std::unique_ptr<Channel>> accept(std::chrono::milliseconds timeout) = 0;
+  // Waits up to `timeout` for a new connection and returns it at once.
+  virtual Result<std::unique_ptr<PendingPeer>> accept_peer(std::chrono::milliseconds timeout) = 0;
+  // accept_peer() and complete() on the calling thread; peers that fail
+  // their handshake are dropped and the wait goes on. For tests and simple
+  // callers: a silent peer delays everyone behind it.
+  Result<std::unique_ptr<Channel>> accept(std::chrono::milliseconds timeout);
   virtual std::string describe() const = 0;
 };
 
 struct TransportOptions {
-  std::string token;  // TCP: both sides must present the same token
+  // Both sides must know the same token. On tcp: it keys TLS 1.3 (an
+  // external PSK derived from it) and never crosses; elsewhere the link
+  // handshake carries it.
+  std::string token;
+  // tcp: plaintext instead of TLS, the token in clear. Both sides must ask
+  // for it; a mismatch is refused on both sides.
+  bool insecure = false;
+  // unix: and shm: listeners accept peers of this process's own uid, root,
+  // and these uids (SO_PEERCRED). With any listed, sockets are made usable by
+  // others (0666) and the uid check alone decides.
+  std::vector<uint32_t> allowed_uids;
   size_t ring_bytes = 8u << 20;   // shm: bytes per direction
   size_t heap_bytes = 64u << 20;  // shm: blob heap per direction
   size_t max_message_bytes = 64u << 20;  // larger messages from the peer are refused
   // Bound on a send blocked by a full ring or socket buffer, and on handshakes.
   std::chrono::milliseconds io_timeout{5000};
 };
+
+// The token in a file only its owner may read or write (like an ssh key):
+// its first line, without the line end.
+Result<std::string> read_token_file(const std::string& path);
+
+// Options for a connecting program from its environment: CONDUIT_TOKEN or
+// CONDUIT_TOKEN_FILE, and CONDUIT_INSECURE=1 for plaintext tcp.
+Result<TransportOptions> options_from_environment();
 
 Result<std::unique_ptr<Channel>> connect(std::string_view address, const TransportOptions& opts = {});
 Result<std::unique_ptr<Listener>> listen(std::string_view address, const TransportOptions& opts = {});

@@ -36,9 +36,21 @@ std::span<const std::byte> bytes_of(const T& v) {
   return {reinterpret_cast<const std::byte*>(&v), sizeof v};
 }
 
-void refuse(int fd, LinkStatus status, const Deadline& deadline) {
-  LinkReply reply{status, 0, 0};
-  (void)send_reply(fd, reply, {}, deadline);
+const char* refusal_reason(uint32_t status) {
+  switch (status) {
+    case kLinkBadToken:
+      return "the host refused the token (set CONDUIT_TOKEN or CONDUIT_TOKEN_FILE to the host's)";
+    case kLinkBadKind: return "the host serves another transport at this address";
+    case kLinkNeedsTls:
+      return "the host requires TLS on tcp: and refused a plaintext connection "
+             "(unset CONDUIT_INSECURE)";
+    case kLinkNoTls:
+      return "the host serves plaintext tcp (started with --insecure) and this client requires "
+             "TLS (set CONDUIT_INSECURE=1 to connect without encryption)";
+    case kLinkPeerNotAllowed:
+      return "the host does not accept connections from this user (conduit host --allow-uid)";
+    default: return "the host refused the connection";
+  }
 }
 
 }  // namespace
@@ -53,8 +65,7 @@ Status send_hello(int fd, LinkKind kind, std::string_view token, const Deadline&
   return write_all(fd, msg, deadline);
 }
 
-Status read_hello(int fd, LinkKind expected_kind, std::string_view expected_token,
-                  const Deadline& deadline) {
+Result<ClientHello> read_hello(int fd, const Deadline& deadline) {
   LinkHello h;
   WIRE_TRY(read_exact(fd, {reinterpret_cast<std::byte*>(&h), sizeof h}, deadline));
   if (h.magic != kLinkMagic) return make_error(Errc::kBadMagic, "not a Conduit client");
@@ -64,15 +75,29 @@ Status read_hello(int fd, LinkKind expected_kind, std::string_view expected_toke
   if (h.token_len > kMaxToken) {
     return make_error(Errc::kBadLength, "token length " + std::to_string(h.token_len));
   }
-  std::string token(h.token_len, '\0');
-  WIRE_TRY(read_exact(fd, {reinterpret_cast<std::byte*>(token.data()), token.size()}, deadline));
-  if (h.kind != static_cast<uint16_t>(expected_kind)) {
-    refuse(fd, kLinkBadKind, deadline);
-    return make_error(Errc::kBadValue, "client asked for link kind " + std::to_string(h.kind));
+  ClientHello hello{static_cast<LinkKind>(h.kind), std::string(h.token_len, '\0')};
+  WIRE_TRY(read_exact(fd, {reinterpret_cast<std::byte*>(hello.token.data()), hello.token.size()},
+                      deadline));
+  return hello;
+}
+
+Error refuse(int fd, LinkStatus status, Error why, const Deadline& deadline) {
+  LinkReply reply{status, 0, 0};
+  (void)send_reply(fd, reply, {}, deadline);
+  return why;
+}
+
+Status check_hello(int fd, const ClientHello& hello, LinkKind expected_kind,
+                   std::string_view expected_token, const Deadline& deadline) {
+  if (hello.kind != expected_kind) {
+    return refuse(fd, kLinkBadKind,
+                  make_error(Errc::kBadValue, "client asked for link kind " +
+                                                  std::to_string(static_cast<int>(hello.kind))),
+                  deadline);
   }
-  if (!same_token(token, expected_token)) {
-    refuse(fd, kLinkBadToken, deadline);
-    return make_error(Errc::kBadValue, "client presented a wrong token");
+  if (!same_token(hello.token, expected_token)) {
+    return refuse(fd, kLinkBadToken, make_error(Errc::kBadValue, "client presented a wrong token"),
+                  deadline);
   }
   return {};
 }
@@ -96,13 +121,7 @@ Result<LinkReply> read_reply(int fd, std::span<Fd> fds, const Deadline& deadline
     got = *r;
   }
   if (w.magic != kLinkMagic) return make_error(Errc::kBadMagic, "not a Conduit listener");
-  if (w.reply.status == kLinkBadToken) return make_error(Errc::kBadValue, "listener refused the token");
-  if (w.reply.status == kLinkBadKind) {
-    return make_error(Errc::kBadValue, "listener serves another transport at this address");
-  }
-  if (w.reply.status != kLinkOk) {
-    return make_error(Errc::kBadValue, "listener status " + std::to_string(w.reply.status));
-  }
+  if (w.reply.status != kLinkOk) return make_error(Errc::kBadValue, refusal_reason(w.reply.status));
   if (got != fds.size()) {
     return make_error(Errc::kBadValue, "expected " + std::to_string(fds.size()) +
                                            " descriptors, got " + std::to_string(got));

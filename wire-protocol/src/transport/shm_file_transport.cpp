@@ -9,6 +9,7 @@
 #include <bit>
 #include <thread>
 
+#include "local_access.h"
 #include "shm_channel.h"
 #include "transports.h"
 
@@ -36,6 +37,38 @@ bool poll_until(F done, const Deadline& deadline, std::chrono::milliseconds peri
   return true;
 }
 
+// A peer that attached; until complete() answers it, the region stays
+// busy, and dropping it unanswered frees the listener for the next one.
+class FilePendingPeer final : public PendingPeer {
+ public:
+  FilePendingPeer(std::shared_ptr<Mapping> map, Layout layout, TransportOptions opts,
+                  std::string description, std::shared_ptr<std::atomic<bool>> busy)
+      : map_(std::move(map)), layout_(layout), opts_(std::move(opts)), busy_(std::move(busy)) {
+    peer_.address = std::move(description);
+  }
+  ~FilePendingPeer() override {
+    if (busy_) busy_->store(false);
+  }
+
+  const PeerIdentity& peer() const override { return peer_; }
+
+  Result<std::unique_ptr<Channel>> complete() override {
+    if (!busy_) return make_error(Errc::kBadValue, peer_.address + ": already completed");
+    attach_state(*map_).store(shm::kConnected, std::memory_order_release);
+    std::unique_ptr<Channel> ch = std::make_unique<ShmChannel>(
+        map_, layout_, 0, std::nullopt, opts_, peer_.address + " (peer)",
+        [busy = std::move(busy_)] { busy->store(false); });
+    return ch;
+  }
+
+ private:
+  std::shared_ptr<Mapping> map_;
+  Layout layout_;
+  TransportOptions opts_;
+  std::shared_ptr<std::atomic<bool>> busy_;
+  PeerIdentity peer_;
+};
+
 class FileListener final : public Listener {
  public:
   FileListener(std::shared_ptr<Mapping> map, std::string path, Layout layout,
@@ -49,8 +82,9 @@ class FileListener final : public Listener {
   ~FileListener() override { ::unlink(path_.c_str()); }
 
   // Waits until the previous peer's Channel is destroyed, resets the region
-  // and waits for a new peer to attach.
-  Result<std::unique_ptr<Channel>> accept(std::chrono::milliseconds timeout) override {
+  // and waits for a new peer to attach. The file's permissions decide who
+  // may attach; complete() only answers it.
+  Result<std::unique_ptr<PendingPeer>> accept_peer(std::chrono::milliseconds timeout) override {
     Deadline deadline(timeout);
     if (!poll_until([&] { return !busy_->load(); }, deadline, kListenPoll)) {
       return make_error(Errc::kTimeout, "previous peer of " + describe() + " still connected");
@@ -65,11 +99,9 @@ class FileListener final : public Listener {
     }
     busy_->store(true);
     needs_reset_ = true;
-    attach_state(*map_).store(shm::kConnected, std::memory_order_release);
-    std::unique_ptr<Channel> ch = std::make_unique<ShmChannel>(
-        map_, layout_, 0, std::nullopt, opts_, describe() + " (peer)",
-        [busy = busy_] { busy->store(false); });
-    return ch;
+    std::unique_ptr<PendingPeer> pending =
+        std::make_unique<FilePendingPeer>(map_, layout_, opts_, describe(), busy_);
+    return pending;
   }
 
   std::string describe() const override { return "shm:file=" + path_; }
@@ -116,14 +148,14 @@ Result<std::unique_ptr<Listener>> shm_file_listen_channel(const Address& a,
                                                           const TransportOptions& opts) {
   auto layout = shm::make_layout(opts.ring_bytes, opts.heap_bytes);
   if (!layout) return layout.error();
-  Fd fd(::open(a.path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
-  if (!fd.valid()) return errno_error(("open " + a.path).c_str());
+  auto fd = open_ring_file(a.path);
+  if (!fd) return fd.error();
   // QEMU exposes the file as a PCI BAR, whose size is a power of two.
   const size_t file_bytes = std::bit_ceil(layout->total_bytes);
-  if (::ftruncate(fd.get(), static_cast<off_t>(file_bytes)) < 0) {
+  if (::ftruncate(fd->get(), static_cast<off_t>(file_bytes)) < 0) {
     return errno_error("ftruncate");
   }
-  auto map = Mapping::map(fd.get(), layout->total_bytes);
+  auto map = Mapping::map(fd->get(), layout->total_bytes);
   if (!map) return map.error();
   shm::init_region((*map)->base(), *layout, shm::kListening);
   std::unique_ptr<Listener> l =

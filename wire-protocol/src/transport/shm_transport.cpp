@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "handshake.h"
+#include "local_access.h"
 #include "shm_channel.h"
 #include "transports.h"
 
@@ -46,6 +47,60 @@ Result<Doorbells> create_bells(Fd socket) {
   return bells;
 }
 
+// Creates the region and doorbells and hands them over.
+Result<std::unique_ptr<Channel>> serve(Fd sock, const Layout& layout, const TransportOptions& opts,
+                                       std::string description, const Deadline& handshake) {
+  auto region = create_region(layout);
+  if (!region) return region.error();
+  auto map = Mapping::map(region->get(), layout.total_bytes);
+  if (!map) return map.error();
+  shm::init_region((*map)->base(), layout, shm::kConnected);
+  int sock_fd = sock.get();
+  auto bells = create_bells(std::move(sock));
+  if (!bells) return bells.error();
+  int fds[1 + kBellCount] = {region->get(), bells->data[0].get(), bells->space[0].get(),
+                             bells->data[1].get(), bells->space[1].get()};
+  WIRE_TRY(send_reply(sock_fd, LinkReply{kLinkOk, 0, layout.total_bytes}, fds, handshake));
+  std::unique_ptr<Channel> ch = std::make_unique<ShmChannel>(
+      std::move(*map), layout, 0, std::move(*bells), opts, std::move(description));
+  return ch;
+}
+
+// The handshake runs in complete(): uid, then kind and token, then the region.
+class ShmPendingPeer final : public PendingPeer {
+ public:
+  ShmPendingPeer(Fd sock, PeerIdentity peer, Layout layout, TransportOptions opts)
+      : sock_(std::move(sock)), peer_(std::move(peer)), layout_(layout), opts_(std::move(opts)) {}
+
+  const PeerIdentity& peer() const override { return peer_; }
+
+  Result<std::unique_ptr<Channel>> complete() override {
+    auto ch = handshake();
+    if (ch) return ch;
+    Error e = ch.error();
+    e.detail = peer_.describe() + ": " + e.detail;
+    return e;
+  }
+
+ private:
+  Result<std::unique_ptr<Channel>> handshake() {
+    if (!sock_.valid()) return make_error(Errc::kBadValue, "already completed");
+    Deadline deadline(opts_.io_timeout);
+    auto hello = read_hello(sock_.get(), deadline);
+    if (!hello) return hello.error();
+    if (auto allowed = check_peer_allowed(peer_, opts_); !allowed) {
+      return refuse(sock_.get(), kLinkPeerNotAllowed, allowed.error(), deadline);
+    }
+    WIRE_TRY(check_hello(sock_.get(), *hello, LinkKind::kShm, opts_.token, deadline));
+    return serve(std::move(sock_), layout_, opts_, peer_.address + " (peer)", deadline);
+  }
+
+  Fd sock_;
+  PeerIdentity peer_;
+  Layout layout_;
+  TransportOptions opts_;
+};
+
 class ShmListener final : public Listener {
  public:
   ShmListener(Fd fd, std::string path, Layout layout, TransportOptions opts)
@@ -54,42 +109,18 @@ class ShmListener final : public Listener {
     if (path_[0] != '@') ::unlink(path_.c_str());
   }
 
-  Result<std::unique_ptr<Channel>> accept(std::chrono::milliseconds timeout) override {
-    Deadline deadline(timeout);
-    for (;;) {
-      auto sock = accept_fd(fd_.get(), deadline);
-      if (!sock) return sock.error();
-      // A client that fails its handshake is dropped; others keep coming.
-      Deadline handshake(opts_.io_timeout);
-      if (!read_hello(sock->get(), LinkKind::kShm, opts_.token, handshake)) continue;
-      auto ch = serve(std::move(*sock), handshake);
-      if (ch || ch.error().code != Errc::kClosed) return ch;
-    }
+  Result<std::unique_ptr<PendingPeer>> accept_peer(std::chrono::milliseconds timeout) override {
+    auto sock = accept_fd(fd_.get(), Deadline(timeout));
+    if (!sock) return sock.error();
+    PeerIdentity peer = unix_peer_identity(sock->get(), describe());
+    std::unique_ptr<PendingPeer> pending =
+        std::make_unique<ShmPendingPeer>(std::move(*sock), std::move(peer), layout_, opts_);
+    return pending;
   }
 
   std::string describe() const override { return "shm:" + path_; }
 
  private:
-  // Creates the region and doorbells and hands them over; kClosed when the
-  // client went away meanwhile, other errors when our own resources failed.
-  Result<std::unique_ptr<Channel>> serve(Fd sock, const Deadline& handshake) {
-    auto region = create_region(layout_);
-    if (!region) return region.error();
-    auto map = Mapping::map(region->get(), layout_.total_bytes);
-    if (!map) return map.error();
-    shm::init_region((*map)->base(), layout_, shm::kConnected);
-    int sock_fd = sock.get();
-    auto bells = create_bells(std::move(sock));
-    if (!bells) return bells.error();
-    int fds[1 + kBellCount] = {region->get(), bells->data[0].get(), bells->space[0].get(),
-                               bells->data[1].get(), bells->space[1].get()};
-    auto st = send_reply(sock_fd, LinkReply{kLinkOk, 0, layout_.total_bytes}, fds, handshake);
-    if (!st) return make_error(Errc::kClosed, st.error().detail);
-    std::unique_ptr<Channel> ch = std::make_unique<ShmChannel>(
-        std::move(*map), layout_, 0, std::move(*bells), opts_, describe() + " (peer)");
-    return ch;
-  }
-
   Fd fd_;
   std::string path_;
   Layout layout_;
@@ -131,8 +162,10 @@ Result<std::unique_ptr<Listener>> shm_listen_channel(const Address& a,
                                                      const TransportOptions& opts) {
   auto layout = shm::make_layout(opts.ring_bytes, opts.heap_bytes);
   if (!layout) return layout.error();
+  WIRE_TRY(prepare_socket_dir(a.path, opts));
   auto fd = unix_listen(a.path);
   if (!fd) return fd.error();
+  WIRE_TRY(restrict_socket(a.path, opts));
   std::unique_ptr<Listener> l =
       std::make_unique<ShmListener>(std::move(*fd), a.path, *layout, opts);
   return l;

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "handshake.h"
 
 namespace wire::transport {
 namespace {
@@ -136,45 +135,6 @@ void StreamChannel::close() {
   // itself is closed by the destructor, once no call can be using it.
   closed_ = true;
   if (fd_.valid()) ::shutdown(fd_.get(), SHUT_RDWR);
-}
-
-StreamListener::StreamListener(Fd fd, std::string description, TransportOptions opts, std::function<void(int)> tune,
-                               std::function<void()> on_close)
-    : fd_(std::move(fd)),
-      description_(std::move(description)),
-      opts_(std::move(opts)),
-      tune_(std::move(tune)),
-      on_close_(std::move(on_close)) {}
-
-StreamListener::~StreamListener() {
-  if (on_close_) on_close_();
-}
-
-Result<std::unique_ptr<Channel>> StreamListener::accept(std::chrono::milliseconds timeout) {
-  Deadline deadline(timeout);
-  for (;;) {
-    auto fd = accept_fd(fd_.get(), deadline);
-    if (!fd) return fd.error();
-    if (tune_) tune_(fd->get());
-    // A client that fails the handshake is dropped; others keep coming.
-    Deadline handshake(opts_.io_timeout);
-    if (!read_hello(fd->get(), LinkKind::kStream, opts_.token, handshake)) continue;
-    if (!send_reply(fd->get(), LinkReply{kLinkOk, 0, 0}, {}, handshake)) continue;
-    std::unique_ptr<Channel> ch =
-        std::make_unique<StreamChannel>(std::move(*fd), description_ + " (peer)", opts_);
-    return ch;
-  }
-}
-
-Result<std::unique_ptr<Channel>> open_stream_channel(Fd fd, std::string description,
-                                                     const TransportOptions& opts) {
-  Deadline deadline(opts.io_timeout);
-  WIRE_TRY(send_hello(fd.get(), LinkKind::kStream, opts.token, deadline));
-  auto reply = read_reply(fd.get(), {}, deadline);
-  if (!reply) return reply.error();
-  std::unique_ptr<Channel> ch =
-      std::make_unique<StreamChannel>(std::move(fd), std::move(description), opts);
-  return ch;
 }
 
 }  // namespace wire::transport

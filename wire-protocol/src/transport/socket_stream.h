@@ -4,7 +4,6 @@
 #pragma once
 
 #include <atomic>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,28 +46,5 @@ class StreamChannel final : public Channel {
   std::optional<Error> tx_error_;
   std::atomic<bool> closed_{false};
 };
-
-// Accepts stream connections and runs the link handshake on each; `tune`
-// adjusts a fresh socket (e.g. TCP_NODELAY) before the handshake.
-class StreamListener final : public Listener {
- public:
-  StreamListener(Fd fd, std::string description, TransportOptions opts,
-                 std::function<void(int)> tune, std::function<void()> on_close = {});
-  ~StreamListener() override;
-
-  Result<std::unique_ptr<Channel>> accept(std::chrono::milliseconds timeout) override;
-  std::string describe() const override { return description_; }
-
- private:
-  Fd fd_;
-  std::string description_;
-  TransportOptions opts_;
-  std::function<void(int)> tune_;
-  std::function<void()> on_close_;
-};
-
-// Client side: link handshake on a connected socket, then the channel.
-Result<std::unique_ptr<Channel>> open_stream_channel(Fd fd, std::string description,
-                                                     const TransportOptions& opts);
 
 }  // namespace wire::transport

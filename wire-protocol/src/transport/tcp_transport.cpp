@@ -1,5 +1,7 @@
-// tcp:HOST:PORT — TCP with Nagle off (batches are already coalesced) and the
-// token checked in the link handshake before any batch is accepted.
+// tcp:HOST:PORT — TCP with Nagle off (batches are already coalesced). The
+// client's link hello says TLS or plaintext; a listener serves one of them
+// (TLS unless started insecure) and refuses the other with a reason both
+// sides log. Under TLS the token keys the handshake and never crosses.
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -8,7 +10,10 @@
 
 #include <cstring>
 
-#include "socket_stream.h"
+#include <arpa/inet.h>
+
+#include "stream_link.h"
+#include "tls_channel.h"
 #include "transports.h"
 
 namespace wire::transport {
@@ -58,6 +63,77 @@ Result<Fd> connect_one(const addrinfo* ai, const Deadline& deadline) {
   return fd;
 }
 
+std::string peer_address(int fd) {
+  sockaddr_storage ss{};
+  socklen_t len = sizeof ss;
+  if (::getpeername(fd, reinterpret_cast<sockaddr*>(&ss), &len) != 0) return "tcp:?";
+  char host[INET6_ADDRSTRLEN] = "?";
+  uint16_t port = 0;
+  if (ss.ss_family == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&ss);
+    ::inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
+    port = ntohs(in6->sin6_port);
+    return "tcp:[" + std::string(host) + "]:" + std::to_string(port);
+  }
+  const auto* in4 = reinterpret_cast<const sockaddr_in*>(&ss);
+  ::inet_ntop(AF_INET, &in4->sin_addr, host, sizeof host);
+  port = ntohs(in4->sin_port);
+  return "tcp:" + std::string(host) + ":" + std::to_string(port);
+}
+
+PeerIdentity identify_tcp(int fd) {
+  tune_tcp(fd);
+  PeerIdentity peer;
+  peer.address = peer_address(fd);
+  return peer;
+}
+
+Result<std::unique_ptr<Channel>> serve_tls(Fd fd, const PeerIdentity& peer, const TlsKey& key,
+                                           const TransportOptions& opts, const Deadline& deadline) {
+  auto hello = read_hello(fd.get(), deadline);
+  if (!hello) return hello.error();
+  if (hello->kind == LinkKind::kStream) {
+    return refuse(fd.get(), kLinkNeedsTls,
+                  make_error(Errc::kBadValue, "refused a plaintext client: this listener requires "
+                                              "TLS (the client runs with CONDUIT_INSECURE=1 or "
+                                              "is too old)"),
+                  deadline);
+  }
+  WIRE_TRY(check_hello(fd.get(), *hello, LinkKind::kTls, {}, deadline));
+  WIRE_TRY(send_reply(fd.get(), LinkReply{kLinkOk, 0, 0}, {}, deadline));
+  return open_tls_channel(std::move(fd), TlsRole::kServer, key, peer.address + " (TLS)", opts,
+                          deadline);
+}
+
+Result<std::unique_ptr<Channel>> serve_plaintext(Fd fd, const PeerIdentity& peer,
+                                                 const TransportOptions& opts,
+                                                 const Deadline& deadline) {
+  auto hello = read_hello(fd.get(), deadline);
+  if (!hello) return hello.error();
+  if (hello->kind == LinkKind::kTls) {
+    return refuse(fd.get(), kLinkNoTls,
+                  make_error(Errc::kBadValue, "refused a TLS client: this listener serves "
+                                              "plaintext (--insecure)"),
+                  deadline);
+  }
+  return accept_stream_link(std::move(fd), *hello, peer.address + " (plaintext)", opts, deadline);
+}
+
+Result<std::unique_ptr<Channel>> open_tls(Fd fd, const Address& a, const TransportOptions& opts,
+                                          const Deadline& deadline) {
+  if (opts.token.empty()) {
+    return make_error(Errc::kBadValue, endpoint(a) + " needs a token: set CONDUIT_TOKEN_FILE or "
+                                                     "CONDUIT_TOKEN to the host's");
+  }
+  auto key = derive_tls_key(opts.token);
+  if (!key) return key.error();
+  WIRE_TRY(send_hello(fd.get(), LinkKind::kTls, {}, deadline));
+  auto reply = read_reply(fd.get(), {}, deadline);
+  if (!reply) return reply.error();
+  return open_tls_channel(std::move(fd), TlsRole::kClient, *key, endpoint(a) + " (TLS)", opts,
+                          deadline);
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Channel>> tcp_connect_channel(const Address& a,
@@ -68,8 +144,15 @@ Result<std::unique_ptr<Channel>> tcp_connect_channel(const Address& a,
   Error last = make_error(Errc::kIo, "no address for " + a.host);
   for (addrinfo* p = ai.list; p; p = p->ai_next) {
     auto fd = connect_one(p, deadline);
-    if (fd) return open_stream_channel(std::move(*fd), endpoint(a), opts);
-    last = fd.error();
+    if (!fd) {
+      last = fd.error();
+      continue;
+    }
+    auto ch = opts.insecure ? open_stream_channel(std::move(*fd), endpoint(a) + " (plaintext)", opts)
+                            : open_tls(std::move(*fd), a, opts, deadline);
+    if (ch) return ch;
+    last = ch.error();
+    break;
   }
   last.detail = endpoint(a) + ": " + last.detail;
   return last;
@@ -77,6 +160,22 @@ Result<std::unique_ptr<Channel>> tcp_connect_channel(const Address& a,
 
 Result<std::unique_ptr<Listener>> tcp_listen_channel(const Address& a,
                                                      const TransportOptions& opts) {
+  if (opts.token.empty()) {
+    return make_error(Errc::kBadValue, endpoint(a) + ": tcp needs a token (--token-file)");
+  }
+  StreamHandshake handshake;
+  if (opts.insecure) {
+    handshake = [opts](Fd fd, const PeerIdentity& peer, const Deadline& deadline) {
+      return serve_plaintext(std::move(fd), peer, opts, deadline);
+    };
+  } else {
+    // Derived once: the key function is slow on purpose.
+    auto key = derive_tls_key(opts.token);
+    if (!key) return key.error();
+    handshake = [opts, key = *key](Fd fd, const PeerIdentity& peer, const Deadline& deadline) {
+      return serve_tls(std::move(fd), peer, key, opts, deadline);
+    };
+  }
   AddrInfo ai;
   WIRE_TRY(resolve(a, true, &ai));
   Error last = make_error(Errc::kIo, "no address for " + a.host);
@@ -100,8 +199,8 @@ Result<std::unique_ptr<Listener>> tcp_listen_channel(const Address& a,
     actual.port = ntohs(bound.ss_family == AF_INET6
                             ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
                             : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
-    std::unique_ptr<Listener> l =
-        std::make_unique<StreamListener>(std::move(fd), endpoint(actual), opts, tune_tcp);
+    std::unique_ptr<Listener> l = std::make_unique<StreamListener>(
+        std::move(fd), endpoint(actual), identify_tcp, handshake, opts.io_timeout);
     return l;
   }
   return last;
