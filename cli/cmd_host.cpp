@@ -70,6 +70,8 @@ struct HostArgs {
   std::string max_guest_memory = "2G";
   std::string max_object_size = "512M";
   std::string max_batch = "64M";
+  std::string token_file;
+  std::string renderer_memory = "auto";
 };
 
 int run_host(HostArgs& a) {
@@ -83,13 +85,29 @@ int run_host(HostArgs& a) {
   parse_size(a.max_guest_memory, &o.limits.guest.max_total_bytes);
   parse_size(a.max_object_size, &o.limits.guest.max_object_bytes);
   parse_size(a.max_batch, &o.limits.max_batch_bytes);
+  if (!a.token_file.empty()) {
+    auto token = wire::read_token_file(a.token_file);
+    if (!token) {
+      std::fprintf(stderr, "conduit host: %s\n", token.error().detail.c_str());
+      return 2;
+    }
+    o.token = std::move(*token);
+  }
+  if (o.insecure) {
+    host::log_line("--insecure: tcp: listeners serve plaintext; the token and every batch cross "
+                   "the network readable and changeable");
+  }
+  if (a.renderer_memory != "auto") parse_size(a.renderer_memory, &o.renderer_data_bytes);
+  // Renderers are this same program, started afresh for each guest.
+  o.renderer_exe = "/proc/self/exe";
+  if (o.admin.empty()) o.admin = host::admin_path(o.listen);
   install_signal_handlers();
   auto server = host::Server::create(o);
   if (!server) {
     host::log_line("%s", server.error().describe().c_str());
     return 1;
   }
-  const host::RendererInfo& info = (*server)->display().info();
+  const host::RendererInfo& info = (*server)->info();
   host::log_line("platform %s, EGL %s", info.platform.c_str(), info.egl_version.c_str());
   host::log_line("renderer %s (%s)", info.renderer.c_str(), info.vendor.c_str());
   host::log_line("OpenGL ES: %s", info.gles_version.empty() ? "none" : info.gles_version.c_str());
@@ -100,8 +118,9 @@ int run_host(HostArgs& a) {
     host::log_line("listening on %s", addr.c_str());
     log_qemu_options(addr);
   }
+  host::log_line("counters for `conduit info --stats` on %s", o.admin.c_str());
   (*server)->run(g_stop);
-  host::log_line("exiting: %s", (*server)->stats().summary().c_str());
+  host::log_line("exiting: %s", (*server)->summary().c_str());
   return 0;
 }
 
@@ -113,12 +132,24 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
   auto args = std::make_shared<HostArgs>();
   host::HostOptions& o = args->opts;
   cmd->add_option("--listen", o.listen,
-                  "Address to accept guests on; repeatable. unix:PATH, tcp:HOST:PORT (needs --token), "
+                  "Address to accept guests on; repeatable. unix:PATH, tcp:HOST:PORT (TLS, needs --token-file), "
                   "shm:PATH (rings for local guests) or shm:file=PATH (a polled ring file for one "
                   "QEMU guest, exposed to it as an ivshmem-plain device). Default: " + host::default_socket_address() +
                       " ($XDG_RUNTIME_DIR/conduit/host.sock, or /tmp/conduit-$UID/host.sock without XDG_RUNTIME_DIR)");
-  cmd->add_option("--token", o.token, "Shared secret guests must present on tcp: listeners")
+  cmd->add_option("--token", o.token,
+                  "Shared secret guests must know (needed for tcp:, where it keys TLS). Other local "
+                  "users can read a command line: prefer --token-file")
       ->envname("CONDUIT_TOKEN");
+  cmd->add_option("--token-file", args->token_file,
+                  "File whose first line is the token (overrides --token); refused when group or "
+                  "others may access it, like an ssh key");
+  cmd->add_flag("--insecure", o.insecure,
+                "Serve tcp: listeners without TLS: the token crosses in clear and batches can be "
+                "read and changed on the network. Guests must set CONDUIT_INSECURE=1");
+  cmd->add_option("--allow-uid", o.allow_uids,
+                  "Also accept unix: and shm: guests running as this uid (the host's own uid and root "
+                  "always are); repeatable. Sockets then open to all users and the uid decides")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--platform", args->platform,
                   "EGL platform: device (EGL_EXT_platform_device), gbm (render node), surfaceless "
                   "(Mesa), or auto = the first that works in that order")
@@ -156,6 +187,30 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
                   "Pixel buffer objects per surface for asynchronous frame readback (frames in flight)")
       ->check(CLI::Range(1, 8))
       ->capture_default_str();
+  cmd->add_option("--max-guests", o.max_guests,
+                  "Guest programs served at once, each by a renderer process of its own")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-guests-per-peer", o.max_guests_per_peer,
+                  "Guest programs one peer may run at once (a local user, a TCP address)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--renderer-memory", args->renderer_memory,
+                  "Hard limit on a renderer process's memory (RLIMIT_DATA), behind "
+                  "--max-guest-memory; auto = twice --max-guest-memory plus 1G")
+      ->check(CLI::Validator(
+          [](std::string& s) {
+            size_t v = 0;
+            return s == "auto" || (parse_size(s, &v) && v > 0) ? std::string() : "expected auto or a size";
+          },
+          "SIZE|auto"))
+      ->capture_default_str();
+  cmd->add_option("--admin", o.admin,
+                  "Owner-only unix socket serving the host's counters to `conduit info --stats`; "
+                  "default: the first unix: or shm: socket's path + .admin");
+  cmd->add_flag("--test-faults", o.limits.test_faults,
+                "Let guests make their renderer crash or try refused calls (isolation tests only)")
+      ->group("");
   cmd->callback([status, args] { *status = run_host(*args); });
   return cmd;
 }

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "host/address.h"
+#include "host/admin_socket.h"
 #include "host/host_query.h"
 
 namespace cli {
@@ -13,7 +14,10 @@ namespace {
 
 struct InfoArgs {
   std::string address;
+  std::string admin;
   std::string token;
+  std::string token_file;
+  bool insecure = false;
   bool stats = false;
 };
 
@@ -37,19 +41,40 @@ void print_extensions(const char* label, const std::string& list) {
   if (!list.empty()) std::printf("%-22s%s\n", label, found.empty() ? " (none of interest)" : found.c_str());
 }
 
+// The whole host's counters come from its admin socket; a guest's own
+// connection would show only its own session.
+int print_host_stats(const InfoArgs& a, const std::string& address) {
+  std::string path = !a.admin.empty() ? a.admin : host::admin_path({address});
+  auto text = host::read_admin(path);
+  if (!text) {
+    std::fprintf(stderr, "conduit info: admin socket %s: %s\n", path.c_str(), text.error().describe().c_str());
+    return 1;
+  }
+  nlohmann::json stats = nlohmann::json::parse(*text, nullptr, false);
+  std::printf("%s\n", stats.is_discarded() ? text->c_str() : stats.dump(2).c_str());
+  return 0;
+}
+
 int run_info(const InfoArgs& a) {
   std::string address = a.address.empty() ? host::default_address() : a.address;
-  auto offer = host::query_host(address, a.token);
+  if (a.stats) return print_host_stats(a, address);
+  wire::TransportOptions link;
+  link.token = a.token;
+  link.insecure = a.insecure;
+  if (!a.token_file.empty()) {
+    auto token = wire::read_token_file(a.token_file);
+    if (!token) {
+      std::fprintf(stderr, "conduit info: %s\n", token.error().detail.c_str());
+      return 2;
+    }
+    link.token = std::move(*token);
+  }
+  auto offer = host::query_host(address, link);
   if (!offer) {
     std::fprintf(stderr, "conduit info: %s: %s\n", address.c_str(), offer.error().describe().c_str());
     return 1;
   }
   nlohmann::json stats = nlohmann::json::parse(offer->stats_json, nullptr, false);
-  if (a.stats) {
-    if (!stats.is_discarded()) stats.erase("host");  // what `conduit info` prints
-    std::printf("%s\n", stats.is_discarded() ? offer->stats_json.c_str() : stats.dump(2).c_str());
-    return 0;
-  }
   const auto& h = offer->hello;
   std::printf("host                  %s\n", address.c_str());
   std::printf("protocol              %u\n", h.protocol_version);
@@ -80,10 +105,22 @@ CLI::App* add_info_command(CLI::App& app, int* status) {
   cmd->add_option("--host", args->address,
                   std::string("Host address (") + kHostAddressForms + "); default: CONDUIT_HOST, else " +
                       host::default_socket_address());
-  cmd->add_option("--token", args->token, "Token for a tcp: host")->envname("CONDUIT_TOKEN");
+  cmd->add_option("--token", args->token, "Token of the host (keys TLS on tcp:)")
+      ->envname("CONDUIT_TOKEN");
+  cmd->add_option("--token-file", args->token_file,
+                  "File whose first line is the token (overrides --token; owner-only, like an ssh "
+                  "key)")
+      ->envname("CONDUIT_TOKEN_FILE");
+  cmd->add_flag("--insecure", args->insecure,
+                "Plaintext tcp: for a host started with --insecure")
+      ->envname("CONDUIT_INSECURE");
   cmd->add_flag("--stats", args->stats,
-                "Print the host's counters as JSON: total and per live session (batches, commands, "
-                "bytes on the wire and raw, round trips, frames, lost contexts)");
+                "Print the host's counters as JSON, read from its admin socket: total and per live "
+                "session (batches, commands, bytes on the wire and raw, round trips, frames, lost "
+                "contexts, memory), and renderer processes (live, started, crashed, refused)");
+  cmd->add_option("--admin", args->admin,
+                  "The host's admin socket for --stats; default: derived from --host (unix:PATH or "
+                  "shm:PATH gives PATH.admin)");
   cmd->callback([status, args] { *status = run_info(*args); });
   return cmd;
 }

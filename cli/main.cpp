@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   cli::add_info_command(app, &status);
   cli::add_run_command(app, &status);
   cli::add_bench_command(app, &status);
+  cli::add_renderer_command(app, &status);
   CLI11_PARSE(app, argc, argv);
   return status;
 }

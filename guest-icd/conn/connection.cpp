@@ -64,7 +64,10 @@ std::shared_ptr<Connection> Connection::shared() {
 }
 
 wire::Result<std::shared_ptr<Connection>> Connection::open(const std::string& address) {
-  auto channel = wire::connect(address);
+  // CONDUIT_TOKEN(_FILE) and CONDUIT_INSECURE, as `conduit info` reads them.
+  auto opts = wire::options_from_environment();
+  if (!opts) return opts.error();
+  auto channel = wire::connect(address, *opts);
   if (!channel) return channel.error();
   auto conn = std::make_shared<Connection>(std::move(channel.value()));
   WIRE_TRY(conn->handshake());

@@ -48,10 +48,8 @@ wire::Result<std::vector<std::byte>> wait_reply(wire::Channel& ch, wire::BatchDe
 
 }  // namespace
 
-wire::Result<HostOffer> query_host(const std::string& address, const std::string& token) {
-  wire::TransportOptions topts;
-  topts.token = token;
-  auto ch = wire::connect(address, topts);
+wire::Result<HostOffer> query_host(const std::string& address, const wire::TransportOptions& link) {
+  auto ch = wire::connect(address, link);
   if (!ch) return ch.error();
   wire::Writer w;
   size_t at = w.begin(static_cast<uint32_t>(wire::ControlOp::kHello));

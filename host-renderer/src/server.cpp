@@ -6,7 +6,9 @@
 #include <cstring>
 
 #include "host/address.h"
+#include "host/admin_socket.h"
 #include "host/log.h"
+#include "supervisor.h"
 
 namespace host {
 
@@ -34,6 +36,38 @@ wire::Status create_socket_dir(const std::string& address) {
   return {};
 }
 
+namespace {
+
+wire::TransportOptions transport_options(const HostOptions& opts) {
+  wire::TransportOptions t;
+  t.token = opts.token;
+  t.insecure = opts.insecure;
+  t.allowed_uids = opts.allow_uids;
+  t.max_message_bytes = opts.limits.max_batch_bytes + sizeof(wire::BatchHeader);
+  return t;
+}
+
+SupervisorOptions supervisor_options(const HostOptions& opts) {
+  SupervisorOptions s;
+  s.renderer_exe = opts.renderer_exe;
+  s.max_guests = opts.max_guests;
+  s.max_guests_per_peer = opts.max_guests_per_peer;
+  RendererConfig& r = s.renderer;
+  r.display = opts.display;
+  r.limits = opts.limits;
+  r.transport = transport_options(opts);
+  r.transport.token.clear();  // guests reach renderers authenticated
+  const size_t guest = opts.limits.guest.max_total_bytes;
+  r.sandbox.data_bytes = opts.renderer_data_bytes ? opts.renderer_data_bytes
+                         : guest > (SIZE_MAX - (1ull << 30)) / 2 ? 0
+                                                                 : 2 * guest + (1ull << 30);
+  return s;
+}
+
+}  // namespace
+
+Server::Server() = default;
+
 wire::Result<std::unique_ptr<Server>> Server::create(const HostOptions& opts) {
   std::unique_ptr<Server> s(new Server());
   s->opts_ = opts;
@@ -43,17 +77,27 @@ wire::Result<std::unique_ptr<Server>> Server::create(const HostOptions& opts) {
       return make_error(Errc::kBadValue, a + ": tcp needs --token");
     }
   }
-  auto display = EglDisplay::open(opts.display);
-  if (!display) return display.error();
-  s->display_ = std::move(*display);
-  wire::TransportOptions topts;
-  topts.token = opts.token;
-  topts.max_message_bytes = opts.limits.max_batch_bytes + sizeof(wire::BatchHeader);
+  if (opts.renderer_exe.empty()) {
+    auto display = EglDisplay::open(opts.display);
+    if (!display) return display.error();
+    s->display_ = std::move(*display);
+  } else {
+    auto sup = Supervisor::create(supervisor_options(opts));
+    if (!sup) return sup.error();
+    s->supervisor_ = std::move(*sup);
+  }
+  const wire::TransportOptions topts = transport_options(opts);
   for (const auto& a : s->opts_.listen) {
     WIRE_TRY(create_socket_dir(a));
     auto l = wire::listen(a, topts);
     if (!l) return make_error(l.error().code, a + ": " + l.error().describe());
     s->listeners_.push_back(std::move(*l));
+  }
+  if (!opts.admin.empty()) {
+    WIRE_TRY(create_socket_dir("unix:" + opts.admin));
+    auto admin = AdminSocket::open(opts.admin);
+    if (!admin) return admin.error();
+    s->admin_ = std::move(*admin);
   }
   return s;
 }
@@ -64,6 +108,19 @@ Server::~Server() {
   for (auto& w : workers_) {
     if (w.thread.joinable()) w.thread.join();
   }
+  supervisor_.reset();
+}
+
+const RendererInfo& Server::info() const { return display_ ? display_->info() : supervisor_->info(); }
+
+nlohmann::json Server::stats_json() { return supervisor_ ? supervisor_->stats_json() : stats_.to_json(); }
+
+std::string Server::summary() {
+  if (!supervisor_) return stats_.summary();
+  nlohmann::json j = supervisor_->stats_json();
+  return "sessions " + j["sessions_total"].dump() + ", frames " + j["total"]["frames"].dump() +
+         ", contexts lost " + j["total"]["contexts_lost"].dump() + ", renderers crashed " +
+         j["renderers"]["crashed"].dump() + ", guests refused " + j["renderers"]["refused"].dump();
 }
 
 std::vector<std::string> Server::addresses() const {
@@ -73,6 +130,7 @@ std::vector<std::string> Server::addresses() const {
 }
 
 size_t Server::live_sessions() {
+  if (supervisor_) return supervisor_->live_guests();
   std::lock_guard lock(workers_mutex_);
   size_t n = 0;
   for (auto& w : workers_) n += w.done.load() ? 0 : 1;
@@ -82,8 +140,12 @@ size_t Server::live_sessions() {
 void Server::run(const std::atomic<bool>& stop) {
   std::vector<std::thread> acceptors;
   for (auto& l : listeners_) acceptors.emplace_back([this, &l, &stop] { accept_loop(*l, stop); });
+  if (admin_) {
+    acceptors.emplace_back([this] { admin_->serve(stop_, [this] { return stats_json().dump(); }); });
+  }
   for (auto& t : acceptors) t.join();
   stop_.store(true);
+  if (supervisor_) supervisor_->stop_all();
   std::lock_guard lock(workers_mutex_);
   for (auto& w : workers_) {
     if (w.thread.joinable()) w.thread.join();
@@ -104,18 +166,26 @@ void Server::accept_loop(wire::Listener& listener, const std::atomic<bool>& exte
       }
       continue;
     }
-    std::lock_guard lock(workers_mutex_);
-    Worker& w = workers_.emplace_back();
-    // Sessions watch stop_, which this loop sets once it sees external_stop.
-    w.thread = std::thread([this, &w, channel = std::move(*ch)]() mutable {
-      {
-        Session session(*display_, std::move(channel), opts_.limits, stats_, stop_);
-        session.run();
-      }
-      w.done.store(true);
-    });
+    serve(std::move(*ch));
   }
   stop_.store(true);
+}
+
+void Server::serve(std::unique_ptr<wire::Channel> channel) {
+  if (supervisor_) {
+    supervisor_->serve(std::move(channel), "");
+    return;
+  }
+  std::lock_guard lock(workers_mutex_);
+  Worker& w = workers_.emplace_back();
+  // Sessions watch stop_, which the accept loops set once they see the outer stop.
+  w.thread = std::thread([this, &w, channel = std::move(channel)]() mutable {
+    {
+      Session session(*display_, std::move(channel), opts_.limits, stats_, stop_);
+      session.run();
+    }
+    w.done.store(true);
+  });
 }
 
 // Joins the threads of sessions that ended, so threads do not pile up.

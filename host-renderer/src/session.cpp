@@ -25,6 +25,7 @@ const char* control_op_name(uint32_t op) {
     case wire::ControlOp::kSync: return "kSync";
     case wire::ControlOp::kGetStats: return "kGetStats";
     case wire::ControlOp::kFrameDone: return "kFrameDone";
+    case wire::ControlOp::kTestFault: return "kTestFault";
     default: return nullptr;
   }
 }
@@ -40,12 +41,13 @@ wire::Compression outgoing_compression(const wire::Channel& ch) {
 }  // namespace
 
 Session::Session(const EglDisplay& display, std::unique_ptr<wire::Channel> channel,
-                 const SessionLimits& limits, StatsRegistry& registry, const std::atomic<bool>& stop)
+                 const SessionLimits& limits, StatsRegistry& registry, const std::atomic<bool>& stop,
+                 uint32_t id)
     : display_(display),
       limits_(limits),
       registry_(registry),
       stop_(stop),
-      stats_(registry.open_session(channel->describe())),
+      stats_(registry.open_session(channel->describe(), id)),
       channel_(std::move(channel)),
       decoder_(limits.max_batch_bytes),
       encoder_(outgoing_compression(*channel_)) {
@@ -145,7 +147,7 @@ wire::Status Session::run_gl(const wire::CommandIterator::Command& cmd) {
   }
   if (current_->lost) return {};
   if (!ensure_bound()) return make_error(Errc::kIo, "cannot make the context current", cmd.offset);
-  wire::Reader payload(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), channel_->incoming_heap());
+  wire::Reader payload(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), heap_copies_);
   DispatchEnv env{*current_->state, reply_};
   return dispatch_gl(env, cmd.opcode, payload);
 }

@@ -36,7 +36,7 @@ uint32_t status_code(const wire::Status& st) {
 }  // namespace
 
 wire::Status Session::run_control(const wire::CommandIterator::Command& cmd) {
-  wire::Reader r(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), channel_->incoming_heap());
+  wire::Reader r(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), heap_copies_);
   auto op = static_cast<ControlOp>(cmd.opcode);
   if (!greeted_ && op != ControlOp::kHello) {
     return make_error(Errc::kBadValue, "command before kHello", cmd.offset);
@@ -54,6 +54,9 @@ wire::Status Session::run_control(const wire::CommandIterator::Command& cmd) {
                                                 : wire::Status{};
     case ControlOp::kGetStats: return get_stats();
     case ControlOp::kFrameDone: return frame_done(r);
+    case ControlOp::kTestFault:
+      if (limits_.test_faults) return test_fault(r);
+      break;
     default: break;
   }
   return make_error(Errc::kUnknownOpcode, "control op " + std::to_string(cmd.opcode), cmd.offset);
@@ -247,7 +250,14 @@ wire::Status Session::frame_done(wire::Reader& r) {
 wire::Status Session::get_stats() {
   reclaim_memory(false);  // the guest's own figure is exact
   stats_->memory_bytes.store(account_.total_bytes, std::memory_order_relaxed);
-  nlohmann::json j = registry_.to_json();
+  // A guest sees its own session only: other guests' peers, sizes and
+  // activity are not its business.
+  const uint64_t held = stats_->memory_bytes.load(std::memory_order_relaxed);
+  const nlohmann::json counters = stats_->counters.to_json();
+  nlohmann::json j = {{"total", counters},
+                      {"memory_bytes", held},
+                      {"sessions", {{{"id", stats_->id}, {"peer", stats_->peer}, {"pid", stats_->guest_pid},
+                                     {"memory_bytes", held}, {"counters", counters}}}}};
   j["session"] = stats_->id;
   const RendererInfo& info = display_.info();
   j["host"] = {{"renderer", info.renderer},       {"vendor", info.vendor},

@@ -20,6 +20,17 @@ void Counters::add(const Counters& o) {
   contexts_lost.fetch_add(o.contexts_lost.load(kRelaxed), kRelaxed);
 }
 
+void Counters::copy_from(const Counters& o) {
+  batches.store(o.batches.load(kRelaxed), kRelaxed);
+  commands.store(o.commands.load(kRelaxed), kRelaxed);
+  wire_bytes.store(o.wire_bytes.load(kRelaxed), kRelaxed);
+  raw_bytes.store(o.raw_bytes.load(kRelaxed), kRelaxed);
+  round_trips.store(o.round_trips.load(kRelaxed), kRelaxed);
+  frames.store(o.frames.load(kRelaxed), kRelaxed);
+  frame_bytes.store(o.frame_bytes.load(kRelaxed), kRelaxed);
+  contexts_lost.store(o.contexts_lost.load(kRelaxed), kRelaxed);
+}
+
 nlohmann::json Counters::to_json() const {
   return {{"batches", batches.load(kRelaxed)},
           {"commands", commands.load(kRelaxed)},
@@ -31,10 +42,10 @@ nlohmann::json Counters::to_json() const {
           {"contexts_lost", contexts_lost.load(kRelaxed)}};
 }
 
-std::shared_ptr<SessionStats> StatsRegistry::open_session(std::string peer) {
+std::shared_ptr<SessionStats> StatsRegistry::open_session(std::string peer, uint32_t id) {
   auto s = std::make_shared<SessionStats>();
   std::lock_guard lock(mutex_);
-  s->id = next_id_++;
+  s->id = id ? id : next_id_++;
   s->peer = std::move(peer);
   live_.push_back(s);
   ++sessions_total_;
@@ -62,6 +73,20 @@ nlohmann::json StatsRegistry::to_json() const {
   }
   return {{"total", total.to_json()}, {"memory_bytes", memory}, {"sessions_total", sessions_total_},
           {"sessions_live", live_.size()}, {"sessions", sessions}};
+}
+
+void StatsRegistry::sum(Counters& total, uint64_t& memory_bytes, uint32_t& guest_pid) const {
+  std::lock_guard lock(mutex_);
+  Counters t;
+  t.add(finished_);
+  uint64_t memory = 0;
+  for (const auto& s : live_) {
+    t.add(s->counters);
+    memory += s->memory_bytes.load(kRelaxed);
+    guest_pid = s->guest_pid;
+  }
+  total.copy_from(t);
+  memory_bytes = memory;
 }
 
 std::string StatsRegistry::summary() const {

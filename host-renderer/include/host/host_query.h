@@ -5,6 +5,7 @@
 
 #include "wire/control.h"
 #include "wire/result.h"
+#include "wire/transport.h"
 
 namespace host {
 
@@ -14,6 +15,7 @@ struct HostOffer {
   std::string stats_json;  // the host's kGetStats answer
 };
 
-wire::Result<HostOffer> query_host(const std::string& address, const std::string& token);
+// `link` carries the token and the insecure switch, as a guest's would.
+wire::Result<HostOffer> query_host(const std::string& address, const wire::TransportOptions& link);
 
 }  // namespace host

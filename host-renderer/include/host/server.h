@@ -1,5 +1,6 @@
-// `conduit host`: listens on every configured address and serves each guest
-// connection on a thread of its own.
+// `conduit host`: listens on every configured address and gives each guest
+// program a renderer process of its own (docs/host-processes.md); without a
+// renderer program (tests), sessions run as threads of this process.
 #pragma once
 
 #include <atomic>
@@ -20,9 +21,19 @@ namespace host {
 struct HostOptions {
   std::vector<std::string> listen;  // addresses; empty = default_address()
   std::string token;                // required for tcp:
+  bool insecure = false;            // tcp: plaintext instead of TLS
+  std::vector<uint32_t> allow_uids;  // unix:, shm: peers besides this uid and root
   DisplayOptions display;
   SessionLimits limits;
+  std::string renderer_exe;       // the `conduit` program; empty: sessions as threads
+  uint32_t max_guests = 64;       // renderer processes at once
+  uint32_t max_guests_per_peer = 16;
+  size_t renderer_data_bytes = 0;  // RLIMIT_DATA of a renderer; 0: twice the guest memory + 1 GiB
+  std::string admin;               // admin socket path; empty: none
 };
+
+class Supervisor;
+class AdminSocket;
 
 class Server {
  public:
@@ -30,8 +41,11 @@ class Server {
   static wire::Result<std::unique_ptr<Server>> create(const HostOptions& opts);
   ~Server();  // stops and joins everything
 
+  // Sessions as threads only: the display they share.
   const EglDisplay& display() const { return *display_; }
-  StatsRegistry& stats() { return stats_; }
+  const RendererInfo& info() const;
+  nlohmann::json stats_json();
+  std::string summary();
   std::vector<std::string> addresses() const;
 
   // Serves until `stop` (or stop()) is set; returns after all sessions ended.
@@ -40,7 +54,8 @@ class Server {
   size_t live_sessions();
 
  private:
-  Server() = default;
+  Server();
+  void serve(std::unique_ptr<wire::Channel> channel);
   void accept_loop(wire::Listener& listener, const std::atomic<bool>& external_stop);
   void reap_finished();
 
@@ -50,8 +65,10 @@ class Server {
   };
 
   HostOptions opts_;
-  std::unique_ptr<EglDisplay> display_;
-  StatsRegistry stats_;
+  std::unique_ptr<EglDisplay> display_;  // sessions as threads
+  StatsRegistry stats_;                   // sessions as threads
+  std::unique_ptr<Supervisor> supervisor_;  // renderer processes
+  std::unique_ptr<AdminSocket> admin_;
   std::vector<std::unique_ptr<wire::Listener>> listeners_;
   std::atomic<bool> stop_{false};
   std::mutex workers_mutex_;

@@ -27,12 +27,14 @@ struct SessionLimits {
   uint32_t max_contexts = 64;
   uint32_t max_surfaces = 64;
   uint32_t frame_ring = 3;             // pixel buffer objects per surface
+  bool test_faults = false;            // honour kTestFault (tests of renderer isolation only)
 };
 
 class Session {
  public:
+  // `id` 0: the registry's next; renderer processes get theirs from the supervisor.
   Session(const EglDisplay& display, std::unique_ptr<wire::Channel> channel, const SessionLimits& limits,
-          StatsRegistry& registry, const std::atomic<bool>& stop);
+          StatsRegistry& registry, const std::atomic<bool>& stop, uint32_t id = 0);
   // Frees every host object of the guest, on the calling thread.
   ~Session();
   Session(const Session&) = delete;
@@ -63,6 +65,7 @@ class Session {
   wire::Status swap_buffers(wire::Reader& r);
   wire::Status frame_done(wire::Reader& r);
   wire::Status get_stats();
+  wire::Status test_fault(wire::Reader& r);  // session_faults.cpp
 
   // session_teardown.cpp: freeing host objects
   void destroy(GuestContext& ctx);
@@ -80,6 +83,8 @@ class Session {
   const std::atomic<bool>& stop_;
   std::shared_ptr<SessionStats> stats_;
   std::unique_ptr<wire::Channel> channel_;
+  // Commands read shared-memory heap bytes through private copies.
+  wire::HeapCopies heap_copies_{channel_->incoming_heap()};
   wire::BatchDecoder decoder_;
   wire::BatchEncoder encoder_;
   wire::Writer out_;    // host -> guest commands of the current turn

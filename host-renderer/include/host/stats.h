@@ -23,6 +23,7 @@ struct Counters {
   std::atomic<uint64_t> contexts_lost{0};
 
   void add(const Counters& other);
+  void copy_from(const Counters& other);
   nlohmann::json to_json() const;
 };
 
@@ -39,11 +40,16 @@ struct SessionStats {
 // Totals over every session that ever ran, plus the live ones.
 class StatsRegistry {
  public:
-  std::shared_ptr<SessionStats> open_session(std::string peer);
+  // `id` 0 takes the next free one; a renderer process is given its id by
+  // the supervisor, so ids stay unique across the host.
+  std::shared_ptr<SessionStats> open_session(std::string peer, uint32_t id = 0);
   // Folds a finished session into the totals.
   void close_session(const std::shared_ptr<SessionStats>& s);
 
   nlohmann::json to_json() const;     // {"total":…, "memory_bytes":…, "sessions":[…]}
+  // Every session's counters summed (finished and live), and what the live
+  // ones hold now.
+  void sum(Counters& total, uint64_t& memory_bytes, uint32_t& guest_pid) const;
   std::string summary() const;        // one line for the log
 
  private:

@@ -20,6 +20,8 @@ enum class ControlOp : uint32_t {
   kSync = 9,            // empty; host replies empty once all before it ran
   kGetStats = 10,       // empty; host replies JSON text
   kFrameDone = 11,      // FrameDone: the guest finished with a frame's blob
+  kTestFault = 12,      // TestFault; only a host started with --test-faults
+                        // honours it (tests of renderer isolation); replies u32 errno
 
   // host -> guest
   kReply = 32,          // Data: the reply to the batch that wanted one
@@ -95,6 +97,22 @@ struct ResizeSurface {
 struct SwapBuffers {
   uint32_t surface_id;
   uint32_t frame_id;  // guest-chosen, increasing per surface
+};
+
+// What a renderer under test does to itself.
+enum class Fault : uint32_t {
+  kNullWrite = 1,   // crashes (SIGSEGV)
+  kAbort = 2,       // abort()
+  kCreateFile = 3,  // tries to create a file; replies its errno
+  kSocket = 4,      // tries to create a socket; replies its errno
+  kAllocate = 5,    // tries to allocate and touch `bytes`; replies 0 or ENOMEM
+  kFork = 6,        // tries to start a process; replies its errno
+};
+
+struct TestFault {
+  uint32_t fault;
+  uint32_t reserved;
+  uint64_t bytes;
 };
 
 struct FrameDone {

@@ -1,5 +1,8 @@
 #include "shm_channel.h"
 
+#include "wire/handoff.h"
+
+#include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -50,7 +53,12 @@ inline void cpu_relax() {
 Result<std::shared_ptr<Mapping>> Mapping::map(int fd, size_t size) {
   void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED) return errno_error("mmap");
-  return std::shared_ptr<Mapping>(new Mapping(static_cast<std::byte*>(p), size));
+  Fd file(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
+  if (!file.valid()) {
+    ::munmap(p, size);
+    return errno_error("dup shared region");
+  }
+  return std::shared_ptr<Mapping>(new Mapping(static_cast<std::byte*>(p), size, std::move(file)));
 }
 
 Mapping::~Mapping() { ::munmap(base_, size_); }
@@ -332,6 +340,25 @@ void ShmChannel::release() {
     assembly_.clear();
   }
   held_ = Held::kNone;
+}
+
+Result<ChannelHandoff> ShmChannel::export_handoff() {
+  if (closed_.exchange(true)) return make_error(Errc::kClosed, "channel closed");
+  heartbeat_ = {};  // the adopting process beats from now on
+  ChannelHandoff h;
+  h.kind = bells_ ? ChannelHandoff::Kind::kShm : ChannelHandoff::Kind::kShmFile;
+  h.description = description_;
+  h.region_bytes = map_->size();
+  h.fds.push_back(::fcntl(map_->file(), F_DUPFD_CLOEXEC, 0));
+  if (bells_) {
+    for (Fd* fd : {&bells_->data[0], &bells_->space[0], &bells_->data[1], &bells_->space[1],
+                   &bells_->socket}) {
+      h.fds.push_back(fd->release());
+    }
+  }
+  if (h.fds[0] < 0) return errno_error("dup shared region");
+  h.on_release = std::exchange(on_close_, nullptr);
+  return h;
 }
 
 void ShmChannel::close() {

@@ -26,11 +26,14 @@ class Mapping {
 
   std::byte* base() const { return base_; }
   size_t size() const { return size_; }
+  // The mapped file, kept so that the region can be handed to another process.
+  int file() const { return file_.get(); }
 
  private:
-  Mapping(std::byte* base, size_t size) : base_(base), size_(size) {}
+  Mapping(std::byte* base, size_t size, Fd file) : base_(base), size_(size), file_(std::move(file)) {}
   std::byte* base_;
   size_t size_;
+  Fd file_;
 };
 
 // data[d] is rung by the producer of direction d, space[d] by its consumer.
@@ -62,6 +65,7 @@ class ShmChannel final : public Channel {
   std::span<const std::byte> incoming_heap() override { return incoming_heap_; }
   void close() override;
   std::string describe() const override { return description_; }
+  Result<ChannelHandoff> export_handoff() override;
 
   ShmCounters counters() const { return {kicks_.load(), sleeps_.load(), syscalls_.load()}; }
 

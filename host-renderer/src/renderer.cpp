@@ -1,0 +1,128 @@
+#include "host/renderer.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <list>
+#include <memory>
+#include <thread>
+
+#include "control_socket.h"
+#include "counters_page.h"
+#include "host/log.h"
+#include "host/session.h"
+#include "renderer_config.h"
+#include "wire/handoff.h"
+
+namespace host {
+
+namespace {
+
+constexpr auto kPublishPeriod = std::chrono::milliseconds(100);
+
+class Renderer {
+ public:
+  Renderer(int control_fd, RendererConfig config, std::unique_ptr<EglDisplay> display,
+           std::unique_ptr<SharedCounters> counters)
+      : control_(control_fd),
+        config_(std::move(config)),
+        display_(std::move(display)),
+        counters_(std::move(counters)) {}
+
+  // Serves until the supervisor goes away or every session it was given ended.
+  void serve() {
+    for (;;) {
+      auto msg = receive_control(control_, kPublishPeriod);
+      publish();
+      if (!msg && msg.error().code == wire::Errc::kTimeout) {
+        if (started_ > 0 && live_.load() == 0) break;
+        continue;
+      }
+      if (!msg) break;  // the supervisor is gone: stop serving
+      if (msg->type == ControlMsg::kAdopt) adopt(std::move(*msg));
+    }
+    stop_.store(true);
+    for (auto& t : threads_) t.join();
+    publish();
+  }
+
+ private:
+  void adopt(ControlMessage msg) {
+    wire::ChannelHandoff h;
+    h.fds = std::move(msg.fds);
+    h.kind = static_cast<wire::ChannelHandoff::Kind>(msg.body.value("kind", 0u));
+    h.description = msg.body.value("description", std::string());
+    h.region_bytes = msg.body.value("region_bytes", uint64_t{0});
+    const uint32_t id = msg.body.value("session", 0u);
+    auto channel = wire::adopt_channel(std::move(h), config_.transport);
+    if (!channel) {
+      log_line("session %u: cannot adopt its channel: %s", id, channel.error().describe().c_str());
+      (void)send_control(control_, ControlMsg::kEnded, {{"session", id}});
+      return;
+    }
+    ++started_;
+    live_.fetch_add(1);
+    auto session = std::make_unique<Session>(*display_, std::move(*channel), config_.limits,
+                                             registry_, stop_, id);
+    threads_.emplace_back([this, id, s = std::move(session)]() mutable {
+      s->run();
+      s.reset();  // frees the guest's objects before the supervisor hears of the end
+      (void)send_control(control_, ControlMsg::kEnded, {{"session", id}});
+      live_.fetch_sub(1);
+    });
+  }
+
+  void publish() {
+    CountersPage& page = counters_->page();
+    uint64_t memory = 0;
+    uint32_t pid = 0;
+    registry_.sum(page.counters, memory, pid);
+    page.memory_bytes.store(memory, std::memory_order_relaxed);
+    page.guest_pid.store(pid, std::memory_order_relaxed);
+  }
+
+  int control_;
+  RendererConfig config_;
+  std::unique_ptr<EglDisplay> display_;
+  std::unique_ptr<SharedCounters> counters_;
+  StatsRegistry registry_;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> live_{0};
+  int started_ = 0;
+  std::list<std::thread> threads_;  // last: joined before the rest goes
+};
+
+// Reads the configuration, opens the display and confines the process.
+wire::Result<std::unique_ptr<Renderer>> start(int control_fd) {
+  auto msg = receive_control(control_fd, std::nullopt);
+  if (!msg) return msg.error();
+  if (msg->type != ControlMsg::kConfigure || msg->fds.size() != 1) {
+    for (int fd : msg->fds) ::close(fd);
+    return wire::make_error(wire::Errc::kBadValue, "expected the configuration first");
+  }
+  auto counters = SharedCounters::map(msg->fds[0]);
+  if (!counters) return counters.error();
+  auto config = config_from_json(msg->body);
+  if (!config) return config.error();
+  auto display = EglDisplay::open(config->display);
+  if (!display) return display.error();
+  WIRE_TRY(apply_rlimits(config->sandbox));
+  if (config->seccomp) WIRE_TRY(apply_seccomp());
+  WIRE_TRY(send_control(control_fd, ControlMsg::kReady, to_json((*display)->info())));
+  return std::make_unique<Renderer>(control_fd, std::move(*config), std::move(*display),
+                                    std::move(*counters));
+}
+
+}  // namespace
+
+int run_renderer(int control_fd) {
+  auto renderer = start(control_fd);
+  if (!renderer) {
+    (void)send_control(control_fd, ControlMsg::kFailed, {{"error", renderer.error().describe()}});
+    return 1;
+  }
+  (*renderer)->serve();
+  return 0;
+}
+
+}  // namespace host

@@ -1,0 +1,86 @@
+#include "renderer_config.h"
+
+namespace host {
+
+nlohmann::json to_json(const RendererConfig& c) {
+  const auto& l = c.limits;
+  return {{"platform", static_cast<int>(c.display.platform)},
+          {"gpu", c.display.gpu},
+          {"max_object_bytes", l.guest.max_object_bytes},
+          {"max_total_bytes", l.guest.max_total_bytes},
+          {"max_objects", l.guest.max_objects},
+          {"promote_shader_precision", l.guest.promote_shader_precision},
+          {"max_batch_bytes", l.max_batch_bytes},
+          {"max_contexts", l.max_contexts},
+          {"max_surfaces", l.max_surfaces},
+          {"frame_ring", l.frame_ring},
+          {"test_faults", l.test_faults},
+          {"max_message_bytes", c.transport.max_message_bytes},
+          {"io_timeout_ms", c.transport.io_timeout.count()},
+          {"data_bytes", c.sandbox.data_bytes},
+          {"open_files", c.sandbox.open_files},
+          {"seccomp", c.seccomp}};
+}
+
+wire::Result<RendererConfig> config_from_json(const nlohmann::json& j) {
+  RendererConfig c;
+  try {
+    c.display.platform = static_cast<PlatformKind>(j.at("platform").get<int>());
+    c.display.gpu = j.at("gpu").get<int>();
+    auto& l = c.limits;
+    l.guest.max_object_bytes = j.at("max_object_bytes").get<size_t>();
+    l.guest.max_total_bytes = j.at("max_total_bytes").get<size_t>();
+    l.guest.max_objects = j.at("max_objects").get<size_t>();
+    l.guest.promote_shader_precision = j.at("promote_shader_precision").get<bool>();
+    l.max_batch_bytes = j.at("max_batch_bytes").get<size_t>();
+    l.max_contexts = j.at("max_contexts").get<uint32_t>();
+    l.max_surfaces = j.at("max_surfaces").get<uint32_t>();
+    l.frame_ring = j.at("frame_ring").get<uint32_t>();
+    l.test_faults = j.at("test_faults").get<bool>();
+    c.transport.max_message_bytes = j.at("max_message_bytes").get<size_t>();
+    c.transport.io_timeout = std::chrono::milliseconds(j.at("io_timeout_ms").get<int64_t>());
+    c.sandbox.data_bytes = j.at("data_bytes").get<size_t>();
+    c.sandbox.open_files = j.at("open_files").get<size_t>();
+    c.seccomp = j.at("seccomp").get<bool>();
+  } catch (const nlohmann::json::exception& e) {
+    return wire::make_error(wire::Errc::kBadValue, std::string("renderer configuration: ") + e.what());
+  }
+  return c;
+}
+
+nlohmann::json to_json(const RendererInfo& i) {
+  return {{"platform", i.platform},
+          {"renderer", i.renderer},
+          {"vendor", i.vendor},
+          {"gles_version", i.gles_version},
+          {"gl_core_version", i.gl_core_version},
+          {"gl_compat_version", i.gl_compat_version},
+          {"max_gles", i.max_gles},
+          {"max_gl_core", i.max_gl_core},
+          {"max_gl_compat", i.max_gl_compat},
+          {"egl_version", i.egl_version},
+          {"egl_extensions", i.egl_extensions},
+          {"gles_extensions", i.gles_extensions},
+          {"gl_extensions", i.gl_extensions}};
+}
+
+RendererInfo info_from_json(const nlohmann::json& j) {
+  RendererInfo i;
+  auto text = [&](const char* key) { return j.value(key, std::string()); };
+  i.platform = text("platform");
+  i.renderer = text("renderer");
+  i.vendor = text("vendor");
+  i.gles_version = text("gles_version");
+  i.gl_core_version = text("gl_core_version");
+  i.gl_compat_version = text("gl_compat_version");
+  i.max_gles = j.value("max_gles", 0u);
+  i.max_gl_core = j.value("max_gl_core", 0u);
+  i.max_gl_compat = j.value("max_gl_compat", 0u);
+  i.egl_version = text("egl_version");
+  i.egl_extensions = text("egl_extensions");
+  i.gles_extensions = text("gles_extensions");
+  i.gl_extensions = text("gl_extensions");
+  return i;
+}
+
+}  // namespace host

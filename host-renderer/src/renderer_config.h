@@ -1,0 +1,28 @@
+// What the supervisor tells a renderer process at start (its options) and
+// what the renderer answers (what its display offers), as JSON.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "host/egl_display.h"
+#include "host/session.h"
+#include "sandbox.h"
+#include "wire/transport.h"
+
+namespace host {
+
+struct RendererConfig {
+  DisplayOptions display;
+  SessionLimits limits;
+  wire::TransportOptions transport;  // token unused: guests arrive authenticated
+  SandboxLimits sandbox;
+  bool seccomp = true;
+};
+
+nlohmann::json to_json(const RendererConfig& c);
+wire::Result<RendererConfig> config_from_json(const nlohmann::json& j);
+
+nlohmann::json to_json(const RendererInfo& info);
+RendererInfo info_from_json(const nlohmann::json& j);
+
+}  // namespace host

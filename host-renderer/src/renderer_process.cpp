@@ -1,0 +1,113 @@
+#include "renderer_process.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "control_socket.h"
+
+extern char** environ;
+
+namespace host {
+
+using wire::Errc;
+using wire::make_error;
+
+namespace {
+constexpr int kChildControlFd = 3;
+
+wire::Result<pid_t> start_process(const std::string& exe, int child_end) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  // dup2 onto fd 3 clears close-on-exec there (also when it already is fd 3).
+  posix_spawn_file_actions_adddup2(&actions, child_end, kChildControlFd);
+  const std::string fd_text = std::to_string(kChildControlFd);
+  char* argv[] = {const_cast<char*>(exe.c_str()), const_cast<char*>("renderer"),
+                  const_cast<char*>("--control-fd"), const_cast<char*>(fd_text.c_str()), nullptr};
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return make_error(Errc::kIo, "start renderer " + exe + ": " + strerror(rc));
+  return pid;
+}
+}  // namespace
+
+wire::Result<std::unique_ptr<RendererProcess>> RendererProcess::spawn(const std::string& exe,
+                                                                      const RendererConfig& config) {
+  auto counters = SharedCounters::create();
+  if (!counters) return counters.error();
+  auto pair = control_socket_pair();
+  if (!pair) return pair.error();
+  auto [mine, theirs] = *pair;
+  auto pid = start_process(exe, theirs);
+  ::close(theirs);
+  if (!pid) {
+    ::close(mine);
+    return pid.error();
+  }
+  std::unique_ptr<RendererProcess> r(new RendererProcess(*pid, mine, std::move(*counters)));
+  WIRE_TRY(send_control(mine, ControlMsg::kConfigure, to_json(config), {r->counters_->fd()}));
+  return r;
+}
+
+RendererProcess::~RendererProcess() {
+  if (status_ == -1) {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, &status_, 0);
+  }
+  ::close(control_);
+}
+
+wire::Result<RendererInfo> RendererProcess::wait_ready(std::chrono::milliseconds timeout) {
+  auto msg = receive_control(control_, timeout);
+  if (!msg) return make_error(msg.error().code, "renderer did not start: " + msg.error().detail);
+  for (int fd : msg->fds) ::close(fd);
+  if (msg->type == ControlMsg::kFailed) {
+    return make_error(Errc::kIo, "renderer failed: " + msg->body.value("error", std::string("?")));
+  }
+  if (msg->type != ControlMsg::kReady) return make_error(Errc::kBadValue, "renderer said something else");
+  return info_from_json(msg->body);
+}
+
+wire::Status RendererProcess::adopt(wire::ChannelHandoff handoff, uint32_t session_id) {
+  nlohmann::json body = {{"kind", static_cast<uint32_t>(handoff.kind)},
+                         {"description", handoff.description},
+                         {"region_bytes", handoff.region_bytes},
+                         {"session", session_id}};
+  // The descriptors are closed here once sent: the renderer holds the only
+  // copies, so its end is the guest's end.
+  return send_control(control_, ControlMsg::kAdopt, body, handoff.fds);
+}
+
+int RendererProcess::wait_exit() {
+  for (;;) {
+    auto msg = receive_control(control_, std::nullopt);
+    if (!msg && msg.error().code != Errc::kBadLength && msg.error().code != Errc::kBadValue) break;
+    if (msg) {
+      for (int fd : msg->fds) ::close(fd);
+    }
+  }
+  while (::waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {
+  }
+  return status_;
+}
+
+void RendererProcess::stop() { ::shutdown(control_, SHUT_WR); }
+
+std::string describe_exit(int status) {
+  if (WIFEXITED(status)) return "exit " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) {
+    const char* name = sigabbrev_np(WTERMSIG(status));
+    return std::string("killed by SIG") + (name ? name : std::to_string(WTERMSIG(status)).c_str());
+  }
+  return "status " + std::to_string(status);
+}
+
+bool clean_exit(int status) { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
+
+}  // namespace host

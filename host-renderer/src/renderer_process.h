@@ -1,0 +1,55 @@
+// The supervisor's handle on one renderer process: starting it, handing it
+// channels, and learning how it ended.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "counters_page.h"
+#include "host/egl_display.h"
+#include "renderer_config.h"
+#include "wire/handoff.h"
+
+namespace host {
+
+class RendererProcess {
+ public:
+  // Starts `exe renderer --control-fd 3` and sends it its configuration.
+  static wire::Result<std::unique_ptr<RendererProcess>> spawn(const std::string& exe,
+                                                              const RendererConfig& config);
+  // Stops the process if it still runs, and reaps it.
+  ~RendererProcess();
+  RendererProcess(const RendererProcess&) = delete;
+  RendererProcess& operator=(const RendererProcess&) = delete;
+
+  // Waits until its display is open and it is confined.
+  wire::Result<RendererInfo> wait_ready(std::chrono::milliseconds timeout);
+  wire::Status adopt(wire::ChannelHandoff handoff, uint32_t session_id);
+  // Blocks until the renderer has ended (its control socket hung up and the
+  // process was reaped); returns its wait status.
+  int wait_exit();
+  // Asks it to end its sessions and exit (closes the control socket's writing side).
+  void stop();
+
+  pid_t pid() const { return pid_; }
+  CountersPage& counters() { return counters_->page(); }
+
+ private:
+  RendererProcess(pid_t pid, int control, std::unique_ptr<SharedCounters> counters)
+      : pid_(pid), control_(control), counters_(std::move(counters)) {}
+
+  pid_t pid_;
+  int control_;
+  std::unique_ptr<SharedCounters> counters_;
+  int status_ = -1;  // once reaped
+};
+
+// "exit 0", "killed by SIGSEGV", ...
+std::string describe_exit(int status);
+// Whether a renderer ended the way renderers should (all sessions over).
+bool clean_exit(int status);
+
+}  // namespace host

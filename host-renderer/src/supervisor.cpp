@@ -1,0 +1,235 @@
+#include "supervisor.h"
+
+#include "host/log.h"
+
+namespace host {
+
+namespace {
+
+constexpr auto kRendererStart = std::chrono::seconds(30);
+constexpr auto kRetryAfterFailure = std::chrono::seconds(1);
+constexpr auto kRelayPoll = std::chrono::milliseconds(100);
+constexpr auto kRelaxed = std::memory_order_relaxed;
+
+void log_guest(const char* fmt, const std::string& a, const std::string& b) {
+  uint64_t dropped = 0;
+  if (guest_log_limiter().allow(&dropped)) log_line(fmt, a.c_str(), b.c_str());
+}
+
+// Moves messages one way until either side ends; then closes both, so the
+// other direction's loop ends too.
+void relay(wire::Channel& from, wire::Channel& to) {
+  for (;;) {
+    auto msg = from.receive(kRelayPoll);
+    if (!msg && msg.error().code == wire::Errc::kTimeout) continue;
+    if (!msg || !to.send(*msg)) break;
+    from.release();
+  }
+  from.close();
+  to.close();
+}
+
+}  // namespace
+
+wire::Result<std::unique_ptr<Supervisor>> Supervisor::create(SupervisorOptions opts) {
+  std::unique_ptr<Supervisor> s(new Supervisor(std::move(opts)));
+  auto first = RendererProcess::spawn(s->opts_.renderer_exe, s->opts_.renderer);
+  if (!first) return first.error();
+  auto info = (*first)->wait_ready(kRendererStart);
+  if (!info) return info.error();
+  s->info_ = *info;
+  s->spare_ = std::move(*first);
+  s->spare_keeper_ = std::thread([p = s.get()] { p->keep_spare(); });
+  return s;
+}
+
+Supervisor::~Supervisor() { stop_all(); }
+
+// One renderer is always started ahead, so that a guest program does not
+// wait for a display to open.
+void Supervisor::keep_spare() {
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    changed_.wait(lock, [&] { return stopping_ || !spare_; });
+    if (stopping_) break;
+    lock.unlock();
+    auto r = RendererProcess::spawn(opts_.renderer_exe, opts_.renderer);
+    wire::Status ready = r ? wire::Status{} : wire::Status(r.error());
+    if (r) {
+      auto info = (*r)->wait_ready(kRendererStart);
+      if (!info) ready = info.error();
+    }
+    lock.lock();
+    if (ready) {
+      spare_ = std::move(*r);
+      changed_.notify_all();
+      continue;
+    }
+    log_line("cannot start a renderer: %s", ready.error().describe().c_str());
+    changed_.wait_for(lock, kRetryAfterFailure, [&] { return stopping_; });
+  }
+}
+
+wire::Result<std::unique_ptr<RendererProcess>> Supervisor::take_renderer() {
+  std::unique_lock lock(mutex_);
+  if (!changed_.wait_for(lock, kRendererStart, [&] { return stopping_ || spare_; }) || stopping_) {
+    return wire::make_error(wire::Errc::kTimeout, "no renderer could be started");
+  }
+  auto r = std::move(spare_);
+  changed_.notify_all();
+  return r;
+}
+
+bool Supervisor::admit(const std::string& peer) {
+  std::lock_guard lock(mutex_);
+  size_t live = 0, of_peer = 0;
+  for (const auto& g : guests_) {
+    if (g.done.load()) continue;
+    ++live;
+    of_peer += !peer.empty() && g.peer == peer;
+  }
+  const bool ok = live < opts_.max_guests && of_peer < opts_.max_guests_per_peer;
+  if (!ok) ++refused_;
+  return ok;
+}
+
+void Supervisor::serve(std::unique_ptr<wire::Channel> channel, const std::string& peer) {
+  reap();
+  const std::string description = channel->describe();
+  if (!admit(peer)) {
+    log_guest("refused %s%s: too many guests (--max-guests, --max-guests-per-peer)",
+              description, peer.empty() ? "" : " of " + peer);
+    channel->close();
+    return;
+  }
+  auto renderer = take_renderer();
+  if (!renderer) {
+    log_guest("refused %s: %s", description, renderer.error().describe());
+    channel->close();
+    return;
+  }
+  std::lock_guard lock(mutex_);
+  Guest& g = guests_.emplace_back();
+  g.id = next_id_++;
+  g.peer = peer;
+  g.description = description;
+  g.renderer = std::move(*renderer);
+  ++started_;
+  ++sessions_total_;
+  auto handoff = handoff_or_relay(g, std::move(channel));
+  wire::Status st = handoff ? g.renderer->adopt(std::move(*handoff), g.id) : wire::Status(handoff.error());
+  if (!st) log_guest("cannot hand %s to a renderer: %s", description, st.error().describe());
+  if (!st || stopping_) g.renderer->stop();
+  g.monitor = std::thread([this, &g] { watch(g); });
+}
+
+// Channels that cannot move (TLS keeps its keys here) are relayed through a
+// socket pair whose other end moves instead.
+wire::Result<wire::ChannelHandoff> Supervisor::handoff_or_relay(Guest& g,
+                                                                std::unique_ptr<wire::Channel> channel) {
+  auto h = channel->export_handoff();
+  if (h) {
+    g.on_release = std::exchange(h->on_release, nullptr);
+    return h;
+  }
+  auto pair = wire::socket_pair_channels(opts_.renderer.transport);
+  if (!pair) return pair.error();
+  auto inner = pair->second->export_handoff();
+  if (!inner) return inner.error();
+  inner->description = g.description;
+  wire::Channel* guest = channel.get();
+  wire::Channel* renderer = pair->first.get();
+  g.relayed.push_back(std::move(channel));
+  g.relayed.push_back(std::move(pair->first));
+  g.relays.emplace_back([guest, renderer] { relay(*guest, *renderer); });
+  g.relays.emplace_back([guest, renderer] { relay(*renderer, *guest); });
+  return inner;
+}
+
+// Waits for the guest's renderer to end, and accounts for how it ended.
+void Supervisor::watch(Guest& g) {
+  const int status = g.renderer->wait_exit();
+  for (auto& ch : g.relayed) ch->close();
+  std::lock_guard lock(mutex_);
+  finished_.add(g.renderer->counters().counters);
+  if (!clean_exit(status)) {
+    ++crashed_;
+    log_guest("session %s: renderer ended abnormally (%s); only this guest is affected",
+              std::to_string(g.id) + " (" + g.description + ")", describe_exit(status));
+  }
+  if (g.on_release) g.on_release();
+  g.done.store(true);
+  changed_.notify_all();
+}
+
+void Supervisor::reap() {
+  std::list<Guest> ended;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto it = guests_.begin(); it != guests_.end();) {
+      auto next = std::next(it);
+      if (it->done.load()) ended.splice(ended.end(), guests_, it);
+      it = next;
+    }
+  }
+  for (auto& g : ended) {
+    g.monitor.join();
+    for (auto& t : g.relays) t.join();
+  }
+}
+
+size_t Supervisor::live_guests() {
+  reap();
+  std::lock_guard lock(mutex_);
+  size_t n = 0;
+  for (const auto& g : guests_) n += g.done.load() ? 0 : 1;
+  return n;
+}
+
+nlohmann::json Supervisor::stats_json() {
+  reap();
+  std::lock_guard lock(mutex_);
+  Counters total;
+  total.add(finished_);
+  uint64_t memory = 0;
+  auto sessions = nlohmann::json::array();
+  for (auto& g : guests_) {
+    if (g.done.load()) continue;
+    CountersPage& page = g.renderer->counters();
+    total.add(page.counters);
+    const uint64_t held = page.memory_bytes.load(kRelaxed);
+    memory += held;
+    sessions.push_back({{"id", g.id}, {"peer", g.description}, {"pid", page.guest_pid.load(kRelaxed)},
+                        {"renderer_pid", g.renderer->pid()}, {"memory_bytes", held},
+                        {"counters", page.counters.to_json()}});
+  }
+  return {{"total", total.to_json()},
+          {"memory_bytes", memory},
+          {"sessions_total", sessions_total_},
+          {"sessions_live", sessions.size()},
+          {"sessions", sessions},
+          {"renderers", {{"live", sessions.size()}, {"started", started_}, {"crashed", crashed_},
+                         {"refused", refused_}}}};
+}
+
+void Supervisor::stop_all() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    changed_.notify_all();
+    for (auto& g : guests_) g.renderer->stop();
+  }
+  if (spare_keeper_.joinable()) spare_keeper_.join();
+  spare_.reset();
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] {
+    for (const auto& g : guests_) {
+      if (!g.done.load()) return false;
+    }
+    return true;
+  });
+  lock.unlock();
+  reap();
+}
+
+}  // namespace host

@@ -1,0 +1,77 @@
+// The supervisor side of `conduit host`: one renderer process per guest
+// program, kept under the host's caps, reaped and counted when it ends
+// (docs/host-processes.md). It never decodes a guest command.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "renderer_process.h"
+#include "wire/transport.h"
+
+namespace host {
+
+struct SupervisorOptions {
+  std::string renderer_exe;
+  RendererConfig renderer;
+  uint32_t max_guests = 64;           // live renderer processes
+  uint32_t max_guests_per_peer = 16;  // of one peer identity (when known)
+};
+
+class Supervisor {
+ public:
+  // Starts the first renderer, which tells what the display offers.
+  static wire::Result<std::unique_ptr<Supervisor>> create(SupervisorOptions opts);
+  ~Supervisor();  // stops every renderer and waits for them
+
+  const RendererInfo& info() const { return info_; }
+  // Gives an authenticated guest to a renderer of its own, or refuses it
+  // (closing the channel) when a cap is reached. Any thread.
+  void serve(std::unique_ptr<wire::Channel> channel, const std::string& peer);
+  nlohmann::json stats_json();
+  size_t live_guests();
+  // Asks every renderer to end its sessions, and waits until they did.
+  void stop_all();
+
+ private:
+  struct Guest {
+    uint32_t id = 0;
+    std::string peer, description;
+    std::unique_ptr<RendererProcess> renderer;
+    std::function<void()> on_release;
+    std::vector<std::unique_ptr<wire::Channel>> relayed;  // guest end, renderer end
+    std::vector<std::thread> relays;
+    std::thread monitor;
+    std::atomic<bool> done{false};
+  };
+
+  explicit Supervisor(SupervisorOptions opts) : opts_(std::move(opts)) {}
+  bool admit(const std::string& peer);
+  wire::Result<std::unique_ptr<RendererProcess>> take_renderer();
+  void keep_spare();
+  wire::Result<wire::ChannelHandoff> handoff_or_relay(Guest& g, std::unique_ptr<wire::Channel> channel);
+  void watch(Guest& g);
+  void reap();
+
+  SupervisorOptions opts_;
+  RendererInfo info_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::unique_ptr<RendererProcess> spare_;  // started and confined, waiting for a guest
+  bool stopping_ = false;
+  uint32_t next_id_ = 1;
+  uint64_t started_ = 0, crashed_ = 0, refused_ = 0, sessions_total_ = 0;
+  Counters finished_;
+  std::list<Guest> guests_;
+  std::thread spare_keeper_;  // last: stops first
+};
+
+}  // namespace host

@@ -1,0 +1,234 @@
+// Renderer processes: a guest that crashes its renderer, or tries what the
+// sandbox refuses, costs only itself; caps hold; guests see only themselves.
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <signal.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "host_fixture.h"
+#include "test_guest.h"
+#include "wire/gl_encode.h"
+
+namespace hosttest {
+namespace {
+
+using wire::Api;
+constexpr GLbitfield kColorBufferBit = 0x4000;
+
+host::HostOptions isolated(uint32_t max_guests = 64) {
+  host::HostOptions o;
+  const char* exe = std::getenv("CONDUIT_EXE");
+  o.renderer_exe = exe ? exe : "";
+  o.limits.test_faults = true;
+  o.max_guests = max_guests;
+  return o;
+}
+
+// A guest with a context current on a 32x32 surface.
+std::unique_ptr<TestGuest> ready_guest(const std::string& address) {
+  auto g = TestGuest::connect(address);
+  if (!g || !g->hello().ok() || g->create_context(1, Api::kGles, 3, 0) != 0) return nullptr;
+  g->create_surface(1, 32, 32);
+  g->make_current(1, 1, 1);
+  return g;
+}
+
+// Renders one frame of red `level` and checks it came back so.
+bool renders(TestGuest& g, uint32_t level, uint32_t frame_id) {
+  wire::encode_glClearColor(g.w(), static_cast<float>(level) / 255.0f, 0.0f, 0.0f, 1.0f);
+  wire::encode_glClear(g.w(), kColorBufferBit);
+  g.swap(1, frame_id);
+  ReceivedFrame f;
+  return g.send().ok() && g.wait_frame(&f) && f.argb(16, 16) == (0xFF000000u | (level << 16));
+}
+
+uint32_t fault(TestGuest& g, wire::Fault which, uint64_t bytes = 0) {
+  g.control(wire::ControlOp::kTestFault, wire::TestFault{static_cast<uint32_t>(which), 0, bytes});
+  auto reply = g.call();
+  if (!reply || reply->size() != sizeof(uint32_t)) return ~0u;
+  uint32_t v;
+  std::memcpy(&v, reply->data(), sizeof v);
+  return v;
+}
+
+// Bystanders render their own colour the whole time; counts wrong or missing frames.
+struct Bystanders {
+  Bystanders(const std::string& address, uint32_t n) : bad(n) {
+    for (uint32_t i = 0; i < n; ++i) {
+      threads.emplace_back([this, address, i] {
+        auto g = ready_guest(address);
+        if (!g) {
+          bad[i] = 1000;
+          return;
+        }
+        for (uint32_t frame = 1; !stop.load(); ++frame) bad[i] += renders(*g, 40 + i * 20, frame) ? 0 : 1;
+      });
+    }
+  }
+  uint32_t finish() {
+    stop.store(true);
+    for (auto& t : threads) t.join();
+    uint32_t total = 0;
+    for (uint32_t b : bad) total += b;
+    return total;
+  }
+  std::vector<uint32_t> bad;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
+};
+
+class Isolation : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!std::getenv("CONDUIT_EXE")) GTEST_SKIP() << "CONDUIT_EXE not set";
+  }
+};
+
+class RendererCrash : public Isolation, public ::testing::WithParamInterface<wire::Fault> {};
+
+TEST_P(RendererCrash, LosesOnlyItsOwnGuest) {
+  RunningHost host(isolated());
+  ASSERT_TRUE(host.ok()) << host.error();
+  Bystanders others(host.address(), 8);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  auto attacker = ready_guest(host.address());
+  ASSERT_TRUE(attacker);
+  ASSERT_TRUE(renders(*attacker, 200, 1));
+  attacker->control(wire::ControlOp::kTestFault, wire::TestFault{static_cast<uint32_t>(GetParam()), 0, 0});
+  ASSERT_TRUE(attacker->send().ok());
+  EXPECT_TRUE(attacker->wait_closed()) << "the guest of a crashed renderer sees its connection end";
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(others.finish(), 0u) << "bystanders kept rendering correct frames";
+  auto newcomer = ready_guest(host.address());
+  ASSERT_TRUE(newcomer);
+  EXPECT_TRUE(renders(*newcomer, 100, 1));
+  auto stats = host.server().stats_json();
+  EXPECT_EQ(stats["renderers"]["crashed"], 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Faults, RendererCrash,
+                         ::testing::Values(wire::Fault::kNullWrite, wire::Fault::kAbort));
+
+class SandboxRefuses : public Isolation, public ::testing::WithParamInterface<wire::Fault> {};
+
+TEST_P(SandboxRefuses, WhatARendererNeverNeeds) {
+  RunningHost host(isolated());
+  ASSERT_TRUE(host.ok()) << host.error();
+  auto g = ready_guest(host.address());
+  ASSERT_TRUE(g);
+  EXPECT_EQ(fault(*g, GetParam()), static_cast<uint32_t>(EPERM));
+  EXPECT_TRUE(renders(*g, 120, 1)) << "the renderer carries on";
+}
+
+INSTANTIATE_TEST_SUITE_P(Calls, SandboxRefuses,
+                         ::testing::Values(wire::Fault::kCreateFile, wire::Fault::kSocket,
+                                           wire::Fault::kFork));
+
+TEST_F(Isolation, MemoryBeyondTheRendererLimitIsRefused) {
+  host::HostOptions o = isolated();
+  o.renderer_data_bytes = 768u << 20;
+  RunningHost host(o);
+  ASSERT_TRUE(host.ok()) << host.error();
+  auto g = ready_guest(host.address());
+  ASSERT_TRUE(g);
+  EXPECT_EQ(fault(*g, wire::Fault::kAllocate, 64u << 20), 0u) << "within the limit";
+  EXPECT_EQ(fault(*g, wire::Fault::kAllocate, 1024u << 20), static_cast<uint32_t>(ENOMEM));
+  EXPECT_TRUE(renders(*g, 120, 1));
+}
+
+TEST_F(Isolation, MaxGuestsCapsRenderers) {
+  RunningHost host(isolated(2));
+  ASSERT_TRUE(host.ok()) << host.error();
+  auto a = ready_guest(host.address());
+  auto b = ready_guest(host.address());
+  ASSERT_TRUE(a && b);
+  auto refused = TestGuest::connect(host.address());
+  ASSERT_TRUE(refused);
+  EXPECT_TRUE(refused->wait_closed()) << "a third guest is refused";
+  a.reset();
+  std::unique_ptr<TestGuest> later;
+  for (int i = 0; i < 100 && !later; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    later = ready_guest(host.address());
+  }
+  ASSERT_TRUE(later) << "once a guest leaves, another is served";
+  EXPECT_TRUE(renders(*later, 80, 1));
+  EXPECT_GE(host.server().stats_json()["renderers"]["refused"].get<int>(), 1);
+}
+
+TEST_F(Isolation, AGuestSeesOnlyItsOwnSession) {
+  RunningHost host(isolated());
+  ASSERT_TRUE(host.ok()) << host.error();
+  auto a = ready_guest(host.address());
+  auto b = ready_guest(host.address());
+  ASSERT_TRUE(a && b);
+  ASSERT_TRUE(renders(*b, 60, 1));
+  a->control(wire::ControlOp::kGetStats);
+  auto reply = a->call();
+  ASSERT_TRUE(reply.ok());
+  auto j = nlohmann::json::parse(std::string(reinterpret_cast<const char*>(reply->data()), reply->size()));
+  ASSERT_EQ(j["sessions"].size(), 1u);
+  EXPECT_EQ(j["sessions"][0]["id"], j["session"]);
+  EXPECT_EQ(j["total"]["frames"], 0) << "b's frame is not a's business";
+  EXPECT_EQ(host.server().stats_json()["sessions_live"], 2);
+}
+
+size_t open_fds() {
+  size_t n = 0;
+  if (DIR* d = opendir("/proc/self/fd")) {
+    while (readdir(d)) ++n;
+    closedir(d);
+  }
+  return n;
+}
+
+// Processes whose parent is this one (renderers not reaped would show here).
+size_t children() {
+  size_t n = 0;
+  DIR* d = opendir("/proc");
+  if (!d) return 0;
+  const std::string me = std::to_string(getpid());
+  while (dirent* e = readdir(d)) {
+    std::ifstream stat(std::string("/proc/") + e->d_name + "/stat");
+    std::string pid, comm, state, ppid;
+    if (stat >> pid >> comm >> state >> ppid && ppid == me) ++n;
+  }
+  closedir(d);
+  return n;
+}
+
+TEST_F(Isolation, KilledRenderersLeaveNothingBehind) {
+  RunningHost host(isolated());
+  ASSERT_TRUE(host.ok()) << host.error();
+  auto cycle = [&](uint32_t i) {
+    auto g = ready_guest(host.address());
+    ASSERT_TRUE(g);
+    ASSERT_TRUE(renders(*g, i % 200, 1));
+    for (const auto& s : host.server().stats_json()["sessions"]) ::kill(s["renderer_pid"].get<int>(), SIGKILL);
+    EXPECT_TRUE(g->wait_closed());
+  };
+  cycle(0);
+  for (int i = 0; i < 100 && host.server().live_sessions() != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const size_t fds = open_fds(), kids = children();
+  for (uint32_t i = 1; i <= 20; ++i) cycle(i);
+  for (int i = 0; i < 250 && host.server().live_sessions() != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(host.server().live_sessions(), 0u);
+  EXPECT_EQ(open_fds(), fds);
+  EXPECT_EQ(children(), kids) << "one spare renderer, nothing else";
+  EXPECT_EQ(host.server().stats_json()["renderers"]["crashed"], 21);
+}
+
+}  // namespace
+}  // namespace hosttest
