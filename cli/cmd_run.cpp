@@ -1,6 +1,8 @@
 // `conduit run [--host ADDR] -- PROGRAM ARGS...`: runs an unmodified program
-// with the Conduit vendor libraries selected, against the given host or a
-// private one started for the program's lifetime.
+// with the Conduit vendor libraries selected, against the host the user
+// named (--host or CONDUIT_HOST; if it cannot be used, nothing runs), else
+// the local default host, else a private one started for the program's
+// lifetime.
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -71,18 +73,23 @@ std::string library_dir(const fs::path& manifest) {
 }
 
 std::string default_host() {
-  if (const char* env = std::getenv("CONDUIT_HOST"); env && *env) return env;
   if (const char* dir = std::getenv("XDG_RUNTIME_DIR"); dir && *dir)
     return std::string("unix:") + dir + "/conduit/host.sock";
   return "unix:/tmp/conduit-" + std::to_string(getuid()) + "/host.sock";
 }
 
-bool reachable(const std::string& address) {
-  auto channel = wire::connect(address);
-  if (!channel) return false;
+// Connects once as the program will (same token and switches from the
+// environment); the error says why that failed.
+wire::Status probe(const std::string& address) {
+  auto opts = wire::options_from_environment();
+  if (!opts) return opts.error();
+  auto channel = wire::connect(address, *opts);
+  if (!channel) return channel.error();
   (*channel)->close();
-  return true;
+  return {};
 }
+
+bool reachable(const std::string& address) { return probe(address).ok(); }
 
 // A `conduit host` child listening on a socket in a private folder.
 class PrivateHost {
@@ -201,10 +208,23 @@ int run_program(RunArgs& a) {
     return 1;
   }
 
-  std::string address = a.host.empty() ? default_host() : a.host;
+  // A host the user named is used or nothing runs: quietly rendering
+  // somewhere else would hide a wrong address, token or TLS setting.
+  const char* env_host = std::getenv("CONDUIT_HOST");
+  const std::string named = !a.host.empty() ? a.host : env_host && *env_host ? env_host : "";
+  const char* named_by = !a.host.empty() ? "--host" : "CONDUIT_HOST";
+  std::string address = named.empty() ? default_host() : named;
   PrivateHost private_host;
-  if (a.private_host || !reachable(address)) {
-    if (!a.host.empty() && !a.private_host) std::fprintf(stderr, "conduit run: no host at %s, starting a private one\n", address.c_str());
+  if (!a.private_host && !named.empty()) {
+    if (auto st = probe(address); !st) {
+      std::fprintf(stderr,
+                   "conduit run: cannot use the host %s=%s: %s\n"
+                   "conduit run: not starting %s (a private host runs only without --host and "
+                   "CONDUIT_HOST, or with --private-host)\n",
+                   named_by, address.c_str(), st.error().describe().c_str(), cmd.front().c_str());
+      return 1;
+    }
+  } else if (a.private_host || !reachable(address)) {
     if (!private_host.start()) return 1;
     address = private_host.address();
   }
@@ -241,11 +261,14 @@ CLI::App* add_run_command(CLI::App& app, int* status) {
   auto* cmd = app.add_subcommand(
       "run", "Run a program with Conduit's OpenGL / OpenGL ES selected: conduit run [--host ADDR] -- PROGRAM ARGS...");
   auto args = std::make_shared<RunArgs>();
-  cmd->add_option("--host", args->host,
-                  std::string("Host address (") + kHostAddressForms + "); default $CONDUIT_HOST or the "
-                  "local default socket. Without a reachable host a private one runs for the program.");
+  auto* host = cmd->add_option(
+      "--host", args->host,
+      std::string("Host address (") + kHostAddressForms + "); default $CONDUIT_HOST. A named host "
+      "that cannot be used (unreachable, malformed, wrong token) is an error and the program does "
+      "not run. With neither, the local default socket, else a private host for the program.");
   cmd->add_flag("--private-host", args->private_host,
-                "Always start a private host for the program, even when one is reachable");
+                "Always start a private host for the program, even when one is reachable")
+      ->excludes(host);
   // Everything from the program name on is the program's, options included.
   cmd->add_option("command", args->command, "The program and its arguments")->required();
   cmd->prefix_command();

@@ -45,7 +45,8 @@ Result<ClientHello> read_hello(int fd, const Deadline& deadline);
 // Answers a refusal and returns `why`.
 Error refuse(int fd, LinkStatus status, Error why, const Deadline& deadline);
 
-// Checks kind and token, refusing the client when either is wrong.
+// Checks kind and token (when the listener has one), refusing the client
+// when either is wrong.
 Status check_hello(int fd, const ClientHello& hello, LinkKind expected_kind,
                    std::string_view expected_token, const Deadline& deadline);
 
