@@ -40,8 +40,8 @@ PeerCounters counters_of(Channel& ch) {
 // Serves one connection: a sink copies each message out, as the batch
 // decoder does, and acknowledges sync messages with its counters; an echo
 // peer returns every message.
-int serve_peer(const std::string& address, PeerMode mode) {
-  auto ch = wire::connect(address);
+int serve_peer(const std::string& address, PeerMode mode, const TransportOptions& opts) {
+  auto ch = wire::connect(address, opts);
   if (!ch) return 2;
   std::vector<std::byte> copy_out;
   for (;;) {
@@ -75,17 +75,27 @@ struct Session {
   }
 };
 
+// tcp runs TLS keyed from a token; tcp-plaintext is the --insecure link.
+TransportOptions options_for(const std::string& kind) {
+  TransportOptions o;
+  if (kind.starts_with("tcp")) o.token = "bench token";
+  o.insecure = kind == "tcp-plaintext";
+  return o;
+}
+
 bool open_session(const std::string& kind, PeerMode mode, Session* s, benchmark::State& state) {
   std::string name = "@conduit-bench-" + std::to_string(getpid());
-  std::string address = kind == "tcp" ? "tcp:127.0.0.1:0" : kind + ":" + name;
-  auto l = wire::listen(address);
+  const bool tcp = kind.starts_with("tcp");
+  std::string address = tcp ? "tcp:127.0.0.1:0" : kind + ":" + name;
+  const TransportOptions opts = options_for(kind);
+  auto l = wire::listen(address, opts);
   if (!l) {
     state.SkipWithError(l.error().describe().c_str());
     return false;
   }
   s->listener = std::move(*l);
-  std::string connect_to = kind == "tcp" ? s->listener->describe() : address;
-  s->pid = wire::testing::fork_peer([&] { return serve_peer(connect_to, mode); });
+  std::string connect_to = tcp ? s->listener->describe() : address;
+  s->pid = wire::testing::fork_peer([&] { return serve_peer(connect_to, mode, opts); });
   auto ch = s->listener->accept(10s);
   if (!ch) {
     state.SkipWithError(ch.error().describe().c_str());
@@ -184,13 +194,13 @@ void register_all() {
   for (int64_t size : kSizes) {
     benchmark::RegisterBenchmark("memcpy-8MiB-ring", BM_MemcpyRing)->Arg(size)->UseRealTime();
   }
-  for (const char* kind : {"shm", "unix", "tcp"}) {
+  for (const char* kind : {"shm", "unix", "tcp-plaintext", "tcp"}) {
     auto* b = benchmark::RegisterBenchmark((std::string("throughput/") + kind).c_str(),
                                            BM_Throughput, std::string(kind));
     for (int64_t size : kSizes) b->Arg(size);
     b->UseRealTime();
   }
-  for (const char* kind : {"shm", "unix", "tcp"}) {
+  for (const char* kind : {"shm", "unix", "tcp-plaintext", "tcp"}) {
     benchmark::RegisterBenchmark((std::string("roundtrip/") + kind).c_str(), BM_RoundTrip,
                                  std::string(kind))
         ->Arg(64)
