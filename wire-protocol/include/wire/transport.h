@@ -19,6 +19,8 @@
 
 namespace wire {
 
+struct ChannelHandoff;  // wire/handoff.h
+
 // A message is one framed batch (BatchHeader + payload), opaque to the transport.
 // Messages are delivered whole, in order, exactly once. One thread may send
 // while another receives; each of the two sides alone is single-threaded.
@@ -47,6 +49,12 @@ class Channel {
 
   virtual void close() = 0;
   virtual std::string describe() const = 0;  // e.g. "unix:/run/conduit/host.sock"
+
+  // Gives this side of the channel to another process (wire/handoff.h);
+  // afterwards this object is inert: destroying it closes nothing the peer
+  // sees. Fails for channels whose state is more than descriptors (TLS keys),
+  // which the exporting process must relay instead.
+  virtual Result<ChannelHandoff> export_handoff();
 };
 
 // Who is at the other end of an accepted connection, as the kernel says.

@@ -1,5 +1,7 @@
 #include "socket_stream.h"
 
+#include "wire/handoff.h"
+
 #include <errno.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -128,6 +130,17 @@ void StreamChannel::release() {
   rx_begin_ += rx_held_;
   rx_held_ = 0;
   if (rx_begin_ == rx_end_) rx_begin_ = rx_end_ = 0;
+}
+
+Result<ChannelHandoff> StreamChannel::export_handoff() {
+  // Bytes already read from the socket would be lost to the adopter.
+  if (rx_end_ != rx_begin_ || rx_held_ != 0) return make_error(Errc::kBadValue, "channel has read ahead");
+  if (closed_.exchange(true) || !fd_.valid()) return make_error(Errc::kClosed, "channel closed");
+  ChannelHandoff h;
+  h.kind = ChannelHandoff::Kind::kStream;
+  h.description = description_;
+  h.fds.push_back(fd_.release());
+  return h;
 }
 
 void StreamChannel::close() {

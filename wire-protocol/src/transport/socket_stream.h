@@ -24,6 +24,7 @@ class StreamChannel final : public Channel {
   std::span<const std::byte> incoming_heap() override { return {}; }
   void close() override;
   std::string describe() const override { return description_; }
+  Result<ChannelHandoff> export_handoff() override;
 
  private:
   Status fill(size_t wanted, const Deadline& deadline);
