@@ -78,6 +78,7 @@ Connection::Connection(std::unique_ptr<wire::Channel> channel)
     : channel_(std::move(channel)),
       timeout_(timeout_from_env()),
       encoder_(wire::Compression::kAuto),
+      capture_(Capture::from_env()),
       decoder_(kMaxIncomingBatch) {}
 
 Connection::~Connection() {
@@ -133,6 +134,7 @@ wire::Status Connection::encode_and_send(std::span<const std::byte> commands, ui
   auto framed = encoder_.encode(commands, flags);
   if (!framed) return framed.error();
   WIRE_TRY(channel_->send(framed.value()));
+  if (capture_) capture_->write(commands);
   stats_.batches++;
   stats_.raw_bytes += commands.size();
   stats_.wire_bytes += framed.value().size();

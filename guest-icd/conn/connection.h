@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "conn/capture.h"
 #include "conn/stats.h"
 #include "wire/batch.h"
 #include "wire/control.h"
@@ -138,6 +139,7 @@ class Connection {
   // Sending: the encoder's zstd history must see batches in send order.
   std::mutex send_mu_;
   wire::BatchEncoder encoder_;
+  std::unique_ptr<Capture> capture_;  // CONDUIT_CAPTURE
   Binding host_current_;
   uint64_t next_ticket_ = 1;
 

@@ -2,6 +2,7 @@
 
 import os
 
+import emit_fuzz
 import emit_guest
 import emit_host
 import emit_tests
@@ -21,6 +22,7 @@ EMITTERS = {
     "gl_dispatch.cpp": emit_host.gl_dispatch_cpp,
     "gl_roundtrip_test.cpp": emit_tests.gl_roundtrip_test_cpp,
     "gl_decode_any.cpp": emit_tests.gl_decode_any_cpp,
+    "gl_fuzz_model.cpp": emit_fuzz.gl_fuzz_model_cpp,
 }
 
 

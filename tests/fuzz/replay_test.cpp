@@ -1,0 +1,53 @@
+// Runs every committed fuzz input through a host session, in every build (the
+// ASan+UBSan one included): seeds recorded from real programs must run
+// without losing a context, so the fuzzers start from streams that reach
+// the driver; crash inputs the fuzzers found must leave the host standing.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "fuzz_session.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<fs::path> inputs_in(const std::string& subdir) {
+  std::vector<fs::path> out;
+  fs::path dir = fs::path(FUZZ_SEEDS_DIR) / subdir;
+  if (!fs::is_directory(dir)) return out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.is_regular_file()) out.push_back(e.path());
+  }
+  return out;
+}
+
+std::vector<uint8_t> read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(FuzzReplay, RecordedSeedsReachTheDriverWithoutLosingAContext) {
+  auto seeds = inputs_in("session");
+  ASSERT_FALSE(seeds.empty()) << "no seeds under " << FUZZ_SEEDS_DIR;
+  for (const auto& path : seeds) {
+    auto bytes = read_file(path);
+    auto outcome = fuzz::run_stream(bytes);
+    EXPECT_GT(outcome.commands, 10u) << path;
+    EXPECT_EQ(outcome.contexts_lost, 0u) << path;
+  }
+}
+
+TEST(FuzzReplay, CrashInputsLeaveTheHostStanding) {
+  for (const auto& path : inputs_in("session-crashes")) {
+    auto bytes = read_file(path);
+    auto outcome = fuzz::run_stream(bytes);
+    EXPECT_GT(outcome.commands, 0u) << path;
+  }
+}
+
+}  // namespace

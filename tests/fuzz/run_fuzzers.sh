@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, every library under ASan, UBSan and
+# coverage) and runs each for a bounded time from the committed seeds plus
+# the corpus earlier runs grew in the build tree. Fails on any crash, leak,
+# UBSan finding or timeout, printing its report and the input's path; prints
+# each run's numbers either way.
+#   usage: run_fuzzers.sh BUILD_DIR SECONDS_PER_TARGET [TARGET...]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+dir=$1
+seconds=$2
+shift 2
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_decoder fuzz_session)
+
+[ -f "$dir/build.ninja" ] ||
+  CC=clang CXX=clang++ meson setup "$dir" -Dfuzzers=true >/dev/null
+ninja -C "$dir" "${targets[@]/#/tests/fuzz/}" >/dev/null
+
+export ASAN_OPTIONS=detect_leaks=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
+
+status=0
+for t in "${targets[@]}"; do
+  corpus=$dir/fuzz-corpus/$t
+  artifacts=$dir/fuzz-crashes/$t
+  log=$dir/fuzz-$t.log
+  mkdir -p "$corpus" "$artifacts"
+  # The session target's inputs are single batches of a real program's size;
+  # a second per input is already very slow for one 64x64 surface.
+  if "$dir/tests/fuzz/$t" -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=4096 \
+      -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" tests/fuzz/seeds/session >"$log" 2>&1; then
+    result=ok
+  else
+    result=FAILED
+    status=1
+  fi
+  echo "-- $t ($seconds s): $result"
+  grep -E '^#[0-9]+ +(INITED|DONE)|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)|^INFO: seed corpus' "$log" || true
+  echo "corpus: $(find "$corpus" -type f | wc -l) files in $corpus"
+  if [ $result = FAILED ]; then
+    sed -n '/^==[0-9]*==ERROR\|runtime error\|^==[0-9]*== ERROR\|ALARM\|deadly signal/,$p' "$log" | head -n 150
+    echo "input kept in $artifacts; full log $log"
+  fi
+done
+exit $status
