@@ -15,15 +15,23 @@ namespace {
 constexpr GLenum kArrayBuffer = 0x8892;
 constexpr GLenum kElementArrayBuffer = 0x8893;
 
+wire::GlOp attrib_op(AttribFormat format) {
+  switch (format) {
+    case AttribFormat::kInteger: return wire::GlOp::glVertexAttribIPointer;
+    case AttribFormat::kLong: return wire::GlOp::glVertexAttribLPointer;
+    case AttribFormat::kFloat: break;
+  }
+  return wire::GlOp::glVertexAttribPointer;
+}
+
 void encode_attrib(Stream& s, GLuint index, const ClientArray& a, uint64_t start,
                    const void* data, size_t bytes, bool in_buffer) {
-  auto op = a.integer ? wire::GlOp::glVertexAttribIPointer : wire::GlOp::glVertexAttribPointer;
-  size_t cmd = begin(s, op);
+  size_t cmd = begin(s, attrib_op(a.format));
   auto& w = s.writer();
   w.put(static_cast<uint32_t>(index));
   w.put(static_cast<int32_t>(a.size));
   w.put(static_cast<uint32_t>(a.type));
-  if (!a.integer) w.put(static_cast<uint8_t>(a.normalized));
+  if (a.format == AttribFormat::kFloat) w.put(static_cast<uint8_t>(a.normalized));
   w.put(static_cast<int32_t>(a.stride));
   w.put(start);
   if (in_buffer) w.put_buffer_offset(reinterpret_cast<uintptr_t>(data));
@@ -48,12 +56,12 @@ void send_client_arrays(Stream& s, int64_t first, int64_t count) {
 }
 
 void set_pointer(GLuint index, GLint size, GLenum type, GLboolean normalized, GLsizei stride,
-                 const void* pointer, bool integer) {
+                 const void* pointer, AttribFormat format) {
   Stream* s = current_stream();
   if (!s) return;
   GlState& st = s->gl_state();
   ClientArray& a = st.attrib(index);
-  a = ClientArray{a.enabled, false, integer, size, type, normalized, stride, pointer};
+  a = ClientArray{a.enabled, false, format, size, type, normalized, stride, pointer};
   if (st.bound_buffer(kArrayBuffer) != 0 || !st.default_vertex_array()) {
     encode_attrib(*s, index, a, 0, pointer, 0, true);
     return;
@@ -146,12 +154,17 @@ void GLAPIENTRY handle_glDisableVertexAttribArray(GLuint index) {
 void GLAPIENTRY handle_glVertexAttribPointer(GLuint index, GLint size, GLenum type,
                                              GLboolean normalized, GLsizei stride,
                                              const void* pointer) {
-  set_pointer(index, size, type, normalized, stride, pointer, false);
+  set_pointer(index, size, type, normalized, stride, pointer, AttribFormat::kFloat);
 }
 
 void GLAPIENTRY handle_glVertexAttribIPointer(GLuint index, GLint size, GLenum type,
                                               GLsizei stride, const void* pointer) {
-  set_pointer(index, size, type, 0, stride, pointer, true);
+  set_pointer(index, size, type, 0, stride, pointer, AttribFormat::kInteger);
+}
+
+void GLAPIENTRY handle_glVertexAttribLPointer(GLuint index, GLint size, GLenum type,
+                                              GLsizei stride, const void* pointer) {
+  set_pointer(index, size, type, 0, stride, pointer, AttribFormat::kLong);
 }
 
 void GLAPIENTRY handle_glGetVertexAttribPointerv(GLuint index, GLenum pname, void** pointer) {

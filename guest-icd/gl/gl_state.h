@@ -35,11 +35,14 @@ class GuestNames {
   uint64_t next_sync_ = 0;
 };
 
+// Which glVertexAttrib*Pointer set an attribute: how GL reads its components.
+enum class AttribFormat : uint8_t { kFloat, kInteger, kLong };
+
 // A vertex attribute of the default vertex array whose data lives in client memory.
 struct ClientArray {
   bool enabled = false;
   bool client = false;  // pointer is client memory (no array buffer at set time)
-  bool integer = false;
+  AttribFormat format = AttribFormat::kFloat;
   GLint size = 4;
   GLenum type = 0x1406;  // GL_FLOAT
   GLboolean normalized = 0;
@@ -99,6 +102,14 @@ class GlState {
   // Keyed by pname | (value size << 32): glGetIntegerv and glGetFloatv differ.
   std::unordered_map<uint64_t, std::vector<std::byte>>& get_cache() { return gets_; }
   std::vector<std::string>& extensions() { return extensions_; }
+
+  // The program's selection and feedback buffers: GL's results reach them
+  // when glRenderMode leaves the mode (render_mode_entry.cpp).
+  struct KeptBuffer {
+    void* data = nullptr;
+    size_t bytes = 0;
+  };
+  KeptBuffer select_buffer, feedback_buffer;
 
   void* debug_callback = nullptr;
   const void* debug_user_param = nullptr;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gl/allocation.h"
+#include "gl/kept_buffer.h"
 #include "gl/name_map.h"
 #include "host/gl_dispatch.h"
 #include "wire/gl_opcodes.h"
@@ -61,6 +62,8 @@ struct GlContextState::Impl {
   wire::size::PixelStore pack, unpack;
   std::unordered_map<uint64_t, GLsync> syncs;  // guest handle -> host sync
   GLenum refused_error = GL_NO_ERROR;          // reported before GL's own errors
+  // Selection and feedback buffers GL writes until glRenderMode.
+  KeptBuffers kept;
   // Host-only buffers holding client-side vertex and index data.
   std::vector<GLuint> scratch_arrays;
   GLuint scratch_elements = 0;

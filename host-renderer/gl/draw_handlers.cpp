@@ -4,6 +4,7 @@
 //   glVertexAttribPointer   u32 index, i32 size, u32 type, u8 normalized, i32 stride,
 //                           u64 start, Data (buffer offset, or bytes from `start`)
 //   glVertexAttribIPointer  u32 index, i32 size, u32 type, i32 stride, u64 start, Data
+//   glVertexAttribLPointer  the same as glVertexAttribIPointer
 //   glDrawElements*         u32 mode, i32 count, u32 type, i32 instances, i32 base vertex,
 //                           u32 start, u32 end, Data indices (buffer offset or bytes)
 //   glDraw*Indirect         u32 mode, [u32 type,] u64 offset into the indirect buffer
@@ -45,7 +46,11 @@ wire::Status handle_glVertexAttribPointer(DispatchEnv& env, wire::Reader& r) {
   });
 }
 
-wire::Status handle_glVertexAttribIPointer(DispatchEnv& env, wire::Reader& r) {
+namespace {
+
+// The integer and double variants share a layout and differ in the GL call.
+template <typename Call>
+wire::Status attrib_pointer_without_normalized(DispatchEnv& env, wire::Reader& r, Call call) {
   GLuint index = 0;
   GLint size = 0;
   GLenum type = 0;
@@ -54,9 +59,18 @@ wire::Status handle_glVertexAttribIPointer(DispatchEnv& env, wire::Reader& r) {
   wire::Data data;
   WIRE_TRY(read_args(r, index, size, type, stride, start));
   WIRE_TRY(read_data(r, data));
-  return attrib_pointer(env, index, start, data, [&](const void* p) {
-    glVertexAttribIPointer(index, size, type, stride, p);
-  });
+  return attrib_pointer(env, index, start, data,
+                        [&](const void* p) { call(index, size, type, stride, p); });
+}
+
+}  // namespace
+
+wire::Status handle_glVertexAttribIPointer(DispatchEnv& env, wire::Reader& r) {
+  return attrib_pointer_without_normalized(env, r, glVertexAttribIPointer);
+}
+
+wire::Status handle_glVertexAttribLPointer(DispatchEnv& env, wire::Reader& r) {
+  return attrib_pointer_without_normalized(env, r, glVertexAttribLPointer);
 }
 
 namespace {

@@ -289,5 +289,50 @@ TEST_F(LegacyGlState, BitmapFromAnUnpackBuffer) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// Selection: GL fills the program's buffer, read once glRenderMode leaves
+// GL_SELECT. Two named squares, one outside the view volume: one hit, with
+// the names on the stack and the depth range of the square at z = 0 (the
+// middle of the depth range, 2^31 scaled to 32 bits).
+TEST_F(LegacyGlState, SelectionHitsReachTheProgramsBuffer) {
+  constexpr GLenum kRender = 0x1C00, kSelect = 0x1C02;
+  std::array<GLuint, 16> hits{};
+  hits.fill(0xDEADBEEF);
+  gl<void (*)(GLsizei, GLuint*)>("glSelectBuffer")(hits.size(), hits.data());
+  auto render_mode = gl<GLint (*)(GLenum)>("glRenderMode");
+  EXPECT_EQ(render_mode(kSelect), 0);
+  gl<void (*)()>("glInitNames")();
+  gl<void (*)(GLuint)>("glPushName")(1);
+  auto rect = gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glRectf");
+  rect(-0.5f, -0.5f, 0.5f, 0.5f);
+  gl<void (*)(GLuint)>("glLoadName")(2);
+  rect(2.0f, 2.0f, 3.0f, 3.0f);
+  EXPECT_EQ(render_mode(kRender), 1);
+  EXPECT_EQ(hits[0], 1u) << "names on the stack";
+  EXPECT_EQ(hits[1], 0x7FFFFFFFu);
+  EXPECT_EQ(hits[2], 0x7FFFFFFFu);
+  EXPECT_EQ(hits[3], 1u);
+  EXPECT_EQ(hits[4], 0xDEADBEEFu) << "words GL did not write stay as they were";
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// Feedback: the program's buffer holds what GL would have drawn, in window
+// coordinates of the 16x16 surface.
+TEST_F(LegacyGlState, FeedbackReachesTheProgramsBuffer) {
+  constexpr GLenum kRender = 0x1C00, kFeedback = 0x1C01, k2D = 0x0600, kPoints = 0x0000;
+  constexpr GLfloat kPointToken = 0x0701;
+  std::array<GLfloat, 8> values{};
+  gl<void (*)(GLsizei, GLenum, GLfloat*)>("glFeedbackBuffer")(values.size(), k2D, values.data());
+  auto render_mode = gl<GLint (*)(GLenum)>("glRenderMode");
+  EXPECT_EQ(render_mode(kFeedback), 0);
+  gl<void (*)(GLenum)>("glBegin")(kPoints);
+  gl<void (*)(GLfloat, GLfloat)>("glVertex2f")(0.5f, -0.5f);
+  gl<void (*)()>("glEnd")();
+  EXPECT_EQ(render_mode(kRender), 3);
+  EXPECT_EQ(values[0], kPointToken);
+  EXPECT_EQ(values[1], 12.0f);
+  EXPECT_EQ(values[2], 4.0f);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 }  // namespace
 }  // namespace icd::egl

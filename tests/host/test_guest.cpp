@@ -1,9 +1,14 @@
 #include "test_guest.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
+#include <string_view>
 
+#include "shm_ring.h"
 #include "wire/reader.h"
 
 namespace hosttest {
@@ -21,7 +26,27 @@ uint32_t ReceivedFrame::argb(uint32_t x, uint32_t y) const {
 std::unique_ptr<TestGuest> TestGuest::connect(const std::string& address) {
   auto ch = wire::connect(address);
   if (!ch) return nullptr;
-  return std::make_unique<TestGuest>(std::move(*ch));
+  auto guest = std::make_unique<TestGuest>(std::move(*ch));
+  constexpr std::string_view kRingFile = "shm:file=";
+  if (address.rfind(kRingFile, 0) == 0) guest->map_ring_file(address.substr(kRingFile.size()));
+  return guest;
+}
+
+void TestGuest::map_ring_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat st {};
+  void* p = ::fstat(fd, &st) == 0 ? ::mmap(nullptr, static_cast<size_t>(st.st_size),
+                                           PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                                  : MAP_FAILED;
+  ::close(fd);
+  if (p == MAP_FAILED) return;
+  const auto size = static_cast<size_t>(st.st_size);
+  ring_file_ = std::shared_ptr<std::byte>(static_cast<std::byte*>(p),
+                                          [size](std::byte* b) { ::munmap(b, size); });
+  auto layout = wire::transport::shm::read_layout(ring_file_.get(), size);
+  // Side 0, the listening host, reads the heap of direction 0.
+  if (layout) heap_to_host_ = {ring_file_.get() + layout->heap_offset[0], layout->heap_bytes};
 }
 
 TestGuest::TestGuest(std::unique_ptr<wire::Channel> channel) : channel_(std::move(channel)) {}

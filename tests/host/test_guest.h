@@ -65,6 +65,12 @@ class TestGuest {
   // True once the host closed the connection.
   bool wait_closed(std::chrono::milliseconds timeout = 10s);
 
+  // Over a ring file (shm:file=PATH): the blob heap the host reads, mapped
+  // writable a second time so a test can change bytes after sending
+  // references to them (kHeap Data at offsets of its choosing). Empty for
+  // other transports.
+  std::span<std::byte> heap_to_host() const { return heap_to_host_; }
+
   std::deque<ReceivedFrame> frames;
   std::deque<wire::ContextLost> lost;
 
@@ -72,7 +78,11 @@ class TestGuest {
   // Receives one message; records events; fills `reply` on kReply.
   wire::Status pump(std::chrono::milliseconds timeout, std::vector<std::byte>* reply, bool* got_reply);
 
+  void map_ring_file(const std::string& path);
+
   std::unique_ptr<wire::Channel> channel_;
+  std::shared_ptr<std::byte> ring_file_;  // the second mapping of a ring file
+  std::span<std::byte> heap_to_host_;
   wire::BatchEncoder encoder_;
   wire::BatchDecoder decoder_{256u << 20};
   wire::Writer batch_;

@@ -151,7 +151,9 @@ def decode_body(c):
     lines = []
     for p in inputs(c):
         v = f"v_{p.name}"
-        read = f"r.get<{p.base}>()" if p.kind == "scalar" else "r.get_data()"
+        in_place = p.in_place or p.size_kind == "pixels"
+        read = (f"r.get<{p.base}>()" if p.kind == "scalar" else
+                "r.get_data_in_place()" if in_place else "r.get_data()")
         value = f"*{v}"
         lines.append(f"  auto {v} = {read};\n  if (!{v}) return {v}.error();\n"
                      f"  a.{p.name} = {value};")

@@ -48,6 +48,7 @@ class Param:
     count_expr: str = ""  # C++ element count (expr, fixed) or args for size funcs
     buffer_source: str = ""  # "unpack": may be an offset into the bound unpack buffer
     nullable: bool = False   # NULL is meaningful (e.g. allocate without data)
+    in_place: bool = False   # heap bytes read where they lie (Reader::get_data_in_place)
     gen: bool = False        # names the guest allocates (glGen*, glCreate*)
 
 
@@ -183,6 +184,7 @@ class Model:
         for name in kinds:
             if name not in self.commands:
                 raise SystemExit(f"annotations: {name} is not a selected command")
+        self._check_kept_list()
         self.unsupported = {}
         self.failures = {}
         for name in list(self.commands):
@@ -211,10 +213,33 @@ class Model:
             c.names_mode = "gen"
         elif c.name in rules["lenient_names"]:
             c.names_mode = "lenient"
+        kept = self.kept_pointers(c)
+        if kept and c.custom not in ("host", "both", "manual"):
+            # A generated host call would hand GL memory the host reuses.
+            raise Unsupported(f"GL keeps the pointer argument '{kept[0]}' after the call: "
+                              "its host side must be hand-written")
         if c.ret != "void" and (c.ret not in SCALARS or c.ret_cls):
             raise Unsupported(f"returns {c.ret}" + (f" ({c.ret_cls} name)" if c.ret_cls else ""))
         for p in c.params:
             self._classify_param(c, p)
+
+    def kept_pointers(self, c):
+        """Pointer parameters GL holds on to after the call returns: every
+        pointer of a command matching [pointers] kept_pattern (client arrays,
+        read at draw time), and those listed in [pointers] kept."""
+        rules = self.notes["pointers"]
+        by_name = re.match(rules["kept_pattern"], c.name) is not None
+        return [p.name for p in c.params if p.pointer and
+                (by_name or f"{c.name}.{p.name}" in rules["kept"])]
+
+    def _check_kept_list(self):
+        for key in self.notes["pointers"]["kept"] + self.notes["pointers"]["in_place"]:
+            name, _, param = key.partition(".")
+            c = self.commands.get(name)
+            if c is None:
+                raise SystemExit(f"annotations: [pointers] {key}: not a selected command")
+            if not any(p.name == param and p.pointer for p in c.params):
+                raise SystemExit(f"annotations: [pointers] {key}: no such pointer parameter")
 
     def _classify_param(self, c, p):
         if p.pointer == 0:
@@ -237,6 +262,7 @@ class Model:
         p.nullable = key in self.notes["pointers"]["nullable"]
         if key in self.notes["pointers"]["unpack_buffer"]:
             p.buffer_source = "unpack"
+        p.in_place = key in self.notes["pointers"]["in_place"]
         if p.cls and p.kind == "out_array":
             if c.names_mode != "gen":
                 raise Unsupported(f"returns {p.cls} names in {p.name}")

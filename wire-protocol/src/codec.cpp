@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string>
 
 #include "wire/reader.h"
@@ -36,7 +37,37 @@ Error Reader::truncated(size_t wanted) const {
                     offset());
 }
 
-Result<Data> Reader::get_data() {
+void HeapCopies::next_command() {
+  copies_.clear();
+  blocks_used_ = 0;
+  copied_ = 0;
+  // A command that copied a lot does not keep its memory for the next.
+  constexpr size_t kKeepBlockBytes = 1u << 20;
+  while (!blocks_.empty() && blocks_.back().capacity() > kKeepBlockBytes) blocks_.pop_back();
+}
+
+Result<std::span<const std::byte>> HeapCopies::copy(size_t at, uint64_t offset, uint32_t size) {
+  // Kept in order of `at`: a command is read front to back, once or again.
+  auto it = std::lower_bound(copies_.begin(), copies_.end(), at,
+                             [](const Copy& c, size_t a) { return c.at < a; });
+  if (it != copies_.end() && it->at == at) return it->bytes;
+  if (size > heap_.size() - copied_) {
+    return make_error(Errc::kLimit, "heap references of one command above the heap's " +
+                                        std::to_string(heap_.size()) + " bytes", at);
+  }
+  copied_ += size;
+  if (blocks_used_ == blocks_.size()) blocks_.emplace_back();
+  auto& block = blocks_[blocks_used_++];
+  block.assign(heap_.begin() + static_cast<ptrdiff_t>(offset),
+               heap_.begin() + static_cast<ptrdiff_t>(offset + size));
+  return copies_.insert(it, Copy{at, block})->bytes;
+}
+
+Result<Data> Reader::get_data() { return read_data(copies_ != nullptr); }
+
+Result<Data> Reader::get_data_in_place() { return read_data(false); }
+
+Result<Data> Reader::read_data(bool private_copy) {
   auto kind = get<uint32_t>();
   if (!kind) return kind.error();
   Data out;
@@ -64,7 +95,13 @@ Result<Data> Reader::get_data() {
                           offset());
       }
       out.kind = DataKind::kHeap;
-      out.bytes = heap_.subspan(*off, *len);
+      if (!private_copy) {
+        out.bytes = heap_.subspan(*off, *len);
+        return out;
+      }
+      auto copy = copies_->copy(offset(), *off, *len);
+      if (!copy) return copy.error();
+      out.bytes = *copy;
       return out;
     }
     case DataKind::kBufferOffset: {

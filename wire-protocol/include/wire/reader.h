@@ -4,14 +4,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <span>
+#include <vector>
 
 #include "wire/format.h"
 #include "wire/result.h"
 
 namespace wire {
 
-// A decoded pointer argument. Bytes borrow from the batch or the blob heap.
+// A decoded pointer argument. Bytes borrow from the batch, the blob heap or
+// a private copy of it (HeapCopies).
 struct Data {
   DataKind kind = DataKind::kNull;
   std::span<const std::byte> bytes;  // kInline, kHeap
@@ -21,13 +24,52 @@ struct Data {
   const void* ptr() const { return kind == DataKind::kNull ? nullptr : bytes.data(); }
 };
 
+// The peer's blob heap read through private copies. A shared-memory heap
+// stays writable by the peer while this side works, so bytes that are
+// checked and then used (a string's terminator, index ranges, names) must
+// not be read there twice: a reference is copied out when first read, and
+// read again (a command decoded twice) it gives the same copy.
+class HeapCopies {
+ public:
+  explicit HeapCopies(std::span<const std::byte> heap) : heap_(heap) {}
+  HeapCopies(const HeapCopies&) = delete;
+  HeapCopies& operator=(const HeapCopies&) = delete;
+
+  std::span<const std::byte> heap() const { return heap_; }
+  // Drops the copies of the previous command.
+  void next_command();
+  // A copy of heap bytes [offset, offset + size), which the caller checked
+  // lie in the heap, referenced at byte `at` of the command. One command's
+  // references may copy at most the heap's size: the peer can have no more
+  // live data in it.
+  Result<std::span<const std::byte>> copy(size_t at, uint64_t offset, uint32_t size);
+
+ private:
+  struct Copy {
+    size_t at;
+    std::span<const std::byte> bytes;
+  };
+  std::span<const std::byte> heap_;
+  std::vector<Copy> copies_;
+  std::deque<std::vector<std::byte>> blocks_;  // storage of copies, reused
+  size_t blocks_used_ = 0;
+  size_t copied_ = 0;  // bytes copied for the current command
+};
+
 class Reader {
  public:
   // `payload` is one command without its header; `base` is its byte offset in
-  // the batch (for error messages); `heap` is the peer's blob heap, if any.
+  // the batch (for error messages); `heap` is the peer's blob heap, if any,
+  // whose bytes Data then borrows (a peer this side trusts).
   Reader(std::span<const std::byte> payload, size_t base,
          std::span<const std::byte> heap = {})
       : data_(payload), base_(base), heap_(heap) {}
+  // Reads a hostile peer's command: Data gets private copies of heap bytes
+  // (get_data_in_place() excepted). Starts the command's copies in `copies`.
+  Reader(std::span<const std::byte> payload, size_t base, HeapCopies& copies)
+      : data_(payload), base_(base), heap_(copies.heap()), copies_(&copies) {
+    copies.next_command();
+  }
 
   template <typename T>
   Result<T> get() {
@@ -42,17 +84,24 @@ class Reader {
   }
 
   Result<Data> get_data();
+  // Like get_data, but heap bytes are borrowed where they lie even from a
+  // hostile peer: only for bytes GL copies as they are and this side never
+  // looks at (pixels of an upload, a buffer's contents), where a peer
+  // changing them races only with itself.
+  Result<Data> get_data_in_place();
 
   size_t offset() const { return base_ + pos_; }
   size_t remaining() const { return pos_ <= data_.size() ? data_.size() - pos_ : 0; }
 
  private:
   Error truncated(size_t wanted) const;
+  Result<Data> read_data(bool private_copy);
 
   std::span<const std::byte> data_;
   size_t pos_ = 0;
   size_t base_;
   std::span<const std::byte> heap_;
+  HeapCopies* copies_ = nullptr;
 };
 
 // Walks the commands of a decompressed batch.

@@ -1,0 +1,295 @@
+// Hostile streams against pointers GL keeps and bytes in shared memory: GL
+// may never be left holding a pointer into memory the host reuses, and heap
+// bytes the host checks may not change before GL reads them. One attack per
+// test; a witness guest keeps rendering correct frames throughout.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "host_fixture.h"
+#include "test_guest.h"
+#include "wire/gl_encode.h"
+#include "wire/gl_opcodes.h"
+
+namespace hosttest {
+namespace {
+
+using wire::Api;
+using wire::ControlOp;
+
+constexpr GLbitfield kColorBufferBit = 0x4000;
+constexpr GLenum kPoints = 0x0000, kDouble = 0x140A, kOutOfMemory = 0x0505;
+constexpr GLenum kRender = 0x1C00, kFeedback = 0x1C01, kSelect = 0x1C02, k2D = 0x0600;
+constexpr float kPointToken = 0x0701;
+
+host::HostOptions small_limits() {
+  host::HostOptions o;
+  o.limits.guest.max_total_bytes = 64u << 20;
+  o.limits.max_batch_bytes = 1u << 20;
+  o.limits.max_contexts = 4;
+  return o;
+}
+
+template <typename T>
+std::vector<T> values_of(const std::vector<std::byte>& bytes, size_t at = 0) {
+  std::vector<T> out(at < bytes.size() ? (bytes.size() - at) / sizeof(T) : 0);
+  if (!out.empty()) std::memcpy(out.data(), bytes.data() + at, out.size() * sizeof(T));
+  return out;
+}
+
+class HostilePointersTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { host_ = new RunningHost(small_limits(), true); }
+  static void TearDownTestSuite() {
+    delete host_;
+    host_ = nullptr;
+  }
+
+  void SetUp() override {
+    ASSERT_TRUE(host_->ok()) << host_->error();
+    witness_ = TestGuest::connect(host_->address());
+    ASSERT_TRUE(witness_ && witness_->hello().ok());
+    ASSERT_EQ(witness_->create_context(1, Api::kGles, 3, 0), 0u);
+    witness_->create_surface(1, 16, 16);
+    witness_->make_current(1, 1, 1);
+    wire::encode_glClearColor(witness_->w(), 0.0f, 0.0f, 1.0f, 1.0f);
+    ASSERT_TRUE(witness_->send().ok());
+    expect_witness_renders(1);
+  }
+
+  void TearDown() override { expect_witness_renders(2); }
+
+  // A guest at `address` with context 1 of `api` current on a 16x16 surface.
+  static std::unique_ptr<TestGuest> attacker(const std::string& address, Api api, uint32_t major,
+                                             uint32_t minor,
+                                             wire::Profile profile = wire::Profile::kNone) {
+    auto g = TestGuest::connect(address);
+    if (!g || !g->hello().ok() || g->create_context(1, api, major, minor, profile) != 0) return nullptr;
+    g->create_surface(1, 16, 16);
+    g->make_current(1, 1, 1);
+    return g->send().ok() ? std::move(g) : nullptr;
+  }
+  static std::unique_ptr<TestGuest> desktop_attacker() {
+    return attacker(host_->address(), Api::kGl, 2, 1);
+  }
+
+  void expect_witness_renders(uint32_t frame_id) {
+    wire::encode_glClear(witness_->w(), kColorBufferBit);
+    witness_->swap(1, frame_id);
+    ASSERT_TRUE(witness_->send().ok());
+    ReceivedFrame f;
+    ASSERT_TRUE(witness_->wait_frame(&f));
+    EXPECT_EQ(f.frame.frame_id, frame_id);
+    EXPECT_EQ(f.argb(8, 8), 0xFF0000FFu);
+    EXPECT_TRUE(witness_->lost.empty());
+  }
+
+  static GLenum gl_error(TestGuest& g) {
+    wire::encode_glGetError(g.w());
+    auto reply = g.call();
+    GLenum e = ~0u;
+    if (reply && reply->size() == sizeof e) std::memcpy(&e, reply->data(), sizeof e);
+    return e;
+  }
+
+  // glRenderMode's reply: GL's answer, the mode it left, the words GL wrote.
+  struct RenderModeReply {
+    int32_t answer = -2;
+    uint32_t left = 0;
+    std::vector<std::byte> words;
+  };
+  static RenderModeReply render_mode(TestGuest& g, GLenum mode) {
+    wire::encode_glRenderMode(g.w(), mode);
+    auto reply = g.call();
+    RenderModeReply out;
+    if (!reply) return out;
+    wire::Reader r(*reply, 0);
+    auto answer = r.get<int32_t>();
+    auto left = r.get<uint32_t>();
+    auto words = r.get_data();
+    if (!answer || !left || !words || r.remaining() != 0) return out;
+    out = {*answer, *left, {words->bytes.begin(), words->bytes.end()}};
+    return out;
+  }
+
+  static RunningHost* host_;
+  std::unique_ptr<TestGuest> witness_;
+};
+RunningHost* HostilePointersTest::host_ = nullptr;
+
+// The command as the registry describes it (a pointer of `size` bytes): on
+// main, GL kept a pointer into the batch buffer and a draw read far past it.
+TEST_F(HostilePointersTest, DoubleAttributePointerIntoTheBatch) {
+  auto a = attacker(host_->address(), Api::kGl, 4, 1, wire::Profile::kCompatibility);
+  ASSERT_TRUE(a);
+  const std::vector<std::byte> vertex(32, std::byte{0});
+  size_t at = a->w().begin(static_cast<uint32_t>(wire::GlOp::glVertexAttribLPointer));
+  a->w().put<uint32_t>(0);
+  a->w().put<int32_t>(4);
+  a->w().put<uint32_t>(kDouble);
+  a->w().put<int32_t>(0);
+  a->w().put_data(vertex.data(), vertex.size());
+  a->w().end(at);
+  wire::encode_glEnableVertexAttribArray(a->w(), 0);
+  wire::encode_glDrawArrays(a->w(), kPoints, 0, 1 << 22);
+  a->control(ControlOp::kSync);
+  EXPECT_TRUE(a->call().ok()) << "the host answers";
+}
+
+// A client array of doubles goes through a host-only buffer like the other
+// generic attributes: a draw reading past it reads nothing of the host's.
+TEST_F(HostilePointersTest, DoubleAttributeClientArrayDrawnPastItsEnd) {
+  auto a = attacker(host_->address(), Api::kGl, 4, 1, wire::Profile::kCompatibility);
+  ASSERT_TRUE(a);
+  const std::vector<double> vertex = {0.0, 0.0, 0.0, 1.0};
+  size_t at = a->w().begin(static_cast<uint32_t>(wire::GlOp::glVertexAttribLPointer));
+  a->w().put<uint32_t>(0);
+  a->w().put<int32_t>(4);
+  a->w().put<uint32_t>(kDouble);
+  a->w().put<int32_t>(0);
+  a->w().put<uint64_t>(0);
+  a->w().put_data(vertex.data(), vertex.size() * sizeof(double));
+  a->w().end(at);
+  wire::encode_glEnableVertexAttribArray(a->w(), 0);
+  wire::encode_glDrawArrays(a->w(), kPoints, 0, 1 << 22);
+  EXPECT_EQ(gl_error(*a), 0u);
+  EXPECT_TRUE(a->lost.empty());
+}
+
+// On main GL wrote hit records into per-command scratch memory that later
+// commands had reallocated; the records never reached the guest.
+TEST_F(HostilePointersTest, SelectionBufferOutlivesLaterCommands) {
+  auto a = desktop_attacker();
+  ASSERT_TRUE(a);
+  wire::encode_glSelectBuffer(a->w(), 64);
+  for (int i = 0; i < 8; ++i) wire::encode_glGetIntegerv(a->w(), 0x0BA2);
+  ASSERT_TRUE(a->call().ok());
+  wire::encode_glRenderMode(a->w(), kSelect);
+  wire::encode_glInitNames(a->w());
+  wire::encode_glPushName(a->w(), 7);
+  wire::encode_glRectf(a->w(), -0.5f, -0.5f, 0.5f, 0.5f);
+  ASSERT_TRUE(a->call().ok());
+  const RenderModeReply r = render_mode(*a, kRender);
+  EXPECT_EQ(r.answer, 1);
+  EXPECT_EQ(r.left, kSelect);
+  const auto words = values_of<uint32_t>(r.words);
+  ASSERT_EQ(words.size(), 4u) << "one hit: name count, depths, the name";
+  EXPECT_EQ(words[0], 1u);
+  EXPECT_EQ(words[3], 7u);
+}
+
+TEST_F(HostilePointersTest, FeedbackBufferOutlivesLaterCommands) {
+  auto a = desktop_attacker();
+  ASSERT_TRUE(a);
+  wire::encode_glFeedbackBuffer(a->w(), 64, k2D);
+  for (int i = 0; i < 8; ++i) wire::encode_glGetIntegerv(a->w(), 0x0BA2);
+  ASSERT_TRUE(a->call().ok());
+  wire::encode_glRenderMode(a->w(), kFeedback);
+  wire::encode_glBegin(a->w(), kPoints);
+  wire::encode_glVertex2f(a->w(), 0.0f, 0.0f);
+  wire::encode_glEnd(a->w());
+  ASSERT_TRUE(a->call().ok());
+  const RenderModeReply r = render_mode(*a, kRender);
+  EXPECT_EQ(r.answer, 3);
+  EXPECT_EQ(r.left, kFeedback);
+  const auto values = values_of<float>(r.words);
+  ASSERT_EQ(values.size(), 3u) << "a point token and its window coordinates";
+  EXPECT_EQ(values[0], kPointToken);
+  EXPECT_EQ(values[1], 8.0f);
+  EXPECT_EQ(values[2], 8.0f);
+}
+
+// A buffer GL keeps is guest memory like any other: above the guest's
+// limit the answer is GL_OUT_OF_MEMORY, nothing allocated.
+TEST_F(HostilePointersTest, SelectionBufferBeyondTheGuestMemory) {
+  auto a = desktop_attacker();
+  ASSERT_TRUE(a);
+  wire::encode_glSelectBuffer(a->w(), 1 << 25);  // 128 MiB of a 64 MiB limit
+  EXPECT_EQ(gl_error(*a), kOutOfMemory);
+  EXPECT_TRUE(a->lost.empty());
+}
+
+// A NUL-terminated string in the shared heap whose terminator the guest
+// keeps changing: the host checks the copy GL reads, so GL only ever sees
+// the name the host checked ("u"), never "ux" that lies past the reference.
+TEST_F(HostilePointersTest, HeapStringChangedAfterItWasChecked) {
+  auto a = attacker(host_->ring_address(), Api::kGles, 3, 0);
+  ASSERT_TRUE(a);
+  ASSERT_GE(a->heap_to_host().size(), 8192u);
+  constexpr GLuint kProgram = 1, kVertex = 2, kFragment = 3;
+  const char* sources[] = {
+      "#version 300 es\nuniform float u;\nuniform float ux;\n"
+      "void main() { gl_Position = vec4(u, ux, 0.0, 1.0); }\n",
+      "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n"};
+  for (GLuint shader : {kVertex, kFragment}) {
+    size_t at = a->w().begin(static_cast<uint32_t>(wire::GlOp::glCreateShader));
+    a->w().put<uint32_t>(shader == kVertex ? 0x8B31 : 0x8B30);
+    a->w().put<uint32_t>(shader);
+    a->w().end(at);
+    at = a->w().begin(static_cast<uint32_t>(wire::GlOp::glShaderSource));
+    a->w().put<uint32_t>(shader);
+    a->w().put<int32_t>(1);
+    const char* text = sources[shader == kVertex ? 0 : 1];
+    a->w().put_data(text, std::strlen(text));
+    a->w().end(at);
+    wire::encode_glCompileShader(a->w(), shader);
+  }
+  size_t at = a->w().begin(static_cast<uint32_t>(wire::GlOp::glCreateProgram));
+  a->w().put<uint32_t>(kProgram);
+  a->w().end(at);
+  wire::encode_glAttachShader(a->w(), kProgram, kVertex);
+  wire::encode_glAttachShader(a->w(), kProgram, kFragment);
+  wire::encode_glLinkProgram(a->w(), kProgram);
+  wire::encode_glGetUniformLocation(a->w(), kProgram, "u");
+  wire::encode_glGetUniformLocation(a->w(), kProgram, "ux");
+  auto locations = a->call();
+  ASSERT_TRUE(locations.ok());
+  const auto both = values_of<GLint>(*locations);
+  ASSERT_EQ(both.size(), 2u);
+  ASSERT_TRUE(both[0] >= 0 && both[1] >= 0 && both[0] != both[1]);
+
+  // "u", its terminator (flipped with 'x'), and a NUL past the reference.
+  constexpr size_t kString = 4096;
+  auto heap = a->heap_to_host();
+  std::memcpy(heap.data() + kString, "u\0\0", 3);
+  std::atomic<bool> stop{false};
+  std::thread flipper([&] {
+    auto* flip = reinterpret_cast<volatile char*>(heap.data() + kString + 1);
+    while (!stop.load(std::memory_order_relaxed)) {
+      *flip = 'x';
+      *flip = '\0';
+    }
+  });
+  size_t unchecked = 0;
+  // A context that saw "ux" unterminated is lost; the next one shares the program.
+  for (uint32_t ctx = 2; ctx < 102 && unchecked == 0; ++ctx) {
+    ASSERT_EQ(a->create_context(ctx, Api::kGles, 3, 0, wire::Profile::kNone, 1), 0u);
+    a->make_current(ctx, 1, 1);
+    for (int i = 0; i < 200; ++i) {
+      at = a->w().begin(static_cast<uint32_t>(wire::GlOp::glGetUniformLocation));
+      a->w().put<uint32_t>(kProgram);
+      a->w().put(static_cast<uint32_t>(wire::DataKind::kHeap));
+      a->w().put<uint64_t>(kString);
+      a->w().put<uint32_t>(2);
+      a->w().end(at);
+    }
+    auto answers = a->call();
+    ASSERT_TRUE(answers.ok());
+    for (GLint location : values_of<GLint>(*answers)) unchecked += location != both[0];
+    a->make_current(0, 0, 0);
+    a->control(ControlOp::kDestroyContext, ctx);
+    a->lost.clear();
+  }
+  stop = true;
+  flipper.join();
+  EXPECT_EQ(unchecked, 0u) << "GL read a name the host did not check";
+  a->make_current(1, 1, 1);
+  EXPECT_EQ(gl_error(*a), 0u) << "the host still serves the attacker's first context";
+}
+
+}  // namespace
+}  // namespace hosttest
