@@ -28,7 +28,7 @@ size_t join_commands(const std::vector<Command>& commands, uint8_t* out, size_t 
     if (size > max - at || size > UINT32_MAX) continue;
     wire::CommandHeader h{c.opcode, static_cast<uint32_t>(size)};
     std::memcpy(out + at, &h, sizeof h);
-    std::memcpy(out + at + sizeof h, c.payload.data(), c.payload.size());
+    if (!c.payload.empty()) std::memcpy(out + at + sizeof h, c.payload.data(), c.payload.size());
     std::memset(out + at + sizeof h + c.payload.size(), 0, size - sizeof h - c.payload.size());
     at += size;
   }

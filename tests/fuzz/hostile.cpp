@@ -47,7 +47,7 @@ uint64_t integer(const ArgSpec& spec, Rng& rng) {
 std::vector<std::byte> array_bytes(const ArgSpec& spec, Rng& rng) {
   size_t elem = spec.bytes ? spec.bytes : 1;
   size_t n = pick(kElementCounts, rng) * elem;
-  if (rng.percent(20)) n += rng.below(3) - 1 + (n == 0);  // a byte short or over
+  if (rng.percent(20)) n = n + rng.below(3) - (n > 0 ? 1 : 0);  // a byte short or over
   std::vector<std::byte> out(n);
   bool small = rng.percent(60);
   for (size_t i = 0; i < n; ++i) {

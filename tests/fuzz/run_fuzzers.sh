@@ -37,7 +37,7 @@ for t in "${targets[@]}"; do
     status=1
   fi
   echo "-- $t ($seconds s): $result"
-  grep -E '^#[0-9]+ +(INITED|DONE)|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)|^INFO: seed corpus' "$log" || true
+  grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)|^INFO: seed corpus' "$log" || true
   echo "corpus: $(find "$corpus" -type f | wc -l) files in $corpus"
   if [ $result = FAILED ]; then
     sed -n '/^==[0-9]*==ERROR\|runtime error\|^==[0-9]*== ERROR\|ALARM\|deadly signal/,$p' "$log" | head -n 150
