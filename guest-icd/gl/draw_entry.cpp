@@ -8,6 +8,7 @@
 #include "gl/entry_support.h"
 #include "gl/gl_handlers.h"
 #include "wire/gl_encode.h"
+#include "wire/sizes.h"
 
 namespace icd {
 namespace {
@@ -69,10 +70,6 @@ void set_pointer(GLuint index, GLint size, GLenum type, GLboolean normalized, GL
   a.client = true;  // sent with each draw
 }
 
-size_t index_bytes(GLenum type) {
-  return type == 0x1401 ? 1 : type == 0x1403 ? 2 : 4;  // UNSIGNED_BYTE, UNSIGNED_SHORT, INT
-}
-
 // Smallest and largest index of client-side index data.
 void index_range(GLenum type, const void* indices, GLsizei count, int64_t* lo, int64_t* hi) {
   *lo = INT64_MAX;
@@ -95,6 +92,7 @@ struct Elements {
   GLsizei instances = 1;
   GLint base_vertex = 0;
   GLuint start = 0, end = 0;
+  GLuint base_instance = 0;
 };
 
 void draw_elements(wire::GlOp op, const Elements& e) {
@@ -121,7 +119,11 @@ void draw_elements(wire::GlOp op, const Elements& e) {
   w.put(static_cast<uint32_t>(e.start));
   w.put(static_cast<uint32_t>(e.end));
   if (in_buffer) w.put_buffer_offset(reinterpret_cast<uintptr_t>(e.indices));
-  else w.put_data(e.indices, static_cast<size_t>(e.count) * index_bytes(e.type));
+  else w.put_data(e.indices, wire::size::index_bytes(e.count, e.type));
+  if (op == wire::GlOp::glDrawElementsInstancedBaseInstance ||
+      op == wire::GlOp::glDrawElementsInstancedBaseVertexBaseInstance) {
+    w.put(static_cast<uint32_t>(e.base_instance));
+  }
   finish(*s, cmd);
 }
 
@@ -224,6 +226,20 @@ void GLAPIENTRY handle_glDrawElementsInstancedBaseVertex(GLenum mode, GLsizei co
                                                          GLint base_vertex) {
   draw_elements(wire::GlOp::glDrawElementsInstancedBaseVertex,
                 {mode, count, type, indices, instances, base_vertex});
+}
+
+void GLAPIENTRY handle_glDrawElementsInstancedBaseInstance(GLenum mode, GLsizei count, GLenum type,
+                                                           const void* indices, GLsizei instances,
+                                                           GLuint base_instance) {
+  draw_elements(wire::GlOp::glDrawElementsInstancedBaseInstance,
+                {mode, count, type, indices, instances, 0, 0, 0, base_instance});
+}
+
+void GLAPIENTRY handle_glDrawElementsInstancedBaseVertexBaseInstance(
+    GLenum mode, GLsizei count, GLenum type, const void* indices, GLsizei instances,
+    GLint base_vertex, GLuint base_instance) {
+  draw_elements(wire::GlOp::glDrawElementsInstancedBaseVertexBaseInstance,
+                {mode, count, type, indices, instances, base_vertex, 0, 0, base_instance});
 }
 
 void GLAPIENTRY handle_glDrawArraysIndirect(GLenum mode, const void* indirect) {

@@ -9,6 +9,9 @@ constexpr GLenum kPixelPackBuffer = 0x88EB;
 constexpr GLenum kPixelUnpackBuffer = 0x88EC;
 constexpr GLenum kDrawIndirectBuffer = 0x8F3F;
 constexpr size_t kMaxAttribs = 64;
+constexpr GLbitfield kClientPixelStoreBit = 0x1;
+// GL_MAX_CLIENT_ATTRIB_STACK_DEPTH: the minimum GL allows, Mesa's value.
+constexpr size_t kClientAttribStackDepth = 16;
 
 }  // namespace
 
@@ -46,6 +49,21 @@ GlState::GlState(bool gles, int major, int minor)
 void GlState::pixel_store(GLenum pname, GLint value) {
   unpack_.set(pname, value, false);
   pack_.set(pname, value, true);
+}
+
+void GlState::push_client_attrib(GLbitfield mask) {
+  if (client_attrib_stack_.size() >= kClientAttribStackDepth) return;  // GL_STACK_OVERFLOW
+  client_attrib_stack_.push_back({(mask & kClientPixelStoreBit) != 0, unpack_, pack_});
+}
+
+void GlState::pop_client_attrib() {
+  if (client_attrib_stack_.empty()) return;  // GL_STACK_UNDERFLOW
+  const SavedClientAttrib& saved = client_attrib_stack_.back();
+  if (saved.pixel_store) {
+    unpack_ = saved.unpack;
+    pack_ = saved.pack;
+  }
+  client_attrib_stack_.pop_back();
 }
 
 void GlState::bind_buffer(GLenum target, GLuint buffer) {

@@ -75,7 +75,10 @@ class GlState {
 
   const wire::size::PixelStore& unpack() const { return unpack_; }
   const wire::size::PixelStore& pack() const { return pack_; }
+  // Pixel-store values GL accepts, and glPush/PopClientAttrib of them.
   void pixel_store(GLenum pname, GLint value);
+  void push_client_attrib(GLbitfield mask);
+  void pop_client_attrib();
   bool unpack_buffer_bound() const { return unpack_buffer_ != 0; }
   bool pack_buffer_bound() const { return pack_buffer_ != 0; }
 
@@ -119,6 +122,11 @@ class GlState {
   int major_, minor_;
   std::shared_ptr<GuestNames> names_;
   wire::size::PixelStore unpack_, pack_;
+  struct SavedClientAttrib {
+    bool pixel_store;  // GL_CLIENT_PIXEL_STORE_BIT was set
+    wire::size::PixelStore unpack, pack;
+  };
+  std::vector<SavedClientAttrib> client_attrib_stack_;
   GLuint array_buffer_ = 0, element_buffer_ = 0, pack_buffer_ = 0, unpack_buffer_ = 0;
   GLuint indirect_buffer_ = 0;
   GLuint vertex_array_ = 0;

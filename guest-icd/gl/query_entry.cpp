@@ -188,6 +188,30 @@ void GLAPIENTRY handle_glPixelStorei(GLenum pname, GLint param) {
   s->commit();
 }
 
+void GLAPIENTRY handle_glPixelStoref(GLenum pname, GLfloat param) {
+  Stream* s = current_stream();
+  if (!s) return;
+  s->gl_state().pixel_store(pname, wire::size::pixel_store_value(param));
+  wire::encode_glPixelStoref(s->writer(), pname, param);
+  s->commit();
+}
+
+void GLAPIENTRY handle_glPushClientAttrib(GLbitfield mask) {
+  Stream* s = current_stream();
+  if (!s) return;
+  s->gl_state().push_client_attrib(mask);
+  wire::encode_glPushClientAttrib(s->writer(), mask);
+  s->commit();
+}
+
+void GLAPIENTRY handle_glPopClientAttrib() {
+  Stream* s = current_stream();
+  if (!s) return;
+  s->gl_state().pop_client_attrib();
+  wire::encode_glPopClientAttrib(s->writer());
+  s->commit();
+}
+
 namespace {
 
 template <typename T>
@@ -251,7 +275,7 @@ void GLAPIENTRY handle_glReadPixels(GLint x, GLint y, GLsizei width, GLsizei hei
   auto reply = finish_and_wait(*s, cmd);
   if (!reply) return;
   wire::Reader r(*reply, 0);
-  copy_reply(r, pixels, wire::size::pixel_bytes(st.pack(), format, type, width, height, 1));
+  copy_reply(r, pixels, wire::size::pixel_bytes(st.pack(), 2, format, type, width, height, 1));
 }
 
 void GLAPIENTRY handle_glGetPointerv(GLenum pname, void** params) {

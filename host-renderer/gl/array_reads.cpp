@@ -242,9 +242,8 @@ int64_t largest_index(GLenum type, const std::byte* p, size_t count) {
 wire::Result<int64_t> elements_last(wire::Reader& r) {
   ElementsDraw d;
   WIRE_TRY(read_elements_draw(r, d));
-  const size_t size = index_size(d.type);
-  if (d.count <= 0 || size == 0) return int64_t{-1};  // nothing read, or GL's error
-  const size_t bytes = static_cast<size_t>(d.count) * size;
+  const size_t bytes = wire::size::index_bytes(d.count, d.type);
+  if (bytes == 0) return int64_t{-1};  // nothing read, or GL's error
   int64_t most = -2;
   if (d.indices.kind != wire::DataKind::kBufferOffset) {
     if (d.indices.bytes.size() >= bytes) most = largest_index(d.type, d.indices.bytes.data(), d.count);
@@ -269,6 +268,8 @@ bool elements_draw(uint32_t opcode) {
     case GlOp::glDrawElements: case GlOp::glDrawElementsInstanced:
     case GlOp::glDrawRangeElements: case GlOp::glDrawElementsBaseVertex:
     case GlOp::glDrawRangeElementsBaseVertex: case GlOp::glDrawElementsInstancedBaseVertex:
+    case GlOp::glDrawElementsInstancedBaseInstance:
+    case GlOp::glDrawElementsInstancedBaseVertexBaseInstance:
       return true;
     default:
       return false;
@@ -279,8 +280,7 @@ bool elements_draw(uint32_t opcode) {
 bool other_draw(uint32_t opcode) {
   switch (static_cast<GlOp>(opcode)) {
     case GlOp::glDrawArraysIndirect:
-    case GlOp::glDrawElementsIndirect: case GlOp::glDrawElementsInstancedBaseInstance:
-    case GlOp::glDrawElementsInstancedBaseVertexBaseInstance:
+    case GlOp::glDrawElementsIndirect:
     case GlOp::glDrawTransformFeedback: case GlOp::glDrawTransformFeedbackInstanced:
     case GlOp::glDrawTransformFeedbackStream: case GlOp::glDrawTransformFeedbackStreamInstanced:
       return true;

@@ -1,6 +1,6 @@
-// Host-side state of one guest GL context: its name maps, the pixel-store
-// state that payload sizes depend on, scratch buffers for client data and
-// what the host context supports.
+// Host-side state of one guest GL context: its name maps, scratch buffers
+// for client data and what the host context supports. (Pixel-store state is
+// GL's own: pixel_transfer.h asks GL for it.)
 #pragma once
 
 #include <epoxy/gl.h>
@@ -59,7 +59,6 @@ struct GlContextState::Impl {
   ShareGroup local;  // per-context kinds (VAOs, FBOs, queries...), default textures
   ResourceAccount& account;
   bool gles;
-  wire::size::PixelStore pack, unpack;
   std::unordered_map<uint64_t, GLsync> syncs;  // guest handle -> host sync
   GLenum refused_error = GL_NO_ERROR;          // reported before GL's own errors
   // Selection and feedback buffers GL writes until glRenderMode.

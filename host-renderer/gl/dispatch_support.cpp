@@ -66,26 +66,6 @@ wire::Result<const void*> input_array(DispatchEnv& env, const wire::Data& data, 
   return static_cast<const void*>(copy);
 }
 
-wire::Result<const void*> input_pixels(GlContextState::Impl& st, const wire::Data& data,
-                                       GLenum format, GLenum type, int64_t width, int64_t height,
-                                       int64_t depth) {
-  switch (data.kind) {
-    case wire::DataKind::kNull:
-      return static_cast<const void*>(nullptr);
-    case wire::DataKind::kBufferOffset:
-      if (!buffer_bound(GL_PIXEL_UNPACK_BUFFER_BINDING)) {
-        return wire::make_error(wire::Errc::kBadValue, "pixel offset without an unpack buffer");
-      }
-      return reinterpret_cast<const void*>(static_cast<uintptr_t>(data.offset));
-    case wire::DataKind::kInline:
-    case wire::DataKind::kHeap:
-      break;
-  }
-  const size_t needed = wire::size::pixel_bytes(st.unpack, format, type, width, height, depth);
-  if (data.bytes.size() < needed) return short_payload("pixels", data.bytes.size(), needed);
-  return static_cast<const void*>(data.bytes.data());
-}
-
 wire::Result<const GLchar*> input_string(const wire::Data& data) {
   if (data.kind == wire::DataKind::kNull) return static_cast<const GLchar*>(nullptr);
   if (data.kind == wire::DataKind::kBufferOffset || data.bytes.empty() ||

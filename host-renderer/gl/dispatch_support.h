@@ -39,10 +39,6 @@ void reset_scratch();
 wire::Result<const void*> input_array(DispatchEnv& env, const wire::Data& data, size_t count,
                                       size_t elem, size_t pad, bool nullable,
                                       bool from_unpack = false);
-// Pixel data for an upload, sized by the host's own unpack state.
-wire::Result<const void*> input_pixels(GlContextState::Impl& st, const wire::Data& data,
-                                       GLenum format, GLenum type, int64_t width, int64_t height,
-                                       int64_t depth);
 // A NUL-terminated string.
 wire::Result<const GLchar*> input_string(const wire::Data& data);
 // A string with an explicit length, or NUL-terminated when length < 0.

@@ -7,6 +7,7 @@
 //   glVertexAttribLPointer  the same as glVertexAttribIPointer
 //   glDrawElements*         u32 mode, i32 count, u32 type, i32 instances, i32 base vertex,
 //                           u32 start, u32 end, Data indices (buffer offset or bytes)
+//                           [u32 base instance: the BaseInstance forms]
 //   glDraw*Indirect         u32 mode, [u32 type,] u64 offset into the indirect buffer
 #include <epoxy/gl.h>
 
@@ -80,7 +81,7 @@ namespace {
 wire::Result<const void*> bind_indices(GlContextState::Impl& st, const ElementsDraw& d,
                                        GLint* restore) {
   *restore = -1;
-  const size_t needed = wire::size::nonnegative(d.count) * index_size(d.type);
+  const size_t needed = wire::size::index_bytes(d.count, d.type);
   if (d.indices.kind == wire::DataKind::kBufferOffset) {
     if (!buffer_bound(GL_ELEMENT_ARRAY_BUFFER_BINDING)) {
       return wire::make_error(wire::Errc::kBadValue, "index offset without an element buffer");
@@ -98,7 +99,7 @@ wire::Result<const void*> bind_indices(GlContextState::Impl& st, const ElementsD
 
 wire::Status draw_elements(DispatchEnv& env, wire::Reader& r, uint32_t opcode_kind) {
   ElementsDraw d;
-  WIRE_TRY(read_elements_draw(r, d));
+  WIRE_TRY(opcode_kind >= 6 ? read_base_instance_draw(r, d) : read_elements_draw(r, d));
   GLint restore = -1;
   auto indices = bind_indices(env.state.impl(), d, &restore);
   if (!indices) return indices.error();
@@ -111,9 +112,17 @@ wire::Status draw_elements(DispatchEnv& env, wire::Reader& r, uint32_t opcode_ki
       glDrawRangeElementsBaseVertex(d.mode, d.start, d.end, d.count, d.type, *indices,
                                     d.base_vertex);
       break;
-    default:
+    case 5:
       glDrawElementsInstancedBaseVertex(d.mode, d.count, d.type, *indices, d.instances,
                                         d.base_vertex);
+      break;
+    case 6:
+      glDrawElementsInstancedBaseInstance(d.mode, d.count, d.type, *indices, d.instances,
+                                          d.base_instance);
+      break;
+    default:
+      glDrawElementsInstancedBaseVertexBaseInstance(d.mode, d.count, d.type, *indices,
+                                                    d.instances, d.base_vertex, d.base_instance);
       break;
   }
   if (restore >= 0) glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLuint>(restore));
@@ -149,6 +158,13 @@ wire::Status handle_glDrawRangeElementsBaseVertex(DispatchEnv& env, wire::Reader
 }
 wire::Status handle_glDrawElementsInstancedBaseVertex(DispatchEnv& env, wire::Reader& r) {
   return draw_elements(env, r, 5);
+}
+wire::Status handle_glDrawElementsInstancedBaseInstance(DispatchEnv& env, wire::Reader& r) {
+  return draw_elements(env, r, 6);
+}
+wire::Status handle_glDrawElementsInstancedBaseVertexBaseInstance(DispatchEnv& env,
+                                                                  wire::Reader& r) {
+  return draw_elements(env, r, 7);
 }
 
 wire::Status handle_glDrawArraysIndirect(DispatchEnv&, wire::Reader& r) {

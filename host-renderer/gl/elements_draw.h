@@ -1,6 +1,7 @@
 // The wire layout of the glDrawElements family (guest-icd/gl/draw_entry.cpp
 // writes it): u32 mode, i32 count, u32 type, i32 instances, i32 base vertex,
-// u32 start, u32 end, Data indices (client bytes or an element buffer offset).
+// u32 start, u32 end, Data indices (client bytes or an element buffer offset);
+// the base-instance forms add u32 base instance.
 #pragma once
 
 #include <epoxy/gl.h>
@@ -10,6 +11,7 @@
 #include "gl/read_args.h"
 #include "wire/reader.h"
 #include "wire/result.h"
+#include "wire/sizes.h"  // index_bytes: what GL reads of the indices
 
 namespace host {
 
@@ -21,6 +23,7 @@ struct ElementsDraw {
   GLint base_vertex = 0;
   GLuint start = 0, end = 0;
   wire::Data indices;
+  GLuint base_instance = 0;
 };
 
 inline wire::Status read_elements_draw(wire::Reader& r, ElementsDraw& d) {
@@ -28,14 +31,9 @@ inline wire::Status read_elements_draw(wire::Reader& r, ElementsDraw& d) {
   return read_data(r, d.indices);
 }
 
-// Bytes of one index; 0 for a type GL refuses.
-inline size_t index_size(GLenum type) {
-  switch (type) {
-    case GL_UNSIGNED_BYTE: return 1;
-    case GL_UNSIGNED_SHORT: return 2;
-    case GL_UNSIGNED_INT: return 4;
-    default: return 0;
-  }
+inline wire::Status read_base_instance_draw(wire::Reader& r, ElementsDraw& d) {
+  WIRE_TRY(read_elements_draw(r, d));
+  return read_args(r, d.base_instance);
 }
 
 }  // namespace host

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "gl/dispatch_support.h"
+#include "gl/pixel_transfer.h"
 #include "gl/read_args.h"
 #include "gl/gl_host_handlers.h"
 
@@ -128,6 +129,14 @@ wire::Status handle_glReadPixels(DispatchEnv& env, wire::Reader& r) {
   wire::Data target;
   WIRE_TRY(read_args(r, x, y, width, height, format, type));
   WIRE_TRY(read_data(r, target));
+  auto& st = env.state.impl();
+  if (!wire::size::readable_pixels(format, type)) {
+    // Not run, nothing read back: GL's error for such a pair.
+    refuse_pixels(st, wire::size::known_pixels(format, type) ? GL_INVALID_OPERATION
+                                                             : GL_INVALID_ENUM);
+    if (target.kind != wire::DataKind::kBufferOffset) env.reply.put_data(nullptr, 0);
+    return {};
+  }
   if (target.kind == wire::DataKind::kBufferOffset) {
     if (!buffer_bound(GL_PIXEL_PACK_BUFFER_BINDING)) {
       return wire::make_error(wire::Errc::kBadValue, "pack offset without a pack buffer");
@@ -136,11 +145,9 @@ wire::Status handle_glReadPixels(DispatchEnv& env, wire::Reader& r) {
                  reinterpret_cast<void*>(static_cast<uintptr_t>(target.offset)));
     return {};
   }
-  const size_t bytes =
-      wire::size::pixel_bytes(env.state.impl().pack, format, type, width, height, 1);
-  auto out = output_array(env, bytes, 1, 0);
+  auto out = output_pixels(st, 2, format, type, width, height, 1);
   if (!out) return out.error();
-  if (bytes > 0) glReadPixels(x, y, width, height, format, type, out->data);
+  if (out->bytes > 0) glReadPixels(x, y, width, height, format, type, out->data);
   env.reply.put_data(out->data, out->bytes);
   return {};
 }

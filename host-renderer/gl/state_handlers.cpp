@@ -1,4 +1,4 @@
-// Pixel store and glGet*: state the host tracks or sizes itself.
+// glGet* and glGetError: answers the host sizes or adds to itself.
 #include <epoxy/gl.h>
 
 #include "gl/dispatch_support.h"
@@ -31,14 +31,6 @@ wire::Status reply_get(DispatchEnv& env, GLenum pname, Fn get) {
 }
 
 }  // namespace
-
-wire::Status handle_glPixelStorei(DispatchEnv& env, wire::Args_glPixelStorei& a) {
-  auto& st = env.state.impl();
-  st.pack.set(a.pname, a.param, true);
-  st.unpack.set(a.pname, a.param, false);
-  glPixelStorei(a.pname, a.param);
-  return {};
-}
 
 wire::Status handle_glGetError(DispatchEnv& env, wire::Args_glGetError&) {
   auto& st = env.state.impl();

@@ -2,28 +2,32 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 
 #include "wire/sizes.h"
 
 namespace {
 
 using wire::size::PixelStore;
+using wire::size::image_bytes;
+using wire::size::kBitmap;
+using wire::size::kColorIndex;
 using wire::size::pixel_bytes;
 
 constexpr uint32_t kRgba = 0x1908, kRgb = 0x1907, kUbyte = 0x1401, kFloat = 0x1406;
 constexpr uint32_t kUshort565 = 0x8363, kDepthStencil = 0x84F9, kUint248 = 0x84FA;
 
 TEST(PixelBytes, TightRowsNeedNoPadding) {
-  EXPECT_EQ(pixel_bytes(PixelStore{}, kRgba, kUbyte, 16, 8, 1), 16u * 8 * 4);
-  EXPECT_EQ(pixel_bytes(PixelStore{}, kRgba, kFloat, 3, 2, 1), 3u * 2 * 16);
+  EXPECT_EQ(pixel_bytes(PixelStore{}, 2, kRgba, kUbyte, 16, 8, 1), 16u * 8 * 4);
+  EXPECT_EQ(pixel_bytes(PixelStore{}, 2, kRgba, kFloat, 3, 2, 1), 3u * 2 * 16);
 }
 
 TEST(PixelBytes, RowsAlignToUnpackAlignment) {
   // 3 RGB texels = 9 bytes, padded to 12 for every row but the last.
-  EXPECT_EQ(pixel_bytes(PixelStore{}, kRgb, kUbyte, 3, 2, 1), 12u + 9);
+  EXPECT_EQ(pixel_bytes(PixelStore{}, 2, kRgb, kUbyte, 3, 2, 1), 12u + 9);
   PixelStore one;
   one.alignment = 1;
-  EXPECT_EQ(pixel_bytes(one, kRgb, kUbyte, 3, 2, 1), 18u);
+  EXPECT_EQ(pixel_bytes(one, 2, kRgb, kUbyte, 3, 2, 1), 18u);
 }
 
 TEST(PixelBytes, RowLengthAndSkipsMoveTheLastTexel) {
@@ -32,22 +36,55 @@ TEST(PixelBytes, RowLengthAndSkipsMoveTheLastTexel) {
   s.skip_rows = 2;
   s.skip_pixels = 1;
   // Last texel ends at ((2 + 4 - 1) rows * 40) + (1 + 4) * 4.
-  EXPECT_EQ(pixel_bytes(s, kRgba, kUbyte, 4, 4, 1), 5u * 40 + 20);
+  EXPECT_EQ(pixel_bytes(s, 2, kRgba, kUbyte, 4, 4, 1), 5u * 40 + 20);
 }
 
 TEST(PixelBytes, ImagesStackForVolumes) {
-  EXPECT_EQ(pixel_bytes(PixelStore{}, kRgba, kUbyte, 2, 2, 3), 3u * 2 * 2 * 4);
+  EXPECT_EQ(pixel_bytes(PixelStore{}, 3, kRgba, kUbyte, 2, 2, 3), 3u * 2 * 2 * 4);
 }
 
 TEST(PixelBytes, PackedTypesAndEmptyImages) {
-  EXPECT_EQ(pixel_bytes(PixelStore{}, kRgb, kUshort565, 2, 1, 1), 4u);
-  EXPECT_EQ(pixel_bytes(PixelStore{}, kDepthStencil, kUint248, 2, 2, 1), 16u);
-  EXPECT_EQ(pixel_bytes(PixelStore{}, kRgba, kUbyte, 0, 5, 1), 0u);
-  EXPECT_EQ(pixel_bytes(PixelStore{}, 0x1234, kUbyte, 4, 4, 1), 0u);
+  EXPECT_EQ(pixel_bytes(PixelStore{}, 2, kRgb, kUshort565, 2, 1, 1), 4u);
+  EXPECT_EQ(pixel_bytes(PixelStore{}, 2, kDepthStencil, kUint248, 2, 2, 1), 16u);
+  EXPECT_EQ(pixel_bytes(PixelStore{}, 2, kRgba, kUbyte, 0, 5, 1), 0u);
+}
+
+TEST(PixelBytes, UnknownPairsAreNotSizedAtAll) {
+  EXPECT_EQ(image_bytes(PixelStore{}, 2, 0x1234, kUbyte, 4, 4, 1), std::nullopt);
+  EXPECT_EQ(image_bytes(PixelStore{}, 2, kRgba, 0x1234, 4, 4, 1), std::nullopt);
+  // An unknown format with a packed type is unknown too.
+  EXPECT_EQ(image_bytes(PixelStore{}, 2, 0x1234, kUshort565, 4, 4, 1), std::nullopt);
+  // GL_BITMAP only goes with color and stencil indices.
+  EXPECT_EQ(image_bytes(PixelStore{}, 2, kRgba, kBitmap, 4, 4, 1), std::nullopt);
+  EXPECT_EQ(image_bytes(PixelStore{}, 2, kRgba, kUbyte, 0, 4, 1), 0u);
+  EXPECT_EQ(pixel_bytes(PixelStore{}, 2, 0x1234, kUbyte, 4, 4, 1), 0u);
+  EXPECT_EQ(image_bytes(PixelStore{}, 2, 0x8000 /* GL_ABGR_EXT */, kUbyte, 2, 2, 1), 16u);
+}
+
+TEST(PixelBytes, OnlyVolumesSkipImages) {
+  PixelStore s;
+  s.skip_images = 2;
+  s.image_height = 5;
+  EXPECT_EQ(pixel_bytes(s, 2, kRgba, kUbyte, 2, 2, 1), 16u);
+  // A volume of depth 1 still starts two images of 5 rows in.
+  EXPECT_EQ(pixel_bytes(s, 3, kRgba, kUbyte, 2, 2, 1), 2u * 5 * 8 + 16);
+}
+
+TEST(PixelBytes, BitmapsArePaddedBitRows) {
+  // 32x32 stipple: 4 bytes a row.
+  EXPECT_EQ(pixel_bytes(PixelStore{}, 2, kColorIndex, kBitmap, 32, 32, 1), 128u);
+  PixelStore s;
+  s.alignment = 8;
+  s.skip_rows = 1;
+  s.skip_pixels = 7;
+  // Rows of 8 bytes; the last row uses bits 7..39, so 5 bytes.
+  EXPECT_EQ(pixel_bytes(s, 2, kColorIndex, kBitmap, 33, 2, 1), 2u * 8 + 5);
+  s.row_length = 100;  // 100 bits: 13 bytes, padded to 16
+  EXPECT_EQ(pixel_bytes(s, 2, kColorIndex, kBitmap, 33, 2, 1), 2u * 16 + 5);
 }
 
 TEST(PixelBytes, HugeImagesSaturate) {
-  EXPECT_EQ(pixel_bytes(PixelStore{}, kRgba, kFloat, 1 << 30, 1 << 30, 1), SIZE_MAX);
+  EXPECT_EQ(pixel_bytes(PixelStore{}, 2, kRgba, kFloat, 1 << 30, 1 << 30, 1), SIZE_MAX);
 }
 
 TEST(PixelStoreState, TracksEachDirection) {
@@ -58,6 +95,33 @@ TEST(PixelStoreState, TracksEachDirection) {
   EXPECT_EQ(unpack.alignment, 1);
   EXPECT_EQ(pack.row_length, 64);
   EXPECT_EQ(pack.alignment, 4);
+}
+
+TEST(PixelStoreState, ValuesGlRefusesChangeNothing) {
+  PixelStore s;
+  EXPECT_FALSE(s.set(0x0CF2, -1, false));  // negative GL_UNPACK_ROW_LENGTH
+  EXPECT_FALSE(s.set(0x0CF5, 3, false));   // alignment 3
+  EXPECT_FALSE(s.set(0x0CF5, 0, false));
+  EXPECT_EQ(s.row_length, 0);
+  EXPECT_EQ(s.alignment, 4);
+  EXPECT_TRUE(s.set(0x0CF5, 8, false));
+  EXPECT_EQ(s.alignment, 8);
+}
+
+TEST(PixelStoreState, FloatValuesRoundToNearest) {
+  EXPECT_EQ(wire::size::pixel_store_value(63.6f), 64);
+  EXPECT_EQ(wire::size::pixel_store_value(2.4f), 2);
+  EXPECT_EQ(wire::size::pixel_store_value(-0.6f), -1);
+  EXPECT_EQ(wire::size::pixel_store_value(1e20f), INT32_MAX);
+  EXPECT_EQ(wire::size::pixel_store_value(-1e20f), INT32_MIN);
+}
+
+TEST(IndexBytes, EachIndexType) {
+  EXPECT_EQ(wire::size::index_bytes(6, 0x1401), 6u);
+  EXPECT_EQ(wire::size::index_bytes(6, 0x1403), 12u);
+  EXPECT_EQ(wire::size::index_bytes(6, 0x1405), 24u);
+  EXPECT_EQ(wire::size::index_bytes(6, 0x1406), 0u);  // GL_FLOAT: GL refuses
+  EXPECT_EQ(wire::size::index_bytes(-1, 0x1405), 0u);
 }
 
 TEST(EnumCounts, MultiValuedQueries) {

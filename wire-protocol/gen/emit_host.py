@@ -58,7 +58,12 @@ def _host_count(p):
 def _array_arg(model, c, p, lines, post):
     name, ctype = p.name, p.ctype.replace("const ", "").replace("*", "").strip()
     if p.size_kind == "pixels":
-        lines.append(f"  auto {name} = input_pixels(st, a.{name}, {_prefixed(p.count_expr)});")
+        lines.append(f"  auto {name} = input_pixels(st, a.{name}, {_bool(p.nullable)}, "
+                     f"{_prefixed(c, p.count_expr)});")
+        lines.append(f"  if (!{name}) return {name}.error();")
+        # A format/type pair the host cannot size: GL_INVALID_ENUM, not run.
+        lines.append(f"  if ({name}->refused) return {{}};")
+        return f"static_cast<const {ctype}*>({name}->data)"
     elif p.size_kind == "counted_string":
         lines.append(f"  auto {name} = input_counted_string(env, a.{name}, a.{p.count_expr});")
     else:
@@ -137,14 +142,19 @@ def _bool(value):
     return "true" if value else "false"
 
 
-def _prefixed(args):
-    return ", ".join(a if a.strip().isdigit() else f"a.{a.strip()}" for a in args.split(","))
+def _prefixed(c, args):
+    """Size arguments: the command's own read from `a`, constants as written."""
+    names = {p.name for p in c.params}
+    return ", ".join(f"a.{a.strip()}" if a.strip() in names else a.strip() for a in args.split(","))
 
 
 def _out_arg(model, c, p, lines, post):
     name = p.name
     pad = "wire::size::kMaxEnumValues" if p.size_kind == "enum" else "0"
-    lines.append(f"  auto {name} = output_array(env, {_host_count(p)}, {elem_bytes(p)}, {pad});")
+    if p.size_kind == "pixels":
+        lines.append(f"  auto {name} = output_pixels(st, {_prefixed(c, p.count_expr)});")
+    else:
+        lines.append(f"  auto {name} = output_array(env, {_host_count(p)}, {elem_bytes(p)}, {pad});")
     lines.append(f"  if (!{name}) return {name}.error();")
     ctype = p.ctype.replace("*", "").strip()
     post.append(f"  env.reply.put_data({name}->data, {name}->bytes);")
@@ -214,6 +224,7 @@ def gl_dispatch_cpp(model):
     if unknown:
         raise SystemExit(f"annotations: [allocations] {sorted(unknown)}: not carried commands")
     out = [HEADER, '#include <epoxy/gl.h>\n\n#include "gl/dispatch_support.h"\n'
+           '#include "gl/pixel_transfer.h"\n'
            '#include "gl_host_handlers.h"\n#include "wire/gl_decode.h"\n#include "wire/sizes.h"\n\n'
            "namespace host {\nnamespace {\n\n"]
     table = []

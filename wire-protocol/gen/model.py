@@ -273,6 +273,10 @@ class Model:
     def _classify_len(self, c, p):
         names = {q.name for q in c.params if q.kind == "scalar" or q.pointer == 0}
         sized = self.notes.get("sizes", {}).get(p.len)
+        if sized and "image" in sized:
+            # An image under the pixel-store state: "dims, format, type, w, h, d".
+            p.size_kind, p.count_expr = "pixels", sized["image"]
+            return
         if sized:
             p.size_kind = "enum" if sized.get("pad") else "func"
             p.count_expr = f"wire::size::{sized['fn']}({sized.get('args', '')})"
@@ -290,9 +294,9 @@ class Model:
                 return
             if p.kind == "in_array" and args[:2] == ["format", "type"] and len(args) >= 3:
                 dims = args[2:] + ["1"] * (5 - len(args))
-                p.size_kind, p.count_expr = "pixels", ", ".join(["format", "type"] + dims)
+                p.size_kind = "pixels"
+                p.count_expr = ", ".join([str(len(args) - 2), "format", "type"] + dims)
                 p.buffer_source = "unpack"
-                p.nullable = True
                 return
             raise Unsupported(f"state-dependent size {p.len} of {p.name}")
         if re.fullmatch(r"\d+", p.len):

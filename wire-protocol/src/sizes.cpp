@@ -81,94 +81,153 @@ size_t texel_bytes(uint32_t format, uint32_t type) { return pixel_size(format, t
 
 size_t bytes(int64_t size) { return nonnegative(size); }
 
-size_t bitmap_bytes(int32_t width, int32_t height) {
-  return ((nonnegative(width) + 31) / 32) * 4 * nonnegative(height);
+size_t index_bytes(int32_t count, uint32_t type) {
+  const size_t each = type == 0x1401 ? 1 : type == 0x1403 ? 2 : type == 0x1405 ? 4 : 0;
+  return nonnegative(count) * each;  // fits: 2^31 * 4
 }
-
-size_t stipple_bytes() { return 32 * 32 / 8; }
 
 bool PixelStore::set(uint32_t pname, int32_t value, bool pack) {
   // GL_UNPACK_* and GL_PACK_* differ by a fixed offset for the classic six.
   const uint32_t base = pack ? 0x0D00 : 0x0CF0;
-  if (pname == base + 0x5) alignment = value;  // GL_{UN}PACK_ALIGNMENT
-  else if (pname == base + 0x2) row_length = value;
-  else if (pname == base + 0x3) skip_rows = value;
-  else if (pname == base + 0x4) skip_pixels = value;
-  else if (pname == (pack ? 0x806Cu : 0x806Eu)) image_height = value;
-  else if (pname == (pack ? 0x806Bu : 0x806Du)) skip_images = value;
+  int32_t* field = nullptr;
+  if (pname == base + 0x5) field = &alignment;  // GL_{UN}PACK_ALIGNMENT
+  else if (pname == base + 0x2) field = &row_length;
+  else if (pname == base + 0x3) field = &skip_rows;
+  else if (pname == base + 0x4) field = &skip_pixels;
+  else if (pname == (pack ? 0x806Cu : 0x806Eu)) field = &image_height;
+  else if (pname == (pack ? 0x806Bu : 0x806Du)) field = &skip_images;
   else return false;
-  return true;
+  const bool valid = field == &alignment
+                         ? value == 1 || value == 2 || value == 4 || value == 8
+                         : value >= 0;
+  if (valid) *field = value;
+  return valid;
+}
+
+int32_t pixel_store_value(float value) {
+  // Outside int32_t GL stores something it then refuses (negative) or
+  // accepts as huge; both ends stay inside the type here.
+  if (!(value > -2147483648.0f)) return INT32_MIN;
+  if (value >= 2147483648.0f) return INT32_MAX;
+  return static_cast<int32_t>(value < 0 ? value - 0.5f : value + 0.5f);
 }
 
 int format_components(uint32_t format) {
   switch (format) {
     case 0x1900: case 0x1901: case 0x1902: case 0x1903: case 0x1904: case 0x1905:
     case 0x1906: case 0x1909: case 0x8D94: case 0x8D95: case 0x8D96: case 0x8D97:
-      return 1;  // single channels, depth, stencil, luminance, *_INTEGER
-    case 0x190A: case 0x8227: case 0x8228: case 0x84F9:
-      return 2;  // LUMINANCE_ALPHA, RG, RG_INTEGER, DEPTH_STENCIL
-    case 0x1907: case 0x80E0: case 0x8D98: case 0x8D9A:
-      return 3;  // RGB, BGR
-    case 0x1908: case 0x80E1: case 0x8D99: case 0x8D9B:
-      return 4;  // RGBA, BGRA
+    case 0x8D9C:
+      return 1;  // color index, stencil, depth, single channels, luminance, *_INTEGER
+    case 0x190A: case 0x8227: case 0x8228: case 0x84F9: case 0x8D9D: case 0x8757:
+      return 2;  // LUMINANCE_ALPHA(_INTEGER), RG(_INTEGER), DEPTH_STENCIL, YCBCR_MESA
+    case 0x1907: case 0x80E0: case 0x8D98: case 0x8D9A: case 0x8C40:
+      return 3;  // RGB, BGR (+_INTEGER), SRGB_EXT
+    case 0x1908: case 0x80E1: case 0x8D99: case 0x8D9B: case 0x8000: case 0x8C42:
+      return 4;  // RGBA, BGRA (+_INTEGER), ABGR_EXT, SRGB_ALPHA_EXT
     default:
       return 0;
   }
 }
 
-size_t pixel_size(uint32_t format, uint32_t type) {
+namespace {
+
+// Bytes of a packed pixel type, 0 for another type.
+size_t packed_size(uint32_t type) {
   switch (type) {
     case 0x8032: case 0x8362:  // UNSIGNED_BYTE_3_3_2 (+REV)
       return 1;
     case 0x8033: case 0x8034: case 0x8363: case 0x8364: case 0x8365: case 0x8366:
-      return 2;  // 4_4_4_4, 5_5_5_1, 5_6_5 and their REV forms
+    case 0x85BA: case 0x85BB:
+      return 2;  // 4_4_4_4, 5_5_5_1, 5_6_5, 8_8_MESA and their REV forms
     case 0x8035: case 0x8036: case 0x8367: case 0x8368: case 0x84FA: case 0x8C3B:
     case 0x8C3E:
       return 4;  // 8_8_8_8, 10_10_10_2 (+REV), 24_8, 10F_11F_11F_REV, 5_9_9_9_REV
     case 0x8DAD:
       return 8;  // FLOAT_32_UNSIGNED_INT_24_8_REV
     default:
-      break;
+      return 0;
   }
-  size_t component = 0;
-  switch (type) {
-    case 0x1400: case 0x1401: component = 1; break;            // BYTE, UNSIGNED_BYTE
-    case 0x1402: case 0x1403: case 0x140B: case 0x8D61: component = 2; break;  // SHORT, HALF
-    case 0x1404: case 0x1405: case 0x1406: component = 4; break;  // INT, UNSIGNED_INT, FLOAT
-    default: return 0;
-  }
-  return component * static_cast<size_t>(format_components(format));
 }
 
-size_t pixel_bytes(const PixelStore& store, uint32_t format, uint32_t type, int64_t width,
-                   int64_t height, int64_t depth) {
-  if (width <= 0 || height <= 0 || depth <= 0) return 0;
-  const auto psize = static_cast<int64_t>(pixel_size(format, type));
-  if (psize == 0) return 0;
-  auto clamp = [](int32_t v) { return v < 0 ? int64_t{0} : int64_t{v}; };
-  const int64_t align = store.alignment == 1 || store.alignment == 2 || store.alignment == 8
-                            ? store.alignment : 4;
-  const int64_t row_pixels = store.row_length > 0 ? store.row_length : width;
-  // Any overflow means no payload can be that large: saturate.
+size_t component_size(uint32_t type) {
+  switch (type) {
+    case 0x1400: case 0x1401: return 1;                          // BYTE, UNSIGNED_BYTE
+    case 0x1402: case 0x1403: case 0x140B: case 0x8D61: return 2;  // SHORT, HALF_FLOAT
+    case 0x1404: case 0x1405: case 0x1406: return 4;               // INT, UNSIGNED_INT, FLOAT
+    default: return 0;
+  }
+}
+
+// GL also takes GL_STENCIL_INDEX bitmaps, but Mesa's llvmpipe prints a line
+// per pixel for them (a guest could fill the host's log): not carried.
+bool bitmap_pair(uint32_t format, uint32_t type) {
+  return type == kBitmap && format == kColorIndex;
+}
+
+// Checked int64 arithmetic that remembers an overflow.
+struct Checked {
   bool overflow = false;
-  auto mul = [&](int64_t a, int64_t b) {
+  int64_t mul(int64_t a, int64_t b) {
     int64_t r = 0;
     overflow |= __builtin_mul_overflow(a, b, &r);
     return r;
-  };
-  auto add = [&](int64_t a, int64_t b) {
+  }
+  int64_t add(int64_t a, int64_t b) {
     int64_t r = 0;
     overflow |= __builtin_add_overflow(a, b, &r);
     return r;
-  };
-  const int64_t row = add(mul(row_pixels, psize), align - 1) / align * align;
-  int64_t total = add(mul(add(clamp(store.skip_rows), height - 1), row),
-                      mul(add(clamp(store.skip_pixels), width), psize));
-  if (depth > 1) {
-    const int64_t rows = store.image_height > 0 ? store.image_height : height;
-    total = add(total, mul(mul(add(clamp(store.skip_images), depth - 1), rows), row));
   }
-  return overflow ? SIZE_MAX : static_cast<size_t>(total);
+};
+
+}  // namespace
+
+size_t pixel_size(uint32_t format, uint32_t type) {
+  if (format_components(format) == 0) return 0;
+  if (const size_t packed = packed_size(type)) return packed;
+  return component_size(type) * static_cast<size_t>(format_components(format));
+}
+
+bool known_pixels(uint32_t format, uint32_t type) {
+  return pixel_size(format, type) != 0 || bitmap_pair(format, type);
+}
+
+std::optional<size_t> image_bytes(const PixelStore& store, int dims, uint32_t format,
+                                  uint32_t type, int64_t width, int64_t height, int64_t depth) {
+  if (!known_pixels(format, type)) return std::nullopt;
+  if (width <= 0 || height <= 0 || depth <= 0) return 0;
+  // Values GL refuses never reach its state; sizes from such a state are
+  // those of the defaults.
+  const int64_t align = store.alignment == 1 || store.alignment == 2 || store.alignment == 8
+                            ? store.alignment : 4;
+  auto at_least_0 = [](int32_t v) { return v < 0 ? int64_t{0} : int64_t{v}; };
+  const int64_t row_pixels = store.row_length > 0 ? store.row_length : width;
+  Checked c;
+  int64_t row = 0, last_row = 0;  // bytes of a row, of the last row's used part
+  if (type == kBitmap) {
+    // Rows of bits, padded to whole `align`-byte units (8.4.4.1).
+    const int64_t units = c.add(row_pixels, 8 * align - 1) / (8 * align);
+    row = c.mul(units, align);
+    last_row = c.add(c.add(at_least_0(store.skip_pixels), width), 7) / 8;
+  } else {
+    const auto psize = static_cast<int64_t>(pixel_size(format, type));
+    row = c.add(c.mul(row_pixels, psize), align - 1) / align * align;
+    last_row = c.mul(c.add(at_least_0(store.skip_pixels), width), psize);
+  }
+  int64_t total = c.add(c.mul(c.add(at_least_0(store.skip_rows), height - 1), row), last_row);
+  if (dims == 3) {
+    const int64_t rows = store.image_height > 0 ? store.image_height : height;
+    total = c.add(total, c.mul(c.mul(c.add(at_least_0(store.skip_images), depth - 1), rows), row));
+  }
+  return c.overflow ? SIZE_MAX : static_cast<size_t>(total);
+}
+
+bool readable_pixels(uint32_t format, uint32_t type) {
+  return format != kColorIndex && format != 0x8757 /* YCBCR_MESA */ && known_pixels(format, type);
+}
+
+size_t pixel_bytes(const PixelStore& store, int dims, uint32_t format, uint32_t type,
+                   int64_t width, int64_t height, int64_t depth) {
+  return image_bytes(store, dims, format, type, width, height, depth).value_or(0);
 }
 
 }  // namespace wire::size

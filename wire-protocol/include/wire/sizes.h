@@ -4,11 +4,16 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace wire::size {
 
 // Room the host always provides for arrays whose length depends on an enum.
 constexpr size_t kMaxEnumValues = 16;
+
+// Format and type of the 1-bit images glBitmap and glPolygonStipple take.
+constexpr uint32_t kColorIndex = 0x1900;
+constexpr uint32_t kBitmap = 0x1A00;
 
 constexpr size_t nonnegative(int64_t v) { return v < 0 ? 0 : static_cast<size_t>(v); }
 
@@ -26,12 +31,12 @@ size_t per_uniform(int32_t count);
 // Bytes of one texel of `format`/`type` (glClearBufferData and friends).
 size_t texel_bytes(uint32_t format, uint32_t type);
 size_t bytes(int64_t size);
-// glBitmap: bytes of a 1-bit image with rows padded to the unpack alignment 4.
-size_t bitmap_bytes(int32_t width, int32_t height);
-// glPolygonStipple: a 32x32 1-bit pattern.
-size_t stipple_bytes();
+// Bytes of `count` indices of `type` (GL_UNSIGNED_BYTE/SHORT/INT), 0 for
+// another type, which GL refuses before reading any index.
+size_t index_bytes(int32_t count, uint32_t type);
 
-// Pixel-store state (glPixelStorei) for one direction.
+// Pixel-store state (glPixelStore*) for one direction: the parts that
+// decide how many bytes a transfer covers.
 struct PixelStore {
   int32_t alignment = 4;
   int32_t row_length = 0;
@@ -40,20 +45,42 @@ struct PixelStore {
   int32_t skip_rows = 0;
   int32_t skip_images = 0;
 
-  // Applies glPixelStorei(pname, value) when pname belongs to this
-  // direction (`pack` selects GL_PACK_*); returns whether it did.
+  // Applies glPixelStorei(pname, value) when pname is one of these for this
+  // direction (`pack` selects GL_PACK_*) and GL accepts the value (OpenGL
+  // 4.6, 8.4.1: an alignment other than 1, 2, 4, 8 or a negative value is
+  // GL_INVALID_VALUE and changes nothing); returns whether it did.
   bool set(uint32_t pname, int32_t value, bool pack);
 };
 
+// The integer glPixelStoref stores (rounded to the nearest, as GL does).
+int32_t pixel_store_value(float value);
+
 // Components of a pixel format (GL_RGBA: 4), 0 when unknown.
 int format_components(uint32_t format);
-// Bytes per pixel of format/type, 0 when the pair is unknown.
+// Bytes per pixel of format/type, 0 when the pair is unknown or is the
+// 1-bit GL_BITMAP type.
 size_t pixel_size(uint32_t format, uint32_t type);
+// Whether image_bytes knows the pair (every pair GL takes but GL_STENCIL_INDEX
+// with GL_BITMAP, which the host refuses).
+bool known_pixels(uint32_t format, uint32_t type);
+// Whether glReadPixels may run with a pair it knows: not GL_COLOR_INDEX,
+// which RGBA framebuffers do not have (OpenGL 4.6 compatibility, 18.2.2:
+// GL_INVALID_OPERATION) and which Mesa's llvmpipe takes anyway, to crash or,
+// for GL_BITMAP, to write up to 4 bytes past the image (a pack buffer's too);
+// nor GL_YCBCR_MESA, a texture upload format llvmpipe cannot read back.
+bool readable_pixels(uint32_t format, uint32_t type);
 
-// Bytes GL reads or writes for a width x height x depth image under `store`
-// (OpenGL 4.6, 8.4.4.1). 0 for empty or unknown images; SIZE_MAX when it
-// overflows, which no payload can satisfy.
-size_t pixel_bytes(const PixelStore& store, uint32_t format, uint32_t type, int64_t width,
-                   int64_t height, int64_t depth);
+// Bytes GL reads or writes for a width x height x depth image of `dims`
+// dimensions (1, 2 or 3; only 3 uses the image height and skipped images)
+// under `store` (OpenGL 4.6, 8.4.4.1 and 18.2.3; from the first byte to
+// the end of the last pixel). 0 for empty images; SIZE_MAX when it
+// overflows, which no payload can satisfy; nullopt for a format/type pair
+// it does not know, which the host refuses.
+std::optional<size_t> image_bytes(const PixelStore& store, int dims, uint32_t format,
+                                  uint32_t type, int64_t width, int64_t height, int64_t depth);
+// image_bytes for encoders: 0 for an unknown pair (the host refuses the
+// command whatever comes with it).
+size_t pixel_bytes(const PixelStore& store, int dims, uint32_t format, uint32_t type,
+                   int64_t width, int64_t height, int64_t depth);
 
 }  // namespace wire::size

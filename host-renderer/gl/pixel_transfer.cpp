@@ -1,0 +1,101 @@
+#include "gl/pixel_transfer.h"
+
+#include <string>
+
+namespace host {
+namespace {
+
+struct StoreQuery {
+  GLenum pname;
+  int32_t wire::size::PixelStore::*field;
+};
+
+constexpr StoreQuery kUnpack[] = {
+    {GL_UNPACK_ALIGNMENT, &wire::size::PixelStore::alignment},
+    {GL_UNPACK_ROW_LENGTH, &wire::size::PixelStore::row_length},
+    {GL_UNPACK_SKIP_ROWS, &wire::size::PixelStore::skip_rows},
+    {GL_UNPACK_SKIP_PIXELS, &wire::size::PixelStore::skip_pixels},
+    {GL_UNPACK_IMAGE_HEIGHT, &wire::size::PixelStore::image_height},
+    {GL_UNPACK_SKIP_IMAGES, &wire::size::PixelStore::skip_images},
+};
+constexpr StoreQuery kPack[] = {
+    {GL_PACK_ALIGNMENT, &wire::size::PixelStore::alignment},
+    {GL_PACK_ROW_LENGTH, &wire::size::PixelStore::row_length},
+    {GL_PACK_SKIP_ROWS, &wire::size::PixelStore::skip_rows},
+    {GL_PACK_SKIP_PIXELS, &wire::size::PixelStore::skip_pixels},
+    {GL_PACK_IMAGE_HEIGHT, &wire::size::PixelStore::image_height},
+    {GL_PACK_SKIP_IMAGES, &wire::size::PixelStore::skip_images},
+};
+
+// How many of the queries above the context takes, so that asking never
+// raises an error the guest would see: desktop GL all six; OpenGL ES 3.0
+// unpacks all six and packs the first four; OpenGL ES 2.0 only the
+// alignment, plus rows and skips with EXT_unpack_subimage / NV_pack_subimage.
+size_t queries_taken(GlContextState::Impl& st, bool pack) {
+  if (!st.gles) return 6;
+  if (st.version() >= 30) return pack ? 4 : 6;
+  const char* subimage = pack ? "GL_NV_pack_subimage" : "GL_EXT_unpack_subimage";
+  return epoxy_has_gl_extension(subimage) ? 4 : 1;
+}
+
+wire::Error short_pixels(size_t have, size_t need) {
+  return wire::make_error(wire::Errc::kBadLength, "pixels: " + std::to_string(have) +
+                                                      " bytes, needs " + std::to_string(need));
+}
+
+}  // namespace
+
+wire::size::PixelStore gl_pixel_store(GlContextState::Impl& st, bool pack) {
+  wire::size::PixelStore store;
+  const auto& queries = pack ? kPack : kUnpack;
+  const size_t taken = queries_taken(st, pack);
+  for (size_t i = 0; i < taken; ++i) {
+    GLint value = store.*queries[i].field;
+    glGetIntegerv(queries[i].pname, &value);
+    store.*queries[i].field = value;
+  }
+  return store;
+}
+
+void refuse_pixels(GlContextState::Impl& st, GLenum error) {
+  if (st.refused_error == GL_NO_ERROR) st.refused_error = error;
+}
+
+wire::Result<PixelSource> input_pixels(GlContextState::Impl& st, const wire::Data& data,
+                                       bool nullable, int dims, GLenum format, GLenum type,
+                                       int64_t width, int64_t height, int64_t depth) {
+  if (!wire::size::known_pixels(format, type)) {
+    refuse_pixels(st);
+    return PixelSource{nullptr, true};
+  }
+  if (data.kind == wire::DataKind::kBufferOffset) {
+    if (!buffer_bound(GL_PIXEL_UNPACK_BUFFER_BINDING)) {
+      return wire::make_error(wire::Errc::kBadValue, "pixel offset without an unpack buffer");
+    }
+    return PixelSource{reinterpret_cast<const void*>(static_cast<uintptr_t>(data.offset))};
+  }
+  const size_t needed =
+      *wire::size::image_bytes(gl_pixel_store(st, false), dims, format, type, width, height, depth);
+  if (data.kind == wire::DataKind::kNull) {
+    // NULL is an offset of 0 into a bound unpack buffer, which GL checks.
+    if (needed == 0 || nullable || buffer_bound(GL_PIXEL_UNPACK_BUFFER_BINDING)) {
+      return PixelSource{};
+    }
+    return wire::make_error(wire::Errc::kBadValue, "null pixels of " + std::to_string(needed));
+  }
+  if (data.bytes.size() < needed) return short_pixels(data.bytes.size(), needed);
+  return PixelSource{data.bytes.data()};
+}
+
+wire::Result<OutBuffer> output_pixels(GlContextState::Impl& st, int dims, GLenum format,
+                                      GLenum type, int64_t width, int64_t height, int64_t depth) {
+  auto bytes =
+      wire::size::image_bytes(gl_pixel_store(st, true), dims, format, type, width, height, depth);
+  if (!bytes) return wire::make_error(wire::Errc::kBadValue, "pixel format/type pair");
+  if (*bytes > kMaxReplyArrayBytes) {
+    return wire::make_error(wire::Errc::kLimit, "pixels to send back: " + std::to_string(*bytes));
+  }
+  return OutBuffer{scratch(*bytes), *bytes};
+}
+
+}  // namespace host

@@ -1,0 +1,299 @@
+// Hostile pixel transfers: every size GL reads from or writes to client
+// memory comes from the pixel-store state GL really has. Each attack either
+// loses only the attacker's context or gets GL's own error; the host stays
+// up, no host bytes come back, and a witness guest keeps rendering.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "host_fixture.h"
+#include "test_guest.h"
+#include "wire/gl_encode.h"
+#include "wire/gl_opcodes.h"
+#include "wire/reader.h"
+#include "wire/sizes.h"
+
+namespace hosttest {
+namespace {
+
+using wire::Api;
+using wire::GlOp;
+
+constexpr GLenum kTexture2D = 0x0DE1, kTexture3D = 0x806F, kRgba = 0x1908, kRgb = 0x1907;
+constexpr GLenum kUbyte = 0x1401, kUint = 0x1405, kAbgr = 0x8000, kColorIndex = 0x1900;
+constexpr GLenum kBitmap = 0x1A00, kPoints = 0x0000, kTriangles = 0x0004;
+constexpr GLenum kUnpackRowLength = 0x0CF2, kUnpackSkipRows = 0x0CF3, kUnpackAlignment = 0x0CF5;
+constexpr GLenum kUnpackSkipImages = 0x806D, kPackRowLength = 0x0D02, kPackSkipRows = 0x0D03;
+constexpr GLbitfield kClientPixelStoreBit = 0x1, kColorBufferBit = 0x4000;
+constexpr GLenum kNoError = 0, kInvalidEnum = 0x0500, kInvalidOperation = 0x0502;
+
+class HostilePixels : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { host_ = new RunningHost(); }
+  static void TearDownTestSuite() {
+    delete host_;
+    host_ = nullptr;
+  }
+
+  void SetUp() override {
+    ASSERT_TRUE(host_->ok()) << host_->error();
+    witness_ = TestGuest::connect(host_->address());
+    ASSERT_TRUE(witness_ && witness_->hello().ok());
+    ASSERT_EQ(witness_->create_context(1, Api::kGles, 3, 0), 0u);
+    witness_->create_surface(1, 16, 16);
+    witness_->make_current(1, 1, 1);
+    wire::encode_glClearColor(witness_->w(), 0.0f, 0.0f, 1.0f, 1.0f);
+    ASSERT_TRUE(witness_->send().ok());
+    // The attacker: a desktop compatibility context (bitmaps, stipples,
+    // glPixelStoref, client attribute stacks).
+    attacker_ = TestGuest::connect(host_->address());
+    ASSERT_TRUE(attacker_ && attacker_->hello().ok());
+    ASSERT_EQ(attacker_->create_context(2, Api::kGl, 3, 0, wire::Profile::kCompatibility), 0u);
+    attacker_->create_surface(1, 16, 16);
+    attacker_->make_current(2, 1, 1);
+    ASSERT_TRUE(attacker_->send().ok());
+  }
+
+  wire::Writer& w() { return attacker_->w(); }
+
+  void expect_witness_renders(uint32_t frame_id) {
+    wire::encode_glClear(witness_->w(), kColorBufferBit);
+    witness_->swap(1, frame_id);
+    ASSERT_TRUE(witness_->send().ok());
+    ReceivedFrame f;
+    ASSERT_TRUE(witness_->wait_frame(&f));
+    EXPECT_EQ(f.argb(8, 8), 0xFF0000FFu);
+    EXPECT_TRUE(witness_->lost.empty());
+  }
+
+  // Sends what was built: the attacker's context is lost at `op`.
+  void expect_lost_at(GlOp op) {
+    ASSERT_TRUE(attacker_->send().ok());
+    wire::ContextLost lost{};
+    ASSERT_TRUE(attacker_->wait_lost(&lost));
+    EXPECT_EQ(lost.context_id, 2u);
+    EXPECT_EQ(lost.opcode, static_cast<uint32_t>(op));
+    expect_witness_renders(1);
+  }
+
+  // The attacker's glGetError after what was built.
+  GLenum error() {
+    wire::encode_glGetError(w());
+    auto reply = attacker_->call();
+    GLenum e = ~0u;
+    if (reply && reply->size() == sizeof e) std::memcpy(&e, reply->data(), sizeof e);
+    return e;
+  }
+
+  // glReadPixels into client memory: the bytes the host sends back.
+  std::vector<std::byte> read_pixels(GLsizei width, GLsizei height, GLenum format, GLenum type) {
+    size_t at = w().begin(static_cast<uint32_t>(GlOp::glReadPixels));
+    for (int32_t v : {0, 0, width, height}) w().put(v);
+    w().put(static_cast<uint32_t>(format));
+    w().put(static_cast<uint32_t>(type));
+    w().put_data(nullptr, 0);
+    w().end(at);
+    return reply_data();
+  }
+
+  std::vector<std::byte> reply_data() {
+    auto reply = attacker_->call();
+    if (!reply) return {};
+    wire::Reader r(*reply, 0);
+    auto data = r.get_data();
+    if (!data) return {};
+    return {data->bytes.begin(), data->bytes.end()};
+  }
+
+  void tex_image_2d(GLsizei width, GLsizei height, GLenum format, size_t bytes) {
+    std::vector<std::byte> pixels(bytes, std::byte{0x11});
+    wire::encode_glTexImage2D(w(), kTexture2D, 0, static_cast<GLint>(kRgba), width, height, 0,
+                              format, kUbyte, pixels.data(), pixels.size(), false);
+  }
+
+  static RunningHost* host_;
+  std::unique_ptr<TestGuest> witness_, attacker_;
+};
+RunningHost* HostilePixels::host_ = nullptr;
+
+// glPixelStoref is GL's too: an upload sized without its row length would
+// hand GL the host's heap.
+TEST_F(HostilePixels, FloatRowLengthMakesTheUploadShort) {
+  wire::encode_glPixelStoref(w(), kUnpackRowLength, 64.0f);
+  tex_image_2d(16, 16, kRgba, 16 * 16 * 4);
+  expect_lost_at(GlOp::glTexImage2D);
+}
+
+// A value GL refuses leaves GL's row length as it was.
+TEST_F(HostilePixels, RefusedRowLengthIsNotBelieved) {
+  wire::encode_glPixelStorei(w(), kUnpackRowLength, 64);
+  wire::encode_glPixelStorei(w(), kUnpackRowLength, -1);
+  tex_image_2d(16, 16, kRgba, 16 * 16 * 4);
+  expect_lost_at(GlOp::glTexImage2D);
+}
+
+// A refused alignment likewise: GL keeps 8-byte rows.
+TEST_F(HostilePixels, RefusedAlignmentIsNotBelieved) {
+  wire::encode_glPixelStorei(w(), kUnpackAlignment, 8);
+  wire::encode_glPixelStorei(w(), kUnpackAlignment, 3);
+  tex_image_2d(1, 16, kRgb, 4 * 15 + 3);
+  expect_lost_at(GlOp::glTexImage2D);
+}
+
+// glPopClientAttrib brings back a row length set before the push.
+TEST_F(HostilePixels, PoppedRowLengthCounts) {
+  wire::encode_glPixelStorei(w(), kUnpackRowLength, 64);
+  wire::encode_glPushClientAttrib(w(), kClientPixelStoreBit);
+  wire::encode_glPixelStorei(w(), kUnpackRowLength, 0);
+  wire::encode_glPopClientAttrib(w());
+  tex_image_2d(16, 16, kRgba, 16 * 16 * 4);
+  expect_lost_at(GlOp::glTexImage2D);
+}
+
+// Volumes start skipped images in, even one image deep.
+TEST_F(HostilePixels, SkippedImagesOfAOneDeepVolume) {
+  wire::encode_glPixelStorei(w(), kUnpackSkipImages, 64);
+  std::vector<std::byte> pixels(16 * 16 * 4);
+  wire::encode_glTexImage3D(w(), kTexture3D, 0, static_cast<GLint>(kRgba), 16, 16, 1, 0, kRgba,
+                            kUbyte, pixels.data(), pixels.size(), false);
+  expect_lost_at(GlOp::glTexImage3D);
+}
+
+// A pair the old size table did not know was sized 0 and not checked.
+TEST_F(HostilePixels, AbgrUploadIsSized) {
+  tex_image_2d(16, 16, kAbgr, 4);
+  expect_lost_at(GlOp::glTexImage2D);
+}
+
+TEST_F(HostilePixels, BitmapTypeDrawPixelsIsSized) {
+  std::vector<std::byte> bits(1);
+  wire::encode_glDrawPixels(w(), 64, 64, kColorIndex, kBitmap, bits.data(), bits.size(), false);
+  expect_lost_at(GlOp::glDrawPixels);
+}
+
+// Reading from NULL is only glTexImage's (allocate without data).
+TEST_F(HostilePixels, NullDrawPixels) {
+  wire::encode_glDrawPixels(w(), 16, 16, kRgba, kUbyte, nullptr, 0, false);
+  expect_lost_at(GlOp::glDrawPixels);
+}
+
+// A pair the host cannot size is GL_INVALID_ENUM, and nothing comes back.
+TEST_F(HostilePixels, UnknownPairReadBackIsRefused) {
+  EXPECT_TRUE(read_pixels(4, 4, 0x1234, kUbyte).empty());
+  EXPECT_EQ(error(), kInvalidEnum);
+  EXPECT_TRUE(attacker_->lost.empty());
+  expect_witness_renders(1);
+}
+
+// An RGBA framebuffer has no color indices (GL_INVALID_OPERATION); llvmpipe
+// reads them back anyway, crashing, or for 1-bit images writing past their
+// end, even past a pack buffer's storage.
+TEST_F(HostilePixels, ColorIndexReadBackIsRefused) {
+  EXPECT_TRUE(read_pixels(4, 4, kColorIndex, kUbyte).empty());
+  EXPECT_EQ(error(), kInvalidOperation);
+  EXPECT_TRUE(attacker_->lost.empty());
+  expect_witness_renders(1);
+}
+
+TEST_F(HostilePixels, BitmapReadBackIntoAPackBufferIsRefused) {
+  constexpr GLenum kPackBuffer = 0x88EB, kStreamRead = 0x88E1;
+  GLuint buffer = 1;
+  wire::encode_glGenBuffers(w(), 1, &buffer, sizeof buffer);
+  wire::encode_glBindBuffer(w(), kPackBuffer, buffer);
+  wire::encode_glBufferData(w(), kPackBuffer, 16, nullptr, kStreamRead, 0);
+  size_t at = w().begin(static_cast<uint32_t>(GlOp::glReadPixels));
+  for (int32_t v : {0, 0, 8, 2}) w().put(v);
+  w().put(static_cast<uint32_t>(kColorIndex));
+  w().put(static_cast<uint32_t>(kBitmap));
+  w().put_buffer_offset(14);
+  w().end(at);
+  EXPECT_EQ(error(), kInvalidOperation);
+  EXPECT_TRUE(attacker_->lost.empty());
+  expect_witness_renders(1);
+}
+
+// GL writes rows of the pack row length: the host's buffer holds them all
+// and what GL did not write is zero, not host memory.
+TEST_F(HostilePixels, HugePackRowLength) {
+  wire::encode_glPixelStorei(w(), kPackRowLength, 1 << 16);
+  const auto pixels = read_pixels(2, 2, kRgba, kUbyte);
+  ASSERT_EQ(pixels.size(), size_t{1 << 16} * 4 + 8);
+  for (size_t i = 8; i < (size_t{1} << 16) * 4; ++i) ASSERT_EQ(pixels[i], std::byte{0}) << i;
+  EXPECT_EQ(error(), kNoError);
+  expect_witness_renders(1);
+}
+
+TEST_F(HostilePixels, FloatPackSkipRows) {
+  wire::encode_glPixelStoref(w(), kPackSkipRows, 1000.0f);
+  const auto pixels = read_pixels(4, 4, kRgba, kUbyte);
+  ASSERT_EQ(pixels.size(), 1003u * 16 + 16);
+  for (size_t i = 0; i < 1000u * 16; ++i) ASSERT_EQ(pixels[i], std::byte{0}) << i;
+  EXPECT_EQ(error(), kNoError);
+  expect_witness_renders(1);
+}
+
+TEST_F(HostilePixels, StippleReadWithSkippedRows) {
+  wire::encode_glPixelStorei(w(), kUnpackSkipRows, 32);
+  std::vector<std::byte> mask(128, std::byte{0xFF});
+  wire::encode_glPolygonStipple(w(), reinterpret_cast<const GLubyte*>(mask.data()), mask.size(),
+                                false);
+  expect_lost_at(GlOp::glPolygonStipple);
+}
+
+// GL writes the stipple after the skipped rows: all of it comes back, the
+// skipped part zero.
+TEST_F(HostilePixels, StippleWrittenWithSkippedRows) {
+  wire::encode_glPixelStorei(w(), kPackSkipRows, 32);
+  wire::encode_glGetPolygonStipple(w());
+  const auto mask = reply_data();
+  ASSERT_EQ(mask.size(), 256u);
+  for (size_t i = 0; i < 128; ++i) ASSERT_EQ(mask[i], std::byte{0}) << i;
+  EXPECT_EQ(error(), kNoError);
+  expect_witness_renders(1);
+}
+
+TEST_F(HostilePixels, BitmapWithLongRows) {
+  wire::encode_glPixelStorei(w(), kUnpackRowLength, 1024);
+  std::vector<std::byte> bits(8);
+  wire::encode_glBitmap(w(), 8, 8, 0, 0, 0, 0, reinterpret_cast<const GLubyte*>(bits.data()),
+                        bits.size(), false);
+  expect_lost_at(GlOp::glBitmap);
+}
+
+// glDrawElementsInstancedBaseInstance reads count indices of their type.
+TEST_F(HostilePixels, BaseInstanceIndicesOfTheirType) {
+  for (GlOp op : {GlOp::glDrawElementsInstancedBaseInstance,
+                  GlOp::glDrawElementsInstancedBaseVertexBaseInstance}) {
+    SCOPED_TRACE(static_cast<uint32_t>(op));
+    std::vector<std::byte> indices(1000);
+    size_t at = w().begin(static_cast<uint32_t>(op));
+    w().put(static_cast<uint32_t>(kTriangles));
+    w().put(static_cast<int32_t>(999));
+    w().put(static_cast<uint32_t>(kUint));
+    for (int32_t v : {1, 0, 0, 0}) w().put(v);  // instances, base vertex, start, end
+    w().put_data(indices.data(), indices.size());
+    w().put(static_cast<uint32_t>(0));  // base instance
+    w().end(at);
+    expect_lost_at(op);
+    SetUp();  // a fresh attacker for the second form
+  }
+}
+
+// Indices of their type, as many as count: drawn, nothing refused.
+TEST_F(HostilePixels, BaseInstanceDrawOfExactIndices) {
+  std::vector<uint32_t> indices = {0, 1, 2};
+  size_t at = w().begin(static_cast<uint32_t>(GlOp::glDrawElementsInstancedBaseInstance));
+  w().put(static_cast<uint32_t>(kPoints));
+  w().put(static_cast<int32_t>(3));
+  w().put(static_cast<uint32_t>(kUint));
+  for (int32_t v : {2, 0, 0, 0}) w().put(v);
+  w().put_data(indices.data(), indices.size() * sizeof(uint32_t));
+  w().put(static_cast<uint32_t>(1));
+  w().end(at);
+  EXPECT_EQ(error(), kNoError);
+  EXPECT_TRUE(attacker_->lost.empty());
+}
+
+}  // namespace
+}  // namespace hosttest
