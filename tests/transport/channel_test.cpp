@@ -114,6 +114,7 @@ TEST_P(Channels, RandomSizesBothWaysAcrossProcesses) {
 TEST_P(Channels, KilledPeerIsNoticedAndListenerCarriesOn) {
   TransportOptions opts = options_for(GetParam());
   opts.max_message_bytes = 4u << 20;
+  opts.ring_silence = 100ms;  // a polled ring's peer is gone after this silence
   Endpoint ep = make_endpoint(GetParam(), opts);
   ASSERT_TRUE(ep.listener);
   const bool one_peer_at_a_time = GetParam() == "shmfile";

@@ -249,6 +249,7 @@ TEST(ShmChannel, QuietPolledPeerIsNeitherMistakenForDeadNorMissedWhenKilled) {
   TransportOptions opts;
   opts.ring_bytes = 1u << 16;
   opts.heap_bytes = 0;
+  opts.ring_silence = 100ms;  // below the 8 quiet beats (480 ms) a quiet peer is allowed
   std::string address = "shm:file=" + temp_name("quiet");
   auto listener = wire::listen(address, opts);
   ASSERT_TRUE(listener) << listener.error().describe();

@@ -110,6 +110,11 @@ struct TransportOptions {
   size_t max_message_bytes = 64u << 20;  // larger messages from the peer are refused
   // Bound on a send blocked by a full ring or socket buffer, and on handshakes.
   std::chrono::milliseconds io_timeout{5000};
+  // Polled rings (shm:file=, ivshmem:): a peer that shows no sign of life
+  // this long is gone. Long, so that a guest whose virtual CPUs a loaded
+  // host does not run for a while keeps its session; a peer that closes,
+  // or a host whose renderer ends, is noticed at once regardless.
+  std::chrono::milliseconds ring_silence{10000};
 };
 
 // The token in a file only its owner may read or write (like an ssh key):

@@ -63,6 +63,54 @@ Result<std::shared_ptr<Mapping>> Mapping::map(int fd, size_t size) {
 
 Mapping::~Mapping() { ::munmap(base_, size_); }
 
+class ShmChannel::Access {
+ public:
+  explicit Access(ShmChannel& channel) : channel_(channel), entered_(channel.enter()) {}
+  ~Access() {
+    if (entered_) channel_.leave();
+  }
+  Access(const Access&) = delete;
+  Access& operator=(const Access&) = delete;
+  explicit operator bool() const { return entered_; }
+
+ private:
+  ShmChannel& channel_;
+  bool entered_;
+};
+
+// enter() and close() each write one flag and then read the other's
+// (sequentially consistent), so either the entering side sees the close or
+// the closing side sees the entry and leaves the letting go to leave().
+bool ShmChannel::enter() {
+  in_flight_.fetch_add(1);
+  if (!closed_.load()) return true;
+  leave();
+  return false;
+}
+
+void ShmChannel::leave() {
+  if (in_flight_.fetch_sub(1) == 1 && closed_.load()) let_go();
+}
+
+void ShmChannel::let_go() {
+  if (let_go_.exchange(true)) return;
+  if (attached()) ctl_->side[side_].closed.store(session_, std::memory_order_release);
+}
+
+bool ShmChannel::attached() const {
+  return ctl_->header.session.load(std::memory_order_acquire) == session_;
+}
+
+Status ShmChannel::session_over() const {
+  if (!attached()) {
+    return make_error(Errc::kClosed, "the session ended: the listener reset the shared region");
+  }
+  if (ctl_->side[peer_].closed.load(std::memory_order_acquire) == session_) {
+    return make_error(Errc::kClosed, "peer closed the channel");
+  }
+  return {};
+}
+
 ShmChannel::ShmChannel(std::shared_ptr<Mapping> map, const Layout& layout, int side,
                        std::optional<Doorbells> bells, const TransportOptions& opts,
                        std::string description, std::function<void()> on_close)
@@ -76,6 +124,7 @@ ShmChannel::ShmChannel(std::shared_ptr<Mapping> map, const Layout& layout, int s
       description_(std::move(description)),
       max_message_(opts.max_message_bytes),
       io_timeout_(opts.io_timeout),
+      silence_(opts.ring_silence),
       on_close_(std::move(on_close)),
       producer_(&ctl_->dir[peer_], map_->base() + layout.ring_offset[peer_], layout.ring_bytes),
       heap_(&ctl_->dir[peer_], map_->base() + layout.heap_offset[peer_], layout.heap_bytes),
@@ -93,23 +142,29 @@ ShmChannel::~ShmChannel() {
 // Beats every kBeatPeriod while messages flow; once both rings have been
 // still for kQuietAfter, every kQuietBeatPeriod (announced to the peer, which
 // then allows longer silence), so an idle emulated guest wakes rarely.
+// Stops once the channel is closed or its session is over.
 void ShmChannel::heartbeat_loop(std::stop_token stop) {
   std::mutex m;
   std::condition_variable_any cv;
   std::unique_lock lock(m);
   uint64_t last_heads = 0;
   auto last_motion = Clock::now();
-  for (uint64_t beat = 1; !stop.stop_requested(); ++beat) {
-    const uint64_t heads = ctl_->dir[0].producer.head.load(std::memory_order_relaxed) +
-                           ctl_->dir[1].producer.head.load(std::memory_order_relaxed);
-    if (heads != last_heads) {
-      last_heads = heads;
-      last_motion = Clock::now();
+  for (uint32_t beat = 1; !stop.stop_requested(); ++beat) {
+    auto period = kBeatPeriod;
+    {
+      Access access(*this);
+      if (!access || !attached()) return;
+      const uint64_t heads = ctl_->dir[0].producer.head.load(std::memory_order_relaxed) +
+                             ctl_->dir[1].producer.head.load(std::memory_order_relaxed);
+      if (heads != last_heads) {
+        last_heads = heads;
+        last_motion = Clock::now();
+      }
+      if (Clock::now() - last_motion > kQuietAfter) period = kQuietBeatPeriod;
+      ctl_->side[side_].beat_period_ms.store(static_cast<uint32_t>(period.count()),
+                                             std::memory_order_relaxed);
+      ctl_->side[side_].heartbeat.store(beat_word(session_, beat), std::memory_order_release);
     }
-    const auto period = Clock::now() - last_motion > kQuietAfter ? kQuietBeatPeriod : kBeatPeriod;
-    ctl_->side[side_].beat_period_ms.store(static_cast<uint32_t>(period.count()),
-                                           std::memory_order_relaxed);
-    ctl_->side[side_].heartbeat.store(beat, std::memory_order_release);
     cv.wait_for(lock, stop, period, [] { return false; });
   }
 }
@@ -121,56 +176,53 @@ void ShmChannel::ring(const Fd& bell) {
   count_syscall();
 }
 
+// What is known for certain comes first: a close, the end of the session,
+// the doorbell socket's hang-up. Only a polled peer is judged by silence.
 Status ShmChannel::peer_gone(PeerWatch& watch) {
-  if (ctl_->side[peer_].closed.load(std::memory_order_acquire)) {
-    return make_error(Errc::kClosed, "peer closed the channel");
-  }
+  WIRE_TRY(session_over());
   if (bells_) {
     pollfd p{bells_->socket.get(), POLLRDHUP, 0};
     count_syscall();
     if (::poll(&p, 1, 0) > 0) return make_error(Errc::kClosed, "peer hung up");
     return {};
   }
-  if (ctl_->header.session.load(std::memory_order_acquire) != session_) {
-    return make_error(Errc::kClosed, "the listener reset the shared region");
-  }
+  return polled_peer_silent(watch);
+}
+
+Status ShmChannel::polled_peer_silent(PeerWatch& watch) {
   const uint64_t beat = ctl_->side[peer_].heartbeat.load(std::memory_order_relaxed);
-  // Any sign of life counts: a beat, or the peer moving either ring (a busy
-  // peer's heartbeat thread may not be run for a while on a loaded host).
-  const uint64_t signs = beat + ctl_->dir[side_].producer.head.load(std::memory_order_relaxed) +
+  // Any sign of life counts: a beat of this session (a stale peer's beats
+  // carry another), or the peer moving either ring (a busy peer's heartbeat
+  // thread may not be run for a while on a loaded host).
+  const uint64_t signs = (beat_session(beat) == session_ ? beat : 0) +
+                         ctl_->dir[side_].producer.head.load(std::memory_order_relaxed) +
                          ctl_->dir[peer_].consumer.tail.load(std::memory_order_relaxed);
-  auto now = Clock::now();
+  const auto now = Clock::now();
+  const auto allowed = allowed_silence();
   // After a gap in our own looks (we were busy, or not run) the silence
   // cannot be judged from the last change we saw: a fresh window starts.
-  const bool watching = now - watch.seen < kDeadAfter / 2;
+  const bool watching = now - watch.seen < allowed / 4;
   watch.seen = now;
-  const bool sign_of_life = signs != watch.last_signs;
-  watch.last_signs = signs;
-  if (!watching) {
-    watch.last_beat = beat;
+  if (!watching || signs != watch.last_signs) {
+    watch.last_signs = signs;
     watch.changed = now;
     return {};
   }
-  if (sign_of_life) {
-    if (watch.last_beat != 0) watch.worst_gap = std::max(watch.worst_gap, now - watch.changed);
-    watch.last_beat = beat;
-    watch.changed = now;
-  } else if (now - watch.changed > allowed_silence(watch)) {
-    return make_error(Errc::kClosed, "peer heartbeat stopped");
+  if (now - watch.changed > allowed) {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now - watch.changed);
+    return make_error(Errc::kClosed,
+                      "no sign of life from the peer for " + std::to_string(ms.count()) + " ms");
   }
   return {};
 }
 
-// A peer that beats regularly is dead after kDeadAfter of silence. One that
-// has not beaten yet, or whose beats have come late before (an emulated
-// guest whose vCPU the host did not run for a while), gets longer.
-Clock::duration ShmChannel::allowed_silence(const PeerWatch& watch) const {
-  if (watch.last_beat == 0) return kLongestSilence;
-  // The peer's word is bounded: it can only delay noticing its own death.
+// The configured silence, but at least 8 of the peer's announced beat
+// periods; the peer's word is bounded, so it can only delay noticing its
+// own death.
+Clock::duration ShmChannel::allowed_silence() const {
   const auto announced = std::chrono::milliseconds(std::min<uint32_t>(
       ctl_->side[peer_].beat_period_ms.load(std::memory_order_relaxed), kQuietBeatPeriod.count()));
-  return std::clamp<Clock::duration>(std::max<Clock::duration>(2 * watch.worst_gap, 8 * announced),
-                                     kDeadAfter, kLongestSilence);
+  return std::max<Clock::duration>(silence_, 8 * announced);
 }
 
 bool ShmChannel::sleep_once(const std::function<bool()>& ready, Role role,
@@ -265,7 +317,12 @@ Status ShmChannel::write_record(std::span<const std::byte> chunk, uint32_t flags
 
 Status ShmChannel::send(std::span<const std::byte> message) {
   if (tx_error_) return *tx_error_;
-  if (closed_) return make_error(Errc::kClosed, "channel closed");
+  Access access(*this);
+  if (!access) return make_error(Errc::kClosed, "channel closed");
+  if (auto over = session_over(); !over) {
+    tx_error_ = over.error();
+    return *tx_error_;
+  }
   if (heap_.error()) {
     tx_error_ = *heap_.error();
     return *tx_error_;
@@ -289,19 +346,30 @@ Status ShmChannel::send(std::span<const std::byte> message) {
   return {};
 }
 
+// Once the peer has gone, everything it sent has been delivered: nothing
+// is left to read, so the region is let go (a listener may reset it).
 Error ShmChannel::fail_receive(Error e) {
-  if (e.code != Errc::kTimeout) rx_error_ = e;
+  if (e.code == Errc::kTimeout) return e;
+  rx_error_ = e;
+  if (e.code == Errc::kClosed) close();
   return e;
 }
 
 Result<std::span<const std::byte>> ShmChannel::receive(std::chrono::milliseconds timeout) {
-  release();
+  Access access(*this);
+  if (access) release_held();
   if (rx_error_) return *rx_error_;
-  if (closed_) return make_error(Errc::kClosed, "channel closed");
+  if (!access) return make_error(Errc::kClosed, "channel closed");
+  // The rings of a later session are not ours to read.
+  if (!attached()) return fail_receive(session_over().error());
   Deadline deadline(timeout);
   for (;;) {
     auto rec = consumer_.peek();
-    if (!rec) return fail_receive(rec.error());
+    if (!rec) {
+      // Values that cannot be right after the session ended are stale, not hostile.
+      if (!attached()) return fail_receive(session_over().error());
+      return fail_receive(rec.error());
+    }
     if (!*rec) {
       auto st = wait([this] { return !consumer_.empty(); }, Role::kConsumer, rx_watch_, deadline);
       if (!st) return fail_receive(st.error());
@@ -331,20 +399,27 @@ Result<std::span<const std::byte>> ShmChannel::receive(std::chrono::milliseconds
 }
 
 void ShmChannel::release() {
-  if (held_ == Held::kRecord) {
+  Access access(*this);
+  if (access) release_held();
+}
+
+void ShmChannel::release_held() {
+  if (held_ == Held::kRecord && attached()) {
     if (consumer_.consume(held_record_.next_tail, held_record_.heap_mark) && bells_) {
       ring(bells_->space[side_]);
     }
-  } else if (held_ == Held::kAssembled) {
+  } else if (held_ == Held::kAssembled && attached()) {
     ctl_->dir[side_].consumer.heap_tail.store(held_mark_, std::memory_order_release);
-    assembly_.clear();
   }
+  assembly_.clear();
   held_ = Held::kNone;
 }
 
 Result<ChannelHandoff> ShmChannel::export_handoff() {
-  if (closed_.exchange(true)) return make_error(Errc::kClosed, "channel closed");
-  heartbeat_ = {};  // the adopting process beats from now on
+  if (closed_.load()) return make_error(Errc::kClosed, "channel closed");
+  let_go_.store(true);  // the adopting process holds the region from now on
+  closed_.store(true);
+  heartbeat_ = {};      // and beats
   ChannelHandoff h;
   h.kind = bells_ ? ChannelHandoff::Kind::kShm : ChannelHandoff::Kind::kShmFile;
   h.description = description_;
@@ -363,7 +438,7 @@ Result<ChannelHandoff> ShmChannel::export_handoff() {
 
 void ShmChannel::close() {
   if (closed_.exchange(true)) return;
-  ctl_->side[side_].closed.store(1, std::memory_order_release);
+  if (in_flight_.load() == 0) let_go();
   if (bells_) {
     // Wake a peer asleep on either ring; the socket's hang-up follows.
     ring(bells_->data[peer_]);

@@ -2,6 +2,14 @@
 // Two ways to wake a sleeping side: eventfd doorbells plus a unix socket
 // whose hang-up reports a dead peer (memfd regions), or polling alone with
 // heartbeats in the region (a file, e.g. seen by a guest through ivshmem).
+//
+// A channel belongs to the region's session it was made in: once the
+// session has moved on (the listener reset the region for the next peer) it
+// writes nothing more there and reports the end as kClosed. When it closes,
+// or learns that its peer has gone, it lets go of the region (sets its
+// side's closed flag to its session) only after every write it had in
+// flight is done, so that a listener which waits for that may reset the
+// region safely.
 #pragma once
 
 #include <functional>
@@ -69,28 +77,36 @@ class ShmChannel final : public Channel {
 
   ShmCounters counters() const { return {kicks_.load(), sleeps_.load(), syscalls_.load()}; }
 
-  // Heartbeats of polled regions: period, and silence that means death.
+  // Heartbeats of polled regions; how long a silent peer may stay silent is
+  // TransportOptions::ring_silence.
   static constexpr std::chrono::milliseconds kBeatPeriod{10};
   static constexpr std::chrono::milliseconds kQuietBeatPeriod{60};
   static constexpr std::chrono::milliseconds kQuietAfter{1000};
-  static constexpr std::chrono::milliseconds kDeadAfter{80};
-  static constexpr std::chrono::milliseconds kLongestSilence{1000};
 
  private:
-  // Per waiting thread: the peer's heartbeat as last seen, and how many
+  // Per waiting thread: the peer's signs of life as last seen, and how many
   // recent waits outlasted spinning (then spinning is cut short, since on a
   // busy machine it only delays the peer we wait for).
   struct PeerWatch {
-    uint64_t last_beat = 0;   // the peer's heartbeat counter
     uint64_t last_signs = 0;  // heartbeat plus the peer's ring positions
     Clock::time_point changed = Clock::now();
     unsigned long_waits = 0;
     Clock::time_point last_ready = Clock::now();  // the last wait that ended ready
     Clock::time_point seen = {};                   // the last look at the heartbeat
-    Clock::duration worst_gap{};                   // longest gap between beats seen
   };
-  Clock::duration allowed_silence(const PeerWatch& watch) const;
+  Clock::duration allowed_silence() const;
   enum class Role { kConsumer, kProducer };
+
+  // Writes into the region happen between enter() (false once closed) and
+  // leave(); the last leave() after a close lets go of the region.
+  bool enter();
+  void leave();
+  class Access;
+  void let_go();
+  // Our session is still the region's.
+  bool attached() const;
+  // kClosed when the peer closed or the session ended; what any wait checks first.
+  Status session_over() const;
 
   // Calls `ready` until it first returns true and never after: the
   // producer's `ready` writes the record, so a further call would send it
@@ -104,10 +120,12 @@ class ShmChannel final : public Channel {
   bool sleep_once(const std::function<bool()>& ready, Role role, const Deadline& deadline,
                   std::chrono::microseconds nap);
   Status peer_gone(PeerWatch& watch);
+  Status polled_peer_silent(PeerWatch& watch);
   void ring(const Fd& bell);
   void count_syscall() { syscalls_.fetch_add(1, std::memory_order_relaxed); }
   Status write_record(std::span<const std::byte> chunk, uint32_t flags, const Deadline& d);
   Error fail_receive(Error e);
+  void release_held();
   void heartbeat_loop(std::stop_token stop);
 
   std::shared_ptr<Mapping> map_;
@@ -120,6 +138,7 @@ class ShmChannel final : public Channel {
   std::string description_;
   size_t max_message_;
   std::chrono::milliseconds io_timeout_;
+  std::chrono::milliseconds silence_;
   std::function<void()> on_close_;
 
   RingProducer producer_;  // direction peer_
@@ -144,6 +163,8 @@ class ShmChannel final : public Channel {
   std::atomic<uint64_t> sleeps_{0};
   std::atomic<uint64_t> syscalls_{0};
   std::atomic<bool> closed_{false};
+  std::atomic<int> in_flight_{0};     // enter()ed and not yet left
+  std::atomic<bool> let_go_{false};   // our closed flag is written (or must never be)
   std::jthread heartbeat_;  // last: stops before the mapping goes away
 };
 

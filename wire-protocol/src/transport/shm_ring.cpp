@@ -17,6 +17,14 @@ Error bad_state(const std::string& what, uint64_t value) {
   return make_error(Errc::kBadValue, "shared ring: " + what + " " + std::to_string(value));
 }
 
+// Session 0 would read as "closed" in the side lines.
+uint32_t next_session(uint32_t session) { return session + 1 == 0 ? 1 : session + 1; }
+
+void clear_lines(std::byte* base) {
+  std::memset(static_cast<void*>(base + sizeof(RegionHeader)), 0,
+              sizeof(RegionControl) - sizeof(RegionHeader));
+}
+
 }  // namespace
 
 Result<Layout> make_layout(size_t ring_bytes, size_t heap_bytes) {
@@ -47,12 +55,11 @@ Result<Layout> make_layout(size_t ring_bytes, size_t heap_bytes) {
 void init_region(std::byte* base, const Layout& layout, uint32_t state) {
   RegionControl* c = control(base);
   uint32_t session = c->header.magic == kRegionMagic
-                         ? c->header.session.load(std::memory_order_relaxed) + 1
+                         ? next_session(c->header.session.load(std::memory_order_relaxed))
                          : 1;
   c->header.magic = 0;
   std::atomic_thread_fence(std::memory_order_release);
-  std::memset(static_cast<void*>(base + sizeof(RegionHeader)), 0,
-              sizeof(RegionControl) - sizeof(RegionHeader));
+  clear_lines(base);
   c->header.version = kRegionVersion;
   c->header.ring_bytes = layout.ring_bytes;
   c->header.heap_bytes = layout.heap_bytes;
@@ -62,6 +69,19 @@ void init_region(std::byte* base, const Layout& layout, uint32_t state) {
   std::atomic_thread_fence(std::memory_order_release);
   reinterpret_cast<std::atomic<uint32_t>*>(&c->header.magic)
       ->store(kRegionMagic, std::memory_order_release);
+}
+
+// The session moves on before the lines are cleared: a stale peer that
+// looks at it stops writing, and what it wrote in between carries the old
+// number.
+void reset_region(std::byte* base) {
+  RegionControl* c = control(base);
+  c->header.state.store(kResetting, std::memory_order_relaxed);
+  c->header.session.store(next_session(c->header.session.load(std::memory_order_relaxed)),
+                          std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  clear_lines(base);
+  c->header.state.store(kListening, std::memory_order_release);
 }
 
 Result<Layout> read_layout(const std::byte* base, size_t mapped) {

@@ -11,6 +11,11 @@
 // counters it owns and only reads the peer's, checking them before use, so a
 // hostile peer can make a transfer fail but never make us touch memory
 // outside the region.
+//
+// A polled file region serves one peer after another. Each use is a
+// session, numbered in the header; the closed flags and heartbeats carry the
+// session they belong to, so what a stale peer of an earlier session writes
+// is told apart from the current session's state.
 #pragma once
 
 #include <atomic>
@@ -26,15 +31,18 @@ namespace wire::transport::shm {
 
 constexpr size_t kLine = 64;
 constexpr uint32_t kRegionMagic = 0x4d485343;  // "CSHM" little-endian
-constexpr uint32_t kRegionVersion = 1;
+constexpr uint32_t kRegionVersion = 2;
 constexpr size_t kRecordAlign = 16;
 constexpr size_t kHeapAlign = 64;
 
 static_assert(std::atomic<uint64_t>::is_always_lock_free);
 static_assert(std::atomic<uint32_t>::is_always_lock_free);
 
-// Attach states of a polled file region (memfd regions go straight to kConnected).
-enum AttachState : uint32_t { kListening = 0, kAttaching = 1, kConnected = 2 };
+// Attach states of a polled file region (memfd regions go straight to
+// kConnected): the listener waits in kListening, a peer moves it to
+// kAttaching (and back, if it gives up), the listener answers kConnected.
+// kResetting while the listener clears the region for the next session.
+enum AttachState : uint32_t { kListening = 0, kAttaching = 1, kConnected = 2, kResetting = 3 };
 
 struct alignas(kLine) RegionHeader {
   uint32_t magic;
@@ -43,14 +51,19 @@ struct alignas(kLine) RegionHeader {
   uint64_t heap_bytes;
   uint64_t total_bytes;
   std::atomic<uint32_t> state;
-  std::atomic<uint32_t> session;  // bumped each time a file region is reset
+  std::atomic<uint32_t> session;  // never 0; bumped each time a file region is reset
 };
 
 struct alignas(kLine) SideLine {
-  std::atomic<uint64_t> heartbeat;       // bumped periodically by polled peers
-  std::atomic<uint32_t> closed;          // set on a clean close
+  std::atomic<uint64_t> heartbeat;       // polled peers: beat_word(session, count)
+  std::atomic<uint32_t> closed;          // the session this side let go of; 0 while attached
   std::atomic<uint32_t> beat_period_ms;  // the beater's current period
 };
+
+inline uint64_t beat_word(uint32_t session, uint32_t count) {
+  return uint64_t{session} << 32 | count;
+}
+inline uint32_t beat_session(uint64_t word) { return static_cast<uint32_t>(word >> 32); }
 
 struct alignas(kLine) ProducerLine {
   std::atomic<uint64_t> head;
@@ -103,8 +116,13 @@ struct Layout {
 
 // Checks requested sizes (ring: power of two, heap: multiple of 4096).
 Result<Layout> make_layout(size_t ring_bytes, size_t heap_bytes);
-// Writes a fresh control block for `layout` at `base` (magic last).
+// Writes a fresh control block for `layout` at `base` (magic last). Over a
+// region of an earlier listener, the session number goes on from its own.
 void init_region(std::byte* base, const Layout& layout, uint32_t state);
+// Starts the next session of a region a peer used: clears the per-side and
+// per-direction lines and bumps the session, leaving the header valid
+// throughout (a peer may be reading it to attach), then listens again.
+void reset_region(std::byte* base);
 // Validates the header of a region the peer created, mapped with `mapped` bytes.
 Result<Layout> read_layout(const std::byte* base, size_t mapped);
 

@@ -1,0 +1,300 @@
+// A polled ring file serves one guest after another: the races in attaching
+// to it, in reclaiming it after a session, and in judging its peer dead.
+// Each test drives one of them in a fixed order.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "peer_process.h"
+#include "shm_ring.h"
+#include "wire/handoff.h"
+#include "wire/transport.h"
+
+namespace wire {
+namespace {
+
+using namespace std::chrono_literals;
+using wire::testing::fork_peer;
+using wire::testing::monotonic_us;
+using wire::testing::wait_peer;
+
+std::string ring_address() {
+  static int counter = 0;
+  return "shm:file=" + ::testing::TempDir() + "conduit-ringfile-" + std::to_string(getpid()) + "-" +
+         std::to_string(counter++);
+}
+
+TransportOptions small_rings() {
+  TransportOptions opts;
+  opts.ring_bytes = 1u << 16;
+  opts.heap_bytes = 0;
+  return opts;
+}
+
+struct Attached {
+  std::unique_ptr<Channel> host;
+  std::unique_ptr<Channel> guest;
+};
+
+Attached attach(Listener& listener, const std::string& address, const TransportOptions& opts) {
+  Attached a;
+  std::thread guest([&] {
+    auto c = wire::connect(address, opts);
+    if (c) a.guest = std::move(*c);
+  });
+  auto host = listener.accept(5s);
+  guest.join();
+  if (host) a.host = std::move(*host);
+  return a;
+}
+
+Status send_byte(Channel& ch, uint8_t value) {
+  const std::byte b[1] = {std::byte{value}};
+  return ch.send(b);
+}
+
+// The byte of the next message, or the error's description.
+std::string next_byte(Channel& ch, std::chrono::milliseconds timeout = 5s) {
+  auto m = ch.receive(timeout);
+  if (!m) return m.error().describe();
+  if (m->size() != 1) return "a message of " + std::to_string(m->size()) + " bytes";
+  return std::to_string(static_cast<int>((*m)[0]));
+}
+
+// What a receive gave when it should have failed: the error's kind first
+// ("closed: peer closed the channel"), so tests compare its start.
+std::string failure(const Result<std::span<const std::byte>>& r) {
+  return r ? "a message" : r.error().describe();
+}
+
+bool closed(const Result<std::span<const std::byte>>& r) {
+  return failure(r).starts_with(errc_name(Errc::kClosed));
+}
+
+// The host ends a session and goes back to listening while its guest still
+// holds the ring: the guest hears that the session ended, not that the
+// ring went corrupt (the listener used to reset the region under it, so
+// the guest read a producer head of 0 behind its own tail).
+TEST(RingFile, GuestOfAnEndedSessionSeesItClosedNotCorrupt) {
+  const auto opts = small_rings();
+  const auto address = ring_address();
+  auto listener = wire::listen(address, opts);
+  ASSERT_TRUE(listener) << listener.error().describe();
+  auto a = attach(**listener, address, opts);
+  ASSERT_TRUE(a.host && a.guest);
+  ASSERT_TRUE(send_byte(*a.host, 1));
+  ASSERT_EQ(next_byte(*a.guest), "1");
+  ASSERT_TRUE(send_byte(*a.guest, 2));
+  ASSERT_EQ(next_byte(*a.host), "2");
+
+  a.host.reset();
+  EXPECT_FALSE((*listener)->accept_peer(300ms));  // the host listens for its next guest
+  auto r = a.guest->receive(5s);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, Errc::kClosed) << r.error().describe();
+}
+
+// What the host sent before its session ended reaches the guest, even when
+// the listener is already waiting for the next one; then the ring serves
+// that next guest.
+TEST(RingFile, MessagesTheHostSentBeforeItEndedStillArrive) {
+  const auto opts = small_rings();
+  const auto address = ring_address();
+  auto listener = wire::listen(address, opts);
+  ASSERT_TRUE(listener) << listener.error().describe();
+  auto a = attach(**listener, address, opts);
+  ASSERT_TRUE(a.host && a.guest);
+  for (uint8_t i = 1; i <= 3; ++i) ASSERT_TRUE(send_byte(*a.host, i));
+  a.host.reset();
+  EXPECT_FALSE((*listener)->accept_peer(300ms));
+
+  EXPECT_EQ(next_byte(*a.guest), "1");
+  EXPECT_EQ(next_byte(*a.guest), "2");
+  EXPECT_EQ(next_byte(*a.guest), "3");
+  {
+    auto end = a.guest->receive(5s);
+    EXPECT_TRUE(closed(end)) << failure(end);
+  }
+
+  auto b = attach(**listener, address, opts);
+  ASSERT_TRUE(b.host && b.guest);
+  ASSERT_TRUE(send_byte(*b.guest, 4));
+  EXPECT_EQ(next_byte(*b.host), "4");
+}
+
+// A guest that stops waiting for the host's answer takes its attach back;
+// the host, answering late, must not leave the ring marked as connected to
+// nobody (the next guest could then never attach).
+TEST(RingFile, AGuestThatGaveUpAttachingDoesNotWedgeTheRing) {
+  const auto opts = small_rings();
+  const auto address = ring_address();
+  auto listener = wire::listen(address, opts);
+  ASSERT_TRUE(listener) << listener.error().describe();
+  TransportOptions impatient = opts;
+  impatient.io_timeout = 300ms;
+  bool gave_up = false;
+  std::thread guest([&] { gave_up = !wire::connect(address, impatient); });
+  auto pending = (*listener)->accept_peer(5s);
+  guest.join();
+  ASSERT_TRUE(pending) << pending.error().describe();
+  ASSERT_TRUE(gave_up);
+
+  EXPECT_FALSE((*pending)->complete()) << "answered a guest that had left";
+  pending->reset();
+
+  auto b = attach(**listener, address, opts);
+  ASSERT_TRUE(b.host && b.guest);
+  ASSERT_TRUE(send_byte(*b.guest, 5));
+  EXPECT_EQ(next_byte(*b.host), "5");
+}
+
+// A guest library keeps a lost connection's channel until the program lets
+// go of it; destroying it later, while the ring serves the next session,
+// must not close that session.
+TEST(RingFile, AStaleGuestClosingLaterDoesNotEndTheNextSession) {
+  const auto opts = small_rings();
+  const auto address = ring_address();
+  auto listener = wire::listen(address, opts);
+  ASSERT_TRUE(listener) << listener.error().describe();
+  auto a = attach(**listener, address, opts);
+  ASSERT_TRUE(a.host && a.guest);
+  a.host.reset();
+  {
+    auto end = a.guest->receive(5s);
+    ASSERT_TRUE(closed(end)) << failure(end);
+  }
+
+  auto b = attach(**listener, address, opts);
+  ASSERT_TRUE(b.host && b.guest);
+  ASSERT_TRUE(send_byte(*b.guest, 7));
+  ASSERT_EQ(next_byte(*b.host), "7");
+  a.guest.reset();
+  auto quiet = b.host->receive(300ms);
+  ASSERT_FALSE(quiet);
+  EXPECT_EQ(quiet.error().code, Errc::kTimeout) << quiet.error().describe();
+  ASSERT_TRUE(send_byte(*b.guest, 8));
+  EXPECT_EQ(next_byte(*b.host), "8");
+}
+
+// Beats from a stale guest's channel do not count for the guest that
+// attached after it: once that one is killed, the host notices.
+TEST(RingFile, AStaleGuestsHeartbeatDoesNotKeepADeadOneAlive) {
+  auto opts = small_rings();
+  opts.ring_silence = 500ms;
+  const auto address = ring_address();
+  auto listener = wire::listen(address, opts);
+  ASSERT_TRUE(listener) << listener.error().describe();
+  auto a = attach(**listener, address, opts);
+  ASSERT_TRUE(a.host && a.guest);
+  a.host.reset();
+  {
+    auto end = a.guest->receive(5s);
+    ASSERT_TRUE(closed(end)) << failure(end);
+  }
+
+  pid_t pid = fork_peer([&] {
+    auto ch = wire::connect(address, opts);
+    if (!ch || !send_byte(**ch, 9)) return 2;
+    std::this_thread::sleep_for(60s);  // until killed
+    return 0;
+  });
+  auto host = (*listener)->accept(5s);
+  ASSERT_TRUE(host) << host.error().describe();
+  ASSERT_EQ(next_byte(**host), "9");
+  ::kill(pid, SIGKILL);
+  EXPECT_EQ(wait_peer(pid), -SIGKILL);
+  const int64_t killed = monotonic_us();
+  auto gone = (*host)->receive(5s);
+  ASSERT_FALSE(gone);
+  EXPECT_EQ(gone.error().code, Errc::kClosed) << gone.error().describe();
+  EXPECT_LT(monotonic_us() - killed, 3'000'000);
+}
+
+// A guest whose process gets no CPU for longer than the old fixed window
+// (1 s) but less than the configured silence keeps its session: on a loaded
+// host an emulated guest's virtual CPUs can stand still that long.
+TEST(RingFile, AStalledGuestWithinTheSilenceKeepsItsSession) {
+  auto opts = small_rings();
+  opts.ring_silence = 4s;
+  const auto address = ring_address();
+  auto listener = wire::listen(address, opts);
+  ASSERT_TRUE(listener) << listener.error().describe();
+  pid_t pid = fork_peer([&] {
+    auto ch = wire::connect(address, opts);
+    if (!ch || !send_byte(**ch, 1)) return 2;
+    if (next_byte(**ch, 20s) != "2") return 3;
+    return send_byte(**ch, 3) ? 0 : 4;
+  });
+  auto host = (*listener)->accept(5s);
+  ASSERT_TRUE(host) << host.error().describe();
+  ASSERT_EQ(next_byte(**host), "1");
+  ::kill(pid, SIGSTOP);
+  auto stalled = (*host)->receive(1500ms);
+  ::kill(pid, SIGCONT);
+  ASSERT_FALSE(stalled);
+  EXPECT_EQ(stalled.error().code, Errc::kTimeout) << stalled.error().describe();
+  ASSERT_TRUE(send_byte(**host, 2));
+  EXPECT_EQ(next_byte(**host), "3");
+  EXPECT_EQ(wait_peer(pid), 0);
+}
+
+// The renderer that adopted a session ends without closing it (it
+// crashed): the host knows, and the guest hears it at once rather than
+// after the long silence.
+TEST(RingFile, TheGuestHearsAtOnceThatTheHostsRendererEnded) {
+  const auto opts = small_rings();
+  const auto address = ring_address();
+  auto listener = wire::listen(address, opts);
+  ASSERT_TRUE(listener) << listener.error().describe();
+  auto a = attach(**listener, address, opts);
+  ASSERT_TRUE(a.host && a.guest);
+  auto handoff = a.host->export_handoff();
+  ASSERT_TRUE(handoff) << handoff.error().describe();
+  a.host.reset();
+  handoff->on_release();  // what the host does once the renderer has gone
+
+  std::atomic<bool> stop{false};
+  std::thread accepting([&] {
+    while (!stop) (void)(*listener)->accept_peer(100ms);
+  });
+  const int64_t start = monotonic_us();
+  auto r = a.guest->receive(5s);
+  const int64_t waited_ms = (monotonic_us() - start) / 1000;
+  stop = true;
+  accepting.join();
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, Errc::kClosed) << r.error().describe();
+  EXPECT_LT(waited_ms, 2000);
+}
+
+// A peer reads the header to attach while the listener resets the region
+// for its next session: the header reads valid throughout (a reset used to
+// clear the magic number first, so such a peer was told the file was no
+// ring at all).
+TEST(RingFile, ResetKeepsTheHeaderReadable) {
+  namespace shm = transport::shm;
+  auto layout = shm::make_layout(1u << 16, 0);
+  ASSERT_TRUE(layout);
+  std::vector<std::byte> bytes(layout->total_bytes + shm::kLine);
+  std::byte* base = bytes.data() + (shm::kLine - reinterpret_cast<uintptr_t>(bytes.data()) % shm::kLine);
+  shm::init_region(base, *layout, shm::kListening);
+  std::atomic<bool> stop{false};
+  std::thread listener([&] {
+    while (!stop) shm::reset_region(base);
+  });
+  size_t reads = 0, bad = 0;
+  std::string first;
+  const int64_t end = monotonic_us() + 300'000;
+  while (monotonic_us() < end) {
+    for (int i = 0; i < 1000; ++i, ++reads) {
+      auto l = shm::read_layout(base, layout->total_bytes);
+      if (!l && bad++ == 0) first = l.error().describe();
+    }
+  }
+  stop = true;
+  listener.join();
+  EXPECT_EQ(bad, 0u) << "of " << reads << " reads; the first: " << first;
+}
+
+}  // namespace
+}  // namespace wire
