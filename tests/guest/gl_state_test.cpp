@@ -292,7 +292,7 @@ TEST_F(LegacyGlState, BitmapFromAnUnpackBuffer) {
 // Selection: GL fills the program's buffer, read once glRenderMode leaves
 // GL_SELECT. Two named squares, one outside the view volume: one hit, with
 // the names on the stack and the depth range of the square at z = 0 (the
-// middle of the depth range, 2^31 scaled to 32 bits).
+// middle of the depth range: 2^31 of 2^32).
 TEST_F(LegacyGlState, SelectionHitsReachTheProgramsBuffer) {
   constexpr GLenum kRender = 0x1C00, kSelect = 0x1C02;
   std::array<GLuint, 16> hits{};
@@ -308,8 +308,8 @@ TEST_F(LegacyGlState, SelectionHitsReachTheProgramsBuffer) {
   rect(2.0f, 2.0f, 3.0f, 3.0f);
   EXPECT_EQ(render_mode(kRender), 1);
   EXPECT_EQ(hits[0], 1u) << "names on the stack";
-  EXPECT_EQ(hits[1], 0x7FFFFFFFu);
-  EXPECT_EQ(hits[2], 0x7FFFFFFFu);
+  EXPECT_EQ(hits[1], 0x80000000u);
+  EXPECT_EQ(hits[2], 0x80000000u);
   EXPECT_EQ(hits[3], 1u);
   EXPECT_EQ(hits[4], 0xDEADBEEFu) << "words GL did not write stay as they were";
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);

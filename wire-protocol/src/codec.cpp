@@ -58,8 +58,8 @@ Result<std::span<const std::byte>> HeapCopies::copy(size_t at, uint64_t offset, 
   copied_ += size;
   if (blocks_used_ == blocks_.size()) blocks_.emplace_back();
   auto& block = blocks_[blocks_used_++];
-  block.assign(heap_.begin() + static_cast<ptrdiff_t>(offset),
-               heap_.begin() + static_cast<ptrdiff_t>(offset + size));
+  const std::byte* from = heap_.data() + offset;
+  block.assign(from, from + size);  // pointers: one memmove
   return copies_.insert(it, Copy{at, block})->bytes;
 }
 
