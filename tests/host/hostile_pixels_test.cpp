@@ -213,10 +213,14 @@ TEST_F(HostilePixels, BitmapReadBackIntoAPackBufferIsRefused) {
   expect_witness_renders(1);
 }
 
-// GL writes rows of the pack row length: the host's buffer holds them all
-// and what GL did not write is zero, not host memory.
-TEST_F(HostilePixels, HugePackRowLength) {
+// GL writes rows of the pack row length glPopClientAttrib put back: the
+// host's buffer holds them all and what GL did not write is zero, not host
+// memory.
+TEST_F(HostilePixels, PoppedHugePackRowLength) {
   wire::encode_glPixelStorei(w(), kPackRowLength, 1 << 16);
+  wire::encode_glPushClientAttrib(w(), kClientPixelStoreBit);
+  wire::encode_glPixelStorei(w(), kPackRowLength, 0);
+  wire::encode_glPopClientAttrib(w());
   const auto pixels = read_pixels(2, 2, kRgba, kUbyte);
   ASSERT_EQ(pixels.size(), size_t{1 << 16} * 4 + 8);
   for (size_t i = 8; i < (size_t{1} << 16) * 4; ++i) ASSERT_EQ(pixels[i], std::byte{0}) << i;
