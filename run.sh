@@ -9,6 +9,7 @@ PACKAGES=(
   khronos-api libglvnd-dev libegl-dev libgles-dev libgl-dev libepoxy-dev libgbm-dev
   libx11-dev libxext-dev libzstd-dev libsdl2-dev libvulkan-dev libgnutls28-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libxxhash-dev
+  libseccomp-dev
   libegl-mesa0 libgl1-mesa-dri mesa-utils
   glmark2-x11 glmark2-es2-x11 virgl-server
   xvfb x11-utils x11-apps xauth imagemagick python3-matplotlib

@@ -17,7 +17,22 @@ using wire::make_error;
 
 namespace {
 constexpr auto kAcceptPoll = std::chrono::milliseconds(100);
+constexpr int kMaxHandshakes = 64;
+constexpr int kMaxHandshakesPerPeer = 8;
+
+void log_limited(const std::string& line) {
+  uint64_t dropped = 0;
+  if (guest_log_limiter().allow(&dropped)) log_line("%s", line.c_str());
 }
+
+// Whose share of the host's caps a connection counts against: a local user,
+// a remote address (any port), or a ring file.
+std::string peer_key(const wire::PeerIdentity& p) {
+  if (p.has_credentials) return "uid " + std::to_string(p.uid);
+  if (p.address.rfind("tcp:", 0) == 0) return p.address.substr(0, p.address.rfind(':'));
+  return p.address;
+}
+}  // namespace
 
 wire::Status create_socket_dir(const std::string& address) {
   std::string path;
@@ -88,13 +103,12 @@ wire::Result<std::unique_ptr<Server>> Server::create(const HostOptions& opts) {
   }
   const wire::TransportOptions topts = transport_options(opts);
   for (const auto& a : s->opts_.listen) {
-    WIRE_TRY(create_socket_dir(a));
-    auto l = wire::listen(a, topts);
+    auto l = wire::listen(a, topts);  // creates and checks a socket's folder itself
     if (!l) return make_error(l.error().code, a + ": " + l.error().describe());
     s->listeners_.push_back(std::move(*l));
   }
   if (!opts.admin.empty()) {
-    WIRE_TRY(create_socket_dir("unix:" + opts.admin));
+    WIRE_TRY(create_socket_dir("unix:" + opts.admin));  // when no listener made it
     auto admin = AdminSocket::open(opts.admin);
     if (!admin) return admin.error();
     s->admin_ = std::move(*admin);
@@ -153,39 +167,57 @@ void Server::run(const std::atomic<bool>& stop) {
   workers_.clear();
 }
 
+// The accepting thread only accepts: handshakes (authentication, TLS,
+// shared-memory set-up) run on threads of their own, so silent peers cost
+// no one else their wait.
 void Server::accept_loop(wire::Listener& listener, const std::atomic<bool>& external_stop) {
   while (!stop_.load() && !external_stop.load()) {
     reap_finished();
-    auto ch = listener.accept(kAcceptPoll);
-    if (!ch) {
-      if (ch.error().code != Errc::kTimeout) {
-        uint64_t dropped = 0;
-        if (guest_log_limiter().allow(&dropped)) {
-          log_line("%s: accept: %s", listener.describe().c_str(), ch.error().describe().c_str());
-        }
-      }
+    auto peer = listener.accept_peer(kAcceptPoll);
+    if (!peer) {
+      if (peer.error().code != Errc::kTimeout) log_limited(listener.describe() + ": accept: " + peer.error().describe());
       continue;
     }
-    serve(std::move(*ch));
+    start_handshake(std::move(*peer));
   }
   stop_.store(true);
 }
 
-void Server::serve(std::unique_ptr<wire::Channel> channel) {
-  if (supervisor_) {
-    supervisor_->serve(std::move(channel), "");
-    return;
-  }
+void Server::start_handshake(std::unique_ptr<wire::PendingPeer> peer) {
+  const std::string key = peer_key(peer->peer());
   std::lock_guard lock(workers_mutex_);
+  if (handshakes_total_ >= kMaxHandshakes || handshakes_[key] >= kMaxHandshakesPerPeer) {
+    log_limited("refused " + peer->peer().describe() + ": too many handshakes in progress");
+    return;  // destroying the pending peer closes its connection
+  }
+  ++handshakes_total_;
+  ++handshakes_[key];
   Worker& w = workers_.emplace_back();
-  // Sessions watch stop_, which the accept loops set once they see the outer stop.
-  w.thread = std::thread([this, &w, channel = std::move(channel)]() mutable {
+  w.thread = std::thread([this, &w, key, peer = std::move(peer)]() mutable {
+    auto channel = peer->complete();
     {
-      Session session(*display_, std::move(channel), opts_.limits, stats_, stop_);
-      session.run();
+      std::lock_guard done(workers_mutex_);
+      --handshakes_total_;
+      if (--handshakes_[key] == 0) handshakes_.erase(key);
+    }
+    if (!channel) {
+      log_limited(peer->peer().describe() + ": handshake: " + channel.error().describe());
+    } else if (!stop_.load()) {
+      serve(std::move(*channel), key);
     }
     w.done.store(true);
   });
+}
+
+// Renderer processes, or (without a renderer program) the session on this thread.
+void Server::serve(std::unique_ptr<wire::Channel> channel, const std::string& peer) {
+  if (supervisor_) {
+    supervisor_->serve(std::move(channel), peer);
+    return;
+  }
+  // Sessions watch stop_, which the accept loops set once they see the outer stop.
+  Session session(*display_, std::move(channel), opts_.limits, stats_, stop_);
+  session.run();
 }
 
 // Joins the threads of sessions that ended, so threads do not pile up.

@@ -23,7 +23,7 @@ struct SupervisorOptions {
   std::string renderer_exe;
   RendererConfig renderer;
   uint32_t max_guests = 64;           // live renderer processes
-  uint32_t max_guests_per_peer = 16;  // of one peer identity (when known)
+  uint32_t max_guests_per_peer = 32;  // of one peer identity (when known)
 };
 
 class Supervisor {

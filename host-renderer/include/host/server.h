@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <list>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -27,7 +28,7 @@ struct HostOptions {
   SessionLimits limits;
   std::string renderer_exe;       // the `conduit` program; empty: sessions as threads
   uint32_t max_guests = 64;       // renderer processes at once
-  uint32_t max_guests_per_peer = 16;
+  uint32_t max_guests_per_peer = 32;
   size_t renderer_data_bytes = 0;  // RLIMIT_DATA of a renderer; 0: twice the guest memory + 1 GiB
   std::string admin;               // admin socket path; empty: none
 };
@@ -55,7 +56,8 @@ class Server {
 
  private:
   Server();
-  void serve(std::unique_ptr<wire::Channel> channel);
+  void start_handshake(std::unique_ptr<wire::PendingPeer> peer);
+  void serve(std::unique_ptr<wire::Channel> channel, const std::string& peer);
   void accept_loop(wire::Listener& listener, const std::atomic<bool>& external_stop);
   void reap_finished();
 
@@ -72,7 +74,10 @@ class Server {
   std::vector<std::unique_ptr<wire::Listener>> listeners_;
   std::atomic<bool> stop_{false};
   std::mutex workers_mutex_;
-  std::list<Worker> workers_;
+  std::list<Worker> workers_;  // handshakes, and sessions as threads
+  int handshakes_total_ = 0;
+  std::map<std::string, int> handshakes_;  // in progress, per peer
+
 };
 
 // For unix: and shm: addresses, creates the socket's directory (mode 0700)
