@@ -1,6 +1,7 @@
 // `conduit host`: the host renderer daemon (foreground, logs to stderr).
 #include <sys/stat.h>
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <string>
@@ -72,6 +73,7 @@ struct HostArgs {
   std::string max_batch = "64M";
   std::string token_file;
   std::string renderer_memory = "auto";
+  double ring_silence = wire::TransportOptions{}.ring_silence.count() / 1000.0;
 };
 
 int run_host(HostArgs& a) {
@@ -98,6 +100,7 @@ int run_host(HostArgs& a) {
                    "the network readable and changeable");
   }
   if (a.renderer_memory != "auto") parse_size(a.renderer_memory, &o.renderer_data_bytes);
+  o.ring_silence = std::chrono::milliseconds(std::llround(a.ring_silence * 1000));
   // Renderers are this same program, started afresh for each guest.
   o.renderer_exe = "/proc/self/exe";
   if (o.admin.empty()) o.admin = host::admin_path(o.listen);
@@ -204,6 +207,12 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
             return s == "auto" || (parse_size(s, &v) && v > 0) ? std::string() : "expected auto or a size";
           },
           "SIZE|auto"))
+      ->capture_default_str();
+  cmd->add_option("--ring-silence", args->ring_silence,
+                  "Seconds a guest on a polled ring (shm:file=, ivshmem) may show no sign of life "
+                  "before its session ends: long, so that a guest whose virtual CPUs a loaded host "
+                  "does not run for a while keeps its session (guests: CONDUIT_RING_SILENCE)")
+      ->check(CLI::Range(0.001, 86400.0))
       ->capture_default_str();
   cmd->add_option("--admin", o.admin,
                   "Owner-only unix socket serving the host's counters to `conduit info --stats`; "

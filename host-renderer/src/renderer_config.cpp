@@ -17,6 +17,7 @@ nlohmann::json to_json(const RendererConfig& c) {
           {"test_faults", l.test_faults},
           {"max_message_bytes", c.transport.max_message_bytes},
           {"io_timeout_ms", c.transport.io_timeout.count()},
+          {"ring_silence_ms", c.transport.ring_silence.count()},
           {"data_bytes", c.sandbox.data_bytes},
           {"open_files", c.sandbox.open_files},
           {"seccomp", c.seccomp}};
@@ -39,6 +40,7 @@ wire::Result<RendererConfig> config_from_json(const nlohmann::json& j) {
     l.test_faults = j.at("test_faults").get<bool>();
     c.transport.max_message_bytes = j.at("max_message_bytes").get<size_t>();
     c.transport.io_timeout = std::chrono::milliseconds(j.at("io_timeout_ms").get<int64_t>());
+    c.transport.ring_silence = std::chrono::milliseconds(j.at("ring_silence_ms").get<int64_t>());
     c.sandbox.data_bytes = j.at("data_bytes").get<size_t>();
     c.sandbox.open_files = j.at("open_files").get<size_t>();
     c.seccomp = j.at("seccomp").get<bool>();

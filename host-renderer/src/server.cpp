@@ -59,6 +59,7 @@ wire::TransportOptions transport_options(const HostOptions& opts) {
   t.insecure = opts.insecure;
   t.allowed_uids = opts.allow_uids;
   t.max_message_bytes = opts.limits.max_batch_bytes + sizeof(wire::BatchHeader);
+  t.ring_silence = opts.ring_silence;
   return t;
 }
 

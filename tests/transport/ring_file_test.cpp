@@ -267,6 +267,21 @@ TEST(RingFile, TheGuestHearsAtOnceThatTheHostsRendererEnded) {
   EXPECT_LT(waited_ms, 2000);
 }
 
+TEST(RingFile, GuestsReadTheSilenceFromTheEnvironment) {
+  EXPECT_EQ(options_from_environment()->ring_silence, TransportOptions{}.ring_silence);
+  ::setenv("CONDUIT_RING_SILENCE", "2.5", 1);
+  auto o = options_from_environment();
+  ASSERT_TRUE(o) << o.error().describe();
+  EXPECT_EQ(o->ring_silence, 2500ms);
+  for (const char* bad : {"soon", "-1", "0", "10s"}) {
+    ::setenv("CONDUIT_RING_SILENCE", bad, 1);
+    auto refused = options_from_environment();
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_NE(refused.error().detail.find("CONDUIT_RING_SILENCE"), std::string::npos);
+  }
+  ::unsetenv("CONDUIT_RING_SILENCE");
+}
+
 // A peer reads the header to attach while the listener resets the region
 // for its next session: the header reads valid throughout (a reset used to
 // clear the magic number first, so such a peer was told the file was no

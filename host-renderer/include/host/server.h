@@ -31,6 +31,8 @@ struct HostOptions {
   uint32_t max_guests_per_peer = 32;
   size_t renderer_data_bytes = 0;  // RLIMIT_DATA of a renderer; 0: twice the guest memory + 1 GiB
   std::string admin;               // admin socket path; empty: none
+  // Polled rings (shm:file=): a guest silent this long has gone.
+  std::chrono::milliseconds ring_silence = wire::TransportOptions{}.ring_silence;
 };
 
 class Supervisor;

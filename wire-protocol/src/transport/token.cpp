@@ -1,10 +1,13 @@
 // Where a connecting program's token comes from: the environment or a file
-// that only its owner may read.
+// that only its owner may read. Its other transport switches come from the
+// environment too.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "fd.h"
@@ -18,6 +21,14 @@ constexpr size_t kMaxTokenFile = 4096;
 bool env_flag(const char* name) {
   const char* v = std::getenv(name);
   return v && *v && std::string(v) != "0";
+}
+
+// "10", "2.5": a positive number of seconds, at most a day.
+std::optional<std::chrono::milliseconds> parse_seconds(const char* text) {
+  char* end = nullptr;
+  const double seconds = std::strtod(text, &end);
+  if (end == text || *end != '\0' || !(seconds >= 0.001 && seconds <= 86400)) return std::nullopt;
+  return std::chrono::milliseconds(std::llround(seconds * 1000));
 }
 
 }  // namespace
@@ -60,6 +71,14 @@ Result<TransportOptions> options_from_environment() {
     opts.token = token;
   }
   opts.insecure = env_flag("CONDUIT_INSECURE");
+  if (const char* silence = std::getenv("CONDUIT_RING_SILENCE"); silence && *silence) {
+    auto ms = parse_seconds(silence);
+    if (!ms) {
+      return make_error(Errc::kBadValue, std::string("CONDUIT_RING_SILENCE=") + silence +
+                                             ": expected seconds, such as 10 or 2.5");
+    }
+    opts.ring_silence = *ms;
+  }
   return opts;
 }
 
