@@ -1,7 +1,10 @@
 // A polled ring file serves one guest after another: the races in attaching
 // to it, in reclaiming it after a session, and in judging its peer dead.
 // Each test drives one of them in a fixed order.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include <thread>
 
@@ -265,6 +268,60 @@ TEST(RingFile, TheGuestHearsAtOnceThatTheHostsRendererEnded) {
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, Errc::kClosed) << r.error().describe();
   EXPECT_LT(waited_ms, 2000);
+}
+
+// The guest's side line as the host sees it in the ring file.
+class GuestLine {
+ public:
+  explicit GuestLine(const std::string& address) {
+    const std::string path = address.substr(std::string("shm:file=").size());
+    int fd = ::open(path.c_str(), O_RDWR);
+    struct stat st;
+    ::fstat(fd, &st);
+    size_ = static_cast<size_t>(st.st_size);
+    base_ = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED, fd, 0);
+    ::close(fd);
+  }
+  ~GuestLine() { ::munmap(base_, size_); }
+  uint32_t owner() const {
+    return transport::shm::control(static_cast<std::byte*>(base_))->side[1].owner.load();
+  }
+
+ private:
+  void* base_;
+  size_t size_;
+};
+
+// A guest program that exits without closing its channel (a guest library
+// keeps it open for the program's exit handlers) or is killed: its kernel
+// marks the owner word, so the host ends the session at once, not after
+// the long silence, and the ring serves the next guest.
+TEST(RingFile, AGuestProcessThatEndsIsNoticedAtOnce) {
+  const auto opts = small_rings();  // the default ring_silence, 10 s
+  const auto address = ring_address();
+  auto listener = wire::listen(address, opts);
+  ASSERT_TRUE(listener) << listener.error().describe();
+  GuestLine line(address);
+  for (const bool killed : {false, true}) {
+    pid_t pid = fork_peer([&] {
+      auto ch = wire::connect(address, opts);
+      if (!ch || !send_byte(**ch, 1) || next_byte(**ch) != "2") return 2;
+      if (killed) ::raise(SIGKILL);
+      (void)ch->release();  // never closed
+      return 0;
+    });
+    auto host = (*listener)->accept(5s);
+    ASSERT_TRUE(host) << host.error().describe();
+    ASSERT_EQ(next_byte(**host), "1");
+    while (line.owner() == 0) std::this_thread::sleep_for(1ms);  // its heartbeat runs
+    ASSERT_TRUE(send_byte(**host, 2));
+    EXPECT_EQ(wait_peer(pid), killed ? -SIGKILL : 0);
+    const int64_t ended = monotonic_us();
+    auto gone = (*host)->receive(5s);
+    ASSERT_FALSE(gone);
+    EXPECT_EQ(gone.error().code, Errc::kClosed) << gone.error().describe();
+    EXPECT_LT(monotonic_us() - ended, 1'000'000) << (killed ? "killed" : "exited");
+  }
 }
 
 TEST(RingFile, GuestsReadTheSilenceFromTheEnvironment) {

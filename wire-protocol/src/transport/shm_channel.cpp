@@ -3,10 +3,12 @@
 #include "wire/handoff.h"
 
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <poll.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -38,6 +40,35 @@ constexpr auto kQuietNap = std::chrono::microseconds(30000);
 std::chrono::microseconds longest_nap(Clock::time_point last_ready) {
   const auto quiet = Clock::now() - last_ready;
   return quiet > ShmChannel::kQuietAfter ? kQuietNap : quiet > kIdleAfter ? kIdleNap : kLongestNap;
+}
+
+static_assert(kOwnerDied == FUTEX_OWNER_DIED);
+
+// The robust-futex ABI: when a thread ends, its kernel marks every word on
+// the thread's robust list that still holds the thread's id. Here the list
+// names one word, this side's owner word in the region, so the peer learns
+// that our process died (exit without a close, a crash, SIGKILL) at once
+// instead of after ring_silence. The list lives in this thread's own memory,
+// so nothing the peer writes can steer the kernel. It replaces the list
+// glibc registered for the thread, which therefore must never hold a robust
+// mutex (the heartbeat thread holds none).
+thread_local robust_list_head t_death_list;
+thread_local robust_list t_death_entry;
+
+void arm_death_notice(std::atomic<uint32_t>& owner) {
+  t_death_entry.next = &t_death_list.list;
+  t_death_list.list.next = &t_death_entry;
+  t_death_list.futex_offset =
+      reinterpret_cast<char*>(&owner) - reinterpret_cast<char*>(&t_death_entry);
+  t_death_list.list_op_pending = nullptr;
+  owner.store(static_cast<uint32_t>(::gettid()), std::memory_order_release);
+  ::syscall(SYS_set_robust_list, &t_death_list, sizeof t_death_list);
+}
+
+// An empty list: the thread ends without the kernel touching the region.
+void disarm_death_notice() {
+  t_death_list.list.next = &t_death_list.list;
+  ::syscall(SYS_set_robust_list, &t_death_list, sizeof t_death_list);
 }
 
 inline void cpu_relax() {
@@ -108,6 +139,9 @@ Status ShmChannel::session_over() const {
   if (ctl_->side[peer_].closed.load(std::memory_order_acquire) == session_) {
     return make_error(Errc::kClosed, "peer closed the channel");
   }
+  if (ctl_->side[peer_].owner.load(std::memory_order_acquire) & kOwnerDied) {
+    return make_error(Errc::kClosed, "the peer's process ended");
+  }
   return {};
 }
 
@@ -142,18 +176,26 @@ ShmChannel::~ShmChannel() {
 // Beats every kBeatPeriod while messages flow; once both rings have been
 // still for kQuietAfter, every kQuietBeatPeriod (announced to the peer, which
 // then allows longer silence), so an idle emulated guest wakes rarely.
-// Stops once the channel is closed or its session is over.
+// Stops once the channel is closed or its session is over; while it runs,
+// the kernel tells the peer if the process dies.
 void ShmChannel::heartbeat_loop(std::stop_token stop) {
   std::mutex m;
   std::condition_variable_any cv;
   std::unique_lock lock(m);
   uint64_t last_heads = 0;
   auto last_motion = Clock::now();
-  for (uint32_t beat = 1; !stop.stop_requested(); ++beat) {
+  std::atomic<uint32_t>& owner = ctl_->side[side_].owner;
+  for (uint32_t beat = 1;; ++beat) {
     auto period = kBeatPeriod;
     {
       Access access(*this);
-      if (!access || !attached()) return;
+      const bool ours = access && attached();
+      if (!ours || stop.stop_requested()) {
+        if (ours) owner.store(0, std::memory_order_release);  // handed over, not dead
+        disarm_death_notice();
+        return;
+      }
+      if (beat == 1) arm_death_notice(owner);
       const uint64_t heads = ctl_->dir[0].producer.head.load(std::memory_order_relaxed) +
                              ctl_->dir[1].producer.head.load(std::memory_order_relaxed);
       if (heads != last_heads) {

@@ -91,7 +91,8 @@ class FilePendingPeer final : public PendingPeer {
 
 // After a session, the region is reset for the next peer only once the
 // last one has let go of it, so that nothing it still reads or writes lands
-// in the next session: it has set its closed flag, or its heartbeat stood
+// in the next session: it has set its closed flag, or its process died (its
+// kernel marked the owner word), or its heartbeat stood
 // still for kLetGoQuiet (dead, or not run; on waking it finds the session
 // moved on and stops), or ring_silence passed (it no longer reads).
 class Reclaim {
@@ -109,6 +110,7 @@ class Reclaim {
 
   bool peer_let_go(shm::RegionControl& c, std::chrono::milliseconds silence) {
     if (c.side[1].closed.load(std::memory_order_acquire) == session_) return true;
+    if (c.side[1].owner.load(std::memory_order_acquire) & shm::kOwnerDied) return true;
     const uint64_t beat = c.side[1].heartbeat.load(std::memory_order_acquire);
     const auto now = Clock::now();
     if (beat != last_beat_) {

@@ -58,7 +58,12 @@ struct alignas(kLine) SideLine {
   std::atomic<uint64_t> heartbeat;       // polled peers: beat_word(session, count)
   std::atomic<uint32_t> closed;          // the session this side let go of; 0 while attached
   std::atomic<uint32_t> beat_period_ms;  // the beater's current period
+  // The beating thread's id as a robust futex word: its kernel marks it
+  // kOwnerDied when that thread ends without clearing it (the process died).
+  std::atomic<uint32_t> owner;
 };
+
+constexpr uint32_t kOwnerDied = 0x40000000;  // FUTEX_OWNER_DIED
 
 inline uint64_t beat_word(uint32_t session, uint32_t count) {
   return uint64_t{session} << 32 | count;
