@@ -33,9 +33,9 @@ wire::Status set_limit(int resource, rlim_t value, const char* name) {
 // taken over through the driver would reach further (network, programs,
 // files, other processes, the kernel's administrative interfaces).
 #if defined(__SANITIZE_ADDRESS__)
-constexpr bool kLeakChecked = true;  // LeakSanitizer stops the world with a traced clone at exit
+constexpr bool kSanitized = true;  // sanitizer builds: LeakSanitizer traces a clone at exit, shadow memory is huge
 #else
-constexpr bool kLeakChecked = false;
+constexpr bool kSanitized = false;
 #endif
 
 constexpr int kRefused[] = {
@@ -77,7 +77,7 @@ wire::Status add_rules(scmp_filter_ctx ctx) {
   // CLONE_THREAD are refused; clone3 hides its flags in memory, so it is
   // refused with ENOSYS, which makes the C library fall back to clone.
   int rc = 0;
-  if (!kLeakChecked) {
+  if (!kSanitized) {
     rc = seccomp_rule_add(ctx, refuse, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
     if (rc == 0) rc = seccomp_rule_add(ctx, refuse, SCMP_SYS(ptrace), 0);
   }
@@ -103,7 +103,8 @@ wire::Status add_rules(scmp_filter_ctx ctx) {
 wire::Status apply_rlimits(const SandboxLimits& limits) {
   WIRE_TRY(set_limit(RLIMIT_CORE, 0, "RLIMIT_CORE"));
   WIRE_TRY(set_limit(RLIMIT_NOFILE, limits.open_files, "RLIMIT_NOFILE"));
-  if (limits.data_bytes) WIRE_TRY(set_limit(RLIMIT_DATA, limits.data_bytes, "RLIMIT_DATA"));
+  // AddressSanitizer's shadow memory alone is terabytes of private mappings.
+  if (limits.data_bytes && !kSanitized) WIRE_TRY(set_limit(RLIMIT_DATA, limits.data_bytes, "RLIMIT_DATA"));
   return {};
 }
 
