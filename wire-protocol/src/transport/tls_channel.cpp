@@ -243,6 +243,12 @@ Status TlsChannel::fill(size_t wanted, const Deadline& deadline) {
     if (n == 0 || n == GNUTLS_E_PREMATURE_TERMINATION) {
       return make_error(Errc::kClosed, "peer closed the connection");
     }
+    // GnuTLS reports a stream that ends inside a record (a peer killed while
+    // the socket held part of one) as a short packet: the peer is gone all
+    // the same, as a plain socket would say.
+    if (n == GNUTLS_E_UNEXPECTED_PACKET_LENGTH) {
+      return make_error(Errc::kClosed, "peer closed the connection inside a TLS record");
+    }
     // Only once GnuTLS found the socket empty is waiting on it right: a
     // record it already read may be waiting inside it.
     if (n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED) {
