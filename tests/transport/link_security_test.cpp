@@ -221,6 +221,38 @@ TEST(Tls, TlsClientAtPlaintextHostIsRefusedOnBothSides) {
   EXPECT_TRUE(says(a.server, "TLS client")) << what(a.server);
 }
 
+// The descriptor of this process's TCP connection to `port`.
+int socket_to_port(uint16_t port) {
+  for (int fd = 3; fd < 1024; ++fd) {
+    sockaddr_in peer{};
+    socklen_t len = sizeof peer;
+    if (::getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &len) == 0 &&
+        peer.sin_family == AF_INET && ntohs(peer.sin_port) == port) {
+      return fd;
+    }
+  }
+  return -1;
+}
+
+TEST(Tls, PeerEndingInsideARecordIsAClosedLink) {
+  TcpHost host = tcp_host(tls_options());
+  pid_t client = fork_peer([&] {
+    auto ch = wire::connect(host.address, tls_options());
+    if (!ch) return 2;
+    // An application-data record header promising 16 KiB, then 10 bytes of
+    // it: what the socket holds when a sender dies half-way through a record.
+    const uint8_t partial[15] = {0x17, 0x03, 0x03, 0x40, 0x00};
+    const int fd = socket_to_port(port_of(host.address));
+    return fd >= 0 && ::send(fd, partial, sizeof partial, MSG_NOSIGNAL) == sizeof partial ? 0 : 3;
+  });
+  auto server = host.listener->accept(5s);
+  ASSERT_TRUE(server) << what(server);
+  auto m = (*server)->receive(5s);
+  EXPECT_EQ(wait_peer(client), 0);
+  ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().code, Errc::kClosed) << m.error().describe();
+}
+
 // Copies bytes both ways between a client and the listener, recording them.
 struct Recording {
   std::vector<std::byte> from_client;
