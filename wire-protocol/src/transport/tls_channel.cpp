@@ -17,7 +17,12 @@ namespace {
 
 // TLS 1.3 only, PSK with ephemeral key exchange only (psk_dhe_ke): no
 // certificates, no plain-PSK mode without forward secrecy, no resumption.
-constexpr char kPriorities[] = "NORMAL:-VERS-ALL:+VERS-TLS1.3:-KX-ALL:+ECDHE-PSK:+DHE-PSK";
+// An external PSK is bound to SHA-256 (RFC 8446 4.2.11), which rules out
+// AES-256-GCM-SHA384; NORMAL would then pick ChaCha20-Poly1305, at about a
+// fifth of AES-128-GCM's speed on CPUs with AES instructions.
+constexpr char kPriorities[] =
+    "NORMAL:-VERS-ALL:+VERS-TLS1.3:-KX-ALL:+ECDHE-PSK:+DHE-PSK:-CIPHER-ALL:+AES-128-GCM:"
+    "+CHACHA20-POLY1305";
 constexpr char kPskIdentity[] = "conduit";
 constexpr std::string_view kKdfSalt = "conduit link tls13 psk v1";
 constexpr unsigned kKdfIterations = 100000;
