@@ -43,7 +43,8 @@ class TlsChannel final : public Channel {
         description_(std::move(description)),
         max_message_(opts.max_message_bytes),
         io_timeout_(opts.io_timeout),
-        rx_(kReadChunk) {}
+        rx_(kReadChunk),
+        in_(kReadChunk) {}
 
   ~TlsChannel() override {
     if (session_) gnutls_deinit(session_);
@@ -63,6 +64,8 @@ class TlsChannel final : public Channel {
 
  private:
   static int server_key(gnutls_session_t session, const char* identity, gnutls_datum_t* key);
+  static ssize_t pull(gnutls_transport_ptr_t self, void* data, size_t size);
+  static int pull_timeout(gnutls_transport_ptr_t self, unsigned ms);
   Status set_up(TlsRole role);
   Error handshake_error(TlsRole role, int rc);
   Status write_records(std::span<const std::byte> data, const Deadline& deadline);
@@ -92,6 +95,12 @@ class TlsChannel final : public Channel {
   size_t rx_held_ = 0;
   std::optional<Error> rx_error_;
 
+  // Ciphertext read from the socket ahead of GnuTLS, which asks for each
+  // record's header and body apart: one recv serves many records.
+  std::vector<std::byte> in_;
+  size_t in_begin_ = 0;
+  size_t in_end_ = 0;
+
   // Send side: the first record carries the length prefix with the
   // message's start, so a small message is one record, not two.
   std::array<std::byte, kRecordBytes> first_record_{};
@@ -107,6 +116,33 @@ int TlsChannel::server_key(gnutls_session_t session, const char* identity, gnutl
   std::memcpy(key->data, self->key_.data(), self->key_.size());
   key->size = static_cast<unsigned>(self->key_.size());
   return 0;
+}
+
+ssize_t TlsChannel::pull(gnutls_transport_ptr_t p, void* data, size_t size) {
+  auto* self = static_cast<TlsChannel*>(p);
+  if (self->in_begin_ == self->in_end_) {
+    ssize_t n = ::recv(self->fd_.get(), self->in_.data(), self->in_.size(), 0);
+    if (n <= 0) {
+      if (n < 0) gnutls_transport_set_errno(self->session_, errno);
+      return n;
+    }
+    self->in_begin_ = 0;
+    self->in_end_ = static_cast<size_t>(n);
+  }
+  const size_t take = std::min(size, self->in_end_ - self->in_begin_);
+  std::memcpy(data, self->in_.data() + self->in_begin_, take);
+  self->in_begin_ += take;
+  return static_cast<ssize_t>(take);
+}
+
+// Whether bytes wait, those read ahead included (the default would take our
+// pointer for a descriptor).
+int TlsChannel::pull_timeout(gnutls_transport_ptr_t p, unsigned ms) {
+  auto* self = static_cast<TlsChannel*>(p);
+  if (self->in_begin_ != self->in_end_) return 1;
+  pollfd pfd{self->fd_.get(), POLLIN, 0};
+  const int timeout = ms == GNUTLS_INDEFINITE_TIMEOUT ? -1 : static_cast<int>(ms);
+  return ::poll(&pfd, 1, timeout);
 }
 
 Status TlsChannel::set_up(TlsRole role) {
@@ -134,7 +170,10 @@ Status TlsChannel::set_up(TlsRole role) {
     }
   }
   if (rc < 0) return tls_error(Errc::kIo, "TLS credentials", rc);
-  gnutls_transport_set_int(session_, fd_.get());
+  gnutls_transport_set_ptr2(session_, this,
+                            reinterpret_cast<gnutls_transport_ptr_t>(intptr_t{fd_.get()}));
+  gnutls_transport_set_pull_function(session_, pull);
+  gnutls_transport_set_pull_timeout_function(session_, pull_timeout);
   return {};
 }
 
