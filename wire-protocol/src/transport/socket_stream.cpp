@@ -1,7 +1,5 @@
 #include "socket_stream.h"
 
-#include "wire/handoff.h"
-
 #include <errno.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -9,29 +7,35 @@
 #include <algorithm>
 #include <cstring>
 
+#include "wire/handoff.h"
 
 namespace wire::transport {
 namespace {
 
-constexpr size_t kPrefix = sizeof(uint32_t);
 constexpr size_t kReadChunk = 256 * 1024;
 
 }  // namespace
 
-StreamChannel::StreamChannel(Fd fd, std::string description, const TransportOptions& opts)
+SocketChannel::SocketChannel(Fd fd, std::string description, const TransportOptions& opts)
     : fd_(std::move(fd)),
       description_(std::move(description)),
-      max_message_(opts.max_message_bytes),
       io_timeout_(opts.io_timeout),
+      max_message_(opts.max_message_bytes),
       rx_(kReadChunk) {}
 
-Status StreamChannel::send(std::span<const std::byte> message) {
+Status SocketChannel::check_send(std::span<const std::byte> message) const {
   if (tx_error_) return *tx_error_;
   if (closed_) return make_error(Errc::kClosed, "channel closed");
   if (message.size() > UINT32_MAX) return make_error(Errc::kLimit, "message above 4 GiB");
+  return {};
+}
+
+Status StreamChannel::send(std::span<const std::byte> message) {
+  WIRE_TRY(check_send(message));
   uint32_t prefix = static_cast<uint32_t>(message.size());
-  iovec iov[2] = {{&prefix, kPrefix}, {const_cast<std::byte*>(message.data()), message.size()}};
-  size_t total = kPrefix + message.size(), done = 0;
+  iovec iov[2] = {{&prefix, kLengthPrefix},
+                  {const_cast<std::byte*>(message.data()), message.size()}};
+  size_t total = kLengthPrefix + message.size(), done = 0;
   Deadline deadline(io_timeout_);
   while (done < total) {
     // Skip what is already written, across the two pieces.
@@ -71,13 +75,13 @@ Status StreamChannel::send(std::span<const std::byte> message) {
   return {};
 }
 
-Error StreamChannel::fail_receive(Error e) {
+Error SocketChannel::fail_receive(Error e) {
   if (e.code != Errc::kTimeout) rx_error_ = e;
   return e;
 }
 
 // Reads until at least `wanted` unconsumed bytes are buffered.
-Status StreamChannel::fill(size_t wanted, const Deadline& deadline) {
+Status SocketChannel::fill(size_t wanted, const Deadline& deadline) {
   if (rx_.size() - rx_begin_ < wanted) {
     std::memmove(rx_.data(), rx_.data() + rx_begin_, rx_end_ - rx_begin_);
     rx_end_ -= rx_begin_;
@@ -85,29 +89,25 @@ Status StreamChannel::fill(size_t wanted, const Deadline& deadline) {
     if (rx_.size() < wanted) rx_.resize(std::max(wanted, kReadChunk));
   }
   while (rx_end_ - rx_begin_ < wanted) {
-    ssize_t n = ::recv(fd_.get(), rx_.data() + rx_end_, rx_.size() - rx_end_, 0);
-    if (n > 0) {
-      rx_end_ += static_cast<size_t>(n);
-      continue;
-    }
-    if (n == 0) return make_error(Errc::kClosed, "peer closed the connection");
-    if (errno == EINTR) continue;
-    if (errno != EAGAIN) return errno_error("recv");
+    auto n = read_some(std::span(rx_).subspan(rx_end_));
+    if (!n) return n.error();
+    rx_end_ += *n;
+    if (*n > 0) continue;
     auto w = wait_fd(fd_.get(), POLLIN, deadline);
     if (!w) return w.error();
   }
   return {};
 }
 
-Result<std::span<const std::byte>> StreamChannel::receive(std::chrono::milliseconds timeout) {
+Result<std::span<const std::byte>> SocketChannel::receive(std::chrono::milliseconds timeout) {
   release();
   if (rx_error_) return *rx_error_;
   if (closed_) return make_error(Errc::kClosed, "channel closed");
   Deadline deadline(timeout);
-  auto st = fill(kPrefix, deadline);
+  auto st = fill(kLengthPrefix, deadline);
   if (!st) return fail_receive(st.error());
   uint32_t len;
-  std::memcpy(&len, rx_.data() + rx_begin_, kPrefix);
+  std::memcpy(&len, rx_.data() + rx_begin_, kLengthPrefix);
   if (len > max_message_) {
     return fail_receive(make_error(Errc::kLimit, "message of " + std::to_string(len) +
                                                      " bytes above limit " +
@@ -115,39 +115,50 @@ Result<std::span<const std::byte>> StreamChannel::receive(std::chrono::milliseco
   }
   // The rest of a message whose prefix arrived is waited for with the I/O
   // bound, not the caller's (possibly zero) timeout.
-  st = fill(kPrefix + len, Deadline(std::max(timeout, io_timeout_)));
+  st = fill(kLengthPrefix + len, Deadline(std::max(timeout, io_timeout_)));
   if (!st) {
     Error e = st.error();
     if (e.code == Errc::kTimeout) e.detail = "message body did not arrive in time";
     rx_error_ = e;
     return e;
   }
-  rx_held_ = kPrefix + len;
-  return std::span<const std::byte>(rx_.data() + rx_begin_ + kPrefix, len);
+  rx_held_ = kLengthPrefix + len;
+  return std::span<const std::byte>(rx_.data() + rx_begin_ + kLengthPrefix, len);
 }
 
-void StreamChannel::release() {
+void SocketChannel::release() {
   rx_begin_ += rx_held_;
   rx_held_ = 0;
   if (rx_begin_ == rx_end_) rx_begin_ = rx_end_ = 0;
 }
 
+void SocketChannel::close() {
+  // shutdown wakes a thread blocked in poll on this socket; the descriptor
+  // itself is closed by the destructor, once no call can be using it.
+  closed_ = true;
+  if (fd_.valid()) ::shutdown(fd_.get(), SHUT_RDWR);
+}
+
+Result<size_t> StreamChannel::read_some(std::span<std::byte> out) {
+  for (;;) {
+    ssize_t n = ::recv(fd_.get(), out.data(), out.size(), 0);
+    if (n > 0) return static_cast<size_t>(n);
+    if (n == 0) return make_error(Errc::kClosed, "peer closed the connection");
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN) return size_t{0};
+    return errno_error("recv");
+  }
+}
+
 Result<ChannelHandoff> StreamChannel::export_handoff() {
   // Bytes already read from the socket would be lost to the adopter.
-  if (rx_end_ != rx_begin_ || rx_held_ != 0) return make_error(Errc::kBadValue, "channel has read ahead");
+  if (has_read_ahead()) return make_error(Errc::kBadValue, "channel has read ahead");
   if (closed_.exchange(true) || !fd_.valid()) return make_error(Errc::kClosed, "channel closed");
   ChannelHandoff h;
   h.kind = ChannelHandoff::Kind::kStream;
   h.description = description_;
   h.fds.push_back(fd_.release());
   return h;
-}
-
-void StreamChannel::close() {
-  // shutdown wakes a thread blocked in poll on this socket; the descriptor
-  // itself is closed by the destructor, once no call can be using it.
-  closed_ = true;
-  if (fd_.valid()) ::shutdown(fd_.get(), SHUT_RDWR);
 }
 
 }  // namespace wire::transport

@@ -1,6 +1,7 @@
-// Messages over a stream socket (unix or TCP): each one is preceded by its
-// u32 little-endian length. Sends are pipelined; receives read ahead in
-// large chunks and never trust a length above the configured cap.
+// Messages over a stream socket (unix or TCP, plain or inside TLS): each one
+// is preceded by its u32 little-endian length. Sends are pipelined; receives
+// read ahead in large chunks and never trust a length above the configured
+// cap.
 #pragma once
 
 #include <atomic>
@@ -13,39 +14,63 @@
 
 namespace wire::transport {
 
-class StreamChannel final : public Channel {
- public:
-  StreamChannel(Fd fd, std::string description, const TransportOptions& opts);
+inline constexpr size_t kLengthPrefix = sizeof(uint32_t);
 
-  Status send(std::span<const std::byte> message) override;
-  Result<std::span<const std::byte>> receive(std::chrono::milliseconds timeout) override;
-  void release() override;
-  BlobSink* outgoing_heap() override { return nullptr; }
-  std::span<const std::byte> incoming_heap() override { return {}; }
-  void close() override;
-  std::string describe() const override { return description_; }
-  Result<ChannelHandoff> export_handoff() override;
+// What plain and TLS stream channels share: the framing of received
+// messages, closing, and the send-side state; a subclass moves the bytes.
+class SocketChannel : public Channel {
+ public:
+  Result<std::span<const std::byte>> receive(std::chrono::milliseconds timeout) final;
+  void release() final;
+  BlobSink* outgoing_heap() final { return nullptr; }
+  std::span<const std::byte> incoming_heap() final { return {}; }
+  void close() final;
+  std::string describe() const final { return description_; }
+
+ protected:
+  SocketChannel(Fd fd, std::string description, const TransportOptions& opts);
+
+  // Reads what the stream holds now into `out`: the byte count, 0 when it
+  // has nothing yet (the caller then waits on the socket), or an error.
+  virtual Result<size_t> read_some(std::span<std::byte> out) = 0;
+
+  // Refuses a send on a broken or closed channel, or of an unframeable size.
+  Status check_send(std::span<const std::byte> message) const;
+
+  // Bytes read from the socket but not yet consumed as messages.
+  bool has_read_ahead() const { return rx_end_ != rx_begin_ || rx_held_ != 0; }
+
+  Fd fd_;
+  std::string description_;
+  std::chrono::milliseconds io_timeout_;
+  // A send that failed half-way leaves the stream unframed.
+  std::optional<Error> tx_error_;
+  std::atomic<bool> closed_{false};
 
  private:
   Status fill(size_t wanted, const Deadline& deadline);
   Error fail_receive(Error e);
 
-  Fd fd_;
-  std::string description_;
   size_t max_message_;
-  std::chrono::milliseconds io_timeout_;
-
-  // Receive side: bytes [rx_begin_, rx_end_) of rx_ are read but not consumed;
-  // the message last handed out occupies the first rx_held_ of them.
+  // Bytes [rx_begin_, rx_end_) of rx_ are read but not consumed; the message
+  // last handed out occupies the first rx_held_ of them.
   std::vector<std::byte> rx_;
   size_t rx_begin_ = 0;
   size_t rx_end_ = 0;
   size_t rx_held_ = 0;
   std::optional<Error> rx_error_;  // sticky once the stream is unusable
+};
 
-  // A send that timed out half-way leaves the stream unframed.
-  std::optional<Error> tx_error_;
-  std::atomic<bool> closed_{false};
+class StreamChannel final : public SocketChannel {
+ public:
+  StreamChannel(Fd fd, std::string description, const TransportOptions& opts)
+      : SocketChannel(std::move(fd), std::move(description), opts) {}
+
+  Status send(std::span<const std::byte> message) override;
+  Result<ChannelHandoff> export_handoff() override;
+
+ private:
+  Result<size_t> read_some(std::span<std::byte> out) override;
 };
 
 }  // namespace wire::transport

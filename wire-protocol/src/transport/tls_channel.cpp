@@ -6,11 +6,11 @@
 #include <sys/socket.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <mutex>
-#include <optional>
 #include <vector>
+
+#include "socket_stream.h"
 
 namespace wire::transport {
 namespace {
@@ -27,7 +27,6 @@ constexpr char kPskIdentity[] = "conduit";
 constexpr std::string_view kKdfSalt = "conduit link tls13 psk v1";
 constexpr unsigned kKdfIterations = 100000;
 
-constexpr size_t kPrefix = sizeof(uint32_t);
 constexpr size_t kRecordBytes = 16384;  // TLS's largest record payload
 constexpr size_t kReadChunk = 256 * 1024;
 
@@ -35,16 +34,10 @@ Error tls_error(Errc code, const std::string& what, int rc) {
   return make_error(code, what + ": " + gnutls_strerror(rc));
 }
 
-class TlsChannel final : public Channel {
+class TlsChannel final : public SocketChannel {
  public:
   TlsChannel(Fd fd, const TlsKey& key, std::string description, const TransportOptions& opts)
-      : fd_(std::move(fd)),
-        key_(key),
-        description_(std::move(description)),
-        max_message_(opts.max_message_bytes),
-        io_timeout_(opts.io_timeout),
-        rx_(kReadChunk),
-        in_(kReadChunk) {}
+      : SocketChannel(std::move(fd), std::move(description), opts), key_(key), in_(kReadChunk) {}
 
   ~TlsChannel() override {
     if (session_) gnutls_deinit(session_);
@@ -55,12 +48,6 @@ class TlsChannel final : public Channel {
   Status handshake(TlsRole role, const Deadline& deadline);
 
   Status send(std::span<const std::byte> message) override;
-  Result<std::span<const std::byte>> receive(std::chrono::milliseconds timeout) override;
-  void release() override;
-  BlobSink* outgoing_heap() override { return nullptr; }
-  std::span<const std::byte> incoming_heap() override { return {}; }
-  void close() override;
-  std::string describe() const override { return description_; }
 
  private:
   static int server_key(gnutls_session_t session, const char* identity, gnutls_datum_t* key);
@@ -69,14 +56,9 @@ class TlsChannel final : public Channel {
   Status set_up(TlsRole role);
   Error handshake_error(TlsRole role, int rc);
   Status write_records(std::span<const std::byte> data, const Deadline& deadline);
-  Status fill(size_t wanted, const Deadline& deadline);
-  Error fail_receive(Error e);
+  Result<size_t> read_some(std::span<std::byte> out) override;
 
-  Fd fd_;
   TlsKey key_;
-  std::string description_;
-  size_t max_message_;
-  std::chrono::milliseconds io_timeout_;
 
   // One thread sends while another receives (the Channel contract), and a
   // TLS session is one state machine: every GnuTLS call on it holds this
@@ -87,14 +69,6 @@ class TlsChannel final : public Channel {
   gnutls_psk_client_credentials_t client_creds_ = nullptr;
   gnutls_psk_server_credentials_t server_creds_ = nullptr;
 
-  // Receive side: decrypted bytes [rx_begin_, rx_end_) of rx_ not yet
-  // consumed; the message last handed out occupies the first rx_held_.
-  std::vector<std::byte> rx_;
-  size_t rx_begin_ = 0;
-  size_t rx_end_ = 0;
-  size_t rx_held_ = 0;
-  std::optional<Error> rx_error_;
-
   // Ciphertext read from the socket ahead of GnuTLS, which asks for each
   // record's header and body apart: one recv serves many records.
   std::vector<std::byte> in_;
@@ -104,8 +78,6 @@ class TlsChannel final : public Channel {
   // Send side: the first record carries the length prefix with the
   // message's start, so a small message is one record, not two.
   std::array<std::byte, kRecordBytes> first_record_{};
-  std::optional<Error> tx_error_;
-  std::atomic<bool> closed_{false};
 };
 
 int TlsChannel::server_key(gnutls_session_t session, const char* identity, gnutls_datum_t* key) {
@@ -245,15 +217,13 @@ Status TlsChannel::write_records(std::span<const std::byte> data, const Deadline
 }
 
 Status TlsChannel::send(std::span<const std::byte> message) {
-  if (tx_error_) return *tx_error_;
-  if (closed_) return make_error(Errc::kClosed, "channel closed");
-  if (message.size() > UINT32_MAX) return make_error(Errc::kLimit, "message above 4 GiB");
+  WIRE_TRY(check_send(message));
   const uint32_t prefix = static_cast<uint32_t>(message.size());
-  const size_t head = std::min(message.size(), kRecordBytes - kPrefix);
-  std::memcpy(first_record_.data(), &prefix, kPrefix);
-  if (head) std::memcpy(first_record_.data() + kPrefix, message.data(), head);
+  const size_t head = std::min(message.size(), kRecordBytes - kLengthPrefix);
+  std::memcpy(first_record_.data(), &prefix, kLengthPrefix);
+  if (head) std::memcpy(first_record_.data() + kLengthPrefix, message.data(), head);
   Deadline deadline(io_timeout_);
-  auto st = write_records({first_record_.data(), kPrefix + head}, deadline);
+  auto st = write_records({first_record_.data(), kLengthPrefix + head}, deadline);
   if (st) st = write_records(message.subspan(head), deadline);
   // A record GnuTLS holds half-sent cannot be taken back: any failure,
   // timeouts included, leaves the stream unusable.
@@ -261,29 +231,14 @@ Status TlsChannel::send(std::span<const std::byte> message) {
   return st;
 }
 
-Error TlsChannel::fail_receive(Error e) {
-  if (e.code != Errc::kTimeout) rx_error_ = e;
-  return e;
-}
-
-// Decrypts until at least `wanted` unconsumed bytes are buffered.
-Status TlsChannel::fill(size_t wanted, const Deadline& deadline) {
-  if (rx_.size() - rx_begin_ < wanted) {
-    std::memmove(rx_.data(), rx_.data() + rx_begin_, rx_end_ - rx_begin_);
-    rx_end_ -= rx_begin_;
-    rx_begin_ = 0;
-    if (rx_.size() < wanted) rx_.resize(std::max(wanted, kReadChunk));
-  }
-  while (rx_end_ - rx_begin_ < wanted) {
+Result<size_t> TlsChannel::read_some(std::span<std::byte> out) {
+  for (;;) {
     ssize_t n;
     {
       std::lock_guard lock(session_mu_);
-      n = gnutls_record_recv(session_, rx_.data() + rx_end_, rx_.size() - rx_end_);
+      n = gnutls_record_recv(session_, out.data(), out.size());
     }
-    if (n > 0) {
-      rx_end_ += static_cast<size_t>(n);
-      continue;
-    }
+    if (n > 0) return static_cast<size_t>(n);
     if (n == 0 || n == GNUTLS_E_PREMATURE_TERMINATION) {
       return make_error(Errc::kClosed, "peer closed the connection");
     }
@@ -295,56 +250,11 @@ Status TlsChannel::fill(size_t wanted, const Deadline& deadline) {
     }
     // Only once GnuTLS found the socket empty is waiting on it right: a
     // record it already read may be waiting inside it.
-    if (n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED) {
-      auto w = wait_fd(fd_.get(), POLLIN, deadline);
-      if (!w) return w.error();
-      continue;
-    }
+    if (n == GNUTLS_E_AGAIN || n == GNUTLS_E_INTERRUPTED) return size_t{0};
     if (!gnutls_error_is_fatal(static_cast<int>(n))) continue;
     return tls_error(n == GNUTLS_E_PULL_ERROR ? Errc::kClosed : Errc::kIo, "TLS receive",
                      static_cast<int>(n));
   }
-  return {};
-}
-
-Result<std::span<const std::byte>> TlsChannel::receive(std::chrono::milliseconds timeout) {
-  release();
-  if (rx_error_) return *rx_error_;
-  if (closed_) return make_error(Errc::kClosed, "channel closed");
-  Deadline deadline(timeout);
-  auto st = fill(kPrefix, deadline);
-  if (!st) return fail_receive(st.error());
-  uint32_t len;
-  std::memcpy(&len, rx_.data() + rx_begin_, kPrefix);
-  if (len > max_message_) {
-    return fail_receive(make_error(Errc::kLimit, "message of " + std::to_string(len) +
-                                                     " bytes above limit " +
-                                                     std::to_string(max_message_)));
-  }
-  // The rest of a message whose prefix arrived is waited for with the I/O
-  // bound, not the caller's (possibly zero) timeout.
-  st = fill(kPrefix + len, Deadline(std::max(timeout, io_timeout_)));
-  if (!st) {
-    Error e = st.error();
-    if (e.code == Errc::kTimeout) e.detail = "message body did not arrive in time";
-    rx_error_ = e;
-    return e;
-  }
-  rx_held_ = kPrefix + len;
-  return std::span<const std::byte>(rx_.data() + rx_begin_ + kPrefix, len);
-}
-
-void TlsChannel::release() {
-  rx_begin_ += rx_held_;
-  rx_held_ = 0;
-  if (rx_begin_ == rx_end_) rx_begin_ = rx_end_ = 0;
-}
-
-void TlsChannel::close() {
-  // As for plain sockets: shutdown wakes a thread waiting on the socket; the
-  // session and descriptor go with the destructor.
-  closed_ = true;
-  if (fd_.valid()) ::shutdown(fd_.get(), SHUT_RDWR);
 }
 
 }  // namespace
