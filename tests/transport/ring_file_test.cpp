@@ -270,10 +270,10 @@ TEST(RingFile, TheGuestHearsAtOnceThatTheHostsRendererEnded) {
   EXPECT_LT(waited_ms, 2000);
 }
 
-// The guest's side line as the host sees it in the ring file.
-class GuestLine {
+// A side's owner word (0: host, 1: guest) as seen in the ring file.
+class OwnerWord {
  public:
-  explicit GuestLine(const std::string& address) {
+  OwnerWord(const std::string& address, int side) : side_(side) {
     const std::string path = address.substr(std::string("shm:file=").size());
     int fd = ::open(path.c_str(), O_RDWR);
     struct stat st;
@@ -282,12 +282,13 @@ class GuestLine {
     base_ = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED, fd, 0);
     ::close(fd);
   }
-  ~GuestLine() { ::munmap(base_, size_); }
-  uint32_t owner() const {
-    return transport::shm::control(static_cast<std::byte*>(base_))->side[1].owner.load();
+  ~OwnerWord() { ::munmap(base_, size_); }
+  uint32_t load() const {
+    return transport::shm::control(static_cast<std::byte*>(base_))->side[side_].owner.load();
   }
 
  private:
+  int side_;
   void* base_;
   size_t size_;
 };
@@ -301,7 +302,7 @@ TEST(RingFile, AGuestProcessThatEndsIsNoticedAtOnce) {
   const auto address = ring_address();
   auto listener = wire::listen(address, opts);
   ASSERT_TRUE(listener) << listener.error().describe();
-  GuestLine line(address);
+  OwnerWord guest_owner(address, 1);
   for (const bool killed : {false, true}) {
     pid_t pid = fork_peer([&] {
       auto ch = wire::connect(address, opts);
@@ -313,7 +314,7 @@ TEST(RingFile, AGuestProcessThatEndsIsNoticedAtOnce) {
     auto host = (*listener)->accept(5s);
     ASSERT_TRUE(host) << host.error().describe();
     ASSERT_EQ(next_byte(**host), "1");
-    while (line.owner() == 0) std::this_thread::sleep_for(1ms);  // its heartbeat runs
+    while (guest_owner.load() == 0) std::this_thread::sleep_for(1ms);  // its heartbeat runs
     ASSERT_TRUE(send_byte(**host, 2));
     EXPECT_EQ(wait_peer(pid), killed ? -SIGKILL : 0);
     const int64_t ended = monotonic_us();
@@ -322,6 +323,46 @@ TEST(RingFile, AGuestProcessThatEndsIsNoticedAtOnce) {
     EXPECT_EQ(gone.error().code, Errc::kClosed) << gone.error().describe();
     EXPECT_LT(monotonic_us() - ended, 1'000'000) << (killed ? "killed" : "exited");
   }
+}
+
+// The renderer process that adopted a session dies: the guest hears it from
+// the owner word the renderer's heartbeat armed, before the host releases
+// the handoff; once it does, the ring serves the next guest.
+TEST(RingFile, TheGuestHearsAtOnceThatAnAdoptingRendererDied) {
+  const auto opts = small_rings();  // the default ring_silence, 10 s
+  const auto address = ring_address();
+  auto listener = wire::listen(address, opts);
+  ASSERT_TRUE(listener) << listener.error().describe();
+  auto a = attach(**listener, address, opts);
+  ASSERT_TRUE(a.host && a.guest);
+  auto handoff = a.host->export_handoff();
+  ASSERT_TRUE(handoff) << handoff.error().describe();
+  a.host.reset();
+  OwnerWord host_owner(address, 0);
+  const uint32_t supervisor_word = host_owner.load();
+  pid_t renderer = fork_peer([&] {
+    auto ch = adopt_channel(std::move(*handoff), opts);
+    if (!ch || !send_byte(**ch, 1) || next_byte(**ch) != "2") return 2;
+    ::raise(SIGKILL);
+    return 0;
+  });
+  ASSERT_EQ(next_byte(*a.guest), "1");
+  for (int ms = 0; ms < 5000 && host_owner.load() == supervisor_word; ++ms) {
+    std::this_thread::sleep_for(1ms);  // until the renderer's heartbeat holds the word
+  }
+  ASSERT_TRUE(send_byte(*a.guest, 2));
+  EXPECT_EQ(wait_peer(renderer), -SIGKILL);
+  const int64_t ended = monotonic_us();
+  auto gone = a.guest->receive(5s);
+  ASSERT_FALSE(gone);
+  EXPECT_EQ(gone.error().code, Errc::kClosed) << gone.error().describe();
+  EXPECT_LT(monotonic_us() - ended, 1'000'000);
+
+  handoff->on_release();  // what the host does once the renderer has gone
+  auto b = attach(**listener, address, opts);
+  ASSERT_TRUE(b.host && b.guest);
+  ASSERT_TRUE(send_byte(*b.guest, 3));
+  EXPECT_EQ(next_byte(*b.host), "3");
 }
 
 TEST(RingFile, GuestsReadTheSilenceFromTheEnvironment) {
