@@ -1,31 +1,26 @@
 #include "gl/pixel_transfer.h"
 
+#include <algorithm>
 #include <string>
 
 namespace host {
 namespace {
 
 struct StoreQuery {
-  GLenum pname;
+  GLenum unpack, pack;
   int32_t wire::size::PixelStore::*field;
 };
 
-constexpr StoreQuery kUnpack[] = {
-    {GL_UNPACK_ALIGNMENT, &wire::size::PixelStore::alignment},
-    {GL_UNPACK_ROW_LENGTH, &wire::size::PixelStore::row_length},
-    {GL_UNPACK_SKIP_ROWS, &wire::size::PixelStore::skip_rows},
-    {GL_UNPACK_SKIP_PIXELS, &wire::size::PixelStore::skip_pixels},
-    {GL_UNPACK_IMAGE_HEIGHT, &wire::size::PixelStore::image_height},
-    {GL_UNPACK_SKIP_IMAGES, &wire::size::PixelStore::skip_images},
+constexpr StoreQuery kStoreQueries[] = {
+    {GL_UNPACK_ALIGNMENT, GL_PACK_ALIGNMENT, &wire::size::PixelStore::alignment},
+    {GL_UNPACK_ROW_LENGTH, GL_PACK_ROW_LENGTH, &wire::size::PixelStore::row_length},
+    {GL_UNPACK_SKIP_ROWS, GL_PACK_SKIP_ROWS, &wire::size::PixelStore::skip_rows},
+    {GL_UNPACK_SKIP_PIXELS, GL_PACK_SKIP_PIXELS, &wire::size::PixelStore::skip_pixels},
+    {GL_UNPACK_IMAGE_HEIGHT, GL_PACK_IMAGE_HEIGHT, &wire::size::PixelStore::image_height},
+    {GL_UNPACK_SKIP_IMAGES, GL_PACK_SKIP_IMAGES, &wire::size::PixelStore::skip_images},
 };
-constexpr StoreQuery kPack[] = {
-    {GL_PACK_ALIGNMENT, &wire::size::PixelStore::alignment},
-    {GL_PACK_ROW_LENGTH, &wire::size::PixelStore::row_length},
-    {GL_PACK_SKIP_ROWS, &wire::size::PixelStore::skip_rows},
-    {GL_PACK_SKIP_PIXELS, &wire::size::PixelStore::skip_pixels},
-    {GL_PACK_IMAGE_HEIGHT, &wire::size::PixelStore::image_height},
-    {GL_PACK_SKIP_IMAGES, &wire::size::PixelStore::skip_images},
-};
+// Images of one or two dimensions use only the first four.
+constexpr size_t kFlatQueries = 4;
 
 // How many of the queries above the context takes, so that asking never
 // raises an error the guest would see: desktop GL all six; OpenGL ES 3.0
@@ -38,6 +33,10 @@ size_t queries_taken(GlContextState::Impl& st, bool pack) {
   return epoxy_has_gl_extension(subimage) ? 4 : 1;
 }
 
+bool empty_image(int64_t width, int64_t height, int64_t depth) {
+  return width <= 0 || height <= 0 || depth <= 0;
+}
+
 wire::Error short_pixels(size_t have, size_t need) {
   return wire::make_error(wire::Errc::kBadLength, "pixels: " + std::to_string(have) +
                                                       " bytes, needs " + std::to_string(need));
@@ -45,14 +44,15 @@ wire::Error short_pixels(size_t have, size_t need) {
 
 }  // namespace
 
-wire::size::PixelStore gl_pixel_store(GlContextState::Impl& st, bool pack) {
+wire::size::PixelStore gl_pixel_store(GlContextState::Impl& st, bool pack, int dims) {
   wire::size::PixelStore store;
-  const auto& queries = pack ? kPack : kUnpack;
-  const size_t taken = queries_taken(st, pack);
+  size_t taken = queries_taken(st, pack);
+  if (dims < 3) taken = std::min(taken, kFlatQueries);
   for (size_t i = 0; i < taken; ++i) {
-    GLint value = store.*queries[i].field;
-    glGetIntegerv(queries[i].pname, &value);
-    store.*queries[i].field = value;
+    const StoreQuery& q = kStoreQueries[i];
+    GLint value = store.*q.field;
+    glGetIntegerv(pack ? q.pack : q.unpack, &value);
+    store.*q.field = value;
   }
   return store;
 }
@@ -74,23 +74,24 @@ wire::Result<PixelSource> input_pixels(GlContextState::Impl& st, const wire::Dat
     }
     return PixelSource{reinterpret_cast<const void*>(static_cast<uintptr_t>(data.offset))};
   }
-  const size_t needed =
-      *wire::size::image_bytes(gl_pixel_store(st, false), dims, format, type, width, height, depth);
+  // GL is asked for the unpack state only where guest bytes are read.
+  const bool empty = empty_image(width, height, depth);
   if (data.kind == wire::DataKind::kNull) {
     // NULL is an offset of 0 into a bound unpack buffer, which GL checks.
-    if (needed == 0 || nullable || buffer_bound(GL_PIXEL_UNPACK_BUFFER_BINDING)) {
-      return PixelSource{};
-    }
-    return wire::make_error(wire::Errc::kBadValue, "null pixels of " + std::to_string(needed));
+    if (empty || nullable || buffer_bound(GL_PIXEL_UNPACK_BUFFER_BINDING)) return PixelSource{};
+    return wire::make_error(wire::Errc::kBadValue, "null pixels");
   }
+  if (empty) return PixelSource{data.bytes.data()};
+  const size_t needed = *wire::size::image_bytes(gl_pixel_store(st, false, dims), dims, format,
+                                                 type, width, height, depth);
   if (data.bytes.size() < needed) return short_pixels(data.bytes.size(), needed);
   return PixelSource{data.bytes.data()};
 }
 
 wire::Result<OutBuffer> output_pixels(GlContextState::Impl& st, int dims, GLenum format,
                                       GLenum type, int64_t width, int64_t height, int64_t depth) {
-  auto bytes =
-      wire::size::image_bytes(gl_pixel_store(st, true), dims, format, type, width, height, depth);
+  auto bytes = wire::size::image_bytes(gl_pixel_store(st, true, dims), dims, format, type, width,
+                                       height, depth);
   if (!bytes) return wire::make_error(wire::Errc::kBadValue, "pixel format/type pair");
   if (*bytes > kMaxReplyArrayBytes) {
     return wire::make_error(wire::Errc::kLimit, "pixels to send back: " + std::to_string(*bytes));

@@ -19,9 +19,11 @@
 
 namespace host {
 
-// The pack (or unpack) state of the current context, asked from GL for the
-// parameters the context accepts (the others keep their defaults in GL).
-wire::size::PixelStore gl_pixel_store(GlContextState::Impl& st, bool pack);
+// The pack (or unpack) state of the current context for an image of `dims`
+// dimensions, asked from GL for the parameters the context accepts and the
+// image uses (the image height and skipped images only for volumes); the
+// others keep their defaults.
+wire::size::PixelStore gl_pixel_store(GlContextState::Impl& st, bool pack, int dims);
 
 struct PixelSource {
   const void* data = nullptr;

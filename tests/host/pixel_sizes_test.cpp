@@ -440,27 +440,31 @@ TEST_F(PixelSizes, TheHostAsksGlForThePixelStore) {
   host::GlContextState::Impl st(host::GlContextState::new_share_group(), account, false);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 7);
   glPixelStoref(GL_UNPACK_ROW_LENGTH, 63.6f);
-  EXPECT_EQ(host::gl_pixel_store(st, false).row_length, 64);
+  EXPECT_EQ(host::gl_pixel_store(st, false, 3).row_length, 64);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, -5);  // GL_INVALID_VALUE
   EXPECT_EQ(drain_errors(), GLenum(GL_INVALID_VALUE));
-  EXPECT_EQ(host::gl_pixel_store(st, false).row_length, 64);
+  EXPECT_EQ(host::gl_pixel_store(st, false, 3).row_length, 64);
   glPushClientAttrib(GL_CLIENT_PIXEL_STORE_BIT);
   glPixelStorei(GL_PACK_SKIP_ROWS, 9);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-  EXPECT_EQ(host::gl_pixel_store(st, true).skip_rows, 9);
+  EXPECT_EQ(host::gl_pixel_store(st, true, 3).skip_rows, 9);
   glPopClientAttrib();
-  EXPECT_EQ(host::gl_pixel_store(st, true).skip_rows, 0);
-  EXPECT_EQ(host::gl_pixel_store(st, false).row_length, 64);
+  EXPECT_EQ(host::gl_pixel_store(st, true, 3).skip_rows, 0);
+  EXPECT_EQ(host::gl_pixel_store(st, false, 3).row_length, 64);
   EXPECT_EQ(drain_errors(), GLenum(GL_NO_ERROR)) << "asking raised an error";
   apply(PixelStore{}, false);
-  // What asking costs, once per transfer (docs/host.md).
-  constexpr int kRounds = 100000;
-  const auto start = std::chrono::steady_clock::now();
-  int32_t sum = 0;
-  for (int i = 0; i < kRounds; ++i) sum += host::gl_pixel_store(st, i % 2 == 0).alignment;
-  const std::chrono::duration<double, std::nano> took = std::chrono::steady_clock::now() - start;
-  EXPECT_EQ(sum, 4 * kRounds);
-  std::printf("asking GL for the pixel-store state: %.0f ns\n", took.count() / kRounds);
+  // What asking costs, once per transfer (docs/host.md): images, and
+  // volumes with their image height and skipped images.
+  for (int dims : {2, 3}) {
+    constexpr int kRounds = 100000;
+    const auto start = std::chrono::steady_clock::now();
+    int32_t sum = 0;
+    for (int i = 0; i < kRounds; ++i) sum += host::gl_pixel_store(st, i % 2 == 0, dims).alignment;
+    const std::chrono::duration<double, std::nano> took = std::chrono::steady_clock::now() - start;
+    EXPECT_EQ(sum, 4 * kRounds);
+    std::printf("asking GL for the pixel-store state of %dD images: %.0f ns\n", dims,
+                took.count() / kRounds);
+  }
 }
 
 }  // namespace
