@@ -4,11 +4,11 @@
 // up, no host bytes come back, and a witness guest keeps rendering.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <vector>
 
 #include "host_fixture.h"
 #include "test_guest.h"
+#include "witness.h"
 #include "wire/gl_encode.h"
 #include "wire/gl_opcodes.h"
 #include "wire/reader.h"
@@ -25,7 +25,7 @@ constexpr GLenum kUbyte = 0x1401, kUint = 0x1405, kAbgr = 0x8000, kColorIndex = 
 constexpr GLenum kBitmap = 0x1A00, kPoints = 0x0000, kTriangles = 0x0004;
 constexpr GLenum kUnpackRowLength = 0x0CF2, kUnpackSkipRows = 0x0CF3, kUnpackAlignment = 0x0CF5;
 constexpr GLenum kUnpackSkipImages = 0x806D, kPackRowLength = 0x0D02, kPackSkipRows = 0x0D03;
-constexpr GLbitfield kClientPixelStoreBit = 0x1, kColorBufferBit = 0x4000;
+constexpr GLbitfield kClientPixelStoreBit = 0x1;
 constexpr GLenum kNoError = 0, kInvalidEnum = 0x0500, kInvalidOperation = 0x0502;
 
 class HostilePixels : public ::testing::Test {
@@ -38,13 +38,8 @@ class HostilePixels : public ::testing::Test {
 
   void SetUp() override {
     ASSERT_TRUE(host_->ok()) << host_->error();
-    witness_ = TestGuest::connect(host_->address());
-    ASSERT_TRUE(witness_ && witness_->hello().ok());
-    ASSERT_EQ(witness_->create_context(1, Api::kGles, 3, 0), 0u);
-    witness_->create_surface(1, 16, 16);
-    witness_->make_current(1, 1, 1);
-    wire::encode_glClearColor(witness_->w(), 0.0f, 0.0f, 1.0f, 1.0f);
-    ASSERT_TRUE(witness_->send().ok());
+    witness_ = clearing_guest(host_->address());
+    ASSERT_TRUE(witness_);
     // The attacker: a desktop compatibility context (bitmaps, stipples,
     // glPixelStoref, client attribute stacks).
     attacker_ = TestGuest::connect(host_->address());
@@ -57,16 +52,6 @@ class HostilePixels : public ::testing::Test {
 
   wire::Writer& w() { return attacker_->w(); }
 
-  void expect_witness_renders(uint32_t frame_id) {
-    wire::encode_glClear(witness_->w(), kColorBufferBit);
-    witness_->swap(1, frame_id);
-    ASSERT_TRUE(witness_->send().ok());
-    ReceivedFrame f;
-    ASSERT_TRUE(witness_->wait_frame(&f));
-    EXPECT_EQ(f.argb(8, 8), 0xFF0000FFu);
-    EXPECT_TRUE(witness_->lost.empty());
-  }
-
   // Sends what was built: the attacker's context is lost at `op`.
   void expect_lost_at(GlOp op) {
     ASSERT_TRUE(attacker_->send().ok());
@@ -74,16 +59,7 @@ class HostilePixels : public ::testing::Test {
     ASSERT_TRUE(attacker_->wait_lost(&lost));
     EXPECT_EQ(lost.context_id, 2u);
     EXPECT_EQ(lost.opcode, static_cast<uint32_t>(op));
-    expect_witness_renders(1);
-  }
-
-  // The attacker's glGetError after what was built.
-  GLenum error() {
-    wire::encode_glGetError(w());
-    auto reply = attacker_->call();
-    GLenum e = ~0u;
-    if (reply && reply->size() == sizeof e) std::memcpy(&e, reply->data(), sizeof e);
-    return e;
+    expect_witness_renders(*witness_, 1);
   }
 
   // glReadPixels into client memory: the bytes the host sends back.
@@ -181,9 +157,9 @@ TEST_F(HostilePixels, NullDrawPixels) {
 // A pair the host cannot size is GL_INVALID_ENUM, and nothing comes back.
 TEST_F(HostilePixels, UnknownPairReadBackIsRefused) {
   EXPECT_TRUE(read_pixels(4, 4, 0x1234, kUbyte).empty());
-  EXPECT_EQ(error(), kInvalidEnum);
+  EXPECT_EQ(gl_error(*attacker_), kInvalidEnum);
   EXPECT_TRUE(attacker_->lost.empty());
-  expect_witness_renders(1);
+  expect_witness_renders(*witness_, 1);
 }
 
 // An RGBA framebuffer has no color indices (GL_INVALID_OPERATION); llvmpipe
@@ -191,16 +167,16 @@ TEST_F(HostilePixels, UnknownPairReadBackIsRefused) {
 // end.
 TEST_F(HostilePixels, ColorIndexReadBackIsRefused) {
   EXPECT_TRUE(read_pixels(4, 4, kColorIndex, kUbyte).empty());
-  EXPECT_EQ(error(), kInvalidOperation);
+  EXPECT_EQ(gl_error(*attacker_), kInvalidOperation);
   EXPECT_TRUE(attacker_->lost.empty());
-  expect_witness_renders(1);
+  expect_witness_renders(*witness_, 1);
 }
 
 TEST_F(HostilePixels, ColorIndexBitmapReadBackIsRefused) {
   EXPECT_TRUE(read_pixels(8, 2, kColorIndex, kBitmap).empty());
-  EXPECT_EQ(error(), kInvalidOperation);
+  EXPECT_EQ(gl_error(*attacker_), kInvalidOperation);
   EXPECT_TRUE(attacker_->lost.empty());
-  expect_witness_renders(1);
+  expect_witness_renders(*witness_, 1);
 }
 
 // GL writes rows of the pack row length glPopClientAttrib put back: the
@@ -214,8 +190,8 @@ TEST_F(HostilePixels, PoppedHugePackRowLength) {
   const auto pixels = read_pixels(2, 2, kRgba, kUbyte);
   ASSERT_EQ(pixels.size(), size_t{1 << 16} * 4 + 8);
   for (size_t i = 8; i < (size_t{1} << 16) * 4; ++i) ASSERT_EQ(pixels[i], std::byte{0}) << i;
-  EXPECT_EQ(error(), kNoError);
-  expect_witness_renders(1);
+  EXPECT_EQ(gl_error(*attacker_), kNoError);
+  expect_witness_renders(*witness_, 1);
 }
 
 TEST_F(HostilePixels, FloatPackSkipRows) {
@@ -223,8 +199,8 @@ TEST_F(HostilePixels, FloatPackSkipRows) {
   const auto pixels = read_pixels(4, 4, kRgba, kUbyte);
   ASSERT_EQ(pixels.size(), 1003u * 16 + 16);
   for (size_t i = 0; i < 1000u * 16; ++i) ASSERT_EQ(pixels[i], std::byte{0}) << i;
-  EXPECT_EQ(error(), kNoError);
-  expect_witness_renders(1);
+  EXPECT_EQ(gl_error(*attacker_), kNoError);
+  expect_witness_renders(*witness_, 1);
 }
 
 TEST_F(HostilePixels, StippleReadWithSkippedRows) {
@@ -243,8 +219,8 @@ TEST_F(HostilePixels, StippleWrittenWithSkippedRows) {
   const auto mask = reply_data();
   ASSERT_EQ(mask.size(), 256u);
   for (size_t i = 0; i < 128; ++i) ASSERT_EQ(mask[i], std::byte{0}) << i;
-  EXPECT_EQ(error(), kNoError);
-  expect_witness_renders(1);
+  EXPECT_EQ(gl_error(*attacker_), kNoError);
+  expect_witness_renders(*witness_, 1);
 }
 
 TEST_F(HostilePixels, BitmapWithLongRows) {
@@ -285,7 +261,7 @@ TEST_F(HostilePixels, BaseInstanceDrawOfExactIndices) {
   w().put_data(indices.data(), indices.size() * sizeof(uint32_t));
   w().put(static_cast<uint32_t>(1));
   w().end(at);
-  EXPECT_EQ(error(), kNoError);
+  EXPECT_EQ(gl_error(*attacker_), kNoError);
   EXPECT_TRUE(attacker_->lost.empty());
 }
 

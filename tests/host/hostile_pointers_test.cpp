@@ -12,6 +12,7 @@
 
 #include "host_fixture.h"
 #include "test_guest.h"
+#include "witness.h"
 #include "wire/gl_encode.h"
 #include "wire/gl_opcodes.h"
 
@@ -21,18 +22,9 @@ namespace {
 using wire::Api;
 using wire::ControlOp;
 
-constexpr GLbitfield kColorBufferBit = 0x4000;
 constexpr GLenum kPoints = 0x0000, kDouble = 0x140A, kOutOfMemory = 0x0505;
 constexpr GLenum kRender = 0x1C00, kFeedback = 0x1C01, kSelect = 0x1C02, k2D = 0x0600;
 constexpr float kPointToken = 0x0701;
-
-host::HostOptions small_limits() {
-  host::HostOptions o;
-  o.limits.guest.max_total_bytes = 64u << 20;
-  o.limits.max_batch_bytes = 1u << 20;
-  o.limits.max_contexts = 4;
-  return o;
-}
 
 template <typename T>
 std::vector<T> values_of(const std::vector<std::byte>& bytes, size_t at = 0) {
@@ -51,17 +43,12 @@ class HostilePointersTest : public ::testing::Test {
 
   void SetUp() override {
     ASSERT_TRUE(host_->ok()) << host_->error();
-    witness_ = TestGuest::connect(host_->address());
-    ASSERT_TRUE(witness_ && witness_->hello().ok());
-    ASSERT_EQ(witness_->create_context(1, Api::kGles, 3, 0), 0u);
-    witness_->create_surface(1, 16, 16);
-    witness_->make_current(1, 1, 1);
-    wire::encode_glClearColor(witness_->w(), 0.0f, 0.0f, 1.0f, 1.0f);
-    ASSERT_TRUE(witness_->send().ok());
-    expect_witness_renders(1);
+    witness_ = clearing_guest(host_->address());
+    ASSERT_TRUE(witness_);
+    expect_witness_renders(*witness_, 1);
   }
 
-  void TearDown() override { expect_witness_renders(2); }
+  void TearDown() override { expect_witness_renders(*witness_, 2); }
 
   // A guest at `address` with context 1 of `api` current on a 16x16 surface.
   static std::unique_ptr<TestGuest> attacker(const std::string& address, Api api, uint32_t major,
@@ -75,25 +62,6 @@ class HostilePointersTest : public ::testing::Test {
   }
   static std::unique_ptr<TestGuest> desktop_attacker() {
     return attacker(host_->address(), Api::kGl, 2, 1);
-  }
-
-  void expect_witness_renders(uint32_t frame_id) {
-    wire::encode_glClear(witness_->w(), kColorBufferBit);
-    witness_->swap(1, frame_id);
-    ASSERT_TRUE(witness_->send().ok());
-    ReceivedFrame f;
-    ASSERT_TRUE(witness_->wait_frame(&f));
-    EXPECT_EQ(f.frame.frame_id, frame_id);
-    EXPECT_EQ(f.argb(8, 8), 0xFF0000FFu);
-    EXPECT_TRUE(witness_->lost.empty());
-  }
-
-  static GLenum gl_error(TestGuest& g) {
-    wire::encode_glGetError(g.w());
-    auto reply = g.call();
-    GLenum e = ~0u;
-    if (reply && reply->size() == sizeof e) std::memcpy(&e, reply->data(), sizeof e);
-    return e;
   }
 
   // glRenderMode's reply: GL's answer, the mode it left, the words GL wrote.

@@ -7,6 +7,7 @@
 
 #include "host_fixture.h"
 #include "test_guest.h"
+#include "witness.h"
 #include "wire/gl_encode.h"
 #include "wire/gl_opcodes.h"
 
@@ -18,14 +19,6 @@ using wire::ControlOp;
 
 constexpr GLbitfield kColorBufferBit = 0x4000;
 
-host::HostOptions small_limits() {
-  host::HostOptions o;
-  o.limits.guest.max_total_bytes = 64u << 20;
-  o.limits.max_batch_bytes = 1u << 20;
-  o.limits.max_contexts = 4;
-  return o;
-}
-
 class HostileTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { host_ = new RunningHost(small_limits()); }
@@ -36,37 +29,14 @@ class HostileTest : public ::testing::Test {
 
   void SetUp() override {
     ASSERT_TRUE(host_->ok()) << host_->error();
-    witness_ = ready_guest(0.0f);
-    attacker_ = ready_guest(1.0f);
+    witness_ = clearing_guest(host_->address());
+    attacker_ = clearing_guest(host_->address(), 1.0f);
     ASSERT_TRUE(witness_ && attacker_);
-  }
-
-  // A guest with context 1 current on a 16x16 surface 1.
-  std::unique_ptr<TestGuest> ready_guest(float red) {
-    auto g = TestGuest::connect(host_->address());
-    if (!g || !g->hello().ok() || g->create_context(1, Api::kGles, 3, 0) != 0) return nullptr;
-    g->create_surface(1, 16, 16);
-    g->make_current(1, 1, 1);
-    wire::encode_glClearColor(g->w(), red, 0.0f, 1.0f, 1.0f);
-    if (!g->send().ok()) return nullptr;
-    return g;
-  }
-
-  // The witness renders a frame and gets exactly what it drew.
-  void expect_witness_renders(uint32_t frame_id) {
-    wire::encode_glClear(witness_->w(), kColorBufferBit);
-    witness_->swap(1, frame_id);
-    ASSERT_TRUE(witness_->send().ok());
-    ReceivedFrame f;
-    ASSERT_TRUE(witness_->wait_frame(&f));
-    EXPECT_EQ(f.frame.frame_id, frame_id);
-    EXPECT_EQ(f.argb(8, 8), 0xFF0000FFu);
-    EXPECT_TRUE(witness_->lost.empty());
   }
 
   // Sends `raw` from the attacker: its context 1 is lost, at `opcode`.
   void expect_lost(std::span<const std::byte> raw, uint32_t opcode) {
-    expect_witness_renders(1);
+    expect_witness_renders(*witness_, 1);
     ASSERT_TRUE(attacker_->send_raw(raw).ok());
     wire::ContextLost lost{};
     ASSERT_TRUE(attacker_->wait_lost(&lost));
@@ -79,7 +49,7 @@ class HostileTest : public ::testing::Test {
     ASSERT_TRUE(attacker_->call().ok());
     EXPECT_TRUE(attacker_->frames.empty());
     EXPECT_TRUE(attacker_->lost.empty()) << "logged once";
-    expect_witness_renders(2);
+    expect_witness_renders(*witness_, 2);
   }
 
   static std::vector<std::byte> bytes_of(const wire::Writer& w) {
@@ -170,7 +140,7 @@ TEST_F(HostileTest, ControlPayloadTooShortOrTooLong) {
   w.put(uint32_t{1});
   w.end(at);
   expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kResizeSurface));
-  auto again = ready_guest(1.0f);
+  auto again = clearing_guest(host_->address(), 1.0f);
   ASSERT_TRUE(again);
   attacker_ = std::move(again);
   wire::Writer w2;
@@ -201,7 +171,7 @@ TEST_F(HostileTest, TooManyContextsAreRefusedNotFatal) {
   for (uint32_t id = 2; id <= 4; ++id) EXPECT_EQ(attacker_->create_context(id, Api::kGles, 2, 0), 0u);
   EXPECT_NE(attacker_->create_context(5, Api::kGles, 2, 0), 0u);
   EXPECT_TRUE(attacker_->lost.empty());
-  expect_witness_renders(1);
+  expect_witness_renders(*witness_, 1);
 }
 
 TEST_F(HostileTest, BatchOverTheSizeLimitEndsTheConnection) {
@@ -211,11 +181,11 @@ TEST_F(HostileTest, BatchOverTheSizeLimitEndsTheConnection) {
   w.end(at);
   std::memcpy(big.data(), w.bytes().data(), w.size());
   patch_u32(big, 4, static_cast<uint32_t>(big.size()));
-  expect_witness_renders(1);
+  expect_witness_renders(*witness_, 1);
   ASSERT_TRUE(attacker_->send_raw(big).ok());
   EXPECT_TRUE(attacker_->wait_closed());
   EXPECT_EQ(attacker_->lost.size(), 1u);
-  expect_witness_renders(2);
+  expect_witness_renders(*witness_, 2);
 }
 
 TEST_F(HostileTest, CommandsBeforeHelloEndNothingButTheirOwn) {
@@ -226,7 +196,7 @@ TEST_F(HostileTest, CommandsBeforeHelloEndNothingButTheirOwn) {
   wire::ContextLost lost{};
   ASSERT_TRUE(g->wait_lost(&lost));
   EXPECT_EQ(lost.context_id, 0u);
-  expect_witness_renders(1);
+  expect_witness_renders(*witness_, 1);
 }
 
 TEST_F(HostileTest, BrokenBatchHeaderEndsTheConnection) {
@@ -237,11 +207,11 @@ TEST_F(HostileTest, BrokenBatchHeaderEndsTheConnection) {
   ASSERT_TRUE(msg.ok());
   std::vector<std::byte> m(msg->begin(), msg->end());
   m[0] = std::byte{0};  // not the batch magic
-  expect_witness_renders(1);
+  expect_witness_renders(*witness_, 1);
   ASSERT_TRUE(attacker_->send_message(m).ok());
   EXPECT_TRUE(attacker_->wait_closed());
   EXPECT_EQ(attacker_->lost.size(), 1u);
-  expect_witness_renders(2);
+  expect_witness_renders(*witness_, 2);
 }
 
 TEST_F(HostileTest, CorruptCompressedBatchEndsTheConnection) {
@@ -251,10 +221,10 @@ TEST_F(HostileTest, CorruptCompressedBatchEndsTheConnection) {
   ASSERT_TRUE(msg.ok());
   std::vector<std::byte> m(msg->begin(), msg->end());
   for (size_t i = sizeof(wire::BatchHeader); i < m.size(); ++i) m[i] ^= std::byte{0xA5};
-  expect_witness_renders(1);
+  expect_witness_renders(*witness_, 1);
   ASSERT_TRUE(attacker_->send_message(m).ok());
   EXPECT_TRUE(attacker_->wait_closed());
-  expect_witness_renders(2);
+  expect_witness_renders(*witness_, 2);
 }
 
 // GL reads vertex arrays on the CPU for glArrayElement and for draws
@@ -263,7 +233,7 @@ TEST_F(HostileTest, CorruptCompressedBatchEndsTheConnection) {
 TEST_F(HostileTest, ArrayReadsPastTheBuffer) {
   constexpr GLenum kArrayBuffer = 0x8892, kStaticDraw = 0x88E4, kFloat = 0x1406;
   constexpr GLenum kPoints = 0x0000, kCompile = 0x1300, kCompileAndExecute = 0x1301;
-  expect_witness_renders(1);
+  expect_witness_renders(*witness_, 1);
   ASSERT_EQ(attacker_->create_context(2, Api::kGl, 3, 0, wire::Profile::kCompatibility), 0u);
   attacker_->make_current(2, 1, 1);
   GLuint buffer = 1;
@@ -288,13 +258,7 @@ TEST_F(HostileTest, ArrayReadsPastTheBuffer) {
   wire::encode_glCallList(attacker_->w(), 8);
   wire::encode_glArrayElement(attacker_->w(), 1 << 24);
   wire::encode_glEnd(attacker_->w());
-  auto error = [&] {
-    wire::encode_glGetError(attacker_->w());
-    auto reply = attacker_->call();
-    GLenum e = ~0u;
-    if (reply && reply->size() == sizeof e) std::memcpy(&e, reply->data(), sizeof e);
-    return e;
-  };
+  auto error = [&] { return gl_error(*attacker_); };
   EXPECT_EQ(error(), 0x0502u) << "refused: GL_INVALID_OPERATION";
   for (int i = 0; i < 8 && error() != 0;) ++i;  // a look inside a glBegin is GL's error too
   // What the buffer holds (its one vertex) is read as GL reads it.
@@ -306,7 +270,7 @@ TEST_F(HostileTest, ArrayReadsPastTheBuffer) {
   wire::encode_glEnd(attacker_->w());
   EXPECT_EQ(error(), 0u);
   EXPECT_TRUE(attacker_->lost.empty());
-  expect_witness_renders(2);
+  expect_witness_renders(*witness_, 2);
 }
 
 }  // namespace

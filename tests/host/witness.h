@@ -1,0 +1,61 @@
+// What the hostile stream tests share: a host with limits a test can reach,
+// a witness guest that keeps rendering while another guest attacks, and an
+// attacker's glGetError.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "host/server.h"
+#include "test_guest.h"
+#include "wire/gl_encode.h"
+
+namespace hosttest {
+
+inline host::HostOptions small_limits() {
+  host::HostOptions o;
+  o.limits.guest.max_total_bytes = 64u << 20;
+  o.limits.max_batch_bytes = 1u << 20;
+  o.limits.max_contexts = 4;
+  return o;
+}
+
+// A guest at `address` with context 1 (OpenGL ES 3.0) current on a 16x16
+// surface 1, clearing to (red, 0, 1, 1); null when the host refuses it.
+inline std::unique_ptr<TestGuest> clearing_guest(const std::string& address, float red = 0.0f) {
+  auto g = TestGuest::connect(address);
+  if (!g || !g->hello().ok() || g->create_context(1, wire::Api::kGles, 3, 0) != 0) return nullptr;
+  g->create_surface(1, 16, 16);
+  g->make_current(1, 1, 1);
+  wire::encode_glClearColor(g->w(), red, 0.0f, 1.0f, 1.0f);
+  if (!g->send().ok()) return nullptr;
+  return g;
+}
+
+// The witness (a clearing_guest clearing to blue) renders frame `frame_id`
+// and gets exactly what it drew.
+inline void expect_witness_renders(TestGuest& witness, uint32_t frame_id) {
+  constexpr GLbitfield kColorBufferBit = 0x4000;
+  wire::encode_glClear(witness.w(), kColorBufferBit);
+  witness.swap(1, frame_id);
+  ASSERT_TRUE(witness.send().ok());
+  ReceivedFrame f;
+  ASSERT_TRUE(witness.wait_frame(&f));
+  EXPECT_EQ(f.frame.frame_id, frame_id);
+  EXPECT_EQ(f.argb(8, 8), 0xFF0000FFu);
+  EXPECT_TRUE(witness.lost.empty());
+}
+
+// `g`'s glGetError after what it built; ~0 when no answer came.
+inline GLenum gl_error(TestGuest& g) {
+  wire::encode_glGetError(g.w());
+  auto reply = g.call();
+  GLenum e = ~0u;
+  if (reply && reply->size() == sizeof e) std::memcpy(&e, reply->data(), sizeof e);
+  return e;
+}
+
+}  // namespace hosttest
