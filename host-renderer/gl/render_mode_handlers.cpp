@@ -22,6 +22,9 @@ namespace {
 // GL writes a kept buffer only in contexts with selection and feedback.
 bool has_render_modes(GlContextState::Impl& st) { return st.has_fixed_function_arrays(); }
 
+// What GL writes comes back in glRenderMode's reply, as large as any other.
+constexpr size_t kMaxKeptWords = kMaxReplyArrayBytes / sizeof(uint32_t);
+
 // Gives GL a fresh buffer of `size` words through `set`; the context keeps
 // it in `kept` if GL took it. GL refuses a new buffer while in the mode the
 // buffer serves (and between glBegin and glEnd), and then goes on writing
@@ -32,7 +35,8 @@ void keep_buffer(GlContextState::Impl& st, KeptBuffer& kept, GLsizei size, GLenu
     set(size, nullptr, type);  // GL's own error; it keeps nothing
     return;
   }
-  KeptBuffer fresh = KeptBuffer::make(st.account, static_cast<size_t>(size));
+  const auto words = static_cast<size_t>(size);
+  KeptBuffer fresh = words <= kMaxKeptWords ? KeptBuffer::make(st.account, words) : KeptBuffer{};
   if (fresh.empty()) {
     st.refused_error = GL_OUT_OF_MEMORY;
     return;

@@ -259,5 +259,22 @@ TEST_F(HostilePointersTest, HeapStringChangedAfterItWasChecked) {
   EXPECT_EQ(gl_error(*a), 0u) << "the host still serves the attacker's first context";
 }
 
+// What GL writes there comes back in glRenderMode's one reply, which holds
+// at most 256 MiB: a larger buffer is GL_OUT_OF_MEMORY even for a guest
+// whose memory would hold it. A host of its own with the default limits
+// (512 MiB objects, 2 GiB in all), run when no other host is.
+TEST(HostileKeptBuffers, FeedbackBufferBeyondOneReply) {
+  RunningHost roomy;
+  ASSERT_TRUE(roomy.ok()) << roomy.error();
+  auto a = TestGuest::connect(roomy.address());
+  ASSERT_TRUE(a && a->hello().ok());
+  ASSERT_EQ(a->create_context(1, Api::kGl, 2, 1), 0u);
+  a->create_surface(1, 16, 16);
+  a->make_current(1, 1, 1);
+  wire::encode_glFeedbackBuffer(a->w(), (256 << 20) / 4 + 1, k2D);
+  EXPECT_EQ(gl_error(*a), kOutOfMemory);
+  EXPECT_TRUE(a->lost.empty());
+}
+
 }  // namespace
 }  // namespace hosttest
