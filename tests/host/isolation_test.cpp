@@ -221,7 +221,9 @@ TEST_F(Isolation, KilledRenderersLeaveNothingBehind) {
     auto g = ready_guest(host.address());
     ASSERT_TRUE(g);
     ASSERT_TRUE(renders(*g, i % 200, 1));
-    for (const auto& s : host.server().stats_json()["sessions"]) ::kill(s["renderer_pid"].get<int>(), SIGKILL);
+    // Held in a variable: a range-for over a member of a temporary reads freed memory.
+    const nlohmann::json stats = host.server().stats_json();
+    for (const auto& s : stats["sessions"]) ::kill(s["renderer_pid"].get<int>(), SIGKILL);
     EXPECT_TRUE(g->wait_closed());
   };
   cycle(0);
