@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "wire/reader.h"
@@ -93,6 +94,29 @@ TEST_F(HeapCopiesTest, ReferencesAboveTheHeapSizeAreRefused) {
   auto fifth = r.get_data();
   ASSERT_FALSE(fifth.ok());
   EXPECT_EQ(fifth.error().code, wire::Errc::kLimit);
+}
+
+// A command that copied a lot keeps none of it for the next, whichever of
+// its references was the large one.
+TEST(HeapCopiesMemory, LargeCopiesAreNotKeptForTheNextCommand) {
+  constexpr uint32_t kLarge = 2u << 20;
+  const std::vector<std::byte> heap(kLarge + 4);
+  wire::Writer w;
+  for (auto [offset, size] : {std::pair<uint64_t, uint32_t>{0, kLarge}, {kLarge, 4}}) {
+    w.put(static_cast<uint32_t>(wire::DataKind::kHeap));
+    w.put(offset);
+    w.put(size);
+  }
+  const std::vector<std::byte> payload(w.bytes().begin(), w.bytes().end());
+  wire::HeapCopies copies(heap);
+  {
+    wire::Reader r(payload, 0, copies);
+    ASSERT_TRUE(r.get_data().ok());
+    ASSERT_TRUE(r.get_data().ok());
+    EXPECT_GE(copies.kept_bytes(), kLarge);
+  }
+  wire::Reader next(payload, 0, copies);
+  EXPECT_LT(copies.kept_bytes(), kLarge);
 }
 
 }  // namespace

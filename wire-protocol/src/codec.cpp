@@ -41,9 +41,9 @@ void HeapCopies::next_command() {
   copies_.clear();
   blocks_used_ = 0;
   copied_ = 0;
-  // A command that copied a lot does not keep its memory for the next.
-  constexpr size_t kKeepBlockBytes = 1u << 20;
-  while (!blocks_.empty() && blocks_.back().capacity() > kKeepBlockBytes) blocks_.pop_back();
+  // A command that copied a lot does not keep its memory for the next,
+  // wherever among its references the large one was.
+  std::erase_if(blocks_, [](const auto& block) { return block.capacity() > (1u << 20); });
 }
 
 Result<std::span<const std::byte>> HeapCopies::copy(size_t at, uint64_t offset, uint32_t size) {
@@ -61,6 +61,12 @@ Result<std::span<const std::byte>> HeapCopies::copy(size_t at, uint64_t offset, 
   const std::byte* from = heap_.data() + offset;
   block.assign(from, from + size);  // pointers: one memmove
   return copies_.insert(it, Copy{at, block})->bytes;
+}
+
+size_t HeapCopies::kept_bytes() const {
+  size_t bytes = 0;
+  for (const auto& block : blocks_) bytes += block.capacity();
+  return bytes;
 }
 
 Result<Data> Reader::get_data() { return read_data(copies_ != nullptr); }

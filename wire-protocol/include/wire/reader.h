@@ -43,6 +43,9 @@ class HeapCopies {
   // references may copy at most the heap's size: the peer can have no more
   // live data in it.
   Result<std::span<const std::byte>> copy(size_t at, uint64_t offset, uint32_t size);
+  // Bytes of storage held for copies (no more than 1 MiB a block between
+  // commands).
+  size_t kept_bytes() const;
 
  private:
   struct Copy {
