@@ -1,8 +1,10 @@
 #include "host/renderer.h"
 
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <csignal>
 #include <list>
 #include <memory>
 #include <thread>
@@ -116,6 +118,12 @@ wire::Result<std::unique_ptr<Renderer>> start(int control_fd) {
 }  // namespace
 
 int run_renderer(int control_fd) {
+  // A renderer never outlives its supervisor: when the supervisor dies its
+  // guests lose their contexts at once instead of being served unaccounted.
+  // (The supervisor starts every renderer from one thread that outlives
+  // them all; a supervisor that died before this line left the control
+  // socket closed, which ends the renderer too.)
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   auto renderer = start(control_fd);
   if (!renderer) {
     (void)send_control(control_fd, ControlMsg::kFailed, {{"error", renderer.error().describe()}});

@@ -33,20 +33,19 @@ void relay(wire::Channel& from, wire::Channel& to) {
 
 wire::Result<std::unique_ptr<Supervisor>> Supervisor::create(SupervisorOptions opts) {
   std::unique_ptr<Supervisor> s(new Supervisor(std::move(opts)));
-  auto first = RendererProcess::spawn(s->opts_.renderer_exe, s->opts_.renderer);
-  if (!first) return first.error();
-  auto info = (*first)->wait_ready(kRendererStart);
-  if (!info) return info.error();
-  s->info_ = *info;
-  s->spare_ = std::move(*first);
   s->spare_keeper_ = std::thread([p = s.get()] { p->keep_spare(); });
+  std::unique_lock lock(s->mutex_);
+  s->changed_.wait(lock, [&] { return s->spare_ || s->first_failure_; });
+  if (s->first_failure_) return *s->first_failure_;  // the keeper has ended
   return s;
 }
 
 Supervisor::~Supervisor() { stop_all(); }
 
 // One renderer is always started ahead, so that a guest program does not
-// wait for a display to open.
+// wait for a display to open. Every renderer is started by this thread: a
+// renderer ends with the thread that started it (PR_SET_PDEATHSIG), and this
+// one lives until every renderer has ended.
 void Supervisor::keep_spare() {
   std::unique_lock lock(mutex_);
   while (!stopping_) {
@@ -54,20 +53,31 @@ void Supervisor::keep_spare() {
     if (stopping_) break;
     lock.unlock();
     auto r = RendererProcess::spawn(opts_.renderer_exe, opts_.renderer);
-    wire::Status ready = r ? wire::Status{} : wire::Status(r.error());
-    if (r) {
-      auto info = (*r)->wait_ready(kRendererStart);
-      if (!info) ready = info.error();
-    }
+    auto info = r ? (*r)->wait_ready(kRendererStart) : wire::Result<RendererInfo>(r.error());
     lock.lock();
-    if (ready) {
+    if (info) {
+      if (!spare_started_) info_ = *info;  // the first tells what the display offers
+      spare_started_ = true;
       spare_ = std::move(*r);
       changed_.notify_all();
       continue;
     }
-    log_line("cannot start a renderer: %s", ready.error().describe().c_str());
+    if (!spare_started_) {  // nothing was ever served: the host cannot start
+      first_failure_ = info.error();
+      changed_.notify_all();
+      return;
+    }
+    log_line("cannot start a renderer: %s", info.error().describe().c_str());
     changed_.wait_for(lock, kRetryAfterFailure, [&] { return stopping_; });
   }
+  changed_.wait(lock, [&] { return all_done(); });
+}
+
+bool Supervisor::all_done() const {
+  for (const auto& g : guests_) {
+    if (!g.done.load()) return false;
+  }
+  return true;
 }
 
 wire::Result<std::unique_ptr<RendererProcess>> Supervisor::take_renderer() {
@@ -219,17 +229,10 @@ void Supervisor::stop_all() {
     changed_.notify_all();
     for (auto& g : guests_) g.renderer->stop();
   }
+  // The keeper, which started every renderer, returns once they all ended.
   if (spare_keeper_.joinable()) spare_keeper_.join();
-  spare_.reset();
-  std::unique_lock lock(mutex_);
-  changed_.wait(lock, [&] {
-    for (const auto& g : guests_) {
-      if (!g.done.load()) return false;
-    }
-    return true;
-  });
-  lock.unlock();
   reap();
+  spare_.reset();
 }
 
 }  // namespace host

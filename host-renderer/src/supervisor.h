@@ -8,6 +8,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -57,6 +58,7 @@ class Supervisor {
   bool admit(const std::string& peer);
   wire::Result<std::unique_ptr<RendererProcess>> take_renderer();
   void keep_spare();
+  bool all_done() const;  // every guest's renderer has ended; under mutex_
   wire::Result<wire::ChannelHandoff> handoff_or_relay(Guest& g, std::unique_ptr<wire::Channel> channel);
   void watch(Guest& g);
   void reap();
@@ -67,11 +69,13 @@ class Supervisor {
   std::condition_variable changed_;
   std::unique_ptr<RendererProcess> spare_;  // started and confined, waiting for a guest
   bool stopping_ = false;
+  bool spare_started_ = false;                // a renderer has ever started
+  std::optional<wire::Error> first_failure_;  // why the first one could not
   uint32_t next_id_ = 1;
   uint64_t started_ = 0, crashed_ = 0, refused_ = 0, sessions_total_ = 0;
   Counters finished_;
   std::list<Guest> guests_;
-  std::thread spare_keeper_;  // last: stops first
+  std::thread spare_keeper_;  // starts every renderer
 };
 
 }  // namespace host
