@@ -65,6 +65,7 @@ struct Bystanders {
     for (uint32_t i = 0; i < n; ++i) {
       threads.emplace_back([this, address, i] {
         auto g = ready_guest(address);
+        ready.fetch_add(1);
         if (!g) {
           bad[i] = 1000;
           return;
@@ -72,16 +73,23 @@ struct Bystanders {
         for (uint32_t frame = 1; !stop.load(); ++frame) bad[i] += renders(*g, 40 + i * 20, frame) ? 0 : 1;
       });
     }
+    // Renderers start one after another: all bystanders are served before
+    // anyone else comes.
+    while (ready.load() < n) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  ~Bystanders() { finish(); }
   uint32_t finish() {
     stop.store(true);
-    for (auto& t : threads) t.join();
+    for (auto& t : threads) {
+      if (t.joinable()) t.join();
+    }
     uint32_t total = 0;
     for (uint32_t b : bad) total += b;
     return total;
   }
   std::vector<uint32_t> bad;
   std::atomic<bool> stop{false};
+  std::atomic<uint32_t> ready{0};
   std::vector<std::thread> threads;
 };
 
