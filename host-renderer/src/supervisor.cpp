@@ -106,6 +106,7 @@ bool Supervisor::admit(const std::string& peer) {
 void Supervisor::serve(std::unique_ptr<wire::Channel> channel, const std::string& peer) {
   reap();
   const std::string description = channel->describe();
+  std::lock_guard admission(admission_);
   if (!admit(peer)) {
     log_guest("refused %s%s: too many guests (--max-guests, --max-guests-per-peer)",
               description, peer.empty() ? "" : " of " + peer);
@@ -124,8 +125,6 @@ void Supervisor::serve(std::unique_ptr<wire::Channel> channel, const std::string
   g.peer = peer;
   g.description = description;
   g.renderer = std::move(*renderer);
-  ++started_;
-  ++sessions_total_;
   auto handoff = handoff_or_relay(g, std::move(channel));
   wire::Status st = handoff ? g.renderer->adopt(std::move(*handoff), g.id) : wire::Status(handoff.error());
   if (!st) log_guest("cannot hand %s to a renderer: %s", description, st.error().describe());
@@ -215,10 +214,10 @@ nlohmann::json Supervisor::stats_json() {
   }
   return {{"total", total.to_json()},
           {"memory_bytes", memory},
-          {"sessions_total", sessions_total_},
+          {"sessions_total", next_id_ - 1},
           {"sessions_live", sessions.size()},
           {"sessions", sessions},
-          {"renderers", {{"live", sessions.size()}, {"started", started_}, {"crashed", crashed_},
+          {"renderers", {{"live", sessions.size()}, {"started", next_id_ - 1}, {"crashed", crashed_},
                          {"refused", refused_}}}};
 }
 

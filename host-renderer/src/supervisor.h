@@ -68,11 +68,14 @@ class Supervisor {
   std::mutex mutex_;
   std::condition_variable changed_;
   std::unique_ptr<RendererProcess> spare_;  // started and confined, waiting for a guest
+  // Held from the cap check until the guest is listed, so that guests
+  // arriving together cannot all pass the same check.
+  std::mutex admission_;
   bool stopping_ = false;
   bool spare_started_ = false;                // a renderer has ever started
   std::optional<wire::Error> first_failure_;  // why the first one could not
-  uint32_t next_id_ = 1;
-  uint64_t started_ = 0, crashed_ = 0, refused_ = 0, sessions_total_ = 0;
+  uint32_t next_id_ = 1;  // also one more than the renderers given a guest
+  uint64_t crashed_ = 0, refused_ = 0;
   Counters finished_;
   std::list<Guest> guests_;
   std::thread spare_keeper_;  // starts every renderer
