@@ -109,7 +109,7 @@ wire::Result<std::unique_ptr<Renderer>> start(int control_fd) {
   auto display = EglDisplay::open(config->display);
   if (!display) return display.error();
   WIRE_TRY(apply_rlimits(config->sandbox));
-  if (config->seccomp) WIRE_TRY(apply_seccomp());
+  WIRE_TRY(apply_seccomp());
   WIRE_TRY(send_control(control_fd, ControlMsg::kReady, to_json((*display)->info())));
   return std::make_unique<Renderer>(control_fd, std::move(*config), std::move(*display),
                                     std::move(*counters));

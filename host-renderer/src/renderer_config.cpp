@@ -19,8 +19,7 @@ nlohmann::json to_json(const RendererConfig& c) {
           {"io_timeout_ms", c.transport.io_timeout.count()},
           {"ring_silence_ms", c.transport.ring_silence.count()},
           {"data_bytes", c.sandbox.data_bytes},
-          {"open_files", c.sandbox.open_files},
-          {"seccomp", c.seccomp}};
+          {"open_files", c.sandbox.open_files}};
 }
 
 wire::Result<RendererConfig> config_from_json(const nlohmann::json& j) {
@@ -43,7 +42,6 @@ wire::Result<RendererConfig> config_from_json(const nlohmann::json& j) {
     c.transport.ring_silence = std::chrono::milliseconds(j.at("ring_silence_ms").get<int64_t>());
     c.sandbox.data_bytes = j.at("data_bytes").get<size_t>();
     c.sandbox.open_files = j.at("open_files").get<size_t>();
-    c.seccomp = j.at("seccomp").get<bool>();
   } catch (const nlohmann::json::exception& e) {
     return wire::make_error(wire::Errc::kBadValue, std::string("renderer configuration: ") + e.what());
   }

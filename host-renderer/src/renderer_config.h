@@ -16,7 +16,6 @@ struct RendererConfig {
   SessionLimits limits;
   wire::TransportOptions transport;  // token unused: guests arrive authenticated
   SandboxLimits sandbox;
-  bool seccomp = true;
 };
 
 nlohmann::json to_json(const RendererConfig& c);
