@@ -130,13 +130,7 @@ const RendererInfo& Server::info() const { return display_ ? display_->info() : 
 
 nlohmann::json Server::stats_json() { return supervisor_ ? supervisor_->stats_json() : stats_.to_json(); }
 
-std::string Server::summary() {
-  if (!supervisor_) return stats_.summary();
-  nlohmann::json j = supervisor_->stats_json();
-  return "sessions " + j["sessions_total"].dump() + ", frames " + j["total"]["frames"].dump() +
-         ", contexts lost " + j["total"]["contexts_lost"].dump() + ", renderers crashed " +
-         j["renderers"]["crashed"].dump() + ", guests refused " + j["renderers"]["refused"].dump();
-}
+std::string Server::summary() { return summarize(stats_json()); }
 
 std::vector<std::string> Server::addresses() const {
   std::vector<std::string> out;

@@ -1,45 +1,38 @@
 #include "host/stats.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <utility>
 
 namespace host {
 
 namespace {
 constexpr auto kRelaxed = std::memory_order_relaxed;
+
+// JSON names of the counters, in the order they are printed.
+constexpr std::pair<const char*, std::atomic<uint64_t> Counters::*> kFields[] = {
+    {"batches", &Counters::batches},         {"commands", &Counters::commands},
+    {"bytes_wire", &Counters::wire_bytes},   {"bytes_raw", &Counters::raw_bytes},
+    {"round_trips", &Counters::round_trips}, {"frames", &Counters::frames},
+    {"frame_bytes", &Counters::frame_bytes}, {"contexts_lost", &Counters::contexts_lost}};
+}  // namespace
+
+template <typename F>
+void Counters::each_with(const Counters& other, F f) {
+  for (const auto& field : kFields) f(this->*field.second, other.*field.second);
 }
 
 void Counters::add(const Counters& o) {
-  batches.fetch_add(o.batches.load(kRelaxed), kRelaxed);
-  commands.fetch_add(o.commands.load(kRelaxed), kRelaxed);
-  wire_bytes.fetch_add(o.wire_bytes.load(kRelaxed), kRelaxed);
-  raw_bytes.fetch_add(o.raw_bytes.load(kRelaxed), kRelaxed);
-  round_trips.fetch_add(o.round_trips.load(kRelaxed), kRelaxed);
-  frames.fetch_add(o.frames.load(kRelaxed), kRelaxed);
-  frame_bytes.fetch_add(o.frame_bytes.load(kRelaxed), kRelaxed);
-  contexts_lost.fetch_add(o.contexts_lost.load(kRelaxed), kRelaxed);
+  each_with(o, [](auto& mine, const auto& theirs) { mine.fetch_add(theirs.load(kRelaxed), kRelaxed); });
 }
 
 void Counters::copy_from(const Counters& o) {
-  batches.store(o.batches.load(kRelaxed), kRelaxed);
-  commands.store(o.commands.load(kRelaxed), kRelaxed);
-  wire_bytes.store(o.wire_bytes.load(kRelaxed), kRelaxed);
-  raw_bytes.store(o.raw_bytes.load(kRelaxed), kRelaxed);
-  round_trips.store(o.round_trips.load(kRelaxed), kRelaxed);
-  frames.store(o.frames.load(kRelaxed), kRelaxed);
-  frame_bytes.store(o.frame_bytes.load(kRelaxed), kRelaxed);
-  contexts_lost.store(o.contexts_lost.load(kRelaxed), kRelaxed);
+  each_with(o, [](auto& mine, const auto& theirs) { mine.store(theirs.load(kRelaxed), kRelaxed); });
 }
 
 nlohmann::json Counters::to_json() const {
-  return {{"batches", batches.load(kRelaxed)},
-          {"commands", commands.load(kRelaxed)},
-          {"bytes_wire", wire_bytes.load(kRelaxed)},
-          {"bytes_raw", raw_bytes.load(kRelaxed)},
-          {"round_trips", round_trips.load(kRelaxed)},
-          {"frames", frames.load(kRelaxed)},
-          {"frame_bytes", frame_bytes.load(kRelaxed)},
-          {"contexts_lost", contexts_lost.load(kRelaxed)}};
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, field] : kFields) j[name] = (this->*field).load(kRelaxed);
+  return j;
 }
 
 std::shared_ptr<SessionStats> StatsRegistry::open_session(std::string peer, uint32_t id) {
@@ -89,21 +82,19 @@ void StatsRegistry::sum(Counters& total, uint64_t& memory_bytes, uint32_t& guest
   memory_bytes = memory;
 }
 
-std::string StatsRegistry::summary() const {
-  nlohmann::json j = to_json();
+std::string StatsRegistry::summary() const { return summarize(to_json()); }
+
+std::string summarize(const nlohmann::json& j) {
   const auto& t = j["total"];
-  char line[320];
-  std::snprintf(line, sizeof line,
-                "sessions %llu, batches %llu, commands %llu, bytes %llu on the wire / %llu raw, "
-                "round trips %llu, frames %llu, contexts lost %llu",
-                static_cast<unsigned long long>(j["sessions_total"].get<uint64_t>()),
-                static_cast<unsigned long long>(t["batches"].get<uint64_t>()),
-                static_cast<unsigned long long>(t["commands"].get<uint64_t>()),
-                static_cast<unsigned long long>(t["bytes_wire"].get<uint64_t>()),
-                static_cast<unsigned long long>(t["bytes_raw"].get<uint64_t>()),
-                static_cast<unsigned long long>(t["round_trips"].get<uint64_t>()),
-                static_cast<unsigned long long>(t["frames"].get<uint64_t>()),
-                static_cast<unsigned long long>(t["contexts_lost"].get<uint64_t>()));
+  auto n = [](const nlohmann::json& v) { return std::to_string(v.get<uint64_t>()); };
+  std::string line = "sessions " + n(j["sessions_total"]) + ", batches " + n(t["batches"]) + ", commands " +
+                     n(t["commands"]) + ", bytes " + n(t["bytes_wire"]) + " on the wire / " +
+                     n(t["bytes_raw"]) + " raw, round trips " + n(t["round_trips"]) + ", frames " +
+                     n(t["frames"]) + ", contexts lost " + n(t["contexts_lost"]);
+  if (j.contains("renderers")) {
+    line += ", renderers crashed " + n(j["renderers"]["crashed"]) + ", guests refused " +
+            n(j["renderers"]["refused"]);
+  }
   return line;
 }
 

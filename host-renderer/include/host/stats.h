@@ -25,6 +25,11 @@ struct Counters {
   void add(const Counters& other);
   void copy_from(const Counters& other);
   nlohmann::json to_json() const;
+
+ private:
+  // Applies `f(mine, theirs)` to each pair of counters, in one place.
+  template <typename F>
+  void each_with(const Counters& other, F f);
 };
 
 struct SessionStats {
@@ -59,5 +64,9 @@ class StatsRegistry {
   Counters finished_;  // of closed sessions
   std::vector<std::shared_ptr<SessionStats>> live_;
 };
+
+// One line for the log from the counters' JSON (the registry's, or the
+// supervisor's, which adds its renderer processes).
+std::string summarize(const nlohmann::json& stats);
 
 }  // namespace host
