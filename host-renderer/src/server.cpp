@@ -1,10 +1,5 @@
 #include "host/server.h"
 
-#include <sys/stat.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include "host/address.h"
 #include "host/admin_socket.h"
 #include "host/log.h"
@@ -32,26 +27,6 @@ std::string peer_key(const wire::PeerIdentity& p) {
   if (p.address.rfind("tcp:", 0) == 0) return p.address.substr(0, p.address.rfind(':'));
   return p.address;
 }
-}  // namespace
-
-wire::Status create_socket_dir(const std::string& address) {
-  std::string path;
-  if (address.rfind("unix:", 0) == 0) path = address.substr(5);
-  if (address.rfind("shm:", 0) == 0 && address.rfind("shm:file=", 0) != 0) path = address.substr(4);
-  auto slash = path.rfind('/');
-  if (path.empty() || path[0] == '@' || slash == std::string::npos || slash == 0) return {};
-  std::string dir = path.substr(0, slash);
-  for (size_t at = 1; at <= dir.size(); ++at) {
-    if (at != dir.size() && dir[at] != '/') continue;
-    std::string prefix = dir.substr(0, at);
-    if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST) {
-      return make_error(Errc::kIo, "mkdir " + prefix + ": " + std::strerror(errno));
-    }
-  }
-  return {};
-}
-
-namespace {
 
 wire::TransportOptions transport_options(const HostOptions& opts) {
   wire::TransportOptions t;
@@ -109,7 +84,6 @@ wire::Result<std::unique_ptr<Server>> Server::create(const HostOptions& opts) {
     s->listeners_.push_back(std::move(*l));
   }
   if (!opts.admin.empty()) {
-    WIRE_TRY(create_socket_dir("unix:" + opts.admin));  // when no listener made it
     auto admin = AdminSocket::open(opts.admin);
     if (!admin) return admin.error();
     s->admin_ = std::move(*admin);

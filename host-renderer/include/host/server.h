@@ -79,11 +79,6 @@ class Server {
   std::list<Worker> workers_;  // handshakes, and sessions as threads
   int handshakes_total_ = 0;
   std::map<std::string, int> handshakes_;  // in progress, per peer
-
 };
-
-// For unix: and shm: addresses, creates the socket's directory (mode 0700)
-// when it is missing, so the default path works on a fresh machine.
-wire::Status create_socket_dir(const std::string& address);
 
 }  // namespace host
