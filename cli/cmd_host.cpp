@@ -87,14 +87,7 @@ int run_host(HostArgs& a) {
   parse_size(a.max_guest_memory, &o.limits.guest.max_total_bytes);
   parse_size(a.max_object_size, &o.limits.guest.max_object_bytes);
   parse_size(a.max_batch, &o.limits.max_batch_bytes);
-  if (!a.token_file.empty()) {
-    auto token = wire::read_token_file(a.token_file);
-    if (!token) {
-      std::fprintf(stderr, "conduit host: %s\n", token.error().detail.c_str());
-      return 2;
-    }
-    o.token = std::move(*token);
-  }
+  if (!read_token_option("conduit host", a.token_file, &o.token)) return 2;
   if (o.insecure) {
     host::log_line("--insecure: tcp: listeners serve plaintext; the token and every batch cross "
                    "the network readable and changeable");

@@ -61,14 +61,7 @@ int run_info(const InfoArgs& a) {
   wire::TransportOptions link;
   link.token = a.token;
   link.insecure = a.insecure;
-  if (!a.token_file.empty()) {
-    auto token = wire::read_token_file(a.token_file);
-    if (!token) {
-      std::fprintf(stderr, "conduit info: %s\n", token.error().detail.c_str());
-      return 2;
-    }
-    link.token = std::move(*token);
-  }
+  if (!read_token_option("conduit info", a.token_file, &link.token)) return 2;
   auto offer = host::query_host(address, link);
   if (!offer) {
     std::fprintf(stderr, "conduit info: %s: %s\n", address.c_str(), offer.error().describe().c_str());
