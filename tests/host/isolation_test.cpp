@@ -2,18 +2,17 @@
 // sandbox refuses, costs only itself; caps hold; guests see only themselves.
 #include <gtest/gtest.h>
 
-#include <dirent.h>
 #include <signal.h>
 
 #include <cerrno>
 #include <cstdlib>
-#include <fstream>
 #include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "host_fixture.h"
+#include "process_counts.h"
 #include "test_guest.h"
 #include "wire/gl_encode.h"
 
@@ -196,30 +195,6 @@ TEST_F(Isolation, AGuestSeesOnlyItsOwnSession) {
   EXPECT_EQ(j["sessions"][0]["id"], j["session"]);
   EXPECT_EQ(j["total"]["frames"], 0) << "b's frame is not a's business";
   EXPECT_EQ(host.server().stats_json()["sessions_live"], 2);
-}
-
-size_t open_fds() {
-  size_t n = 0;
-  if (DIR* d = opendir("/proc/self/fd")) {
-    while (readdir(d)) ++n;
-    closedir(d);
-  }
-  return n;
-}
-
-// Processes whose parent is this one (renderers not reaped would show here).
-size_t children() {
-  size_t n = 0;
-  DIR* d = opendir("/proc");
-  if (!d) return 0;
-  const std::string me = std::to_string(getpid());
-  while (dirent* e = readdir(d)) {
-    std::ifstream stat(std::string("/proc/") + e->d_name + "/stat");
-    std::string pid, comm, state, ppid;
-    if (stat >> pid >> comm >> state >> ppid && ppid == me) ++n;
-  }
-  closedir(d);
-  return n;
 }
 
 TEST_F(Isolation, KilledRenderersLeaveNothingBehind) {

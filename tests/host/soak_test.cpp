@@ -1,11 +1,12 @@
 // 1000 cycles of a guest process that connects, renders and is killed with
 // SIGKILL mid-frame: the host's resident memory stays within 5% of where it
 // settled after the first 50, and its open file descriptors do not change.
+// With renderer processes, every tenth cycle kills the guest's renderer
+// instead, and no process is left behind either.
 #include <gtest/gtest.h>
 
-#include <dirent.h>
-#include <malloc.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -14,36 +15,25 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
+#include <functional>
 #include <string>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "host_fixture.h"
+#include "process_counts.h"
 
 extern char** environ;
 
 namespace hosttest {
 namespace {
 
-// Resident memory with the allocator's free pages handed back first, so the
-// number follows what is live rather than where malloc happens to stand.
-size_t resident_kib() {
-  malloc_trim(0);
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("VmRSS:", 0) == 0) return std::strtoull(line.c_str() + 6, nullptr, 10);
-  }
-  return 0;
-}
+constexpr int kWarmup = 50;
 
-size_t open_fds() {
-  size_t n = 0;
-  if (DIR* d = opendir("/proc/self/fd")) {
-    while (readdir(d)) ++n;
-    closedir(d);
-  }
-  return n;
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v ? std::atoi(v) : fallback;
 }
 
 bool settle(host::Server& s) {
@@ -51,8 +41,9 @@ bool settle(host::Server& s) {
   return s.live_sessions() == 0;
 }
 
-// One guest process: waits for its first frame, then kills it mid-stream.
-bool cycle(const std::string& guest, const std::string& address) {
+// One guest process: waits for its first frame, runs `mid_frame` (which may
+// kill its renderer), then kills the guest.
+bool cycle(const std::string& guest, const std::string& address, const std::function<void()>& mid_frame) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) return false;
   posix_spawn_file_actions_t actions;
@@ -68,6 +59,7 @@ bool cycle(const std::string& guest, const std::string& address) {
     pollfd p{fds[0], POLLIN, 0};
     char c = 0;
     rendered = poll(&p, 1, 20000) == 1 && read(fds[0], &c, 1) == 1 && c == 'R';
+    if (rendered) mid_frame();
     kill(pid, SIGKILL);
     int status = 0;
     waitpid(pid, &status, 0);
@@ -76,29 +68,82 @@ bool cycle(const std::string& guest, const std::string& address) {
   return rendered;
 }
 
-TEST(HostSoak, ThousandKilledGuestsLeakNothing) {
+// Kills the renderer of the newest live session.
+void kill_newest_renderer(host::Server& s) {
+  const nlohmann::json stats = s.stats_json();
+  int newest = -1, pid = 0;
+  for (const auto& session : stats["sessions"]) {
+    if (session["id"].get<int>() > newest) {
+      newest = session["id"].get<int>();
+      pid = session["renderer_pid"].get<int>();
+    }
+  }
+  if (pid > 0) kill(pid, SIGKILL);
+}
+
+struct Holdings {
+  size_t resident_kib, fds, children;
+};
+
+Holdings holdings() { return {resident_kib(), open_fds(), children()}; }
+
+// Runs the cycles; every `renderer_kill_every`th cycle (0: never) kills the
+// renderer rather than only the guest.
+void soak(RunningHost& host, int cycles, int renderer_kill_every) {
   const char* guest = std::getenv("CONDUIT_SOAK_GUEST");
   ASSERT_NE(guest, nullptr) << "CONDUIT_SOAK_GUEST names the guest program";
-  int cycles = std::getenv("CONDUIT_SOAK_CYCLES") ? std::atoi(std::getenv("CONDUIT_SOAK_CYCLES")) : 1000;
+  int renderers_killed = 0;
+  auto run = [&](int i) {
+    const bool kill_renderer = renderer_kill_every > 0 && i % renderer_kill_every == renderer_kill_every - 1;
+    renderers_killed += kill_renderer;
+    return cycle(guest, host.address(), [&] {
+      if (kill_renderer) kill_newest_renderer(host.server());
+    });
+  };
+  for (int i = 0; i < kWarmup; ++i) ASSERT_TRUE(run(i)) << "cycle " << i;
+  ASSERT_TRUE(settle(host.server()));
+  const Holdings before = holdings();
+  for (int i = kWarmup; i < cycles; ++i) {
+    ASSERT_TRUE(run(i)) << "cycle " << i;
+    if ((i + 1) % 250 == 0) std::printf("cycle %d: resident %zu KiB\n", i + 1, resident_kib());
+  }
+  ASSERT_TRUE(settle(host.server()));
+  Holdings after = holdings();
+  // The spare renderer may still be starting: give it a moment.
+  for (int i = 0; i < 200 && after.children != before.children; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    after = holdings();
+  }
+  std::printf("after %d cycles (%d renderers killed): resident %zu KiB (after %d: %zu KiB), fds %zu (%zu), "
+              "child processes %zu (%zu)\n",
+              cycles, renderers_killed, after.resident_kib, kWarmup, before.resident_kib, after.fds, before.fds,
+              after.children, before.children);
+  EXPECT_LE(after.resident_kib, before.resident_kib + before.resident_kib / 20);
+  EXPECT_EQ(after.fds, before.fds);
+  EXPECT_EQ(after.children, before.children);
+  if (renderer_kill_every > 0) {
+    EXPECT_EQ(host.server().stats_json()["renderers"]["crashed"].get<int>(), renderers_killed);
+  }
+}
+
+TEST(HostSoak, ThousandKilledGuestsLeakNothing) {
   // Session threads that happen to overlap each get a malloc arena of their
   // own; a fixed number keeps resident memory a measure of live memory.
   mallopt(M_ARENA_MAX, 2);
   RunningHost host;
   ASSERT_TRUE(host.ok()) << host.error();
-  constexpr int kWarmup = 50;
-  for (int i = 0; i < kWarmup; ++i) ASSERT_TRUE(cycle(guest, host.address())) << "cycle " << i;
-  ASSERT_TRUE(settle(host.server()));
-  size_t rss0 = resident_kib(), fds0 = open_fds();
-  for (int i = kWarmup; i < cycles; ++i) {
-    ASSERT_TRUE(cycle(guest, host.address())) << "cycle " << i;
-    if ((i + 1) % 250 == 0) std::printf("cycle %d: resident %zu KiB\n", i + 1, resident_kib());
-  }
-  ASSERT_TRUE(settle(host.server()));
-  size_t rss1 = resident_kib(), fds1 = open_fds();
-  std::printf("after %d cycles: resident %zu KiB (after %d: %zu KiB), fds %zu (%zu)\n", cycles, rss1,
-              kWarmup, rss0, fds1, fds0);
-  EXPECT_LE(rss1, rss0 + rss0 / 20);
-  EXPECT_EQ(fds1, fds0);
+  soak(host, env_int("CONDUIT_SOAK_CYCLES", 1000), 0);
+}
+
+TEST(HostSoak, KilledGuestsAndRenderersLeaveNoProcessBehind) {
+  const char* exe = std::getenv("CONDUIT_EXE");
+  if (!exe) GTEST_SKIP() << "CONDUIT_EXE not set";
+  mallopt(M_ARENA_MAX, 2);
+  host::HostOptions o;
+  o.renderer_exe = exe;
+  RunningHost host(o);
+  ASSERT_TRUE(host.ok()) << host.error();
+  soak(host, env_int("CONDUIT_SOAK_PROCESS_CYCLES", 1000), 10);
 }
 
 }  // namespace
