@@ -20,21 +20,15 @@ KeptBuffer KeptBuffer::make(ResourceAccount& account, size_t words) {
   if (words > limits.max_object_bytes / sizeof(uint32_t)) return out;
   // At least one word, so an empty buffer means a refused one.
   words = std::max<size_t>(words, 1);
-  const size_t bytes = words * sizeof(uint32_t);
-  auto fits = [&] {
-    return bytes <= limits.max_total_bytes - std::min(account.total_bytes, limits.max_total_bytes);
-  };
   // Deleted objects GL has freed since may make room.
-  if (!fits() && account.reclaim) account.reclaim();
-  if (!fits()) return out;
+  if (!account.try_charge(words * sizeof(uint32_t))) return out;
   out.words_.assign(words, 0);
   out.account_ = &account;
-  account.total_bytes += bytes;
   return out;
 }
 
 void KeptBuffer::give_back() {
-  if (account_ != nullptr) account_->total_bytes -= words_.size() * sizeof(uint32_t);
+  if (account_ != nullptr) account_->release(words_.size() * sizeof(uint32_t));
   account_ = nullptr;
 }
 

@@ -22,8 +22,7 @@ bool MemoryLedger::charge(wire::ObjectType kind, GLuint object, uint32_t part, u
   const uint64_t old = found ? found->bytes : 0;
   if (rounded <= old) return true;
   const uint64_t more = rounded - old;
-  const uint64_t limit = account_->limits.max_total_bytes;
-  if (more > limit - std::min<uint64_t>(account_->total_bytes, limit)) return false;
+  if (!account_->charge_if_fits(more)) return false;
   if (it == objects_.end()) it = objects_.emplace(key(kind, object), Object{}).first;
   if (found) {
     found->bytes = rounded;
@@ -32,7 +31,6 @@ bool MemoryLedger::charge(wire::ObjectType kind, GLuint object, uint32_t part, u
   }
   it->second.bytes += more;
   bytes_ += more;
-  account_->total_bytes += more;
   return true;
 }
 
@@ -130,7 +128,7 @@ uint64_t MemoryLedger::level_bytes(wire::ObjectType kind, GLuint object, uint32_
 
 void MemoryLedger::give_back(uint64_t bytes) {
   bytes_ -= std::min(bytes_, bytes);
-  if (account_) account_->total_bytes -= std::min<uint64_t>(account_->total_bytes, bytes);
+  if (account_) account_->release(bytes);
 }
 
 }  // namespace host

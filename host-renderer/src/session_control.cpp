@@ -168,14 +168,13 @@ wire::Status Session::create_surface(wire::Reader& r) {
   if (surfaces_.size() >= limits_.max_surfaces) return make_error(Errc::kLimit, "too many surfaces", r.offset());
   // The worst case of the request is charged before anything is allocated.
   size_t worst = size_t{c->width} * c->height * 8;
-  if (c->width > kMaxSurfaceSide || c->height > kMaxSurfaceSide ||
-      worst > account_.limits.max_total_bytes - std::min(account_.total_bytes, account_.limits.max_total_bytes)) {
+  if (c->width > kMaxSurfaceSide || c->height > kMaxSurfaceSide || !account_.fits(worst)) {
     return make_error(Errc::kLimit, "surface " + std::to_string(c->width) + "x" + std::to_string(c->height),
                       r.offset());
   }
   auto s = Surface::create(display_, c->width, c->height, c->config);
   if (!s) return make_error(s.error().code, s.error().detail, r.offset());
-  account_.total_bytes += (*s)->bytes();
+  account_.charge_allocated((*s)->bytes());
   surfaces_.emplace(c->surface_id, std::move(*s));
   return {};
 }
@@ -191,7 +190,7 @@ wire::Status Session::destroy_surface(wire::Reader& r) {
   bound_ = false;
   // Unbind before the pbuffer goes, so it is freed now rather than deferred.
   host::make_current(display_.handle(), wire::Api::kGles, EGL_NO_CONTEXT, EGL_NO_SURFACE, EGL_NO_SURFACE);
-  account_.total_bytes -= std::min(account_.total_bytes, it->second->bytes());
+  account_.release(it->second->bytes());
   surfaces_.erase(it);
   frames_out_.erase(id->id);
   return {};
@@ -204,9 +203,11 @@ wire::Status Session::resize_surface(wire::Reader& r) {
   if (it == surfaces_.end()) return unknown("surface", m->surface_id, r.offset());
   Surface& s = *it->second;
   size_t worst = size_t{m->width} * m->height * 8;
-  size_t others = account_.total_bytes - std::min(account_.total_bytes, s.bytes());
-  if (m->width > kMaxSurfaceSide || m->height > kMaxSurfaceSide ||
-      worst > account_.limits.max_total_bytes - std::min(others, account_.limits.max_total_bytes)) {
+  // The old storage goes with the resize: the new size need only fit without it.
+  const size_t old_bytes = s.bytes();
+  account_.release(old_bytes);
+  if (m->width > kMaxSurfaceSide || m->height > kMaxSurfaceSide || !account_.fits(worst)) {
+    account_.charge_allocated(old_bytes);
     return make_error(Errc::kLimit, "surface " + std::to_string(m->width) + "x" + std::to_string(m->height),
                       r.offset());
   }
@@ -214,8 +215,8 @@ wire::Status Session::resize_surface(wire::Reader& r) {
   host::make_current(display_.handle(), wire::Api::kGles, EGL_NO_CONTEXT, EGL_NO_SURFACE, EGL_NO_SURFACE);
   bound_ = false;
   auto st = s.resize(m->width, m->height);
+  account_.charge_allocated(st ? s.bytes() : old_bytes);
   if (!st) return make_error(st.error().code, st.error().detail, r.offset());
-  account_.total_bytes = others + s.bytes();
   return {};
 }
 

@@ -2,6 +2,7 @@
 // GL command path (generated decoder + dispatch, hand-written handlers).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -27,7 +28,9 @@ struct GuestLimits {
   bool promote_shader_precision = false;
 };
 
-// What one guest has allocated, shared by all its contexts.
+// What one guest has allocated, shared by all its contexts. Every byte the
+// host allocates for a guest is charged and given back here, and nowhere
+// else, so the limit check is the same for all of them.
 struct ResourceAccount {
   GuestLimits limits;
   size_t total_bytes = 0;
@@ -36,6 +39,30 @@ struct ResourceAccount {
   // (the session looks at every context); called when an allocation would
   // not fit otherwise.
   std::function<void()> reclaim;
+
+  // What the guest may still allocate under its limit.
+  uint64_t room() const {
+    const uint64_t limit = limits.max_total_bytes;
+    return limit - std::min<uint64_t>(total_bytes, limit);
+  }
+  bool fits(uint64_t more) const { return more <= room(); }
+  // Charges `bytes` if they fit; never reclaims, for callers in the middle
+  // of changing what reclaim() walks (the memory ledger).
+  bool charge_if_fits(uint64_t bytes) {
+    if (!fits(bytes)) return false;
+    total_bytes += bytes;
+    return true;
+  }
+  // Charges `bytes` if they fit, reclaiming deleted objects' storage once
+  // when they do not fit at first.
+  bool try_charge(uint64_t bytes) {
+    if (!fits(bytes) && reclaim) reclaim();
+    return charge_if_fits(bytes);
+  }
+  // Charges what has been allocated already, after a check against a
+  // worst case (surfaces).
+  void charge_allocated(uint64_t bytes) { total_bytes += bytes; }
+  void release(uint64_t bytes) { total_bytes -= std::min<uint64_t>(total_bytes, bytes); }
 };
 
 class ShareGroup;  // guest -> host name maps shared between contexts
