@@ -98,9 +98,14 @@ wire::Status Session::create_context(wire::Reader& r) {
       if (it == contexts_.end()) return unknown("share context", c->share_id, 0);
       share = it->second.get();
     }
+    // Deleted objects GL has freed since may make room.
+    if (!account_.try_charge(kContextBytes)) return make_error(Errc::kLimit, "guest memory limit");
     auto egl = create_egl_context(display_, req, share ? share->egl : EGL_NO_CONTEXT);
     bound_ = false;  // eglBindAPI may have changed what is current
-    if (!egl) return egl.error();
+    if (!egl) {
+      account_.release(kContextBytes);
+      return egl.error();
+    }
     auto ctx = std::make_unique<GuestContext>();
     ctx->id = c->context_id;
     ctx->api = req.api;

@@ -27,6 +27,7 @@ void Session::destroy(GuestContext& ctx) {
   host::make_current(display_.handle(), ctx.api, EGL_NO_CONTEXT, EGL_NO_SURFACE, EGL_NO_SURFACE);
   eglDestroyContext(display_.handle(), ctx.egl);
   ctx.egl = EGL_NO_CONTEXT;
+  account_.release(kContextBytes);
 }
 
 void Session::teardown() {

@@ -76,6 +76,7 @@ TEST_F(DeletedObjectTest, ATextureAFramebufferStillUsesStaysCharged) {
 
 TEST_F(DeletedObjectTest, ATextureBoundInAnotherContextStaysCharged) {
   ASSERT_EQ(guest_->create_context(2, Api::kGles, 3, 0, wire::Profile::kNone, 1), 0u);
+  surfaces_ = memory();  // the quarters are of what is left with context 2
   const int fit = rounds_that_fit(8, [&](GLuint i) {
     texture_of(i, quarter());
     // Context 2 binds it on a unit of its own; context 1 deletes it.

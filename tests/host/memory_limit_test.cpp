@@ -146,7 +146,7 @@ TEST_F(MemoryLimitTest, SharedObjectsGoWithTheLastContextOfTheGroup) {
   wire::encode_glBindTexture(guest_->w(), kTexture2D, 0);
   tex_image(kTexture2D, 0, 64);
   EXPECT_EQ(get_error(), kNoError);
-  EXPECT_EQ(memory(), surfaces_ + 256 * kKiB + 64 * 64 * 4);
+  EXPECT_EQ(memory(), surfaces_ + kContextBytes + 256 * kKiB + 64 * 64 * 4);
 
   guest_->make_current(2, 1, 1);
   guest_->control(ControlOp::kDestroyContext, wire::ObjectId{1});
@@ -155,7 +155,7 @@ TEST_F(MemoryLimitTest, SharedObjectsGoWithTheLastContextOfTheGroup) {
   EXPECT_EQ(bound_buffer_size(), static_cast<int32_t>(256 * kKiB));
   guest_->make_current(0, 0, 0);
   guest_->control(ControlOp::kDestroyContext, wire::ObjectId{2});
-  EXPECT_EQ(memory(), surfaces_);
+  EXPECT_EQ(memory(), surfaces_ - kContextBytes);
   EXPECT_TRUE(guest_->lost.empty());
 }
 

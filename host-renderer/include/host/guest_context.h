@@ -11,6 +11,14 @@
 
 namespace host {
 
+// What one guest context costs the guest's memory, charged from its creation
+// to its destruction. A driver context holds the whole GL state (Mesa's
+// context structure with its per-unit texture, attribute and matrix stacks
+// is well over 100 KiB) plus command and upload buffers of its own; 256 KiB
+// is below what any driver context really costs, so the charge never counts
+// a context twice, and a guest's limit bounds how many it can make.
+constexpr uint64_t kContextBytes = 256u << 10;
+
 struct GuestContext {
   uint32_t id = 0;
   wire::Api api = wire::Api::kGles;
