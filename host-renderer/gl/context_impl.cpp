@@ -252,6 +252,7 @@ void GlContextState::release_objects() {
   }
   s.local.ledger.clear();
   for (auto& [guest, sync] : s.syncs) glDeleteSync(sync);
+  s.account.release(s.syncs.size() * kSyncBytes);
   s.syncs.clear();
   if (!s.scratch_arrays.empty()) {
     glDeleteBuffers(static_cast<GLsizei>(s.scratch_arrays.size()), s.scratch_arrays.data());

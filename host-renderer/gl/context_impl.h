@@ -29,6 +29,11 @@ enum class NameUse {
   kDelete,       // about to be deleted; unknown names are ignored like GL does
 };
 
+// What one fence sync costs the guest's memory, from its creation to its
+// deletion: the least any driver allocation costs (memory_ledger.h), so a
+// guest cannot pile up fences for free.
+constexpr uint64_t kSyncBytes = kChargeUnit;
+
 struct GlContextState::Impl {
   Impl(std::shared_ptr<ShareGroup> share, ResourceAccount& account, bool gles);
 

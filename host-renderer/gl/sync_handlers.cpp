@@ -41,8 +41,17 @@ wire::Status handle_glFenceSync(DispatchEnv& env, wire::Reader& r) {
   if (st.syncs.size() >= st.account.limits.max_objects) {
     return wire::make_error(wire::Errc::kLimit, "sync object limit");
   }
+  // Deleted objects GL has freed since may make room.
+  if (!st.account.try_charge(kSyncBytes)) {
+    st.refused_error = GL_OUT_OF_MEMORY;
+    return {};
+  }
   GLsync sync = glFenceSync(condition, flags);
-  if (sync) st.syncs.emplace(handle, sync);
+  if (sync) {
+    st.syncs.emplace(handle, sync);
+  } else {
+    st.account.release(kSyncBytes);
+  }
   return {};
 }
 
@@ -75,6 +84,7 @@ wire::Status handle_glDeleteSync(DispatchEnv& env, wire::Reader& r) {
   if (it != st.syncs.end()) {
     glDeleteSync(it->second);
     st.syncs.erase(it);
+    st.account.release(kSyncBytes);
   }
   return {};
 }

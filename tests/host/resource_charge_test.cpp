@@ -8,9 +8,24 @@
 namespace hosttest {
 namespace {
 
+constexpr GLenum kSyncGpuCommandsComplete = 0x9117;
+constexpr uint64_t kSyncBytes = 256;
 
 class ResourceChargeTest : public MemoryLimitTest {
  protected:
+  // glFenceSync as the guest ICD writes it: the guest names the sync.
+  void fence(uint64_t handle) {
+    size_t at = guest_->w().begin(static_cast<uint32_t>(wire::GlOp::glFenceSync));
+    guest_->w().put(static_cast<uint32_t>(kSyncGpuCommandsComplete));
+    guest_->w().put(uint32_t{0});
+    guest_->w().put(handle);
+    guest_->w().end(at);
+  }
+  void delete_sync(uint64_t handle) {
+    size_t at = guest_->w().begin(static_cast<uint32_t>(wire::GlOp::glDeleteSync));
+    guest_->w().put(handle);
+    guest_->w().end(at);
+  }
   // Fills the guest's memory with one buffer, leaving `room` bytes free.
   uint64_t fill_leaving(uint64_t room) {
     const uint64_t bytes = (kLimit - memory()) / 256 * 256 - room;
@@ -35,6 +50,32 @@ TEST_F(ResourceChargeTest, ContextsAreChargedUntilDestroyed) {
   delete_names(wire::encode_glDeleteBuffers, 1);
   EXPECT_EQ(guest_->create_context(3, Api::kGles, 3, 0), 0u);
   EXPECT_EQ(memory(), full - buffer + kContextBytes);
+  EXPECT_TRUE(guest_->lost.empty());
+}
+
+TEST_F(ResourceChargeTest, SyncsAreChargedUntilDeleted) {
+  // A context of its own, so that destroying it takes only the syncs.
+  ASSERT_EQ(guest_->create_context(2, Api::kGles, 3, 0), 0u);
+  guest_->make_current(2, 1, 1);
+  const uint64_t before = memory();
+  const uint64_t buffer = fill_leaving(3 * kSyncBytes);
+  for (uint64_t h = 1; h <= 3; ++h) fence(h);
+  EXPECT_EQ(get_error(), kNoError);
+  EXPECT_EQ(memory(), before + buffer + 3 * kSyncBytes);
+  fence(4);
+  EXPECT_EQ(get_error(), kOutOfMemory);
+  EXPECT_EQ(memory(), before + buffer + 3 * kSyncBytes);
+
+  delete_sync(2);
+  EXPECT_EQ(memory(), before + buffer + 2 * kSyncBytes);
+  fence(4);
+  EXPECT_EQ(get_error(), kNoError);
+  delete_sync(5);  // never created (refused): nothing given back
+  EXPECT_EQ(memory(), before + buffer + 3 * kSyncBytes);
+
+  guest_->make_current(1, 1, 1);
+  guest_->control(ControlOp::kDestroyContext, wire::ObjectId{2});
+  EXPECT_EQ(memory(), surfaces_);  // its syncs and its buffer went with it
   EXPECT_TRUE(guest_->lost.empty());
 }
 
