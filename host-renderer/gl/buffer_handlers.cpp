@@ -30,6 +30,7 @@ wire::Status handle_glMapBufferRange(DispatchEnv& env, wire::Reader& r) {
   }
   const auto bytes = static_cast<size_t>(length);
   if (phase == 0) {
+    if (!env.state.impl().charge_reply(bytes)) return refused_reply(env, 1);
     void* mapped = glMapBufferRange(target, offset, length, GL_MAP_READ_BIT);
     void* out = scratch(bytes);
     if (mapped) std::memcpy(out, mapped, bytes);

@@ -179,6 +179,22 @@ bool GlContextState::Impl::admit_allocation(const Allocation& a) {
   return false;
 }
 
+bool GlContextState::Impl::charge_reply(uint64_t bytes) {
+  if (bytes <= kUnchargedReplyBytes) return true;
+  // Deleted objects GL has freed since may make room.
+  if (!account.try_charge(bytes)) {
+    refused_error = GL_OUT_OF_MEMORY;
+    return false;
+  }
+  reply_bytes += bytes;
+  return true;
+}
+
+void GlContextState::Impl::release_reply() {
+  account.release(reply_bytes);
+  reply_bytes = 0;
+}
+
 void GlContextState::Impl::probe_support() {
   probed_ = true;
   version_ = epoxy_gl_version();

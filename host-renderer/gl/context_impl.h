@@ -34,6 +34,11 @@ enum class NameUse {
 // guest cannot pile up fences for free.
 constexpr uint64_t kSyncBytes = kChargeUnit;
 
+// A reply up to this size is not charged (charge_reply), so that a guest at
+// its memory limit can still ask what GL holds (glGetError, glGet*, small
+// read-backs): the host keeps no more than this for one command.
+constexpr uint64_t kUnchargedReplyBytes = 64u << 10;
+
 struct GlContextState::Impl {
   Impl(std::shared_ptr<ShareGroup> share, ResourceAccount& account, bool gles);
 
@@ -48,6 +53,14 @@ struct GlContextState::Impl {
   // the object it fills, the guest's total; if not, GL_OUT_OF_MEMORY waits
   // for the guest's next glGetError and the command is not executed.
   bool admit_allocation(const Allocation& a);
+  // Room for what a command sends back (read-back pixels, reply arrays,
+  // mapped bytes), whose size the guest chooses: charged to the guest until
+  // the command ends, so that no reply is larger than what the guest may
+  // still allocate. False, with GL_OUT_OF_MEMORY waiting for the guest's
+  // next glGetError, when it does not fit.
+  bool charge_reply(uint64_t bytes);
+  // Gives back what charge_reply() charged; after every command.
+  void release_reply();
   // GL may give out the name of a retired object (memory_ledger.h) again:
   // such a name is held unused and `make_one` makes another in its place.
   void avoid_retired_names(ObjectType t, GLuint* hosts, size_t count,
@@ -66,6 +79,7 @@ struct GlContextState::Impl {
   bool gles;
   std::unordered_map<uint64_t, GLsync> syncs;  // guest handle -> host sync
   GLenum refused_error = GL_NO_ERROR;          // reported before GL's own errors
+  uint64_t reply_bytes = 0;                    // charged by charge_reply()
   // Selection and feedback buffers GL writes until glRenderMode.
   KeptBuffers kept;
   // Host-only buffers holding client-side vertex and index data.

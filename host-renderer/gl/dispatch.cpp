@@ -29,6 +29,7 @@ wire::Status dispatch_gl(DispatchEnv& env, uint32_t opcode, wire::Reader& payloa
   }
   reset_scratch();
   wire::Status status = fn(env, payload);
+  st.release_reply();  // a reply is charged only while its command runs
   if (!status) {
     wire::Error e = status.error();
     e.detail = std::string(info->name) + ": " + e.detail;

@@ -90,13 +90,20 @@ wire::Result<const GLchar*> input_counted_string(DispatchEnv&, const wire::Data&
   return static_cast<const GLchar*>(copy);
 }
 
-wire::Result<OutBuffer> output_array(DispatchEnv&, size_t count, size_t elem, size_t pad) {
+wire::Result<OutBuffer> output_array(DispatchEnv& env, size_t count, size_t elem, size_t pad) {
   auto bytes = wire::checked_mul(count, elem, "count", "element size");
   if (!bytes) return bytes.error();
   if (*bytes > kMaxReplyArrayBytes) {
     return wire::make_error(wire::Errc::kLimit, "reply array of " + std::to_string(*bytes));
   }
-  return OutBuffer{scratch(std::max(*bytes, pad * elem)), *bytes};
+  const size_t room = std::max(*bytes, pad * elem);
+  if (!env.state.impl().charge_reply(room)) return OutBuffer{nullptr, 0, true};
+  return OutBuffer{scratch(room), *bytes};
+}
+
+wire::Status refused_reply(DispatchEnv& env, size_t outputs) {
+  for (size_t i = 0; i < outputs; ++i) env.reply.put_data(nullptr, 0);
+  return {};
 }
 
 wire::Result<std::span<GLuint>> translate_array(GlContextState::Impl& st, ObjectType t,

@@ -26,7 +26,14 @@ constexpr size_t kMaxReplyArrayBytes = 256u << 20;
 struct OutBuffer {
   void* data;
   size_t bytes;  // what the guest gets back (without padding)
+  // Over the guest's memory limit (GlContextState::Impl::charge_reply):
+  // nothing allocated, GL not to be called, the reply carries no bytes.
+  bool refused = false;
 };
+
+// The reply of a command whose reply room was refused: `outputs` empty
+// Data, one for each output the command has, so the guest reads nothing.
+wire::Status refused_reply(DispatchEnv& env, size_t outputs);
 
 // Scratch memory valid until the next command (zero-filled).
 void* scratch(size_t bytes);

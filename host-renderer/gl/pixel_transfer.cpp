@@ -96,6 +96,7 @@ wire::Result<OutBuffer> output_pixels(GlContextState::Impl& st, int dims, GLenum
   if (*bytes > kMaxReplyArrayBytes) {
     return wire::make_error(wire::Errc::kLimit, "pixels to send back: " + std::to_string(*bytes));
   }
+  if (!st.charge_reply(*bytes)) return OutBuffer{nullptr, 0, true};
   return OutBuffer{scratch(*bytes), *bytes};
 }
 

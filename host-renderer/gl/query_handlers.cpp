@@ -117,6 +117,7 @@ wire::Status handle_glGetActiveUniformBlockiv(DispatchEnv& env, wire::Reader& r)
   auto out = output_array(env, wire::size::nonnegative(count), sizeof(GLint),
                           wire::size::kMaxEnumValues);
   if (!out) return out.error();
+  if (out->refused) return refused_reply(env, 1);
   glGetActiveUniformBlockiv(program, block, pname, static_cast<GLint*>(out->data));
   env.reply.put_data(out->data, out->bytes);
   return {};
@@ -147,6 +148,7 @@ wire::Status handle_glReadPixels(DispatchEnv& env, wire::Reader& r) {
   }
   auto out = output_pixels(st, 2, format, type, width, height, 1);
   if (!out) return out.error();
+  if (out->refused) return refused_reply(env, 1);
   if (out->bytes > 0) glReadPixels(x, y, width, height, format, type, out->data);
   env.reply.put_data(out->data, out->bytes);
   return {};

@@ -25,6 +25,7 @@ template <typename T, typename Fn>
 wire::Status reply_get(DispatchEnv& env, GLenum pname, Fn get) {
   auto out = output_array(env, get_value_count(pname), sizeof(T), wire::size::kMaxEnumValues);
   if (!out) return out.error();
+  if (out->refused) return refused_reply(env, 1);
   get(pname, static_cast<T*>(out->data));
   env.reply.put_data(out->data, out->bytes);
   return {};

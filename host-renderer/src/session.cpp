@@ -1,5 +1,6 @@
 #include "host/session.h"
 
+#include <algorithm>
 #include <string>
 
 #include "host/egl_context.h"
@@ -101,7 +102,8 @@ bool Session::handle_message(std::span<const std::byte> message) {
   auto& c = stats_->counters;
   c.batches.fetch_add(1, kRelaxed);
   c.wire_bytes.fetch_add(message.size(), kRelaxed);
-  auto batch = decoder_.decode(message);
+  const size_t room = std::min<uint64_t>(account_.room(), SIZE_MAX - kUnchargedBatchBytes);
+  auto batch = decoder_.decode(message, kUnchargedBatchBytes + room);
   if (!batch) {
     // Framing or compression broke: the stream cannot be followed any more.
     lose(0, batch.error());
@@ -110,7 +112,11 @@ bool Session::handle_message(std::span<const std::byte> message) {
   }
   c.raw_bytes.fetch_add(batch->commands.size(), kRelaxed);
   reply_.clear();
+  const size_t charged = batch->commands.size() - std::min(batch->commands.size(), kUnchargedBatchBytes);
+  account_.charge_allocated(charged);  // decode() found it fits
   run_commands(batch->commands);
+  account_.release(charged);
+  decoder_.trim(kUnchargedBatchBytes);
   reclaim_after_batch();
   stats_->memory_bytes.store(account_.total_bytes, kRelaxed);
   if (frames_ && frames_->pending()) {

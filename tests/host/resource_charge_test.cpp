@@ -10,6 +10,7 @@ namespace {
 
 constexpr GLenum kSyncGpuCommandsComplete = 0x9117;
 constexpr uint64_t kSyncBytes = 256;
+constexpr uint64_t kUnchargedBatchBytes = 1u << 20;  // host/session.h
 
 class ResourceChargeTest : public MemoryLimitTest {
  protected:
@@ -25,6 +26,26 @@ class ResourceChargeTest : public MemoryLimitTest {
     size_t at = guest_->w().begin(static_cast<uint32_t>(wire::GlOp::glDeleteSync));
     guest_->w().put(handle);
     guest_->w().end(at);
+  }
+  // glReadPixels of RGBA bytes into client memory: the bytes sent back.
+  std::vector<std::byte> read_pixels(int32_t width, int32_t height) {
+    size_t at = guest_->w().begin(static_cast<uint32_t>(wire::GlOp::glReadPixels));
+    for (int32_t v : {0, 0, width, height}) guest_->w().put(v);
+    guest_->w().put(static_cast<uint32_t>(kRgba));
+    guest_->w().put(static_cast<uint32_t>(kUnsignedByte));
+    guest_->w().put_data(nullptr, 0);
+    guest_->w().end(at);
+    auto reply = guest_->call();
+    if (!reply) return {};
+    wire::Reader r(*reply, 0);
+    auto data = r.get_data();
+    if (!data) return {};
+    return {data->bytes.begin(), data->bytes.end()};
+  }
+  // A batch of glFlush commands decompressing to about `bytes`.
+  void send_flushes(uint64_t bytes) {
+    for (uint64_t i = 0; i < bytes / sizeof(wire::CommandHeader); ++i) wire::encode_glFlush(guest_->w());
+    ASSERT_TRUE(guest_->send().ok());
   }
   // Fills the guest's memory with one buffer, leaving `room` bytes free.
   uint64_t fill_leaving(uint64_t room) {
@@ -77,6 +98,37 @@ TEST_F(ResourceChargeTest, SyncsAreChargedUntilDeleted) {
   guest_->control(ControlOp::kDestroyContext, wire::ObjectId{2});
   EXPECT_EQ(memory(), surfaces_);  // its syncs and its buffer went with it
   EXPECT_TRUE(guest_->lost.empty());
+}
+
+TEST_F(ResourceChargeTest, ReadBackRepliesFitTheGuestsMemory) {
+  const uint64_t before = memory();
+  fill_leaving(64 * kKiB);
+  EXPECT_EQ(read_pixels(100, 100).size(), 100u * 100 * 4);  // 40000 bytes fit
+  EXPECT_EQ(get_error(), kNoError);
+  // 160000 bytes do not: nothing read back, and GL never ran it.
+  EXPECT_TRUE(read_pixels(200, 200).empty());
+  EXPECT_EQ(get_error(), kOutOfMemory);
+  EXPECT_EQ(get_error(), kNoError);
+  // The reply was charged only while its command ran.
+  EXPECT_EQ(memory(), kLimit - 64 * kKiB);
+  delete_names(wire::encode_glDeleteBuffers, 1);
+  EXPECT_EQ(read_pixels(200, 200).size(), 200u * 200 * 4);
+  EXPECT_EQ(memory(), before);
+  EXPECT_TRUE(guest_->lost.empty());
+}
+
+TEST_F(ResourceChargeTest, LargeBatchesFitTheGuestsMemory) {
+  fill_leaving(64 * kKiB);
+  // Up to 1 MiB is always taken (a guest at its limit must still be able
+  // to free memory); beyond that, only what the guest has left.
+  send_flushes(kUnchargedBatchBytes + 32 * kKiB);
+  EXPECT_EQ(get_error(), kNoError);
+  EXPECT_EQ(memory(), kLimit - 64 * kKiB);
+  EXPECT_TRUE(guest_->lost.empty());
+  send_flushes(kUnchargedBatchBytes + 128 * kKiB);
+  wire::ContextLost lost{};
+  ASSERT_TRUE(guest_->wait_lost(&lost));
+  EXPECT_EQ(lost.opcode, 0u) << "refused as a batch, like one over --max-batch";
 }
 
 }  // namespace

@@ -148,6 +148,11 @@ def _prefixed(c, args):
     return ", ".join(f"a.{a.strip()}" if a.strip() in names else a.strip() for a in args.split(","))
 
 
+def _is_output(p):
+    """Parameters dispatch_body hands to _out_arg: each puts one Data in the reply."""
+    return not p.gen and p.kind not in ("scalar", "in_string", "in_array")
+
+
 def _out_arg(model, c, p, lines, post):
     name = p.name
     pad = "wire::size::kMaxEnumValues" if p.size_kind == "enum" else "0"
@@ -156,6 +161,8 @@ def _out_arg(model, c, p, lines, post):
     else:
         lines.append(f"  auto {name} = output_array(env, {_host_count(p)}, {elem_bytes(p)}, {pad});")
     lines.append(f"  if (!{name}) return {name}.error();")
+    outputs = sum(1 for q in c.params if _is_output(q))
+    lines.append(f"  if ({name}->refused) return refused_reply(env, {outputs});")
     ctype = p.ctype.replace("*", "").strip()
     post.append(f"  env.reply.put_data({name}->data, {name}->bytes);")
     return f"static_cast<{ctype}*>({name}->data)"
@@ -168,6 +175,7 @@ def _gen_arg(p, lines, post):
     lines.append(f"  if (!guest_{name}) return guest_{name}.error();")
     lines.append(f"  auto {name} = output_array(env, {count}, 4, 0);")
     lines.append(f"  if (!{name}) return {name}.error();")
+    lines.append(f"  if ({name}->refused) return {{}};  // GL_OUT_OF_MEMORY, no names made")
     if p.cls in CHARGED_CLASSES:
         # {regen} becomes the GL call again, making one name into `one`.
         post.append(f"  st.avoid_retired_names(ObjectType::{t}, static_cast<GLuint*>({name}->data), "

@@ -30,6 +30,13 @@ struct SessionLimits {
   bool test_faults = false;            // honour kTestFault (tests of renderer isolation only)
 };
 
+// A batch that decompresses to at most this many bytes is taken whatever
+// the guest holds, so that a guest at its memory limit can still send the
+// commands that free memory; the decoder keeps no larger buffer between
+// batches. The bytes of a larger batch beyond it must fit what the guest
+// may still allocate, and are charged to it while its commands run.
+constexpr size_t kUnchargedBatchBytes = 1u << 20;
+
 class Session {
  public:
   // `id` 0: the registry's next; renderer processes get theirs from the supervisor.

@@ -80,7 +80,13 @@ class BatchDecoder {
 
   // Validates one message and returns its commands. After a decompression
   // error the stream history is lost, so every later call fails too.
-  Result<Batch> decode(std::span<const std::byte> message);
+  // `room`: the most bytes the receiver lets this batch decompress to
+  // besides max_raw_size (what its peer may still make it allocate);
+  // a larger batch is refused before anything is allocated.
+  Result<Batch> decode(std::span<const std::byte> message, size_t room = SIZE_MAX);
+  // Frees the buffer of the last batch if it holds more than `keep` bytes,
+  // so a large batch holds its memory only while it runs.
+  void trim(size_t keep);
 
  private:
   Status decompress(std::span<const std::byte> in, size_t raw_size);

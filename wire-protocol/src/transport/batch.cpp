@@ -141,7 +141,11 @@ Status BatchDecoder::decompress(std::span<const std::byte> payload, size_t raw_s
   return {};
 }
 
-Result<BatchDecoder::Batch> BatchDecoder::decode(std::span<const std::byte> message) {
+void BatchDecoder::trim(size_t keep) {
+  if (out_.capacity() > keep) std::vector<std::byte>().swap(out_);
+}
+
+Result<BatchDecoder::Batch> BatchDecoder::decode(std::span<const std::byte> message, size_t room) {
   if (broken_) return make_error(Errc::kCompression, "stream lost after an earlier error");
   BatchHeader h;
   if (message.size() < sizeof h) {
@@ -159,6 +163,12 @@ Result<BatchDecoder::Batch> BatchDecoder::decode(std::span<const std::byte> mess
     return make_error(Errc::kLimit,
                       "raw_size " + std::to_string(h.raw_size) + " above limit " +
                           std::to_string(max_raw_size_),
+                      8);
+  }
+  if (h.raw_size > room) {
+    return make_error(Errc::kLimit,
+                      "raw_size " + std::to_string(h.raw_size) + " above the peer's memory left (" +
+                          std::to_string(room) + " bytes)",
                       8);
   }
   if (h.wire_size != message.size() - sizeof h) {
