@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace host {
@@ -64,6 +65,7 @@ void release_map(ObjectType t, NameMap& map, ResourceAccount& account) {
 GlContextState::Impl::Impl(std::shared_ptr<ShareGroup> s, ResourceAccount& a, bool is_gles)
     : share(std::move(s)), account(a), gles(is_gles) {
   share->ledger.bind(account);
+  share->lists.bind(account);
   local.ledger.bind(account);
 }
 
@@ -262,9 +264,12 @@ void GlContextState::release_objects() {
   }
   // Its vertex arrays, framebuffers and bindings no longer keep anything.
   if (!last_in_group) s.share->ledger.referrer_deleted();
+  s.share->lists.abandon(std::exchange(s.compiled_bytes, 0));
+  s.compiling_list = 0;
   if (last_in_group) {
     for (HostObject held : s.share->ledger.held_names()) delete_objects(held.kind, {held.name});
     s.share->ledger.clear();
+    s.share->lists.clear();
   }
   s.local.ledger.clear();
   for (auto& [guest, sync] : s.syncs) glDeleteSync(sync);

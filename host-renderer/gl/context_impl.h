@@ -93,6 +93,11 @@ struct GlContextState::Impl {
   int64_t held_vertex = 0;
   uint64_t held_vertex_epoch = ~uint64_t{0};
   bool list_maybe_open = false;
+  // The display list this context compiles (0: none), what its commands
+  // were charged so far, and whether one did not fit (display_lists.h).
+  GLuint compiling_list = 0;
+  uint64_t compiled_bytes = 0;
+  bool list_full = false;
 
  private:
   void probe_support();

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "gl/array_reads.h"
+#include "gl/display_lists.h"
 #include "gl/dispatch_support.h"
 #include "host/gl_dispatch.h"
 #include "wire/gl_opcodes.h"
@@ -27,9 +28,11 @@ wire::Status dispatch_gl(DispatchEnv& env, uint32_t opcode, wire::Reader& payloa
     st.refused_error = GL_INVALID_OPERATION;  // GL would read past a buffer
     return {};
   }
+  if (!admit_list_command(st, opcode, sizeof(wire::CommandHeader) + payload.remaining())) return {};
   reset_scratch();
   wire::Status status = fn(env, payload);
   st.release_reply();  // a reply is charged only while its command runs
+  if (status) track_list_bounds(st, opcode);
   if (!status) {
     wire::Error e = status.error();
     e.detail = std::string(info->name) + ": " + e.detail;

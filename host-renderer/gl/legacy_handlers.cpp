@@ -154,9 +154,10 @@ wire::Status handle_glInterleavedArrays(DispatchEnv&, wire::Reader&) {
 
 // GL walks every name of the range, so a guest's range is bounded like the
 // count of glCallLists (a negative one is GL's GL_INVALID_VALUE).
-wire::Status handle_glDeleteLists(DispatchEnv&, wire::Args_glDeleteLists& a) {
+wire::Status handle_glDeleteLists(DispatchEnv& env, wire::Args_glDeleteLists& a) {
   if (a.range > kMaxCallLists) return wire::make_error(wire::Errc::kLimit, "glDeleteLists range");
   glDeleteLists(a.list, a.range);
+  env.state.impl().share->lists.erase(a.list, a.range);
   return {};
 }
 

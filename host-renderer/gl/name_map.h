@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <unordered_map>
 
+#include "gl/display_lists.h"
 #include "gl/memory_ledger.h"
 #include "wire/object_type.h"
 
@@ -39,6 +40,7 @@ class ShareGroup {
  public:
   NameMap& names(ObjectType t) { return maps_[static_cast<size_t>(t)]; }
   MemoryLedger ledger;
+  DisplayListCharges lists;
   // Counts commands of the group's contexts that may change a vertex array
   // or a buffer's size (gl/array_reads.h).
   uint64_t array_epoch = 0;

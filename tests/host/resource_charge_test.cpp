@@ -11,6 +11,7 @@ namespace {
 constexpr GLenum kSyncGpuCommandsComplete = 0x9117;
 constexpr uint64_t kSyncBytes = 256;
 constexpr uint64_t kUnchargedBatchBytes = 1u << 20;  // host/session.h
+constexpr GLenum kCompile = 0x1300;
 
 class ResourceChargeTest : public MemoryLimitTest {
  protected:
@@ -46,6 +47,12 @@ class ResourceChargeTest : public MemoryLimitTest {
   void send_flushes(uint64_t bytes) {
     for (uint64_t i = 0; i < bytes / sizeof(wire::CommandHeader); ++i) wire::encode_glFlush(guest_->w());
     ASSERT_TRUE(guest_->send().ok());
+  }
+  // Compiles `colors` glColor3f into display list `list`.
+  void compile_list(GLuint list, int colors) {
+    wire::encode_glNewList(guest_->w(), list, kCompile);
+    for (int i = 0; i < colors; ++i) wire::encode_glColor3f(guest_->w(), 1.0f, 0.5f, 0.25f);
+    wire::encode_glEndList(guest_->w());
   }
   // Fills the guest's memory with one buffer, leaving `room` bytes free.
   uint64_t fill_leaving(uint64_t room) {
@@ -129,6 +136,35 @@ TEST_F(ResourceChargeTest, LargeBatchesFitTheGuestsMemory) {
   wire::ContextLost lost{};
   ASSERT_TRUE(guest_->wait_lost(&lost));
   EXPECT_EQ(lost.opcode, 0u) << "refused as a batch, like one over --max-batch";
+}
+
+TEST_F(ResourceChargeTest, DisplayListsAreChargedForWhatTheyHold) {
+  ASSERT_EQ(guest_->create_context(2, Api::kGl, 2, 1), 0u);
+  guest_->make_current(2, 1, 1);
+  const uint64_t before = memory();
+  compile_list(1, 1000);
+  EXPECT_EQ(get_error(), kNoError);
+  const uint64_t thousand = memory() - before;
+  EXPECT_GE(thousand, 1000u * 3 * sizeof(float)) << "at least the arguments of each command";
+  compile_list(1, 100);  // compiled again: the new list replaces the old
+  EXPECT_EQ(get_error(), kNoError);
+  EXPECT_EQ(memory() - before, thousand / 10);
+  compile_list(2, 1000);
+  EXPECT_EQ(memory() - before, thousand / 10 + thousand);
+  wire::encode_glDeleteLists(guest_->w(), 1, 2);
+  EXPECT_EQ(memory(), before);
+
+  // A list that does not fit is compiled no further.
+  const uint64_t room = thousand / 2 / 256 * 256;
+  fill_leaving(room);
+  compile_list(3, 1000);
+  EXPECT_EQ(get_error(), kOutOfMemory);
+  EXPECT_EQ(get_error(), kNoError);
+  EXPECT_LE(memory(), kLimit);
+  EXPECT_GT(memory(), kLimit - room) << "what fitted is compiled";
+  wire::encode_glDeleteLists(guest_->w(), 3, 1);
+  EXPECT_EQ(memory(), kLimit - room);
+  EXPECT_TRUE(guest_->lost.empty());
 }
 
 }  // namespace
