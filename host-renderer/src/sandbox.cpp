@@ -12,6 +12,9 @@
 #include <memory>
 #include <string>
 
+#include "landlock.h"
+#include "refused_calls.h"
+
 namespace host {
 
 using wire::Errc;
@@ -59,15 +62,24 @@ constexpr int kRefused[] = {
     SCMP_SYS(clock_settime), SCMP_SYS(sethostname), SCMP_SYS(setdomainname), SCMP_SYS(quotactl),
 };
 
-// Opening with any of these flags makes or changes a file.
-constexpr unsigned kWritingOpen[] = {O_CREAT, O_TRUNC, O_WRONLY, O_RDWR, O_APPEND};
+// Opening with any of these flags makes or changes a file. Opening to
+// write (O_WRONLY, O_RDWR) is refused here only where Landlock cannot limit
+// it to the GPU's device nodes.
+constexpr unsigned kMakingOpen[] = {O_CREAT, O_TRUNC, O_APPEND};
+constexpr unsigned kWritingOpen[] = {O_WRONLY, O_RDWR};
 
 struct FilterDeleter {
   void operator()(void* ctx) const { seccomp_release(ctx); }
 };
 
-wire::Status add_rules(scmp_filter_ctx ctx) {
-  const uint32_t refuse = SCMP_ACT_ERRNO(EPERM);
+wire::Status refuse_opens_with(scmp_filter_ctx ctx, uint32_t refuse, unsigned flag) {
+  int rc = seccomp_rule_add(ctx, refuse, SCMP_SYS(openat), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, flag, flag));
+  if (rc == 0) rc = seccomp_rule_add(ctx, refuse, SCMP_SYS(open), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, flag, flag));
+  if (rc != 0) return sys_error("seccomp rule", -rc);
+  return {};
+}
+
+wire::Status add_rules(scmp_filter_ctx ctx, uint32_t refuse, bool writes_confined) {
   for (int call : kRefused) {
     // A call this kernel or architecture lacks is already unreachable.
     if (call < 0) continue;
@@ -87,14 +99,14 @@ wire::Status add_rules(scmp_filter_ctx ctx) {
   const auto self = static_cast<scmp_datum_t>(::getpid());
   if (rc == 0) rc = seccomp_rule_add(ctx, refuse, SCMP_SYS(kill), 1, SCMP_A0(SCMP_CMP_NE, self));
   if (rc == 0) rc = seccomp_rule_add(ctx, refuse, SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_NE, self));
-  // Files: reading stays possible (drivers read their configuration and
-  // caches lazily); opening to create or write is refused. Device nodes are
-  // opened read-write with the display, before the filter.
-  for (unsigned flag : kWritingOpen) {
-    if (rc == 0) rc = seccomp_rule_add(ctx, refuse, SCMP_SYS(openat), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, flag, flag));
-    if (rc == 0) rc = seccomp_rule_add(ctx, refuse, SCMP_SYS(open), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, flag, flag));
-  }
   if (rc != 0) return sys_error("seccomp rule", -rc);
+  // Files: reading stays possible (drivers read their configuration and
+  // caches lazily); opening to create is refused, and opening to write where
+  // Landlock does not keep writes to the GPU's device nodes.
+  for (unsigned flag : kMakingOpen) WIRE_TRY(refuse_opens_with(ctx, refuse, flag));
+  if (!writes_confined) {
+    for (unsigned flag : kWritingOpen) WIRE_TRY(refuse_opens_with(ctx, refuse, flag));
+  }
   return {};
 }
 
@@ -110,9 +122,13 @@ wire::Status apply_rlimits(const SandboxLimits& limits) {
 
 wire::Status apply_seccomp() {
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return sys_error("PR_SET_NO_NEW_PRIVS", errno);
+  const bool writes_confined = restrict_writes_to_gpu_devices();
   std::unique_ptr<void, FilterDeleter> ctx(seccomp_init(SCMP_ACT_ALLOW));
   if (!ctx) return make_error(Errc::kIo, "seccomp_init failed");
-  WIRE_TRY(add_rules(ctx.get()));
+  // Refused calls fail with EPERM; where the handler can be installed it
+  // also names them on stderr.
+  const uint32_t refuse = report_refused_calls() ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(EPERM);
+  WIRE_TRY(add_rules(ctx.get(), refuse, writes_confined));
   if (int rc = seccomp_load(ctx.get()); rc != 0) return sys_error("seccomp_load", -rc);
   return {};
 }

@@ -14,7 +14,8 @@ struct SandboxLimits {
 };
 
 wire::Status apply_rlimits(const SandboxLimits& limits);
-// PR_SET_NO_NEW_PRIVS and the system call filter; irreversible.
+// PR_SET_NO_NEW_PRIVS, Landlock where the kernel has it (files written only
+// on the GPU's device nodes) and the system call filter; irreversible.
 wire::Status apply_seccomp();
 
 }  // namespace host

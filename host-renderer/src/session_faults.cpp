@@ -28,6 +28,16 @@ uint32_t try_create_file() {
   return 0;
 }
 
+// A file of the host's user that exists already (the test made it).
+uint32_t try_write_file() {
+  const std::string path = "/tmp/conduit-fault-write-" + std::to_string(::getuid());
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return static_cast<uint32_t>(errno);
+  const bool wrote = ::write(fd, "changed", 7) == 7;
+  ::close(fd);
+  return wrote ? 0 : static_cast<uint32_t>(errno);
+}
+
 uint32_t try_socket() {
   int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return static_cast<uint32_t>(errno);
@@ -67,6 +77,7 @@ wire::Status Session::test_fault(wire::Reader& r) {
     case wire::Fault::kSocket: result = try_socket(); break;
     case wire::Fault::kAllocate: result = try_allocate(f->bytes); break;
     case wire::Fault::kFork: result = try_fork(); break;
+    case wire::Fault::kWriteFile: result = try_write_file(); break;
     default: return wire::make_error(wire::Errc::kBadValue, "fault " + std::to_string(f->fault));
   }
   reply_.put(result);

@@ -6,6 +6,8 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <fstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -144,6 +146,29 @@ INSTANTIATE_TEST_SUITE_P(Calls, SandboxRefuses,
                          ::testing::Values(wire::Fault::kCreateFile, wire::Fault::kSocket,
                                            wire::Fault::kFork));
 #endif
+
+// Drivers open their device nodes for writing while they run, so writing is
+// limited by path (Landlock), or refused outright where the kernel lacks it:
+// either way a file of the host's user stays as it was.
+TEST_F(Isolation, FilesOfTheHostsUserCannotBeWritten) {
+  const std::string path = "/tmp/conduit-fault-write-" + std::to_string(getuid());
+  {
+    std::ofstream out(path, std::ios::trunc);
+    out << "original";
+  }
+  RunningHost host(isolated());
+  ASSERT_TRUE(host.ok()) << host.error();
+  auto g = ready_guest(host.address());
+  ASSERT_TRUE(g);
+  const uint32_t err = fault(*g, wire::Fault::kWriteFile);
+  EXPECT_TRUE(err == EACCES || err == EPERM) << "errno " << err;
+  std::ifstream in(path);
+  std::string text;
+  in >> text;
+  EXPECT_EQ(text, "original");
+  EXPECT_TRUE(renders(*g, 120, 1)) << "the renderer carries on";
+  ::unlink(path.c_str());
+}
 
 TEST_F(Isolation, MemoryBeyondTheRendererLimitIsRefused) {
 #if defined(__SANITIZE_ADDRESS__)

@@ -107,6 +107,7 @@ enum class Fault : uint32_t {
   kSocket = 4,      // tries to create a socket; replies its errno
   kAllocate = 5,    // tries to allocate and touch `bytes`; replies 0 or ENOMEM
   kFork = 6,        // tries to start a process; replies its errno
+  kWriteFile = 7,   // tries to open /tmp/conduit-fault-write-UID for writing; replies its errno
 };
 
 struct TestFault {
