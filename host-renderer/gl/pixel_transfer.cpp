@@ -68,17 +68,21 @@ wire::Result<PixelSource> input_pixels(GlContextState::Impl& st, const wire::Dat
     refuse_pixels(st);
     return PixelSource{nullptr, true};
   }
-  if (data.kind == wire::DataKind::kBufferOffset) {
-    if (!buffer_bound(GL_PIXEL_UNPACK_BUFFER_BINDING)) {
-      return wire::make_error(wire::Errc::kBadValue, "pixel offset without an unpack buffer");
-    }
-    return PixelSource{reinterpret_cast<const void*>(static_cast<uintptr_t>(data.offset))};
+  // Offsets and NULL read a bound unpack buffer; bytes travel inline or in the heap.
+  const bool offset = data.kind == wire::DataKind::kBufferOffset;
+  const bool bound = (offset || data.kind == wire::DataKind::kNull) &&
+                     buffer_bound(GL_PIXEL_UNPACK_BUFFER_BINDING);
+  if (offset && !bound) return wire::make_error(wire::Errc::kBadValue, "pixel offset without an unpack buffer");
+  if (bound && !wire::size::uploadable_from_buffer(format, type)) {
+    refuse_pixels(st, GL_INVALID_OPERATION);
+    return PixelSource{nullptr, true};
   }
+  if (offset) return PixelSource{reinterpret_cast<const void*>(static_cast<uintptr_t>(data.offset))};
   // GL is asked for the unpack state only where guest bytes are read.
   const bool empty = empty_image(width, height, depth);
   if (data.kind == wire::DataKind::kNull) {
     // NULL is an offset of 0 into a bound unpack buffer, which GL checks.
-    if (empty || nullable || buffer_bound(GL_PIXEL_UNPACK_BUFFER_BINDING)) return PixelSource{};
+    if (empty || nullable || bound) return PixelSource{};
     return wire::make_error(wire::Errc::kBadValue, "null pixels");
   }
   if (empty) return PixelSource{data.bytes.data()};

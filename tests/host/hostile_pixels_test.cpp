@@ -148,6 +148,21 @@ TEST_F(HostilePixels, BitmapTypeDrawPixelsIsSized) {
   expect_lost_at(GlOp::glDrawPixels);
 }
 
+// llvmpipe reads colour-index rows from a pixel buffer with the wrong
+// stride, past the buffer's end: not run (GL_INVALID_OPERATION).
+TEST_F(HostilePixels, ColorIndexBitmapFromAPixelBufferIsRefused) {
+  constexpr uint32_t kUnpackBuffer = 0x88EC, kStreamDraw = 0x88E0;
+  GLuint buffer = 7;
+  wire::encode_glGenBuffers(w(), 1, &buffer, sizeof buffer);
+  wire::encode_glBindBuffer(w(), kUnpackBuffer, buffer);
+  std::vector<std::byte> bits(5);
+  wire::encode_glBufferData(w(), kUnpackBuffer, 5, bits.data(), kStreamDraw, bits.size());
+  wire::encode_glDrawPixels(w(), 5, 3, kColorIndex, kBitmap, nullptr, 0, false);
+  EXPECT_EQ(gl_error(*attacker_), kInvalidOperation);
+  EXPECT_TRUE(attacker_->lost.empty());
+  expect_witness_renders(*witness_, 1);
+}
+
 // Reading from NULL is only glTexImage's (allocate without data).
 TEST_F(HostilePixels, NullDrawPixels) {
   wire::encode_glDrawPixels(w(), 16, 16, kRgba, kUbyte, nullptr, 0, false);

@@ -178,7 +178,16 @@ class PixelSizes : public ::testing::Test {
     }
     delete display_;
   }
-  void SetUp() override { ASSERT_TRUE(ready_) << "no desktop GL context with a framebuffer"; }
+  void SetUp() override {
+#if defined(__SANITIZE_ADDRESS__)
+    // The grid drives llvmpipe's JIT-compiled pixel paths, which the
+    // sanitizer does not see: a write of theirs past one of its heap blocks
+    // shows only as a corrupt block header much later, with no stack to
+    // follow. The normal build checks client memory with guard pages.
+    GTEST_SKIP() << "llvmpipe's pixel paths are not instrumented";
+#endif
+    ASSERT_TRUE(ready_) << "no desktop GL context with a framebuffer";
+  }
 
   // Runs `op` reading from (or writing to) offset 0 of a bound pixel buffer
   // of `bytes`; GL's first error.
@@ -230,8 +239,11 @@ void tex_image(const void* pixels, void* u) {
 // Checks one upload of a pair GL takes; false when GL refuses the pair.
 bool check_upload(void (*op)(const void*, void*), Upload& up, const PixelStore& store,
                   GLenum (*run)(GLenum, size_t, void (*)(const void*, void*), void*)) {
-  // Refused by the host on purpose (sizes.cpp): llvmpipe prints per pixel.
+  // Refused by the host on purpose (sizes.cpp): llvmpipe prints per pixel
+  // for stencil bitmaps, and reads colour indices from a pixel buffer past
+  // its end.
   if (up.format == GL_STENCIL_INDEX && up.type == GL_BITMAP) return false;
+  if (!wire::size::uploadable_from_buffer(up.format, up.type)) return false;
   apply(store, false);
   const auto ours = wire::size::image_bytes(store, up.dims, up.format, up.type, up.width,
                                             up.height, up.depth);

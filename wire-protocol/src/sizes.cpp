@@ -225,6 +225,11 @@ bool readable_pixels(uint32_t format, uint32_t type) {
   return format != kColorIndex && format != 0x8757 /* YCBCR_MESA */ && known_pixels(format, type);
 }
 
+bool uploadable_from_buffer(uint32_t format, uint32_t type) {
+  (void)type;
+  return format != kColorIndex;
+}
+
 size_t pixel_bytes(const PixelStore& store, int dims, uint32_t format, uint32_t type,
                    int64_t width, int64_t height, int64_t depth) {
   return image_bytes(store, dims, format, type, width, height, depth).value_or(0);
