@@ -62,8 +62,8 @@ void refuse_pixels(GlContextState::Impl& st, GLenum error) {
 }
 
 wire::Result<PixelSource> input_pixels(GlContextState::Impl& st, const wire::Data& data,
-                                       bool nullable, int dims, GLenum format, GLenum type,
-                                       int64_t width, int64_t height, int64_t depth) {
+                                       bool nullable, bool guest_format, int dims, GLenum format,
+                                       GLenum type, int64_t width, int64_t height, int64_t depth) {
   if (!wire::size::known_pixels(format, type)) {
     refuse_pixels(st);
     return PixelSource{nullptr, true};
@@ -73,7 +73,7 @@ wire::Result<PixelSource> input_pixels(GlContextState::Impl& st, const wire::Dat
   const bool bound = (offset || data.kind == wire::DataKind::kNull) &&
                      buffer_bound(GL_PIXEL_UNPACK_BUFFER_BINDING);
   if (offset && !bound) return wire::make_error(wire::Errc::kBadValue, "pixel offset without an unpack buffer");
-  if (bound && !wire::size::uploadable_from_buffer(format, type)) {
+  if (bound && guest_format && !wire::size::drawable_from_buffer(format)) {
     refuse_pixels(st, GL_INVALID_OPERATION);
     return PixelSource{nullptr, true};
   }

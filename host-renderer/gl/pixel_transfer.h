@@ -33,10 +33,12 @@ struct PixelSource {
 // What GL reads for an upload of a `dims`-dimensional image: a bound unpack
 // buffer's offset (GL checks it against the buffer), NULL where `nullable`
 // (glTexImage* allocates without data) or nothing is read, or guest bytes
-// at least as many as GL reads.
+// at least as many as GL reads. `guest_format`: the guest chose format and
+// type (glDrawPixels, glTexImage*), rather than the command fixing them
+// (glBitmap and stipples are colour-index bitmaps).
 wire::Result<PixelSource> input_pixels(GlContextState::Impl& st, const wire::Data& data,
-                                       bool nullable, int dims, GLenum format, GLenum type,
-                                       int64_t width, int64_t height, int64_t depth);
+                                       bool nullable, bool guest_format, int dims, GLenum format,
+                                       GLenum type, int64_t width, int64_t height, int64_t depth);
 
 // Zeroed room for everything GL writes for a `dims`-dimensional image
 // (skipped rows and pixels included); a pair the host cannot size is an error.

@@ -243,7 +243,7 @@ bool check_upload(void (*op)(const void*, void*), Upload& up, const PixelStore& 
   // for stencil bitmaps, and reads colour indices from a pixel buffer past
   // its end.
   if (up.format == GL_STENCIL_INDEX && up.type == GL_BITMAP) return false;
-  if (!wire::size::uploadable_from_buffer(up.format, up.type)) return false;
+  if (!wire::size::drawable_from_buffer(up.format)) return false;
   apply(store, false);
   const auto ours = wire::size::image_bytes(store, up.dims, up.format, up.type, up.width,
                                             up.height, up.depth);

@@ -58,8 +58,11 @@ def _host_count(p):
 def _array_arg(model, c, p, lines, post):
     name, ctype = p.name, p.ctype.replace("const ", "").replace("*", "").strip()
     if p.size_kind == "pixels":
+        image = _prefixed(c, p.count_expr)
+        # glBitmap and stipples fix their format; glDrawPixels and glTexImage* take the guest's.
+        guest_format = "a.format" in image
         lines.append(f"  auto {name} = input_pixels(st, a.{name}, {_bool(p.nullable)}, "
-                     f"{_prefixed(c, p.count_expr)});")
+                     f"{_bool(guest_format)}, {image});")
         lines.append(f"  if (!{name}) return {name}.error();")
         # A format/type pair the host cannot size: GL_INVALID_ENUM, not run.
         lines.append(f"  if ({name}->refused) return {{}};")

@@ -225,10 +225,7 @@ bool readable_pixels(uint32_t format, uint32_t type) {
   return format != kColorIndex && format != 0x8757 /* YCBCR_MESA */ && known_pixels(format, type);
 }
 
-bool uploadable_from_buffer(uint32_t format, uint32_t type) {
-  (void)type;
-  return format != kColorIndex;
-}
+bool drawable_from_buffer(uint32_t format) { return format != kColorIndex; }
 
 size_t pixel_bytes(const PixelStore& store, int dims, uint32_t format, uint32_t type,
                    int64_t width, int64_t height, int64_t depth) {

@@ -69,11 +69,11 @@ bool known_pixels(uint32_t format, uint32_t type);
 // for GL_BITMAP, to write up to 4 bytes past the image (a pack buffer's too);
 // nor GL_YCBCR_MESA, a texture upload format llvmpipe cannot read back.
 bool readable_pixels(uint32_t format, uint32_t type);
-// Whether an upload of the pair may read from a pixel unpack buffer: not
-// GL_COLOR_INDEX of any type (glDrawPixels; glBitmap and stipples are
-// colour-index bitmaps), whose rows Mesa's llvmpipe reads from a buffer
-// with the wrong stride, past the buffer's end.
-bool uploadable_from_buffer(uint32_t format, uint32_t type);
+// Whether glDrawPixels (or any upload whose format the guest chooses) may
+// read images of `format` from a pixel unpack buffer: not GL_COLOR_INDEX,
+// whose rows Mesa's llvmpipe reads from a buffer with the wrong stride, past
+// the buffer's end. glBitmap and stipples from a buffer are not affected.
+bool drawable_from_buffer(uint32_t format);
 
 // Bytes GL reads or writes for a width x height x depth image of `dims`
 // dimensions (1, 2 or 3; only 3 uses the image height and skipped images)
