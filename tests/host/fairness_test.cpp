@@ -2,8 +2,6 @@
 // starved. Guests that vanish leave nothing behind.
 #include <gtest/gtest.h>
 
-#include <dirent.h>
-
 #include <algorithm>
 #include <atomic>
 #include <numeric>
@@ -11,6 +9,7 @@
 #include <vector>
 
 #include "host_fixture.h"
+#include "process_counts.h"
 #include "test_guest.h"
 #include "wire/gl_encode.h"
 
@@ -55,15 +54,6 @@ void render_for(const std::string& address, uint32_t index, std::chrono::millise
     if (f.argb(64, 64) != expect) ++out->wrong;
   }
   out->ok = g->lost.empty();
-}
-
-size_t open_fds() {
-  size_t n = 0;
-  if (DIR* d = opendir("/proc/self/fd")) {
-    while (readdir(d)) ++n;
-    closedir(d);
-  }
-  return n;
 }
 
 bool wait_sessions_gone(host::Server& s) {
