@@ -28,16 +28,15 @@ constexpr GLenum kUnpackSkipImages = 0x806D, kPackRowLength = 0x0D02, kPackSkipR
 constexpr GLbitfield kClientPixelStoreBit = 0x1;
 constexpr GLenum kNoError = 0, kInvalidEnum = 0x0500, kInvalidOperation = 0x0502;
 
-class HostilePixels : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { host_ = new RunningHost(); }
-  static void TearDownTestSuite() {
-    delete host_;
-    host_ = nullptr;
-  }
+class HostilePixels : public SharedHostTest<HostilePixels> {
+ public:
+  static host::HostOptions host_options() { return host::HostOptions{}; }
+  static constexpr bool kRingFile = false;
 
+ protected:
   void SetUp() override {
-    ASSERT_TRUE(host_->ok()) << host_->error();
+    SharedHostTest::SetUp();
+    if (HasFatalFailure()) return;
     witness_ = clearing_guest(host_->address());
     ASSERT_TRUE(witness_);
     // The attacker: a desktop compatibility context (bitmaps, stipples,
@@ -88,10 +87,8 @@ class HostilePixels : public ::testing::Test {
                               format, kUbyte, pixels.data(), pixels.size(), false);
   }
 
-  static RunningHost* host_;
   std::unique_ptr<TestGuest> witness_, attacker_;
 };
-RunningHost* HostilePixels::host_ = nullptr;
 
 // glPixelStoref is GL's too: an upload sized without its row length would
 // hand GL the host's heap.

@@ -33,16 +33,15 @@ std::vector<T> values_of(const std::vector<std::byte>& bytes, size_t at = 0) {
   return out;
 }
 
-class HostilePointersTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { host_ = new RunningHost(small_limits(), true); }
-  static void TearDownTestSuite() {
-    delete host_;
-    host_ = nullptr;
-  }
+class HostilePointersTest : public SharedHostTest<HostilePointersTest> {
+ public:
+  static host::HostOptions host_options() { return small_limits(); }
+  static constexpr bool kRingFile = true;
 
+ protected:
   void SetUp() override {
-    ASSERT_TRUE(host_->ok()) << host_->error();
+    SharedHostTest::SetUp();
+    if (HasFatalFailure()) return;
     witness_ = clearing_guest(host_->address());
     ASSERT_TRUE(witness_);
     expect_witness_renders(*witness_, 1);
@@ -84,10 +83,8 @@ class HostilePointersTest : public ::testing::Test {
     return out;
   }
 
-  static RunningHost* host_;
   std::unique_ptr<TestGuest> witness_;
 };
-RunningHost* HostilePointersTest::host_ = nullptr;
 
 // The command as the registry describes it (a pointer of `size` bytes): on
 // main, GL kept a pointer into the batch buffer and a draw read far past it.

@@ -19,16 +19,15 @@ using wire::ControlOp;
 
 constexpr GLbitfield kColorBufferBit = 0x4000;
 
-class HostileTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { host_ = new RunningHost(small_limits()); }
-  static void TearDownTestSuite() {
-    delete host_;
-    host_ = nullptr;
-  }
+class HostileTest : public SharedHostTest<HostileTest> {
+ public:
+  static host::HostOptions host_options() { return small_limits(); }
+  static constexpr bool kRingFile = false;
 
+ protected:
   void SetUp() override {
-    ASSERT_TRUE(host_->ok()) << host_->error();
+    SharedHostTest::SetUp();
+    if (HasFatalFailure()) return;
     witness_ = clearing_guest(host_->address());
     attacker_ = clearing_guest(host_->address(), 1.0f);
     ASSERT_TRUE(witness_ && attacker_);
@@ -57,10 +56,8 @@ class HostileTest : public ::testing::Test {
   }
   static void patch_u32(std::vector<std::byte>& b, size_t at, uint32_t v) { std::memcpy(b.data() + at, &v, 4); }
 
-  static RunningHost* host_;
   std::unique_ptr<TestGuest> witness_, attacker_;
 };
-RunningHost* HostileTest::host_ = nullptr;
 
 TEST_F(HostileTest, TruncatedCommand) {
   wire::Writer w;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "host/server.h"
+#include "host_fixture.h"
 #include "test_guest.h"
 #include "wire/gl_encode.h"
 
@@ -22,6 +23,22 @@ inline host::HostOptions small_limits() {
   o.limits.max_contexts = 4;
   return o;
 }
+
+// One host for every test of a suite (starting one for each test would take
+// longer than the tests); `Suite` says how it is started:
+// Suite::host_options() and Suite::kRingFile.
+template <typename Suite>
+class SharedHostTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { host_ = new RunningHost(Suite::host_options(), Suite::kRingFile); }
+  static void TearDownTestSuite() {
+    delete host_;
+    host_ = nullptr;
+  }
+  void SetUp() override { ASSERT_TRUE(host_->ok()) << host_->error(); }
+
+  static inline RunningHost* host_ = nullptr;
+};
 
 // A guest at `address` with context 1 (OpenGL ES 3.0) current on a 16x16
 // surface 1, clearing to (red, 0, 1, 1); null when the host refuses it.
