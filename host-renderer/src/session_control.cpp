@@ -171,9 +171,9 @@ wire::Status Session::create_surface(wire::Reader& r) {
     return make_error(Errc::kBadName, "surface id " + std::to_string(c->surface_id), r.offset());
   }
   if (surfaces_.size() >= limits_.max_surfaces) return make_error(Errc::kLimit, "too many surfaces", r.offset());
-  // The worst case of the request is charged before anything is allocated.
-  size_t worst = size_t{c->width} * c->height * 8;
-  if (c->width > kMaxSurfaceSide || c->height > kMaxSurfaceSide || !account_.fits(worst)) {
+  // Checked with the formula it is charged by, before anything is allocated.
+  if (c->width > kMaxSurfaceSide || c->height > kMaxSurfaceSide ||
+      !account_.fits(Surface::bytes_for(c->width, c->height, c->config))) {
     return make_error(Errc::kLimit, "surface " + std::to_string(c->width) + "x" + std::to_string(c->height),
                       r.offset());
   }
@@ -207,11 +207,11 @@ wire::Status Session::resize_surface(wire::Reader& r) {
   auto it = surfaces_.find(m->surface_id);
   if (it == surfaces_.end()) return unknown("surface", m->surface_id, r.offset());
   Surface& s = *it->second;
-  size_t worst = size_t{m->width} * m->height * 8;
   // The old storage goes with the resize: the new size need only fit without it.
   const size_t old_bytes = s.bytes();
   account_.release(old_bytes);
-  if (m->width > kMaxSurfaceSide || m->height > kMaxSurfaceSide || !account_.fits(worst)) {
+  if (m->width > kMaxSurfaceSide || m->height > kMaxSurfaceSide ||
+      !account_.fits(Surface::bytes_for(m->width, m->height, s.config()))) {
     account_.charge_allocated(old_bytes);
     return make_error(Errc::kLimit, "surface " + std::to_string(m->width) + "x" + std::to_string(m->height),
                       r.offset());

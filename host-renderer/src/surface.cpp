@@ -1,5 +1,6 @@
 #include "host/surface.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -107,10 +108,14 @@ wire::Status Surface::resize(uint32_t width, uint32_t height) {
   return allocate(width, height);
 }
 
-size_t Surface::bytes() const {
-  size_t per_pixel = 4 + (cfg_.depth + cfg_.stencil + 7) / 8;
-  size_t samples = cfg_.samples > 1 ? cfg_.samples : 1;
-  return size_t{width_} * height_ * per_pixel * (samples + (samples > 1 ? 1 : 0));
+size_t Surface::bytes_for(uint32_t width, uint32_t height, const wire::SurfaceConfig& cfg) {
+  // Colour, depth and stencil a pixel, times the samples plus the resolved
+  // image. The guest's numbers are capped where no EGL config goes (and
+  // where they cannot overflow): such a request finds no config anyway.
+  const size_t depth_stencil_bits = std::min<size_t>(size_t{cfg.depth} + cfg.stencil, 64);
+  const size_t per_pixel = 4 + (depth_stencil_bits + 7) / 8;
+  const size_t samples = std::clamp<size_t>(cfg.samples, 1, 64);
+  return size_t{width} * height * per_pixel * (samples + (samples > 1 ? 1 : 0));
 }
 
 }  // namespace host

@@ -156,6 +156,16 @@ TEST_F(HostileTest, HugeSurface) {
   expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kCreateSurface));
 }
 
+// Checked with the formula it is charged by: 2048x2048 pixels of 8 bytes fit
+// the 64 MiB limit, four samples of them and the resolved image (160 MiB) do not.
+TEST_F(HostileTest, MultisampledSurfaceBeyondTheGuestMemoryLimit) {
+  wire::Writer w;
+  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kCreateSurface));
+  w.put(wire::CreateSurface{2, 2048, 2048, {8, 8, 8, 8, 24, 8, 4}});
+  w.end(at);
+  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kCreateSurface));
+}
+
 TEST_F(HostileTest, SurfaceBeyondTheGuestMemoryLimit) {
   wire::Writer w;
   size_t at = w.begin(static_cast<uint32_t>(ControlOp::kResizeSurface));

@@ -35,7 +35,11 @@ class Surface {
   uint32_t width() const { return width_; }
   uint32_t height() const { return height_; }
   // What the pbuffer costs in memory, for the guest's account.
-  size_t bytes() const;
+  size_t bytes() const { return bytes_for(width_, height_, cfg_); }
+  // What a pbuffer of that size and config would cost: checked against the
+  // guest's account before one is made, and charged once it is.
+  static size_t bytes_for(uint32_t width, uint32_t height, const wire::SurfaceConfig& cfg);
+  const wire::SurfaceConfig& config() const { return cfg_; }
 
  private:
   Surface(const EglDisplay& display, EGLConfig config, const wire::SurfaceConfig& cfg)
