@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gl/elements_draw.h"
+#include "gl/opcode_names.h"
 #include "wire/gl_decode.h"
 #include "wire/gl_opcodes.h"
 
@@ -165,45 +166,28 @@ int64_t last_held_vertex(GlContextState::Impl& st) {
   return last;
 }
 
-// What a command is, for the array checks: flags per opcode.
-enum CommandKind : uint8_t {
-  kInBegin = 1,       // GL allows it between glBegin and glEnd
-  kArraysStay = 2,    // it cannot change a vertex array or a buffer's size
-};
+// Attributes given one vertex at a time; none of them touches an array.
+const std::string kVertexAttributes =
+    "Vertex[234]|VertexAttrib[ILP]?[1-4]|Color[34]|SecondaryColor3|Normal3|TexCoord[1-4]|"
+    "MultiTexCoord[1-4]|FogCoord[df]|Index(ub|[dfis])v?$|EdgeFlagv?$|Material[fi]|"
+    "EvalCoord[12]|EvalPoint[12]";
 
-uint8_t command_kind(uint32_t opcode) {
-  static const std::vector<uint8_t> kinds = [] {
-    // Attributes given one vertex at a time; none of them touches an array.
-    const std::string vertex_attributes =
-        "Vertex[234]|VertexAttrib[ILP]?[1-4]|Color[34]|SecondaryColor3|Normal3|TexCoord[1-4]|"
-        "MultiTexCoord[1-4]|FogCoord[df]|Index(ub|[dfis])v?$|EdgeFlagv?$|Material[fi]|"
-        "EvalCoord[12]|EvalPoint[12]";
-    const std::regex in_begin("gl(" + vertex_attributes + "|CallLists?$|ArrayElement$).*");
-    // Display lists may switch arrays on (glEnable is compiled): not here.
-    const std::regex arrays_stay(
-        "gl(" + vertex_attributes + "|ArrayElement$|Begin$|End$|MatrixMode$|LoadIdentity$|"
-        "PushMatrix$|PopMatrix$|(Translate|Rotate|Scale)[df]$|(Mult|Load)Matrix[df]$|Ortho$|"
-        "Frustum$|BindTexture$|Tex(Parameter|Env)[fi]v?$|Light(Model)?[fi]v?$|ShadeModel$|"
-        "Clear(Color|Depth)?$|Viewport$|PointSize$|LineWidth$|Flush$|Finish$|GetError$).*");
-    std::vector<uint8_t> out;
-    for (uint32_t op = wire::kFirstGlOpcode;; ++op) {
-      const wire::GlCommandInfo* info = wire::gl_command_info(op);
-      if (info == nullptr) break;
-      out.push_back((std::regex_match(info->name, in_begin) ? kInBegin : 0) |
-                    (std::regex_match(info->name, arrays_stay) ? kArraysStay : 0));
-    }
-    return out;
-  }();
-  const uint32_t i = opcode - wire::kFirstGlOpcode;
-  return opcode >= wire::kFirstGlOpcode && i < kinds.size() ? kinds[i] : 0;
+// Whether GL allows the command between glBegin and glEnd.
+bool allowed_in_begin(uint32_t opcode) {
+  static const std::vector<bool> table =
+      gl_opcodes_named(std::regex("gl(" + kVertexAttributes + "|CallLists?$|ArrayElement$).*"));
+  return opcode_flag(table, opcode);
 }
 
-// Asks GL only after a glNewList the host saw, not on every draw.
-bool compiling_list(const GlContextState::Impl& st) {
-  if (!st.list_maybe_open) return false;
-  GLint list = 0;
-  glGetIntegerv(GL_LIST_INDEX, &list);
-  return list != 0;
+// Whether the command cannot change a vertex array or a buffer's size.
+// Display lists may switch arrays on (glEnable is compiled): not here.
+bool arrays_stay(uint32_t opcode) {
+  static const std::vector<bool> table = gl_opcodes_named(std::regex(
+      "gl(" + kVertexAttributes + "|ArrayElement$|Begin$|End$|MatrixMode$|LoadIdentity$|"
+      "PushMatrix$|PopMatrix$|(Translate|Rotate|Scale)[df]$|(Mult|Load)Matrix[df]$|Ortho$|"
+      "Frustum$|BindTexture$|Tex(Parameter|Env)[fi]v?$|Light(Model)?[fi]v?$|ShadeModel$|"
+      "Clear(Color|Depth)?$|Viewport$|PointSize$|LineWidth$|Flush$|Finish$|GetError$).*"));
+  return opcode_flag(table, opcode);
 }
 
 // last_held_vertex, read again only after a command of the share group
@@ -322,10 +306,7 @@ wire::Result<Args> decoded(wire::Status (*decode)(wire::Reader&, Args&), wire::R
 wire::Result<bool> array_reads_fit(GlContextState::Impl& st, uint32_t opcode, wire::Reader r) {
   if (!st.has_fixed_function_arrays()) return true;  // no display lists, no glArrayElement
   const auto op = static_cast<GlOp>(opcode);
-  const uint8_t kind = command_kind(opcode);
-  if (!(kind & kArraysStay)) ++st.share->array_epoch;
-  if (op == GlOp::glNewList) st.list_maybe_open = true;
-  if (op == GlOp::glEndList) st.list_maybe_open = false;
+  if (!arrays_stay(opcode)) ++st.share->array_epoch;
   if (op == GlOp::glBegin) {
     // GL answers no query inside glBegin/glEnd: what the arrays hold is
     // known now, and they cannot change before glEnd.
@@ -341,12 +322,13 @@ wire::Result<bool> array_reads_fit(GlContextState::Impl& st, uint32_t opcode, wi
     const bool known = st.in_begin && st.held_vertex_epoch == st.share->array_epoch;
     return a->i <= (known ? st.begin_last_vertex : last_held_vertex(st));
   }
-  if (!(kind & kInBegin)) st.in_begin = false;
+  if (!allowed_in_begin(opcode)) st.in_begin = false;
   const bool arrays_draw = op == GlOp::glDrawArrays || op == GlOp::glDrawArraysInstanced ||
                            op == GlOp::glDrawArraysInstancedBaseInstance;
   const bool multi_draw = op == GlOp::glMultiDrawArrays;
   if (!arrays_draw && !multi_draw && !elements_draw(opcode) && !other_draw(opcode)) return true;
-  if (!compiling_list(st)) return true;
+  // Draws run now unless a list is being compiled (display_lists.h tracks it).
+  if (st.compiling_list == 0) return true;
   if (other_draw(opcode)) return false;
   if (multi_draw || elements_draw(opcode)) {
     auto last = multi_draw ? multi_draw_last(r) : elements_last(r);

@@ -87,12 +87,11 @@ struct GlContextState::Impl {
   GLuint scratch_elements = 0;
   // Vertex array checks (array_reads.h): between glBegin and glEnd, and the
   // last vertex the arrays held at glBegin; the last vertex they hold as of
-  // the share group's array_epoch; whether a glNewList may have opened a list.
+  // the share group's array_epoch.
   bool in_begin = false;
   int64_t begin_last_vertex = 0;
   int64_t held_vertex = 0;
   uint64_t held_vertex_epoch = ~uint64_t{0};
-  bool list_maybe_open = false;
   // The display list this context compiles (0: none), what its commands
   // were charged so far, and whether one did not fit (display_lists.h).
   GLuint compiling_list = 0;

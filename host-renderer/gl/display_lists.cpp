@@ -1,10 +1,10 @@
 #include "gl/display_lists.h"
 
 #include <algorithm>
-#include <regex>
 #include <string>
 
 #include "gl/context_impl.h"
+#include "gl/opcode_names.h"
 #include "wire/gl_opcodes.h"
 
 namespace host {
@@ -53,24 +53,14 @@ namespace {
 // guest, names, client state and buffer stores. They are never charged, nor
 // refused, so a guest waiting for an answer always gets one.
 bool runs_while_compiling(uint32_t opcode) {
-  static const std::vector<bool> runs = [] {
-    const std::regex at_once(
-        "gl(Get|Is|Gen|Create|Delete|Read|Finish$|Flush$|RenderMode$|PixelStore|"
-        "FeedbackBuffer$|SelectBuffer$|Map|Unmap|ClientWaitSync$|FenceSync$|DeleteSync$|"
-        "NewList$|EndList$|CheckFramebufferStatus|AreTexturesResident$|TestFence|"
-        "ObjectPurgeable|QueryMatrix|ClientActiveTexture$|(Enable|Disable)ClientState|"
-        "PushClientAttrib$|PopClientAttrib$|.*Pointer$|InterleavedArrays$|"
-        "(Named)?Buffer(Sub)?Data|(Named)?BufferStorage).*");
-    std::vector<bool> out;
-    for (uint32_t op = wire::kFirstGlOpcode;; ++op) {
-      const wire::GlCommandInfo* info = wire::gl_command_info(op);
-      if (info == nullptr) break;
-      out.push_back(std::regex_match(info->name, at_once));
-    }
-    return out;
-  }();
-  const uint32_t i = opcode - wire::kFirstGlOpcode;
-  return opcode < wire::kFirstGlOpcode || i >= runs.size() || runs[i];
+  static const std::vector<bool> runs = gl_opcodes_named(std::regex(
+      "gl(Get|Is|Gen|Create|Delete|Read|Finish$|Flush$|RenderMode$|PixelStore|"
+      "FeedbackBuffer$|SelectBuffer$|Map|Unmap|ClientWaitSync$|FenceSync$|DeleteSync$|"
+      "NewList$|EndList$|CheckFramebufferStatus|AreTexturesResident$|TestFence|"
+      "ObjectPurgeable|QueryMatrix|ClientActiveTexture$|(Enable|Disable)ClientState|"
+      "PushClientAttrib$|PopClientAttrib$|.*Pointer$|InterleavedArrays$|"
+      "(Named)?Buffer(Sub)?Data|(Named)?BufferStorage).*"));
+  return opcode_flag(runs, opcode, true);
 }
 
 }  // namespace
