@@ -64,6 +64,15 @@ std::string next_byte(Channel& ch, std::chrono::milliseconds timeout = 5s) {
   return std::to_string(static_cast<int>((*m)[0]));
 }
 
+// The ring serves the next guest: a byte it sends reaches the host.
+void expect_next_guest_served(Listener& listener, const std::string& address,
+                              const TransportOptions& opts, uint8_t byte) {
+  auto b = attach(listener, address, opts);
+  ASSERT_TRUE(b.host && b.guest);
+  ASSERT_TRUE(send_byte(*b.guest, byte));
+  EXPECT_EQ(next_byte(*b.host), std::to_string(byte));
+}
+
 // What a receive gave when it should have failed: the error's kind first
 // ("closed: peer closed the channel"), so tests compare its start.
 std::string failure(const Result<std::span<const std::byte>>& r) {
@@ -119,10 +128,7 @@ TEST(RingFile, MessagesTheHostSentBeforeItEndedStillArrive) {
     EXPECT_TRUE(closed(end)) << failure(end);
   }
 
-  auto b = attach(**listener, address, opts);
-  ASSERT_TRUE(b.host && b.guest);
-  ASSERT_TRUE(send_byte(*b.guest, 4));
-  EXPECT_EQ(next_byte(*b.host), "4");
+  expect_next_guest_served(**listener, address, opts, 4);
 }
 
 // A guest that stops waiting for the host's answer takes its attach back;
@@ -145,10 +151,7 @@ TEST(RingFile, AGuestThatGaveUpAttachingDoesNotWedgeTheRing) {
   EXPECT_FALSE((*pending)->complete()) << "answered a guest that had left";
   pending->reset();
 
-  auto b = attach(**listener, address, opts);
-  ASSERT_TRUE(b.host && b.guest);
-  ASSERT_TRUE(send_byte(*b.guest, 5));
-  EXPECT_EQ(next_byte(*b.host), "5");
+  expect_next_guest_served(**listener, address, opts, 5);
 }
 
 // A guest library keeps a lost connection's channel until the program lets
@@ -359,10 +362,7 @@ TEST(RingFile, TheGuestHearsAtOnceThatAnAdoptingRendererDied) {
   EXPECT_LT(monotonic_us() - ended, 1'000'000);
 
   handoff->on_release();  // what the host does once the renderer has gone
-  auto b = attach(**listener, address, opts);
-  ASSERT_TRUE(b.host && b.guest);
-  ASSERT_TRUE(send_byte(*b.guest, 3));
-  EXPECT_EQ(next_byte(*b.host), "3");
+  expect_next_guest_served(**listener, address, opts, 3);
 }
 
 TEST(RingFile, GuestsReadTheSilenceFromTheEnvironment) {
