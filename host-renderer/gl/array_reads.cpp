@@ -200,37 +200,53 @@ int64_t last_held_vertex_cached(GlContextState::Impl& st) {
   return st.held_vertex;
 }
 
-int64_t last_of(int64_t first, int64_t count) { return count > 0 ? first + count - 1 : -1; }
+// The vertices a draw reads, lowest to highest (none when highest < lowest),
+// or unknown when they cannot be worked out without reading past a source.
+struct VertexSpan {
+  bool known = true;
+  int64_t lowest = 0, highest = -1;
 
+  void add(int64_t low, int64_t high) {
+    if (high < low) return;
+    lowest = highest < lowest ? low : std::min(lowest, low);
+    highest = std::max(highest, high);
+  }
+  void add_run(int64_t first, int64_t count) { add(first, first + count - 1); }
+  // Whether arrays holding vertices 0 to `last` hold every vertex read; a
+  // negative vertex would be read before the array's start.
+  bool within(int64_t last) const { return known && (highest < lowest || (lowest >= 0 && highest <= last)); }
+};
+
+// The vertices `count` indices of `type` name, `base_vertex` added.
 template <typename T>
-int64_t largest_index(const std::byte* p, size_t count) {
-  int64_t most = -1;
+VertexSpan index_span(const std::byte* p, size_t count, int64_t base_vertex) {
+  VertexSpan span;
   for (size_t i = 0; i < count; ++i) {
     T v;
     std::memcpy(&v, p + i * sizeof(T), sizeof(T));
-    most = std::max<int64_t>(most, v);
+    span.add(int64_t{v} + base_vertex, int64_t{v} + base_vertex);
   }
-  return most;
+  return span;
 }
 
-int64_t largest_index(GLenum type, const std::byte* p, size_t count) {
+VertexSpan index_span(GLenum type, const std::byte* p, size_t count, int64_t base_vertex) {
   switch (type) {
-    case GL_UNSIGNED_BYTE: return largest_index<uint8_t>(p, count);
-    case GL_UNSIGNED_SHORT: return largest_index<uint16_t>(p, count);
-    default: return largest_index<uint32_t>(p, count);
+    case GL_UNSIGNED_BYTE: return index_span<uint8_t>(p, count, base_vertex);
+    case GL_UNSIGNED_SHORT: return index_span<uint16_t>(p, count, base_vertex);
+    default: return index_span<uint32_t>(p, count, base_vertex);
   }
 }
 
-// The largest index an elements draw reads, or -2 when it cannot be known
-// without reading past its source.
-wire::Result<int64_t> elements_last(wire::Reader& r) {
+// The vertices an elements draw reads; unknown when its indices cannot be
+// read without reading past their source.
+wire::Result<VertexSpan> elements_span(wire::Reader& r) {
   ElementsDraw d;
   WIRE_TRY(read_elements_draw(r, d));
   const size_t bytes = wire::size::index_bytes(d.count, d.type);
-  if (bytes == 0) return int64_t{-1};  // nothing read, or GL's error
-  int64_t most = -2;
+  if (bytes == 0) return VertexSpan{};  // nothing read, or GL's error
+  VertexSpan span{.known = false};
   if (d.indices.kind != wire::DataKind::kBufferOffset) {
-    if (d.indices.bytes.size() >= bytes) most = largest_index(d.type, d.indices.bytes.data(), d.count);
+    if (d.indices.bytes.size() >= bytes) span = index_span(d.type, d.indices.bytes.data(), d.count, d.base_vertex);
   } else {
     GLint buffer = 0;
     glGetIntegerv(GL_ELEMENT_ARRAY_BUFFER_BINDING, &buffer);
@@ -240,11 +256,11 @@ wire::Result<int64_t> elements_last(wire::Reader& r) {
     if (buffer != 0 && offset >= 0 && offset + static_cast<int64_t>(bytes) <= held) {
       const void* p = glMapBufferRange(GL_ELEMENT_ARRAY_BUFFER, offset, static_cast<GLsizeiptr>(bytes),
                                        GL_MAP_READ_BIT);
-      if (p) most = largest_index(d.type, static_cast<const std::byte*>(p), d.count);
+      if (p) span = index_span(d.type, static_cast<const std::byte*>(p), d.count, d.base_vertex);
       if (p) glUnmapBuffer(GL_ELEMENT_ARRAY_BUFFER);
     }
   }
-  return most < 0 ? most : most + d.base_vertex;
+  return span;
 }
 
 bool elements_draw(uint32_t opcode) {
@@ -273,25 +289,25 @@ bool other_draw(uint32_t opcode) {
   }
 }
 
-// The last vertex glMultiDrawArrays reads, or -2 when its arrays of
-// firsts and counts are shorter than it says.
-wire::Result<int64_t> multi_draw_last(wire::Reader& r) {
+// The vertices glMultiDrawArrays reads; unknown when its arrays of firsts
+// and counts are shorter than it says.
+wire::Result<VertexSpan> multi_draw_span(wire::Reader& r) {
   wire::Args_glMultiDrawArrays a{};
   WIRE_TRY(wire::decode_glMultiDrawArrays(r, a));
-  if (a.drawcount <= 0) return int64_t{-1};
+  if (a.drawcount <= 0) return VertexSpan{};
   const auto n = static_cast<size_t>(a.drawcount);
   if (a.first.bytes.size() < n * sizeof(GLint) || a.count.bytes.size() < n * sizeof(GLsizei)) {
-    return int64_t{-2};
+    return VertexSpan{.known = false};
   }
-  int64_t last = -1;
+  VertexSpan span;
   for (size_t i = 0; i < n; ++i) {
     GLint first = 0;
     GLsizei count = 0;
     std::memcpy(&first, a.first.bytes.data() + i * sizeof first, sizeof first);
     std::memcpy(&count, a.count.bytes.data() + i * sizeof count, sizeof count);
-    last = std::max(last, last_of(first, count));
+    span.add_run(first, count);
   }
-  return last;
+  return span;
 }
 
 template <typename Args>
@@ -320,7 +336,9 @@ wire::Result<bool> array_reads_fit(GlContextState::Impl& st, uint32_t opcode, wi
     // Another context of the group may have changed a buffer since glBegin:
     // then GL is asked again, and inside a glBegin it answers nothing.
     const bool known = st.in_begin && st.held_vertex_epoch == st.share->array_epoch;
-    return a->i <= (known ? st.begin_last_vertex : last_held_vertex(st));
+    VertexSpan span;
+    span.add(a->i, a->i);
+    return span.within(known ? st.begin_last_vertex : last_held_vertex(st));
   }
   if (!allowed_in_begin(opcode)) st.in_begin = false;
   const bool arrays_draw = op == GlOp::glDrawArrays || op == GlOp::glDrawArraysInstanced ||
@@ -331,14 +349,16 @@ wire::Result<bool> array_reads_fit(GlContextState::Impl& st, uint32_t opcode, wi
   if (st.compiling_list == 0) return true;
   if (other_draw(opcode)) return false;
   if (multi_draw || elements_draw(opcode)) {
-    auto last = multi_draw ? multi_draw_last(r) : elements_last(r);
-    if (!last) return last.error();
-    return *last != -2 && *last <= last_held_vertex(st);
+    auto span = multi_draw ? multi_draw_span(r) : elements_span(r);
+    if (!span) return span.error();
+    return span->within(last_held_vertex(st));
   }
   // The three glDrawArrays forms start with mode, first, count.
   auto a = decoded(wire::decode_glDrawArrays, r);
   if (!a) return a.error();
-  return last_of(a->first, a->count) <= last_held_vertex(st);
+  VertexSpan span;
+  span.add_run(a->first, a->count);
+  return span.within(last_held_vertex(st));
 }
 
 }  // namespace host

@@ -28,6 +28,9 @@ wire::Status dispatch_gl(DispatchEnv& env, uint32_t opcode, wire::Reader& payloa
     st.refused_error = GL_INVALID_OPERATION;  // GL would read past a buffer
     return {};
   }
+  auto calls = list_calls_fit(st, opcode, payload);
+  if (!calls) return calls.error();
+  if (!*calls) return {};  // left out of the list being compiled (display_lists.h)
   if (!admit_list_command(st, opcode, sizeof(wire::CommandHeader) + payload.remaining())) return {};
   reset_scratch();
   wire::Status status = fn(env, payload);

@@ -1,10 +1,13 @@
 #include "gl/display_lists.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "gl/context_impl.h"
 #include "gl/opcode_names.h"
+#include "gl/read_args.h"
+#include "wire/gl_decode.h"
 #include "wire/gl_opcodes.h"
 
 namespace host {
@@ -74,6 +77,84 @@ bool admit_list_command(GlContextState::Impl& st, uint32_t opcode, uint64_t byte
   st.list_full = true;  // the list is compiled no further, up to glEndList
   st.refused_error = GL_OUT_OF_MEMORY;
   return false;
+}
+
+namespace {
+
+template <typename T>
+int64_t scalar_at(const std::byte* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return static_cast<int64_t>(v);
+}
+
+// GL_2_BYTES, GL_3_BYTES, GL_4_BYTES: big-endian unsigned values.
+int64_t big_endian_at(const std::byte* p, size_t bytes) {
+  int64_t v = 0;
+  for (size_t k = 0; k < bytes; ++k) v = v * 256 + std::to_integer<uint8_t>(p[k]);
+  return v;
+}
+
+// The value at `i` of glCallLists' names of `type`, before the list base
+// is added (-1 for a float no list can have).
+int64_t list_offset(GLenum type, const std::byte* names, size_t i) {
+  const std::byte* p = names + i * list_name_bytes(type);
+  switch (type) {
+    case GL_BYTE: return scalar_at<int8_t>(p);
+    case GL_UNSIGNED_BYTE: return scalar_at<uint8_t>(p);
+    case GL_SHORT: return scalar_at<int16_t>(p);
+    case GL_UNSIGNED_SHORT: return scalar_at<uint16_t>(p);
+    case GL_INT: return scalar_at<int32_t>(p);
+    case GL_UNSIGNED_INT: return scalar_at<uint32_t>(p);
+    case GL_FLOAT: {
+      float v;
+      std::memcpy(&v, p, sizeof v);
+      return v >= 0 && v < 4294967296.0f ? static_cast<int64_t>(v) : -1;
+    }
+    default: return big_endian_at(p, list_name_bytes(type));
+  }
+}
+
+// Whether every list glCallLists names is held. GL answers no query inside
+// a glBegin it runs (GL_COMPILE_AND_EXECUTE): then the base is unknown.
+wire::Result<bool> called_lists_held(const DisplayListCharges& lists, wire::Reader& r) {
+  GLsizei n = 0;
+  GLenum type = 0;
+  wire::Data names;
+  WIRE_TRY(read_args(r, n, type));
+  WIRE_TRY(read_data(r, names));
+  const size_t each = list_name_bytes(type);
+  if (n <= 0 || each == 0 || names.bytes.size() < static_cast<size_t>(n) * each) return true;  // GL's error
+  GLint base = -1;
+  glGetIntegerv(GL_LIST_BASE, &base);
+  if (base < 0) return false;
+  for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
+    const int64_t name = base + list_offset(type, names.bytes.data(), i);
+    if (name <= 0 || name > UINT32_MAX || !lists.holds(static_cast<GLuint>(name))) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+wire::Result<bool> list_calls_fit(GlContextState::Impl& st, uint32_t opcode, wire::Reader r) {
+  if (st.compiling_list == 0 || !st.in_begin) return true;
+  const auto op = static_cast<wire::GlOp>(opcode);
+  if (op == wire::GlOp::glCallLists) return called_lists_held(st.share->lists, r);
+  if (op != wire::GlOp::glCallList) return true;
+  wire::Args_glCallList a{};
+  WIRE_TRY(wire::decode_glCallList(r, a));
+  return st.share->lists.holds(a.list);
+}
+
+size_t list_name_bytes(GLenum type) {
+  switch (type) {
+    case GL_BYTE: case GL_UNSIGNED_BYTE: return 1;
+    case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_2_BYTES: return 2;
+    case GL_3_BYTES: return 3;
+    case GL_INT: case GL_UNSIGNED_INT: case GL_FLOAT: case GL_4_BYTES: return 4;
+    default: return 0;
+  }
 }
 
 void track_list_bounds(GlContextState::Impl& st, uint32_t opcode) {

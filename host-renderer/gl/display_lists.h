@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "host/gl_dispatch.h"
+#include "wire/reader.h"
+#include "wire/result.h"
 
 namespace host {
 
@@ -42,6 +44,8 @@ class DisplayListCharges {
   void clear() { give_back(charged_); lists_.clear(); }
 
   uint64_t bytes_of(GLuint list) const;
+  // Whether `list` was compiled and not deleted since.
+  bool holds(GLuint list) const { return lists_.count(list) != 0; }
 
  private:
   void give_back(uint64_t bytes);
@@ -55,6 +59,15 @@ class DisplayListCharges {
 // compiling, if GL compiles it into one. False (GL_OUT_OF_MEMORY waits for
 // the guest's next glGetError) when the command must not run.
 bool admit_list_command(GlContextState::Impl& st, uint32_t opcode, uint64_t bytes);
+// The bytes of one name glCallLists reads for `type` (0: GL_INVALID_ENUM).
+size_t list_name_bytes(GLenum type);
+// Before a command runs: false when it is a glCallList or glCallLists that
+// names a list not compiled yet while a list being compiled has an open
+// glBegin. Mesa 22 looks the called list up at compile time there and
+// reads through the null it gets for a missing one; GL would call nothing
+// for it now, so such a call is left out of the list (a list defined later
+// is therefore not called by it).
+wire::Result<bool> list_calls_fit(GlContextState::Impl& st, uint32_t opcode, wire::Reader payload);
 // After a command ran: notes a list glNewList opened or glEndList ended.
 void track_list_bounds(GlContextState::Impl& st, uint32_t opcode);
 

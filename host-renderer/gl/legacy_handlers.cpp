@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "gl/client_arrays.h"
+#include "gl/display_lists.h"
 #include "gl/legacy_arrays.h"
 #include "gl/dispatch_support.h"
 #include "gl/gl_host_handlers.h"
@@ -94,16 +95,6 @@ wire::Status legacy_pointer(DispatchEnv& env, wire::Reader& r, Slot slot) {
   if (p.unit >= kMaxTexUnits) return wire::make_error(wire::Errc::kBadValue, "texture unit");
   return set_array_pointer(env.state.impl(), scratch_index(slot, p.unit), p.start, p.data,
                            [&](const void* pointer) { set_pointer(slot, p, pointer); });
-}
-
-size_t list_name_bytes(GLenum type) {
-  switch (type) {
-    case GL_BYTE: case GL_UNSIGNED_BYTE: return 1;
-    case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_2_BYTES: return 2;
-    case GL_3_BYTES: return 3;
-    case GL_INT: case GL_UNSIGNED_INT: case GL_FLOAT: case GL_4_BYTES: return 4;
-    default: return 0;
-  }
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 # coverage) and runs each for a bounded time from the committed seeds plus
 # the corpus earlier runs grew in the build tree. Fails on any crash, leak,
 # UBSan finding or timeout, printing its report and the input's path; prints
-# each run's numbers either way.
+# each run's numbers either way. FUZZ_SEED picks libFuzzer's seed (default 1,
+# so that a run from the same corpus tries the same inputs again; 0: random).
 #   usage: run_fuzzers.sh BUILD_DIR SECONDS_PER_TARGET [TARGET...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,7 +18,7 @@ targets=("$@")
   CC=clang CXX=clang++ meson setup "$dir" -Dfuzzers=true >/dev/null
 ninja -C "$dir" "${targets[@]/#/tests/fuzz/}" >/dev/null
 
-export ASAN_OPTIONS=detect_leaks=1
+export ASAN_OPTIONS=detect_leaks=1:suppressions=$PWD/tests/asan.supp
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 
@@ -29,7 +30,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$corpus" "$artifacts"
   # The session target's inputs are single batches of a real program's size;
   # a second per input is already very slow for one 64x64 surface.
-  if "$dir/tests/fuzz/$t" -max_total_time="$seconds" -max_len=65536 -timeout=20 -rss_limit_mb=4096 \
+  if "$dir/tests/fuzz/$t" -max_total_time="$seconds" -seed="${FUZZ_SEED:-1}" -max_len=65536 -timeout=20 -rss_limit_mb=4096 \
       -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" tests/fuzz/seeds/session >"$log" 2>&1; then
     result=ok
   else

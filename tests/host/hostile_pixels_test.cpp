@@ -72,14 +72,7 @@ class HostilePixels : public SharedHostTest<HostilePixels> {
     return reply_data();
   }
 
-  std::vector<std::byte> reply_data() {
-    auto reply = attacker_->call();
-    if (!reply) return {};
-    wire::Reader r(*reply, 0);
-    auto data = r.get_data();
-    if (!data) return {};
-    return {data->bytes.begin(), data->bytes.end()};
-  }
+  std::vector<std::byte> reply_data() { return hosttest::reply_data(*attacker_); }
 
   void tex_image_2d(GLsizei width, GLsizei height, GLenum format, size_t bytes) {
     std::vector<std::byte> pixels(bytes, std::byte{0x11});

@@ -8,11 +8,13 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "host/server.h"
 #include "host_fixture.h"
 #include "test_guest.h"
 #include "wire/gl_encode.h"
+#include "wire/reader.h"
 
 namespace hosttest {
 
@@ -73,6 +75,16 @@ inline GLenum gl_error(TestGuest& g) {
   GLenum e = ~0u;
   if (reply && reply->size() == sizeof e) std::memcpy(&e, reply->data(), sizeof e);
   return e;
+}
+
+// The Data of the reply to what `g` built; empty when no reply came.
+inline std::vector<std::byte> reply_data(TestGuest& g) {
+  auto reply = g.call();
+  if (!reply) return {};
+  wire::Reader r(*reply, 0);
+  auto data = r.get_data();
+  if (!data) return {};
+  return {data->bytes.begin(), data->bytes.end()};
 }
 
 }  // namespace hosttest

@@ -1,0 +1,150 @@
+// Hostile streams into display lists, found by the session fuzzer: draws
+// compiled into a list that would read before an array's start, and list
+// calls the driver cannot compile inside an open glBegin. Each is refused or
+// left out; the attacker keeps its context and a witness keeps rendering.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "witness.h"
+#include "wire/gl_encode.h"
+#include "wire/gl_opcodes.h"
+
+namespace hosttest {
+namespace {
+
+using wire::Api;
+
+constexpr GLenum kTriangles = 0x0004, kQuadStrip = 0x0008, kCompile = 0x1300;
+constexpr GLenum kUnsignedByte = 0x1401, kInvalidOperation = 0x0502, kCurrentColor = 0x0B00;
+
+class HostileListsTest : public SharedHostTest<HostileListsTest> {
+ public:
+  static host::HostOptions host_options() { return small_limits(); }
+  static constexpr bool kRingFile = false;
+
+ protected:
+  void SetUp() override {
+    SharedHostTest::SetUp();
+    if (HasFatalFailure()) return;
+    witness_ = clearing_guest(host_->address());
+    attacker_ = clearing_guest(host_->address(), 1.0f);
+    ASSERT_TRUE(witness_ && attacker_);
+    expect_witness_renders(*witness_, 1);
+    ASSERT_EQ(attacker_->create_context(2, Api::kGl, 3, 0, wire::Profile::kCompatibility), 0u);
+    attacker_->make_current(2, 1, 1);
+  }
+
+  // The attacker's last command was answered with `error` and nothing was
+  // lost; the witness still renders.
+  void expect_survived(GLenum error) {
+    EXPECT_EQ(gl_error(*attacker_), error);
+    EXPECT_TRUE(attacker_->lost.empty());
+    expect_witness_renders(*witness_, 2);
+  }
+
+  wire::Writer& w() { return attacker_->w(); }
+
+  // Generic array 1 enabled with neither a buffer nor client memory: GL
+  // would read it from address 0 upwards.
+  void enable_array_without_source() { wire::encode_glEnableVertexAttribArray(w(), 1); }
+
+  void call_lists(const std::vector<uint8_t>& names) {
+    size_t at = w().begin(static_cast<uint32_t>(wire::GlOp::glCallLists));
+    w().put(static_cast<GLsizei>(names.size()));
+    w().put(kUnsignedByte);
+    w().put_data(names.data(), names.size());
+    w().end(at);
+  }
+
+  std::unique_ptr<TestGuest> witness_, attacker_;
+};
+
+TEST_F(HostileListsTest, CompiledDrawBeforeTheArraysStart) {
+  enable_array_without_source();
+  wire::encode_glNewList(w(), 1, kCompile);
+  wire::encode_glDrawArrays(w(), kTriangles, -715000000, 6);
+  wire::encode_glEndList(w());
+  expect_survived(kInvalidOperation);
+}
+
+TEST_F(HostileListsTest, CompiledElementsDrawWithANegativeBaseVertex) {
+  constexpr GLint kBaseVertex = -1000;
+  const uint8_t indices[3] = {0, 1, 2};
+  enable_array_without_source();
+  wire::encode_glNewList(w(), 1, kCompile);
+  size_t at = w().begin(static_cast<uint32_t>(wire::GlOp::glDrawElementsBaseVertex));
+  // mode, count, type, instances, base vertex, start, end, indices
+  w().put(kTriangles);
+  w().put(GLsizei{3});
+  w().put(kUnsignedByte);
+  w().put(GLsizei{1});
+  w().put(kBaseVertex);
+  w().put(GLuint{0});
+  w().put(GLuint{0});
+  w().put_data(indices, sizeof indices);
+  w().end(at);
+  wire::encode_glEndList(w());
+  expect_survived(kInvalidOperation);
+}
+
+TEST_F(HostileListsTest, ArrayElementBeforeTheArraysStart) {
+  enable_array_without_source();
+  wire::encode_glBegin(w(), kTriangles);
+  wire::encode_glArrayElement(w(), -100000);
+  wire::encode_glEnd(w());
+  expect_survived(kInvalidOperation);
+}
+
+// Mesa reads through a null for a missing list called inside a compiled
+// glBegin: the call is left out, as GL would call nothing for it now.
+TEST_F(HostileListsTest, CallOfAMissingListInsideACompiledBegin) {
+  wire::encode_glNewList(w(), 1, kCompile);
+  wire::encode_glBegin(w(), kQuadStrip);
+  wire::encode_glCallList(w(), 3);
+  wire::encode_glEnd(w());
+  wire::encode_glEndList(w());
+  wire::encode_glCallList(w(), 1);
+  expect_survived(0);
+}
+
+TEST_F(HostileListsTest, CallListsOfMissingListsInsideACompiledBegin) {
+  wire::encode_glNewList(w(), 1, kCompile);
+  wire::encode_glBegin(w(), kQuadStrip);
+  call_lists({3, 4});
+  wire::encode_glEnd(w());
+  wire::encode_glEndList(w());
+  wire::encode_glCallList(w(), 1);
+  expect_survived(0);
+}
+
+// A list that exists is still called from inside a compiled glBegin: the
+// inner list's colour is the current one after the outer list ran.
+TEST_F(HostileListsTest, CallOfAnExistingListInsideACompiledBeginStillRuns) {
+  wire::encode_glNewList(w(), 3, kCompile);
+  wire::encode_glColor3f(w(), 0, 1, 0);
+  wire::encode_glEndList(w());
+  wire::encode_glNewList(w(), 4, kCompile);
+  wire::encode_glColor3f(w(), 0, 0, 1);
+  wire::encode_glEndList(w());
+  wire::encode_glNewList(w(), 1, kCompile);
+  wire::encode_glBegin(w(), kQuadStrip);
+  call_lists({4});
+  wire::encode_glCallList(w(), 3);
+  wire::encode_glEnd(w());
+  wire::encode_glEndList(w());
+  wire::encode_glColor3f(w(), 1, 0, 0);
+  wire::encode_glCallList(w(), 1);
+  wire::encode_glGetFloatv(w(), kCurrentColor);
+  const auto color = reply_data(*attacker_);
+  ASSERT_EQ(color.size(), 4 * sizeof(float));
+  float rgba[4];
+  std::memcpy(rgba, color.data(), sizeof rgba);
+  EXPECT_EQ(rgba[0], 0.0f);
+  EXPECT_EQ(rgba[1], 1.0f) << "list 3 ran after list 4";
+  EXPECT_EQ(rgba[2], 0.0f);
+  expect_survived(0);
+}
+
+}  // namespace
+}  // namespace hosttest
