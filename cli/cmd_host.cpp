@@ -170,6 +170,10 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
   cmd->add_option("--max-objects", o.limits.guest.max_objects, "GL object names one guest may hold")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--max-draw-vertices", o.limits.guest.max_draw_vertices,
+                  "Vertices one draw of a guest may process, instances included")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--max-batch", args->max_batch, "Largest command batch after decompression")
       ->check(size_validator())
       ->capture_default_str();

@@ -263,19 +263,6 @@ wire::Result<VertexSpan> elements_span(wire::Reader& r) {
   return span;
 }
 
-bool elements_draw(uint32_t opcode) {
-  switch (static_cast<GlOp>(opcode)) {
-    case GlOp::glDrawElements: case GlOp::glDrawElementsInstanced:
-    case GlOp::glDrawRangeElements: case GlOp::glDrawElementsBaseVertex:
-    case GlOp::glDrawRangeElementsBaseVertex: case GlOp::glDrawElementsInstancedBaseVertex:
-    case GlOp::glDrawElementsInstancedBaseInstance:
-    case GlOp::glDrawElementsInstancedBaseVertexBaseInstance:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Draws whose reads the host does not work out: refused while compiling.
 bool other_draw(uint32_t opcode) {
   switch (static_cast<GlOp>(opcode)) {
@@ -344,11 +331,11 @@ wire::Result<bool> array_reads_fit(GlContextState::Impl& st, uint32_t opcode, wi
   const bool arrays_draw = op == GlOp::glDrawArrays || op == GlOp::glDrawArraysInstanced ||
                            op == GlOp::glDrawArraysInstancedBaseInstance;
   const bool multi_draw = op == GlOp::glMultiDrawArrays;
-  if (!arrays_draw && !multi_draw && !elements_draw(opcode) && !other_draw(opcode)) return true;
+  if (!arrays_draw && !multi_draw && !is_elements_draw(opcode) && !other_draw(opcode)) return true;
   // Draws run now unless a list is being compiled (display_lists.h tracks it).
   if (st.compiling_list == 0) return true;
   if (other_draw(opcode)) return false;
-  if (multi_draw || elements_draw(opcode)) {
+  if (multi_draw || is_elements_draw(opcode)) {
     auto span = multi_draw ? multi_draw_span(r) : elements_span(r);
     if (!span) return span.error();
     return span->within(last_held_vertex(st));

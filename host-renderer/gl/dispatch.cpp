@@ -3,6 +3,7 @@
 
 #include "gl/array_reads.h"
 #include "gl/display_lists.h"
+#include "gl/draw_limits.h"
 #include "gl/dispatch_support.h"
 #include "host/gl_dispatch.h"
 #include "wire/gl_opcodes.h"
@@ -26,6 +27,12 @@ wire::Status dispatch_gl(DispatchEnv& env, uint32_t opcode, wire::Reader& payloa
   if (!fits) return fits.error();
   if (!*fits) {
     st.refused_error = GL_INVALID_OPERATION;  // GL would read past a buffer
+    return {};
+  }
+  auto sized = draw_within_limit(st.account.limits.max_draw_vertices, opcode, payload);
+  if (!sized) return sized.error();
+  if (!*sized) {
+    st.refused_error = GL_OUT_OF_MEMORY;  // more vertices than the guest's limit
     return {};
   }
   auto calls = list_calls_fit(st, opcode, payload);

@@ -9,6 +9,7 @@
 #include <cstddef>
 
 #include "gl/read_args.h"
+#include "wire/gl_opcodes.h"
 #include "wire/reader.h"
 #include "wire/result.h"
 #include "wire/sizes.h"  // index_bytes: what GL reads of the indices
@@ -25,6 +26,20 @@ struct ElementsDraw {
   wire::Data indices;
   GLuint base_instance = 0;
 };
+
+// Whether command `opcode` is of the family (all laid out as above).
+inline bool is_elements_draw(uint32_t opcode) {
+  switch (static_cast<wire::GlOp>(opcode)) {
+    case wire::GlOp::glDrawElements: case wire::GlOp::glDrawElementsInstanced:
+    case wire::GlOp::glDrawRangeElements: case wire::GlOp::glDrawElementsBaseVertex:
+    case wire::GlOp::glDrawRangeElementsBaseVertex: case wire::GlOp::glDrawElementsInstancedBaseVertex:
+    case wire::GlOp::glDrawElementsInstancedBaseInstance:
+    case wire::GlOp::glDrawElementsInstancedBaseVertexBaseInstance:
+      return true;
+    default:
+      return false;
+  }
+}
 
 inline wire::Status read_elements_draw(wire::Reader& r, ElementsDraw& d) {
   WIRE_TRY(read_args(r, d.mode, d.count, d.type, d.instances, d.base_vertex, d.start, d.end));

@@ -73,6 +73,7 @@ Host& shared_host() {
     // keeping the driver busy for seconds.
     h->limits.guest.max_object_bytes = 16u << 20;
     h->limits.guest.max_total_bytes = 128u << 20;
+    h->limits.guest.max_draw_vertices = 1u << 20;
     h->prelude = make_prelude(h->display->info());
     return h.release();
   }();

@@ -100,7 +100,7 @@ TEST_F(HostilePointersTest, DoubleAttributePointerIntoTheBatch) {
   a->w().put_data(vertex.data(), vertex.size());
   a->w().end(at);
   wire::encode_glEnableVertexAttribArray(a->w(), 0);
-  wire::encode_glDrawArrays(a->w(), kPoints, 0, 1 << 22);
+  wire::encode_glDrawArrays(a->w(), kPoints, 0, 1 << 19);
   a->control(ControlOp::kSync);
   EXPECT_TRUE(a->call().ok()) << "the host answers";
 }
@@ -120,7 +120,7 @@ TEST_F(HostilePointersTest, DoubleAttributeClientArrayDrawnPastItsEnd) {
   a->w().put_data(vertex.data(), vertex.size() * sizeof(double));
   a->w().end(at);
   wire::encode_glEnableVertexAttribArray(a->w(), 0);
-  wire::encode_glDrawArrays(a->w(), kPoints, 0, 1 << 22);
+  wire::encode_glDrawArrays(a->w(), kPoints, 0, 1 << 19);
   EXPECT_EQ(gl_error(*a), 0u);
   EXPECT_TRUE(a->lost.empty());
 }

@@ -252,7 +252,7 @@ TEST_F(HostileTest, ArrayReadsPastTheBuffer) {
   wire::encode_glEnableVertexAttribArray(attacker_->w(), 0);
   for (GLenum mode : {kCompile, kCompileAndExecute}) {
     wire::encode_glNewList(attacker_->w(), 7, mode);
-    wire::encode_glDrawArrays(attacker_->w(), kPoints, 0, 1 << 24);
+    wire::encode_glDrawArrays(attacker_->w(), kPoints, 0, 1 << 19);
     wire::encode_glEndList(attacker_->w());
   }
   wire::encode_glBegin(attacker_->w(), kPoints);
@@ -278,6 +278,21 @@ TEST_F(HostileTest, ArrayReadsPastTheBuffer) {
   EXPECT_EQ(error(), 0u);
   EXPECT_TRUE(attacker_->lost.empty());
   expect_witness_renders(*witness_, 2);
+}
+
+// A few bytes asking for billions of vertices would keep a software
+// rasterizer busy for minutes: draws past the guest's vertex limit are
+// refused, instances counted, and a draw within it runs.
+TEST_F(HostileTest, DrawsBeyondTheVertexLimit) {
+  constexpr GLenum kTriangles = 0x0004, kOutOfMemory = 0x0505;
+  wire::encode_glDrawArrays(attacker_->w(), kTriangles, 0, 0x7fffffff);
+  EXPECT_EQ(gl_error(*attacker_), kOutOfMemory);
+  wire::encode_glDrawArraysInstanced(attacker_->w(), kTriangles, 0, 3 << 10, 1 << 10);
+  EXPECT_EQ(gl_error(*attacker_), kOutOfMemory) << "3 Mi vertices by instances";
+  wire::encode_glDrawArraysInstanced(attacker_->w(), kTriangles, 0, 3, 1 << 10);
+  EXPECT_EQ(gl_error(*attacker_), 0u);
+  EXPECT_TRUE(attacker_->lost.empty());
+  expect_witness_renders(*witness_, 1);
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ namespace hosttest {
 inline host::HostOptions small_limits() {
   host::HostOptions o;
   o.limits.guest.max_total_bytes = 64u << 20;
+  o.limits.guest.max_draw_vertices = 1u << 20;
   o.limits.max_batch_bytes = 1u << 20;
   o.limits.max_contexts = 4;
   return o;
