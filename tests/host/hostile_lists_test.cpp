@@ -1,7 +1,9 @@
-// Hostile streams into display lists, found by the session fuzzer: draws
-// compiled into a list that would read before an array's start, and list
-// calls the driver cannot compile inside an open glBegin. Each is refused or
-// left out; the attacker keeps its context and a witness keeps rendering.
+// Hostile streams into display lists and glArrayElement: GL reads vertex
+// arrays on the CPU for them without checking a buffer's size, so reads
+// past a small buffer or before an array's start must be refused, not made.
+// Also list calls the driver cannot compile inside an open glBegin (found by
+// the session fuzzer). Each is refused or left out; the attacker keeps its
+// context and a witness keeps rendering.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -15,21 +17,21 @@ namespace {
 
 using wire::Api;
 
-constexpr GLenum kTriangles = 0x0004, kQuadStrip = 0x0008, kCompile = 0x1300;
+constexpr GLenum kPoints = 0x0000, kTriangles = 0x0004, kQuadStrip = 0x0008;
+constexpr GLenum kCompile = 0x1300, kCompileAndExecute = 0x1301;
 constexpr GLenum kUnsignedByte = 0x1401, kInvalidOperation = 0x0502, kCurrentColor = 0x0B00;
 
-class HostileListsTest : public SharedHostTest<HostileListsTest> {
+class HostileListsTest : public AttackSuite<HostileListsTest> {
  public:
   static host::HostOptions host_options() { return small_limits(); }
   static constexpr bool kRingFile = false;
 
  protected:
   void SetUp() override {
-    SharedHostTest::SetUp();
+    AttackSuite::SetUp();
     if (HasFatalFailure()) return;
-    witness_ = clearing_guest(host_->address());
     attacker_ = clearing_guest(host_->address(), 1.0f);
-    ASSERT_TRUE(witness_ && attacker_);
+    ASSERT_TRUE(attacker_);
     expect_witness_renders(*witness_, 1);
     ASSERT_EQ(attacker_->create_context(2, Api::kGl, 3, 0, wire::Profile::kCompatibility), 0u);
     attacker_->make_current(2, 1, 1);
@@ -49,6 +51,24 @@ class HostileListsTest : public SharedHostTest<HostileListsTest> {
   // would read it from address 0 upwards.
   void enable_array_without_source() { wire::encode_glEnableVertexAttribArray(w(), 1); }
 
+  // Generic array 0 reads one vec4 vertex from a 16-byte buffer.
+  void enable_array_of_one_vertex() {
+    constexpr GLenum kArrayBuffer = 0x8892, kStaticDraw = 0x88E4, kFloat = 0x1406;
+    GLuint buffer = 1;
+    wire::encode_glGenBuffers(w(), 1, &buffer, sizeof buffer);
+    wire::encode_glBindBuffer(w(), kArrayBuffer, buffer);
+    wire::encode_glBufferData(w(), kArrayBuffer, 16, nullptr, kStaticDraw, 0);
+    wire::encode_glVertexAttribFormat(w(), 0, 4, kFloat, 0, 0);
+    wire::encode_glBindVertexBuffer(w(), 0, buffer, 0, 16);
+    wire::encode_glEnableVertexAttribArray(w(), 0);
+  }
+
+  void compile_draw(GLenum mode, GLint first, GLsizei count) {
+    wire::encode_glNewList(w(), 7, mode);
+    wire::encode_glDrawArrays(w(), kPoints, first, count);
+    wire::encode_glEndList(w());
+  }
+
   void call_lists(const std::vector<uint8_t>& names) {
     size_t at = w().begin(static_cast<uint32_t>(wire::GlOp::glCallLists));
     w().put(static_cast<GLsizei>(names.size()));
@@ -57,8 +77,54 @@ class HostileListsTest : public SharedHostTest<HostileListsTest> {
     w().end(at);
   }
 
-  std::unique_ptr<TestGuest> witness_, attacker_;
+  std::unique_ptr<TestGuest> attacker_;
+  void close_attackers() override { attacker_.reset(); }
 };
+
+TEST_F(HostileListsTest, CompiledDrawPastTheBuffer) {
+  enable_array_of_one_vertex();
+  compile_draw(kCompile, 0, 1 << 19);
+  expect_survived(kInvalidOperation);
+}
+
+TEST_F(HostileListsTest, CompiledAndExecutedDrawPastTheBuffer) {
+  enable_array_of_one_vertex();
+  compile_draw(kCompileAndExecute, 0, 1 << 19);
+  expect_survived(kInvalidOperation);
+}
+
+TEST_F(HostileListsTest, ArrayElementPastTheBuffer) {
+  enable_array_of_one_vertex();
+  wire::encode_glBegin(w(), kPoints);
+  wire::encode_glArrayElement(w(), 1 << 24);
+  wire::encode_glEnd(w());
+  expect_survived(kInvalidOperation);
+}
+
+// A glBegin the host does not see, run from a display list: glArrayElement
+// is still checked against the arrays.
+TEST_F(HostileListsTest, ArrayElementPastTheBufferInsideAListsBegin) {
+  enable_array_of_one_vertex();
+  wire::encode_glNewList(w(), 8, kCompile);
+  wire::encode_glBegin(w(), kPoints);
+  wire::encode_glEndList(w());
+  wire::encode_glCallList(w(), 8);
+  wire::encode_glArrayElement(w(), 1 << 24);
+  wire::encode_glEnd(w());
+  EXPECT_EQ(gl_error(*attacker_), kInvalidOperation);
+  for (int i = 0; i < 8 && gl_error(*attacker_) != 0;) ++i;  // a look inside a glBegin is GL's error too
+  expect_survived(0);
+}
+
+// What the buffer holds (its one vertex) is read as GL reads it.
+TEST_F(HostileListsTest, VerticesTheBufferHoldsAreDrawn) {
+  enable_array_of_one_vertex();
+  compile_draw(kCompile, 0, 1);
+  wire::encode_glBegin(w(), kPoints);
+  wire::encode_glArrayElement(w(), 0);
+  wire::encode_glEnd(w());
+  expect_survived(0);
+}
 
 TEST_F(HostileListsTest, CompiledDrawBeforeTheArraysStart) {
   enable_array_without_source();

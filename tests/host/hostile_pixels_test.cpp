@@ -28,17 +28,15 @@ constexpr GLenum kUnpackSkipImages = 0x806D, kPackRowLength = 0x0D02, kPackSkipR
 constexpr GLbitfield kClientPixelStoreBit = 0x1;
 constexpr GLenum kNoError = 0, kInvalidEnum = 0x0500, kInvalidOperation = 0x0502;
 
-class HostilePixels : public SharedHostTest<HostilePixels> {
+class HostilePixels : public AttackSuite<HostilePixels> {
  public:
   static host::HostOptions host_options() { return host::HostOptions{}; }
   static constexpr bool kRingFile = false;
 
  protected:
   void SetUp() override {
-    SharedHostTest::SetUp();
+    AttackSuite::SetUp();
     if (HasFatalFailure()) return;
-    witness_ = clearing_guest(host_->address());
-    ASSERT_TRUE(witness_);
     // The attacker: a desktop compatibility context (bitmaps, stipples,
     // glPixelStoref, client attribute stacks).
     attacker_ = TestGuest::connect(host_->address());
@@ -72,6 +70,22 @@ class HostilePixels : public SharedHostTest<HostilePixels> {
     return reply_data();
   }
 
+  // glDrawElementsInstancedBaseInstance and its base-vertex form read count
+  // indices of their type: 999 GL_UNSIGNED_INT indices in 1000 bytes lose the
+  // attacker's context at `op`.
+  void send_bytes_as_uint_indices(GlOp op) {
+    std::vector<std::byte> indices(1000);
+    size_t at = w().begin(static_cast<uint32_t>(op));
+    w().put(static_cast<uint32_t>(kTriangles));
+    w().put(static_cast<int32_t>(999));
+    w().put(static_cast<uint32_t>(kUint));
+    for (int32_t v : {1, 0, 0, 0}) w().put(v);  // instances, base vertex, start, end
+    w().put_data(indices.data(), indices.size());
+    w().put(static_cast<uint32_t>(0));  // base instance
+    w().end(at);
+    expect_lost_at(op);
+  }
+
   std::vector<std::byte> reply_data() { return hosttest::reply_data(*attacker_); }
 
   void tex_image_2d(GLsizei width, GLsizei height, GLenum format, size_t bytes) {
@@ -80,7 +94,8 @@ class HostilePixels : public SharedHostTest<HostilePixels> {
                               format, kUbyte, pixels.data(), pixels.size(), false);
   }
 
-  std::unique_ptr<TestGuest> witness_, attacker_;
+  std::unique_ptr<TestGuest> attacker_;
+  void close_attackers() override { attacker_.reset(); }
 };
 
 // glPixelStoref is GL's too: an upload sized without its row length would
@@ -236,23 +251,12 @@ TEST_F(HostilePixels, BitmapWithLongRows) {
   expect_lost_at(GlOp::glBitmap);
 }
 
-// glDrawElementsInstancedBaseInstance reads count indices of their type.
 TEST_F(HostilePixels, BaseInstanceIndicesOfTheirType) {
-  for (GlOp op : {GlOp::glDrawElementsInstancedBaseInstance,
-                  GlOp::glDrawElementsInstancedBaseVertexBaseInstance}) {
-    SCOPED_TRACE(static_cast<uint32_t>(op));
-    std::vector<std::byte> indices(1000);
-    size_t at = w().begin(static_cast<uint32_t>(op));
-    w().put(static_cast<uint32_t>(kTriangles));
-    w().put(static_cast<int32_t>(999));
-    w().put(static_cast<uint32_t>(kUint));
-    for (int32_t v : {1, 0, 0, 0}) w().put(v);  // instances, base vertex, start, end
-    w().put_data(indices.data(), indices.size());
-    w().put(static_cast<uint32_t>(0));  // base instance
-    w().end(at);
-    expect_lost_at(op);
-    SetUp();  // a fresh attacker for the second form
-  }
+  send_bytes_as_uint_indices(GlOp::glDrawElementsInstancedBaseInstance);
+}
+
+TEST_F(HostilePixels, BaseVertexBaseInstanceIndicesOfTheirType) {
+  send_bytes_as_uint_indices(GlOp::glDrawElementsInstancedBaseVertexBaseInstance);
 }
 
 // Indices of their type, as many as count: drawn, nothing refused.

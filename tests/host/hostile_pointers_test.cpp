@@ -33,21 +33,17 @@ std::vector<T> values_of(const std::vector<std::byte>& bytes, size_t at = 0) {
   return out;
 }
 
-class HostilePointersTest : public SharedHostTest<HostilePointersTest> {
+class HostilePointersTest : public AttackSuite<HostilePointersTest> {
  public:
   static host::HostOptions host_options() { return small_limits(); }
   static constexpr bool kRingFile = true;
 
  protected:
   void SetUp() override {
-    SharedHostTest::SetUp();
+    AttackSuite::SetUp();
     if (HasFatalFailure()) return;
-    witness_ = clearing_guest(host_->address());
-    ASSERT_TRUE(witness_);
     expect_witness_renders(*witness_, 1);
   }
-
-  void TearDown() override { expect_witness_renders(*witness_, 2); }
 
   // A guest at `address` with context 1 of `api` current on a 16x16 surface.
   static std::unique_ptr<TestGuest> attacker(const std::string& address, Api api, uint32_t major,
@@ -83,7 +79,9 @@ class HostilePointersTest : public SharedHostTest<HostilePointersTest> {
     return out;
   }
 
-  std::unique_ptr<TestGuest> witness_;
+
+  // Each test's attackers are its own locals, gone when it ends.
+  void close_attackers() override {}
 };
 
 // The command as the registry describes it (a pointer of `size` bytes): on

@@ -3,6 +3,8 @@
 // attacker's glGetError.
 #pragma once
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -77,6 +79,55 @@ inline GLenum gl_error(TestGuest& g) {
   if (reply && reply->size() == sizeof e) std::memcpy(&e, reply->data(), sizeof e);
   return e;
 }
+
+// Waits up to `seconds` for the host to have `n` live sessions.
+inline bool wait_live_sessions(RunningHost& host, size_t n, int seconds = 10) {
+  for (int i = 0; i < seconds * 100; ++i) {
+    if (host.server().live_sessions() == n) return true;
+    ::usleep(10000);
+  }
+  return false;
+}
+
+// What the host's live sessions hold against their memory limits.
+inline uint64_t held_memory(RunningHost& host) {
+  return host.server().stats_json()["memory_bytes"].get<uint64_t>();
+}
+
+// A suite of hostile streams. Each test starts with a witness guest alone on
+// the host (clearing_guest, clearing to blue) and its attackers connected
+// after it; when they are gone, the host must hold what it held for the
+// witness alone and the witness must still render. Suites close their
+// attackers in close_attackers().
+template <typename Suite>
+class AttackSuite : public SharedHostTest<Suite> {
+ protected:
+  using SharedHostTest<Suite>::host_;
+
+  void SetUp() override {
+    SharedHostTest<Suite>::SetUp();
+    if (::testing::Test::HasFatalFailure()) return;
+    ASSERT_TRUE(wait_live_sessions(*host_, 0)) << "the last test's guests are still served";
+    witness_ = clearing_guest(host_->address());
+    ASSERT_TRUE(witness_ && witness_->call().ok());
+    ASSERT_TRUE(wait_live_sessions(*host_, 1));
+    baseline_ = held_memory(*host_);
+  }
+
+  void TearDown() override {
+    close_attackers();
+    if (!witness_) return;
+    EXPECT_TRUE(wait_live_sessions(*host_, 1)) << "an attacker's session outlived its guest";
+    EXPECT_EQ(held_memory(*host_), baseline_) << "host memory back to the witness's alone";
+    expect_witness_renders(*witness_, 99);
+    witness_.reset();
+  }
+
+  virtual void close_attackers() = 0;
+
+  std::unique_ptr<TestGuest> witness_;
+  uint64_t baseline_ = 0;
+};
 
 // The Data of the reply to what `g` built; empty when no reply came.
 inline std::vector<std::byte> reply_data(TestGuest& g) {
