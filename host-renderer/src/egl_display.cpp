@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "driver_libraries.h"
 #include "egl_platforms.h"
 #include "host/egl_context.h"
 
@@ -79,6 +80,7 @@ std::string extension_list() {
 
 wire::Result<std::unique_ptr<EglDisplay>> EglDisplay::open(const DisplayOptions& opts) {
   std::string errors;
+  const auto before = loaded_libraries();
   const PlatformKind order[] = {PlatformKind::kDevice, PlatformKind::kGbm, PlatformKind::kSurfaceless};
   for (PlatformKind kind : order) {
     if (opts.platform != PlatformKind::kAuto && opts.platform != kind) continue;
@@ -93,7 +95,10 @@ wire::Result<std::unique_ptr<EglDisplay>> EglDisplay::open(const DisplayOptions&
     d->gbm_ = pd->gbm;
     d->info_.platform = pd->description;
     auto st = d->initialize();
-    if (st) return d;
+    if (st) {
+      keep_libraries_loaded_since(before);
+      return d;
+    }
     errors += pd->description + ": " + st.error().detail + "; ";
   }
   return make_error(Errc::kIo, "no usable EGL platform: " + errors);
