@@ -97,6 +97,9 @@ struct GlContextState::Impl {
   GLuint compiling_list = 0;
   uint64_t compiled_bytes = 0;
   bool list_full = false;
+  // A glBegin compiled into that list and no glEnd yet. GL compiles every
+  // command in between, errors included, so nothing else closes it.
+  bool list_primitive_open = false;
 
  private:
   void probe_support();

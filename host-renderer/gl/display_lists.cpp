@@ -138,8 +138,13 @@ wire::Result<bool> called_lists_held(const DisplayListCharges& lists, wire::Read
 }  // namespace
 
 wire::Result<bool> list_calls_fit(GlContextState::Impl& st, uint32_t opcode, wire::Reader r) {
-  if (st.compiling_list == 0 || !st.in_begin) return true;
+  if (st.compiling_list == 0) return true;
   const auto op = static_cast<wire::GlOp>(opcode);
+  if (op == wire::GlOp::glBegin || op == wire::GlOp::glEnd) {
+    st.list_primitive_open = op == wire::GlOp::glBegin;
+    return true;
+  }
+  if (!st.list_primitive_open) return true;
   if (op == wire::GlOp::glCallLists) return called_lists_held(st.share->lists, r);
   if (op != wire::GlOp::glCallList) return true;
   wire::Args_glCallList a{};
@@ -166,10 +171,12 @@ void track_list_bounds(GlContextState::Impl& st, uint32_t opcode) {
     st.compiling_list = static_cast<GLuint>(list);
     st.compiled_bytes = 0;
     st.list_full = false;
+    st.list_primitive_open = false;
   } else if (op == wire::GlOp::glEndList && st.compiling_list != 0 && !st.in_begin) {
     st.share->lists.end(st.compiling_list, st.compiled_bytes);
     st.compiling_list = 0;
     st.compiled_bytes = 0;
+    st.list_primitive_open = false;
   }
 }
 

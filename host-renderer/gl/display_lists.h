@@ -63,7 +63,7 @@ bool admit_list_command(GlContextState::Impl& st, uint32_t opcode, uint64_t byte
 size_t list_name_bytes(GLenum type);
 // Before a command runs: false when it is a glCallList or glCallLists that
 // names a list not compiled yet while a list being compiled has an open
-// glBegin. Mesa 22 looks the called list up at compile time there and
+// glBegin (whatever was compiled after it). Mesa 22 looks the called list up at compile time there and
 // reads through the null it gets for a missing one; GL would call nothing
 // for it now, so such a call is left out of the list (a list defined later
 // is therefore not called by it).

@@ -174,6 +174,20 @@ TEST_F(HostileListsTest, CallOfAMissingListInsideACompiledBegin) {
   expect_survived(0);
 }
 
+// GL compiles whatever comes after the glBegin, a command GL refuses inside
+// it too: the primitive stays open.
+TEST_F(HostileListsTest, CallOfAMissingListAfterARefusedCommandInsideACompiledBegin) {
+  wire::encode_glNewList(w(), 1, kCompile);
+  wire::encode_glBegin(w(), kQuadStrip);
+  wire::encode_glRotatef(w(), -165.1f, 0, 0, 1);
+  wire::encode_glCallList(w(), 2);
+  wire::encode_glEnd(w());
+  wire::encode_glEndList(w());
+  wire::encode_glCallList(w(), 1);
+  EXPECT_EQ(gl_error(*attacker_), kInvalidOperation) << "glRotatef inside glBegin, as GL runs the list";
+  expect_survived(0);
+}
+
 TEST_F(HostileListsTest, CallListsOfMissingListsInsideACompiledBegin) {
   wire::encode_glNewList(w(), 1, kCompile);
   wire::encode_glBegin(w(), kQuadStrip);
