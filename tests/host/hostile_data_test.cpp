@@ -24,7 +24,6 @@ constexpr GLenum kRgba = 0x1908, kUbyte = 0x1401;
 
 class HostileDataTest : public AttackSuite<HostileDataTest> {
  public:
-  static host::HostOptions host_options() { return small_limits(); }
   static constexpr bool kRingFile = true;
 
  protected:
@@ -40,7 +39,6 @@ class HostileDataTest : public AttackSuite<HostileDataTest> {
     ASSERT_GE(attacker_->heap_to_host().size(), 8192u);
   }
 
-  void close_attackers() override { attacker_.reset(); }
 
   wire::Writer& w() { return attacker_->w(); }
 
@@ -81,16 +79,8 @@ class HostileDataTest : public AttackSuite<HostileDataTest> {
 
   // Sends what was built: the attacker's context is lost at `op`; the
   // witness still renders.
-  void expect_lost_at(GlOp op) {
-    ASSERT_TRUE(attacker_->send().ok());
-    wire::ContextLost lost{};
-    ASSERT_TRUE(attacker_->wait_lost(&lost));
-    EXPECT_EQ(lost.context_id, 1u);
-    EXPECT_EQ(lost.opcode, static_cast<uint32_t>(op));
-    expect_witness_renders(*witness_, 1);
-  }
+  void expect_lost_at(GlOp op) { expect_attacker_lost(1, static_cast<uint32_t>(op)); }
 
-  std::unique_ptr<TestGuest> attacker_;
 };
 
 TEST_F(HostileDataTest, HeapReferencePastTheHeap) {

@@ -22,10 +22,6 @@ constexpr GLenum kCompile = 0x1300, kCompileAndExecute = 0x1301;
 constexpr GLenum kUnsignedByte = 0x1401, kInvalidOperation = 0x0502, kCurrentColor = 0x0B00;
 
 class HostileListsTest : public AttackSuite<HostileListsTest> {
- public:
-  static host::HostOptions host_options() { return small_limits(); }
-  static constexpr bool kRingFile = false;
-
  protected:
   void SetUp() override {
     AttackSuite::SetUp();
@@ -77,8 +73,6 @@ class HostileListsTest : public AttackSuite<HostileListsTest> {
     w().end(at);
   }
 
-  std::unique_ptr<TestGuest> attacker_;
-  void close_attackers() override { attacker_.reset(); }
 };
 
 TEST_F(HostileListsTest, CompiledDrawPastTheBuffer) {

@@ -31,7 +31,6 @@ constexpr GLenum kNoError = 0, kInvalidEnum = 0x0500, kInvalidOperation = 0x0502
 class HostilePixels : public AttackSuite<HostilePixels> {
  public:
   static host::HostOptions host_options() { return host::HostOptions{}; }
-  static constexpr bool kRingFile = false;
 
  protected:
   void SetUp() override {
@@ -50,14 +49,7 @@ class HostilePixels : public AttackSuite<HostilePixels> {
   wire::Writer& w() { return attacker_->w(); }
 
   // Sends what was built: the attacker's context is lost at `op`.
-  void expect_lost_at(GlOp op) {
-    ASSERT_TRUE(attacker_->send().ok());
-    wire::ContextLost lost{};
-    ASSERT_TRUE(attacker_->wait_lost(&lost));
-    EXPECT_EQ(lost.context_id, 2u);
-    EXPECT_EQ(lost.opcode, static_cast<uint32_t>(op));
-    expect_witness_renders(*witness_, 1);
-  }
+  void expect_lost_at(GlOp op) { expect_attacker_lost(2, static_cast<uint32_t>(op)); }
 
   // glReadPixels into client memory: the bytes the host sends back.
   std::vector<std::byte> read_pixels(GLsizei width, GLsizei height, GLenum format, GLenum type) {
@@ -93,9 +85,6 @@ class HostilePixels : public AttackSuite<HostilePixels> {
     wire::encode_glTexImage2D(w(), kTexture2D, 0, static_cast<GLint>(kRgba), width, height, 0,
                               format, kUbyte, pixels.data(), pixels.size(), false);
   }
-
-  std::unique_ptr<TestGuest> attacker_;
-  void close_attackers() override { attacker_.reset(); }
 };
 
 // glPixelStoref is GL's too: an upload sized without its row length would

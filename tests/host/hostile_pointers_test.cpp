@@ -35,7 +35,6 @@ std::vector<T> values_of(const std::vector<std::byte>& bytes, size_t at = 0) {
 
 class HostilePointersTest : public AttackSuite<HostilePointersTest> {
  public:
-  static host::HostOptions host_options() { return small_limits(); }
   static constexpr bool kRingFile = true;
 
  protected:
@@ -80,8 +79,6 @@ class HostilePointersTest : public AttackSuite<HostilePointersTest> {
   }
 
 
-  // Each test's attackers are its own locals, gone when it ends.
-  void close_attackers() override {}
 };
 
 // The command as the registry describes it (a pointer of `size` bytes): on

@@ -20,10 +20,6 @@ using wire::ControlOp;
 constexpr GLbitfield kColorBufferBit = 0x4000;
 
 class HostileTest : public AttackSuite<HostileTest> {
- public:
-  static host::HostOptions host_options() { return small_limits(); }
-  static constexpr bool kRingFile = false;
-
  protected:
   void SetUp() override {
     AttackSuite::SetUp();
@@ -55,8 +51,6 @@ class HostileTest : public AttackSuite<HostileTest> {
   }
   static void patch_u32(std::vector<std::byte>& b, size_t at, uint32_t v) { std::memcpy(b.data() + at, &v, 4); }
 
-  std::unique_ptr<TestGuest> attacker_;
-  void close_attackers() override { attacker_.reset(); }
 };
 
 TEST_F(HostileTest, TruncatedCommand) {

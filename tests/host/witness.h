@@ -97,10 +97,15 @@ inline uint64_t held_memory(RunningHost& host) {
 // A suite of hostile streams. Each test starts with a witness guest alone on
 // the host (clearing_guest, clearing to blue) and its attackers connected
 // after it; when they are gone, the host must hold what it held for the
-// witness alone and the witness must still render. Suites close their
-// attackers in close_attackers().
+// witness alone and the witness must still render. A suite's attacker is
+// `attacker_` (others it closes in close_attackers()); its host has
+// small_limits() and no ring file unless it says otherwise.
 template <typename Suite>
 class AttackSuite : public SharedHostTest<Suite> {
+ public:
+  static host::HostOptions host_options() { return small_limits(); }
+  static constexpr bool kRingFile = false;
+
  protected:
   using SharedHostTest<Suite>::host_;
 
@@ -123,9 +128,20 @@ class AttackSuite : public SharedHostTest<Suite> {
     witness_.reset();
   }
 
-  virtual void close_attackers() = 0;
+  virtual void close_attackers() { attacker_.reset(); }
 
-  std::unique_ptr<TestGuest> witness_;
+  // Sends what the attacker built: its context `context` is lost at
+  // `opcode`, and the witness still renders.
+  void expect_attacker_lost(uint32_t context, uint32_t opcode) {
+    ASSERT_TRUE(attacker_->send().ok());
+    wire::ContextLost lost{};
+    ASSERT_TRUE(attacker_->wait_lost(&lost));
+    EXPECT_EQ(lost.context_id, context);
+    EXPECT_EQ(lost.opcode, opcode);
+    expect_witness_renders(*witness_, 1);
+  }
+
+  std::unique_ptr<TestGuest> witness_, attacker_;
   uint64_t baseline_ = 0;
 };
 
