@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "gl/context_impl.h"
@@ -96,8 +97,8 @@ int64_t big_endian_at(const std::byte* p, size_t bytes) {
 }
 
 // The value at `i` of glCallLists' names of `type`, before the list base
-// is added (-1 for a float no list can have).
-int64_t list_offset(GLenum type, const std::byte* names, size_t i) {
+// is added; none for a float that is no integer GL could take.
+std::optional<int64_t> list_offset(GLenum type, const std::byte* names, size_t i) {
   const std::byte* p = names + i * list_name_bytes(type);
   switch (type) {
     case GL_BYTE: return scalar_at<int8_t>(p);
@@ -109,7 +110,8 @@ int64_t list_offset(GLenum type, const std::byte* names, size_t i) {
     case GL_FLOAT: {
       float v;
       std::memcpy(&v, p, sizeof v);
-      return v >= 0 && v < 4294967296.0f ? static_cast<int64_t>(v) : -1;
+      if (!(v > -2147483648.0f && v < 4294967296.0f)) return std::nullopt;  // NaN too
+      return static_cast<int64_t>(v);
     }
     default: return big_endian_at(p, list_name_bytes(type));
   }
@@ -129,7 +131,9 @@ wire::Result<bool> called_lists_held(const DisplayListCharges& lists, wire::Read
   glGetIntegerv(GL_LIST_BASE, &base);
   if (base < 0) return false;
   for (size_t i = 0; i < static_cast<size_t>(n); ++i) {
-    const int64_t name = base + list_offset(type, names.bytes.data(), i);
+    const auto offset = list_offset(type, names.bytes.data(), i);
+    if (!offset) return false;
+    const int64_t name = base + *offset;
     if (name <= 0 || name > UINT32_MAX || !lists.holds(static_cast<GLuint>(name))) return false;
   }
   return true;
