@@ -35,8 +35,10 @@ host::HostOptions isolated(uint32_t max_guests = 64) {
 
 // A guest with a context current on a 32x32 surface.
 std::unique_ptr<TestGuest> ready_guest(const std::string& address) {
+  // Renderers start one after another, each opening its own display: under
+  // ASan on a busy machine the ninth guest may wait tens of seconds.
   auto g = TestGuest::connect(address);
-  if (!g || !g->hello().ok() || g->create_context(1, Api::kGles, 3, 0) != 0) return nullptr;
+  if (!g || !g->hello(std::chrono::seconds(60)).ok() || g->create_context(1, Api::kGles, 3, 0) != 0) return nullptr;
   g->create_surface(1, 32, 32);
   g->make_current(1, 1, 1);
   return g;

@@ -122,11 +122,11 @@ wire::Status TestGuest::pump(std::chrono::milliseconds timeout, std::vector<std:
   return {};
 }
 
-wire::Result<wire::HelloReply> TestGuest::hello() {
+wire::Result<wire::HelloReply> TestGuest::hello(std::chrono::milliseconds timeout) {
   control(ControlOp::kHello,
           wire::Hello{wire::kProtocolVersion, wire::kFeatureCompression | wire::kFeatureBlobHeap,
                       static_cast<uint32_t>(getpid())});
-  auto reply = call();
+  auto reply = call(timeout);
   if (!reply) return reply.error();
   wire::Reader r(*reply, 0);
   return r.get<wire::HelloReply>();

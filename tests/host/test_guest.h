@@ -51,7 +51,8 @@ class TestGuest {
   // Sends with kBatchWantsReply and waits for the reply's bytes.
   wire::Result<std::vector<std::byte>> call(std::chrono::milliseconds timeout = 10s);
 
-  wire::Result<wire::HelloReply> hello();
+  // `timeout`: how long the host may take to start serving this guest.
+  wire::Result<wire::HelloReply> hello(std::chrono::milliseconds timeout = 10s);
   // The kCreateContext status (0 = ok), or ~0u when no reply came.
   uint32_t create_context(uint32_t id, wire::Api api, uint32_t major, uint32_t minor,
                           wire::Profile profile = wire::Profile::kNone, uint32_t share = 0);
