@@ -163,8 +163,11 @@ void Supervisor::watch(Guest& g) {
   finished_.add(g.renderer->counters().counters);
   if (!clean_exit(status)) {
     ++crashed_;
+    // The guest's pid (from its hello) names the program whose stream did it.
+    const uint32_t pid = g.renderer->counters().guest_pid.load(std::memory_order_relaxed);
     log_guest("session %s: renderer ended abnormally (%s); only this guest is affected",
-              std::to_string(g.id) + " (" + g.description + ")", describe_exit(status));
+              std::to_string(g.id) + " (" + g.description + ", guest pid " + std::to_string(pid) + ")",
+              describe_exit(status));
   }
   if (g.on_release) g.on_release();
   g.done.store(true);
