@@ -115,14 +115,22 @@ TEST_P(RendererCrash, LosesOnlyItsOwnGuest) {
   ASSERT_TRUE(renders(*attacker, 200, 1));
   attacker->control(wire::ControlOp::kTestFault, wire::TestFault{static_cast<uint32_t>(GetParam()), 0, 0});
   ASSERT_TRUE(attacker->send().ok());
-  EXPECT_TRUE(attacker->wait_closed()) << "the guest of a crashed renderer sees its connection end";
+  // Generous: the supervisor notices the end when the process is gone,
+  // which on a busy machine can take a while after the fault.
+  EXPECT_TRUE(attacker->wait_closed(std::chrono::seconds(60)))
+      << "the guest of a crashed renderer sees its connection end";
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   EXPECT_EQ(others.finish(), 0u) << "bystanders kept rendering correct frames";
   auto newcomer = ready_guest(host.address());
   ASSERT_TRUE(newcomer);
   EXPECT_TRUE(renders(*newcomer, 100, 1));
-  auto stats = host.server().stats_json();
-  EXPECT_EQ(stats["renderers"]["crashed"], 1);
+  // Counted once the supervisor has reaped the process.
+  int crashed = 0;
+  for (int i = 0; i < 1000 && crashed == 0; ++i) {
+    crashed = host.server().stats_json()["renderers"]["crashed"].get<int>();
+    if (crashed == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(crashed, 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Faults, RendererCrash,
