@@ -117,8 +117,9 @@ std::optional<int64_t> list_offset(GLenum type, const std::byte* names, size_t i
   }
 }
 
-// Whether every list glCallLists names is held. GL answers no query inside
-// a glBegin it runs (GL_COMPILE_AND_EXECUTE): then the base is unknown.
+// Whether every list glCallLists names is held, from the list base GL has
+// now. Inside a glBegin GL runs (GL_COMPILE_AND_EXECUTE) a GL may refuse the
+// query; then the base is unknown and so are the lists.
 wire::Result<bool> called_lists_held(const DisplayListCharges& lists, wire::Reader& r) {
   GLsizei n = 0;
   GLenum type = 0;
@@ -141,14 +142,9 @@ wire::Result<bool> called_lists_held(const DisplayListCharges& lists, wire::Read
 
 }  // namespace
 
-wire::Result<bool> list_calls_fit(GlContextState::Impl& st, uint32_t opcode, wire::Reader r) {
-  if (st.compiling_list == 0) return true;
+wire::Result<bool> list_calls_fit(const GlContextState::Impl& st, uint32_t opcode, wire::Reader r) {
+  if (st.compiling_list == 0 || !st.list_primitive_open) return true;
   const auto op = static_cast<wire::GlOp>(opcode);
-  if (op == wire::GlOp::glBegin || op == wire::GlOp::glEnd) {
-    st.list_primitive_open = op == wire::GlOp::glBegin;
-    return true;
-  }
-  if (!st.list_primitive_open) return true;
   if (op == wire::GlOp::glCallLists) return called_lists_held(st.share->lists, r);
   if (op != wire::GlOp::glCallList) return true;
   wire::Args_glCallList a{};
@@ -168,7 +164,11 @@ size_t list_name_bytes(GLenum type) {
 
 void track_list_bounds(GlContextState::Impl& st, uint32_t opcode) {
   const auto op = static_cast<wire::GlOp>(opcode);
-  if (op == wire::GlOp::glNewList && st.compiling_list == 0 && !st.in_begin) {
+  if ((op == wire::GlOp::glBegin || op == wire::GlOp::glEnd) && st.compiling_list != 0) {
+    // Compiled into the list whatever GL thinks of it (admit_list_command
+    // let it in), so only a compiled glEnd closes a compiled glBegin.
+    st.list_primitive_open = op == wire::GlOp::glBegin;
+  } else if (op == wire::GlOp::glNewList && st.compiling_list == 0 && !st.in_begin) {
     // GL may have refused the list (a bad mode, one already open).
     GLint list = 0;
     glGetIntegerv(GL_LIST_INDEX, &list);

@@ -67,8 +67,9 @@ size_t list_name_bytes(GLenum type);
 // reads through the null it gets for a missing one; GL would call nothing
 // for it now, so such a call is left out of the list (a list defined later
 // is therefore not called by it).
-wire::Result<bool> list_calls_fit(GlContextState::Impl& st, uint32_t opcode, wire::Reader payload);
-// After a command ran: notes a list glNewList opened or glEndList ended.
+wire::Result<bool> list_calls_fit(const GlContextState::Impl& st, uint32_t opcode, wire::Reader payload);
+// After a command ran: notes a list glNewList opened or glEndList ended,
+// and a glBegin or glEnd compiled into it.
 void track_list_bounds(GlContextState::Impl& st, uint32_t opcode);
 
 }  // namespace host

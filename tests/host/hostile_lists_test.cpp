@@ -65,6 +65,18 @@ class HostileListsTest : public AttackSuite<HostileListsTest> {
     wire::encode_glEndList(w());
   }
 
+  // Compiles list 1 as glBegin(GL_QUAD_STRIP), what `inside` builds and
+  // glEnd, then calls it.
+  template <typename Inside>
+  void compile_primitive_and_call(Inside inside) {
+    wire::encode_glNewList(w(), 1, kCompile);
+    wire::encode_glBegin(w(), kQuadStrip);
+    inside();
+    wire::encode_glEnd(w());
+    wire::encode_glEndList(w());
+    wire::encode_glCallList(w(), 1);
+  }
+
   void call_lists(const std::vector<uint8_t>& names) {
     size_t at = w().begin(static_cast<uint32_t>(wire::GlOp::glCallLists));
     w().put(static_cast<GLsizei>(names.size()));
@@ -159,36 +171,34 @@ TEST_F(HostileListsTest, ArrayElementBeforeTheArraysStart) {
 // Mesa reads through a null for a missing list called inside a compiled
 // glBegin: the call is left out, as GL would call nothing for it now.
 TEST_F(HostileListsTest, CallOfAMissingListInsideACompiledBegin) {
-  wire::encode_glNewList(w(), 1, kCompile);
-  wire::encode_glBegin(w(), kQuadStrip);
-  wire::encode_glCallList(w(), 3);
-  wire::encode_glEnd(w());
-  wire::encode_glEndList(w());
-  wire::encode_glCallList(w(), 1);
+  compile_primitive_and_call([&] { wire::encode_glCallList(w(), 3); });
   expect_survived(0);
 }
 
 // GL compiles whatever comes after the glBegin, a command GL refuses inside
 // it too: the primitive stays open.
 TEST_F(HostileListsTest, CallOfAMissingListAfterARefusedCommandInsideACompiledBegin) {
-  wire::encode_glNewList(w(), 1, kCompile);
-  wire::encode_glBegin(w(), kQuadStrip);
-  wire::encode_glRotatef(w(), -165.1f, 0, 0, 1);
-  wire::encode_glCallList(w(), 2);
-  wire::encode_glEnd(w());
-  wire::encode_glEndList(w());
-  wire::encode_glCallList(w(), 1);
+  compile_primitive_and_call([&] {
+    wire::encode_glRotatef(w(), -165.1f, 0, 0, 1);
+    wire::encode_glCallList(w(), 2);
+  });
   EXPECT_EQ(gl_error(*attacker_), kInvalidOperation) << "glRotatef inside glBegin, as GL runs the list";
   expect_survived(0);
 }
 
 TEST_F(HostileListsTest, CallListsOfMissingListsInsideACompiledBegin) {
-  wire::encode_glNewList(w(), 1, kCompile);
+  compile_primitive_and_call([&] { call_lists({3, 4}); });
+  expect_survived(0);
+}
+
+// Compiled and run at once, the glBegin is open in GL too: the calls of
+// missing lists are left out all the same, and GL reports nothing.
+TEST_F(HostileListsTest, CallListsOfMissingListsInsideABeginCompiledAndRun) {
+  wire::encode_glNewList(w(), 1, kCompileAndExecute);
   wire::encode_glBegin(w(), kQuadStrip);
   call_lists({3, 4});
   wire::encode_glEnd(w());
   wire::encode_glEndList(w());
-  wire::encode_glCallList(w(), 1);
   expect_survived(0);
 }
 
@@ -201,14 +211,11 @@ TEST_F(HostileListsTest, CallOfAnExistingListInsideACompiledBeginStillRuns) {
   wire::encode_glNewList(w(), 4, kCompile);
   wire::encode_glColor3f(w(), 0, 0, 1);
   wire::encode_glEndList(w());
-  wire::encode_glNewList(w(), 1, kCompile);
-  wire::encode_glBegin(w(), kQuadStrip);
-  call_lists({4});
-  wire::encode_glCallList(w(), 3);
-  wire::encode_glEnd(w());
-  wire::encode_glEndList(w());
   wire::encode_glColor3f(w(), 1, 0, 0);
-  wire::encode_glCallList(w(), 1);
+  compile_primitive_and_call([&] {
+    call_lists({4});
+    wire::encode_glCallList(w(), 3);
+  });
   wire::encode_glGetFloatv(w(), kCurrentColor);
   const auto color = reply_data(*attacker_);
   ASSERT_EQ(color.size(), 4 * sizeof(float));
