@@ -52,7 +52,7 @@ wire::Result<uint64_t> draw_vertices(uint32_t opcode, wire::Reader& r) {
   }
   if (!is_elements_draw(opcode)) return uint64_t{0};
   ElementsDraw d;
-  WIRE_TRY(read_elements_draw(r, d));
+  WIRE_TRY(read_elements_scalars(r, d));  // the indices are the handler's to read
   return vertices(d.count, d.instances);
 }
 

@@ -41,8 +41,13 @@ inline bool is_elements_draw(uint32_t opcode) {
   }
 }
 
+// Everything but the indices: what a draw asks for, without touching them.
+inline wire::Status read_elements_scalars(wire::Reader& r, ElementsDraw& d) {
+  return read_args(r, d.mode, d.count, d.type, d.instances, d.base_vertex, d.start, d.end);
+}
+
 inline wire::Status read_elements_draw(wire::Reader& r, ElementsDraw& d) {
-  WIRE_TRY(read_args(r, d.mode, d.count, d.type, d.instances, d.base_vertex, d.start, d.end));
+  WIRE_TRY(read_elements_scalars(r, d));
   return read_data(r, d.indices);
 }
 
