@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -204,6 +205,9 @@ void GlContextState::Impl::probe_support() {
     GLint mask = 0;
     if (version_ >= 32) glGetIntegerv(GL_CONTEXT_PROFILE_MASK, &mask);
     fixed_function_ = version_ < 32 || (mask & GL_CONTEXT_COMPATIBILITY_PROFILE_BIT) != 0;
+    const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    const std::string_view name = renderer ? renderer : "";
+    draw_module_ = name.find("llvmpipe") != name.npos || name.find("softpipe") != name.npos;
   }
   int count = 0;
   const char* const* names = wire::gl_extension_names(&count);
@@ -215,6 +219,11 @@ void GlContextState::Impl::probe_support() {
 bool GlContextState::Impl::has_fixed_function_arrays() {
   if (!probed_) probe_support();
   return fixed_function_;
+}
+
+bool GlContextState::Impl::draw_module_driver() {
+  if (!probed_) probe_support();
+  return draw_module_;
 }
 
 int GlContextState::Impl::version() {

@@ -72,6 +72,9 @@ struct GlContextState::Impl {
   bool has_fixed_function_arrays();
   // The host context's version, major*10+minor.
   int version();
+  // Whether a desktop GL context runs on Mesa's draw module (llvmpipe,
+  // softpipe), whose bugs driver_workarounds.h avoids.
+  bool draw_module_driver();
 
   std::shared_ptr<ShareGroup> share;
   ShareGroup local;  // per-context kinds (VAOs, FBOs, queries...), default textures
@@ -100,6 +103,8 @@ struct GlContextState::Impl {
   // A glBegin compiled into that list and no glEnd yet. GL compiles every
   // command in between, errors included, so nothing else closes it.
   bool list_primitive_open = false;
+  // GL_LINE_SMOOTH is off for the draw running now (driver_workarounds.h).
+  bool line_smooth_suspended = false;
 
  private:
   void probe_support();
@@ -107,6 +112,7 @@ struct GlContextState::Impl {
   uint64_t allocation_bytes(const Allocation& a, const MemoryLedger& ledger, GLuint object) const;
   int version_ = 0;           // major*10+minor of the host context
   bool fixed_function_ = false;
+  bool draw_module_ = false;
   uint64_t extensions_ = 0;   // bits of wire::gl_extension_names()
 };
 

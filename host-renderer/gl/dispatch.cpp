@@ -4,25 +4,19 @@
 #include "gl/array_reads.h"
 #include "gl/display_lists.h"
 #include "gl/draw_limits.h"
+#include "gl/driver_workarounds.h"
 #include "gl/dispatch_support.h"
 #include "host/gl_dispatch.h"
 #include "wire/gl_opcodes.h"
 
 namespace host {
 
-wire::Status dispatch_gl(DispatchEnv& env, uint32_t opcode, wire::Reader& payload) {
-  const wire::GlCommandInfo* info = wire::gl_command_info(opcode);
-  DispatchFn fn = gl_dispatch_fn(opcode);
-  if (info == nullptr || fn == nullptr) {
-    return wire::make_error(wire::Errc::kUnknownOpcode, "opcode " + std::to_string(opcode),
-                            payload.offset());
-  }
+namespace {
+
+// The host's checks, then the command itself.
+wire::Status run_checked(DispatchEnv& env, const wire::GlCommandInfo& info, DispatchFn fn,
+                         uint32_t opcode, wire::Reader& payload) {
   GlContextState::Impl& st = env.state.impl();
-  if (!st.supports(*info)) {
-    return wire::make_error(wire::Errc::kUnknownOpcode,
-                            std::string(info->name) + " is not offered by the host context",
-                            payload.offset());
-  }
   auto fits = array_reads_fit(st, opcode, payload);
   if (!fits) return fits.error();
   if (!*fits) {
@@ -45,10 +39,31 @@ wire::Status dispatch_gl(DispatchEnv& env, uint32_t opcode, wire::Reader& payloa
   if (status) track_list_bounds(st, opcode);
   if (!status) {
     wire::Error e = status.error();
-    e.detail = std::string(info->name) + ": " + e.detail;
+    e.detail = std::string(info.name) + ": " + e.detail;
     if (e.offset == 0) e.offset = payload.offset();
     return e;
   }
+  return status;
+}
+
+}  // namespace
+
+wire::Status dispatch_gl(DispatchEnv& env, uint32_t opcode, wire::Reader& payload) {
+  const wire::GlCommandInfo* info = wire::gl_command_info(opcode);
+  DispatchFn fn = gl_dispatch_fn(opcode);
+  if (info == nullptr || fn == nullptr) {
+    return wire::make_error(wire::Errc::kUnknownOpcode, "opcode " + std::to_string(opcode),
+                            payload.offset());
+  }
+  GlContextState::Impl& st = env.state.impl();
+  if (!st.supports(*info)) {
+    return wire::make_error(wire::Errc::kUnknownOpcode,
+                            std::string(info->name) + " is not offered by the host context",
+                            payload.offset());
+  }
+  before_draw(st, opcode);
+  wire::Status status = run_checked(env, *info, fn, opcode, payload);
+  after_draw(st);
   return status;
 }
 

@@ -185,25 +185,7 @@ TEST_F(HostilePointersTest, HeapStringChangedAfterItWasChecked) {
       "#version 300 es\nuniform float u;\nuniform float ux;\n"
       "void main() { gl_Position = vec4(u, ux, 0.0, 1.0); }\n",
       "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(1.0); }\n"};
-  for (GLuint shader : {kVertex, kFragment}) {
-    size_t at = a->w().begin(static_cast<uint32_t>(wire::GlOp::glCreateShader));
-    a->w().put<uint32_t>(shader == kVertex ? 0x8B31 : 0x8B30);
-    a->w().put<uint32_t>(shader);
-    a->w().end(at);
-    at = a->w().begin(static_cast<uint32_t>(wire::GlOp::glShaderSource));
-    a->w().put<uint32_t>(shader);
-    a->w().put<int32_t>(1);
-    const char* text = sources[shader == kVertex ? 0 : 1];
-    a->w().put_data(text, std::strlen(text));
-    a->w().end(at);
-    wire::encode_glCompileShader(a->w(), shader);
-  }
-  size_t at = a->w().begin(static_cast<uint32_t>(wire::GlOp::glCreateProgram));
-  a->w().put<uint32_t>(kProgram);
-  a->w().end(at);
-  wire::encode_glAttachShader(a->w(), kProgram, kVertex);
-  wire::encode_glAttachShader(a->w(), kProgram, kFragment);
-  wire::encode_glLinkProgram(a->w(), kProgram);
+  build_program(a->w(), kProgram, kVertex, kFragment, sources[0], sources[1]);
   wire::encode_glGetUniformLocation(a->w(), kProgram, "u");
   wire::encode_glGetUniformLocation(a->w(), kProgram, "ux");
   auto locations = a->call();
@@ -230,7 +212,7 @@ TEST_F(HostilePointersTest, HeapStringChangedAfterItWasChecked) {
     ASSERT_EQ(a->create_context(ctx, Api::kGles, 3, 0, wire::Profile::kNone, 1), 0u);
     a->make_current(ctx, 1, 1);
     for (int i = 0; i < 200; ++i) {
-      at = a->w().begin(static_cast<uint32_t>(wire::GlOp::glGetUniformLocation));
+      const size_t at = a->w().begin(static_cast<uint32_t>(wire::GlOp::glGetUniformLocation));
       a->w().put<uint32_t>(kProgram);
       a->w().put(static_cast<uint32_t>(wire::DataKind::kHeap));
       a->w().put<uint64_t>(kString);

@@ -16,6 +16,7 @@
 #include "host_fixture.h"
 #include "test_guest.h"
 #include "wire/gl_encode.h"
+#include "wire/gl_opcodes.h"
 #include "wire/reader.h"
 
 namespace hosttest {
@@ -69,6 +70,32 @@ inline void expect_witness_renders(TestGuest& witness, uint32_t frame_id) {
   EXPECT_EQ(f.frame.frame_id, frame_id);
   EXPECT_EQ(f.argb(8, 8), 0xFF0000FFu);
   EXPECT_TRUE(witness.lost.empty());
+}
+
+// Builds: shaders `vertex` and `fragment` from these sources, compiled,
+// and linked into `program` (guest-chosen names).
+inline void build_program(wire::Writer& w, GLuint program, GLuint vertex, GLuint fragment,
+                          const char* vertex_source, const char* fragment_source) {
+  constexpr GLenum kVertexShader = 0x8B31, kFragmentShader = 0x8B30;
+  for (GLuint shader : {vertex, fragment}) {
+    size_t at = w.begin(static_cast<uint32_t>(wire::GlOp::glCreateShader));
+    w.put<uint32_t>(shader == vertex ? kVertexShader : kFragmentShader);
+    w.put<uint32_t>(shader);
+    w.end(at);
+    at = w.begin(static_cast<uint32_t>(wire::GlOp::glShaderSource));
+    w.put<uint32_t>(shader);
+    w.put<int32_t>(1);
+    const char* text = shader == vertex ? vertex_source : fragment_source;
+    w.put_data(text, std::strlen(text));
+    w.end(at);
+    wire::encode_glCompileShader(w, shader);
+  }
+  size_t at = w.begin(static_cast<uint32_t>(wire::GlOp::glCreateProgram));
+  w.put<uint32_t>(program);
+  w.end(at);
+  wire::encode_glAttachShader(w, program, vertex);
+  wire::encode_glAttachShader(w, program, fragment);
+  wire::encode_glLinkProgram(w, program);
 }
 
 // `g`'s glGetError after what it built; ~0 when no answer came.
