@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "witness.h"
 #include "wire/gl_encode.h"
@@ -45,6 +47,28 @@ class DriverWorkaroundsTest : public AttackSuite<DriverWorkaroundsTest> {
     }
   }
 
+  // The outlines of draw_two_quads() with a facing shader, GL_LINE_SMOOTH
+  // as `smooth`, read back as frame `frame_id` of surface 1 (16x16).
+  std::vector<std::byte> outlines(bool smooth, uint32_t frame_id) {
+    constexpr GLbitfield kColorBufferBit = 0x4000;
+    (smooth ? wire::encode_glEnable : wire::encode_glDisable)(w(), kLineSmooth);
+    wire::encode_glClear(w(), kColorBufferBit);
+    draw_two_quads();
+    attacker_->swap(1, frame_id);
+    ReceivedFrame f;
+    if (!attacker_->send().ok() || !attacker_->wait_frame(&f)) return {};
+    return f.pixels;
+  }
+
+  void use_facing_program() {
+    build_program(w(), 1, 2, 3,
+                  "#version 130\nvoid main() { gl_Position = gl_ModelViewProjectionMatrix * gl_Vertex; }\n",
+                  "#version 130\nvoid main() {\n"
+                  "  gl_FragColor = gl_FrontFacing ? vec4(1.0, 0.0, 0.0, 1.0) : vec4(0.0, 1.0, 0.0, 1.0);\n"
+                  "}\n");
+    wire::encode_glUseProgram(w(), 1);
+  }
+
   bool line_smooth_enabled() {
     wire::encode_glIsEnabled(w(), kLineSmooth);
     auto reply = attacker_->call();
@@ -62,12 +86,7 @@ class DriverWorkaroundsTest : public AttackSuite<DriverWorkaroundsTest> {
 // must keep: the guest's own state across the draws and a renderer that
 // still answers after the context is gone.
 TEST_F(DriverWorkaroundsTest, SmoothOutlinesForAFacingShaderKeepTheRendererStanding) {
-  build_program(w(), 1, 2, 3,
-                "#version 130\nvoid main() { gl_Position = gl_ModelViewProjectionMatrix * gl_Vertex; }\n",
-                "#version 130\nvoid main() {\n"
-                "  gl_FragColor = gl_FrontFacing ? vec4(1.0, 0.0, 0.0, 1.0) : vec4(0.0, 1.0, 0.0, 1.0);\n"
-                "}\n");
-  wire::encode_glUseProgram(w(), 1);
+  use_facing_program();
   wire::encode_glEnable(w(), kLineSmooth);
   for (GLenum front : {kPoint, kLine}) {
     wire::encode_glPolygonMode(w(), kFront, front);
@@ -83,6 +102,26 @@ TEST_F(DriverWorkaroundsTest, SmoothOutlinesForAFacingShaderKeepTheRendererStand
   EXPECT_EQ(gl_error(*attacker_), 0u) << "the renderer still answers";
   EXPECT_TRUE(attacker_->lost.empty());
   expect_witness_renders(*witness_, 1);
+}
+
+// What the workaround changes: on the draw module such outlines come out
+// exactly as aliased ones; elsewhere nothing is changed.
+TEST_F(DriverWorkaroundsTest, SmoothOutlinesForAFacingShaderAreAliasedOnTheDrawModule) {
+  const std::string& renderer = host_->server().info().renderer;
+  const bool draw_module = renderer.find("llvmpipe") != std::string::npos ||
+                           renderer.find("softpipe") != std::string::npos;
+  if (!draw_module) GTEST_SKIP() << "the workaround is for Mesa's draw module, not " << renderer;
+  use_facing_program();
+  wire::encode_glPolygonMode(w(), kFront, kLine);
+  wire::encode_glPolygonMode(w(), kBack, kLine);
+  const auto aliased = outlines(false, 1);
+  const auto smoothed = outlines(true, 2);
+  ASSERT_FALSE(aliased.empty());
+  EXPECT_EQ(aliased, smoothed);
+  // Without a GLSL program the driver smooths them (and has no bug).
+  wire::encode_glUseProgram(w(), 0);
+  EXPECT_NE(outlines(false, 3), outlines(true, 4)) << "smoothing shows in these pixels";
+  EXPECT_TRUE(attacker_->lost.empty());
 }
 
 }  // namespace
