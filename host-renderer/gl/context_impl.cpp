@@ -1,11 +1,11 @@
 #include "gl/context_impl.h"
+#include "gl/driver_workarounds.h"
 #include "gl/references.h"
 
 #include <epoxy/gl.h>
 
 #include <cstring>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -206,8 +206,7 @@ void GlContextState::Impl::probe_support() {
     if (version_ >= 32) glGetIntegerv(GL_CONTEXT_PROFILE_MASK, &mask);
     fixed_function_ = version_ < 32 || (mask & GL_CONTEXT_COMPATIBILITY_PROFILE_BIT) != 0;
     const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-    const std::string_view name = renderer ? renderer : "";
-    draw_module_ = name.find("llvmpipe") != name.npos || name.find("softpipe") != name.npos;
+    draw_module_ = draw_module_renderer(renderer ? renderer : "");
   }
   int count = 0;
   const char* const* names = wire::gl_extension_names(&count);

@@ -29,6 +29,10 @@ bool glsl_program_current() {
 
 }  // namespace
 
+bool draw_module_renderer(std::string_view renderer) {
+  return renderer.find("llvmpipe") != renderer.npos || renderer.find("softpipe") != renderer.npos;
+}
+
 void before_draw(GlContextState::Impl& st, uint32_t opcode) {
   if (!st.draw_module_driver() || st.line_smooth_suspended || st.in_begin) return;
   // Inside glNewList a glDisable would be compiled into the guest's list.

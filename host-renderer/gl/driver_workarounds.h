@@ -4,10 +4,15 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "gl/context_impl.h"
 
 namespace host {
+
+// Whether GL_RENDERER `renderer` is a driver built on Mesa's draw module
+// (llvmpipe, softpipe), which the workarounds below concern.
+bool draw_module_renderer(std::string_view renderer);
 
 // Mesa's draw module (llvmpipe, softpipe) writes past a vertex buffer when it
 // outlines polygons (glPolygonMode GL_LINE) with smoothed lines for a GLSL

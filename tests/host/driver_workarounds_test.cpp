@@ -9,13 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "gl/driver_workarounds.h"
 #include "witness.h"
 #include "wire/gl_encode.h"
 
 namespace hosttest {
 namespace {
-
-using wire::Api;
 
 constexpr GLenum kQuads = 0x0007, kFront = 0x0404, kBack = 0x0405, kPoint = 0x1B00,
                  kLine = 0x1B01, kLineSmooth = 0x0B20, kCw = 0x0900, kCcw = 0x0901;
@@ -25,10 +24,7 @@ class DriverWorkaroundsTest : public AttackSuite<DriverWorkaroundsTest> {
   void SetUp() override {
     AttackSuite::SetUp();
     if (HasFatalFailure()) return;
-    attacker_ = clearing_guest(host_->address(), 1.0f);
-    ASSERT_TRUE(attacker_);
-    ASSERT_EQ(attacker_->create_context(2, Api::kGl, 3, 0, wire::Profile::kCompatibility), 0u);
-    attacker_->make_current(2, 1, 1);
+    connect_attacker(true);
   }
 
   wire::Writer& w() { return attacker_->w(); }
@@ -108,9 +104,7 @@ TEST_F(DriverWorkaroundsTest, SmoothOutlinesForAFacingShaderKeepTheRendererStand
 // exactly as aliased ones; elsewhere nothing is changed.
 TEST_F(DriverWorkaroundsTest, SmoothOutlinesForAFacingShaderAreAliasedOnTheDrawModule) {
   const std::string& renderer = host_->server().info().renderer;
-  const bool draw_module = renderer.find("llvmpipe") != std::string::npos ||
-                           renderer.find("softpipe") != std::string::npos;
-  if (!draw_module) GTEST_SKIP() << "the workaround is for Mesa's draw module, not " << renderer;
+  if (!host::draw_module_renderer(renderer)) GTEST_SKIP() << "the workaround is for Mesa's draw module, not " << renderer;
   use_facing_program();
   wire::encode_glPolygonMode(w(), kFront, kLine);
   wire::encode_glPolygonMode(w(), kBack, kLine);

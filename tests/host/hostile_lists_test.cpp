@@ -15,8 +15,6 @@
 namespace hosttest {
 namespace {
 
-using wire::Api;
-
 constexpr GLenum kPoints = 0x0000, kTriangles = 0x0004, kQuadStrip = 0x0008;
 constexpr GLenum kCompile = 0x1300, kCompileAndExecute = 0x1301;
 constexpr GLenum kUnsignedByte = 0x1401, kInvalidOperation = 0x0502, kCurrentColor = 0x0B00;
@@ -26,11 +24,9 @@ class HostileListsTest : public AttackSuite<HostileListsTest> {
   void SetUp() override {
     AttackSuite::SetUp();
     if (HasFatalFailure()) return;
-    attacker_ = clearing_guest(host_->address(), 1.0f);
-    ASSERT_TRUE(attacker_);
+    connect_attacker(true);
+    if (HasFatalFailure()) return;
     expect_witness_renders(*witness_, 1);
-    ASSERT_EQ(attacker_->create_context(2, Api::kGl, 3, 0, wire::Profile::kCompatibility), 0u);
-    attacker_->make_current(2, 1, 1);
   }
 
   // The attacker's last command was answered with `error` and nothing was

@@ -24,8 +24,7 @@ class HostileTest : public AttackSuite<HostileTest> {
   void SetUp() override {
     AttackSuite::SetUp();
     if (HasFatalFailure()) return;
-    attacker_ = clearing_guest(host_->address(), 1.0f);
-    ASSERT_TRUE(attacker_);
+    connect_attacker();
   }
 
   // Sends `raw` from the attacker: its context 1 is lost, at `opcode`.

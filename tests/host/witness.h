@@ -157,6 +157,16 @@ class AttackSuite : public SharedHostTest<Suite> {
 
   virtual void close_attackers() { attacker_.reset(); }
 
+  // The attacker: a clearing_guest clearing to red; with `desktop_gl`, an
+  // OpenGL 3.0 compatibility context 2 is current on its surface instead.
+  void connect_attacker(bool desktop_gl = false) {
+    attacker_ = clearing_guest(host_->address(), 1.0f);
+    ASSERT_TRUE(attacker_);
+    if (!desktop_gl) return;
+    ASSERT_EQ(attacker_->create_context(2, wire::Api::kGl, 3, 0, wire::Profile::kCompatibility), 0u);
+    attacker_->make_current(2, 1, 1);
+  }
+
   // Sends what the attacker built: its context `context` is lost at
   // `opcode`, and the witness still renders.
   void expect_attacker_lost(uint32_t context, uint32_t opcode) {
