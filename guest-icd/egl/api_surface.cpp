@@ -66,7 +66,7 @@ EGLSurface create_window(EGLDisplay dpy, EGLConfig config, Window window, const 
   if (!presenter->ok() || !presenter->window_size(&width, &height))
     return fail(EGL_BAD_NATIVE_WINDOW, EGL_NO_SURFACE);
 
-  auto surface = std::make_shared<Surface>(*t.display, t.display->connection(), *t.config,
+  auto surface = std::make_shared<Surface>(t.display->connection(), *t.config,
                                            EGL_WINDOW_BIT, width, height);
   surface->attach_window(window, std::move(presenter));
   EGLSurface handle = surface.get();
@@ -127,7 +127,7 @@ EGLSurface CreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint* 
     width = std::min(width, limit);
     height = std::min(height, limit);
   }
-  auto surface = std::make_shared<Surface>(*t.display, t.display->connection(), *t.config,
+  auto surface = std::make_shared<Surface>(t.display->connection(), *t.config,
                                            EGL_PBUFFER_BIT, width, height);
   surface->largest_pbuffer = largest;
   EGLSurface handle = surface.get();

@@ -27,8 +27,8 @@ class Display;
 
 class Surface final : public FrameSink {
  public:
-  Surface(Display& display, std::shared_ptr<Connection> connection, const Config& config,
-          EGLint type, int width, int height);
+  Surface(std::shared_ptr<Connection> connection, const Config& config, EGLint type, int width,
+          int height);
   ~Surface();
   Surface(const Surface&) = delete;
   Surface& operator=(const Surface&) = delete;
@@ -58,7 +58,6 @@ class Surface final : public FrameSink {
   const void* bound_context = nullptr;
 
  private:
-  Display& display_;
   std::shared_ptr<Connection> connection_;
   uint32_t id_;
   Config config_;

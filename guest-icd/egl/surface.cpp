@@ -23,10 +23,9 @@ constexpr uint32_t kFramesInFlight = 2;
 
 }  // namespace
 
-Surface::Surface(Display& display, std::shared_ptr<Connection> connection, const Config& config,
-                 EGLint type, int width, int height)
-    : display_(display),
-      connection_(std::move(connection)),
+Surface::Surface(std::shared_ptr<Connection> connection, const Config& config, EGLint type,
+                 int width, int height)
+    : connection_(std::move(connection)),
       id_(connection_->new_id()),
       config_(config),
       type_(type),

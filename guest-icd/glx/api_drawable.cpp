@@ -118,7 +118,7 @@ GLXPbuffer CreatePbuffer(::Display* dpy, GLXFBConfig config, const int* attribs)
   drawable->xid = XAllocID(dpy);
   drawable->config = c;
   drawable->preserved = preserved;
-  drawable->surface = std::make_shared<Surface>(d->owner(), d->connection(), c->color, EGL_PBUFFER_BIT,
+  drawable->surface = std::make_shared<Surface>(d->connection(), c->color, EGL_PBUFFER_BIT,
                                                 width, height);
   drawable->surface->largest_pbuffer = largest;
   d->drawables[drawable->xid] = drawable;

@@ -111,7 +111,7 @@ std::shared_ptr<GlxDrawable> GlxDisplay::drawable_for(GLXDrawable xid, const FbC
   d->kind = GlxDrawable::Kind::kWindow;
   d->xid = xid;
   d->config = config;
-  d->surface = std::make_shared<Surface>(owner_, connection_, config->color, EGL_WINDOW_BIT, width, height);
+  d->surface = std::make_shared<Surface>(connection_, config->color, EGL_WINDOW_BIT, width, height);
   d->surface->attach_window(static_cast<Window>(xid), std::move(presenter));
   drawables[xid] = d;
   return d;

@@ -14,6 +14,7 @@
 
 #include "landlock.h"
 #include "refused_calls.h"
+#include "wire/sanitizer.h"
 
 namespace host {
 
@@ -35,7 +36,7 @@ wire::Status set_limit(int resource, rlim_t value, const char* name) {
 // Calls a renderer never makes once it serves guests: the ways a process
 // taken over through the driver would reach further (network, programs,
 // files, other processes, the kernel's administrative interfaces).
-#if defined(__SANITIZE_ADDRESS__)
+#if CONDUIT_ASAN
 constexpr bool kSanitized = true;  // sanitizer builds: LeakSanitizer traces a clone at exit, shadow memory is huge
 #else
 constexpr bool kSanitized = false;

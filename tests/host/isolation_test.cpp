@@ -17,6 +17,7 @@
 #include "process_counts.h"
 #include "test_guest.h"
 #include "wire/gl_encode.h"
+#include "wire/sanitizer.h"
 
 namespace hosttest {
 namespace {
@@ -148,7 +149,7 @@ TEST_P(SandboxRefuses, WhatARendererNeverNeeds) {
 }
 
 // Sanitizer builds let renderers start processes: LeakSanitizer needs to.
-#if defined(__SANITIZE_ADDRESS__)
+#if CONDUIT_ASAN
 INSTANTIATE_TEST_SUITE_P(Calls, SandboxRefuses,
                          ::testing::Values(wire::Fault::kCreateFile, wire::Fault::kSocket));
 #else
@@ -181,7 +182,7 @@ TEST_F(Isolation, FilesOfTheHostsUserCannotBeWritten) {
 }
 
 TEST_F(Isolation, MemoryBeyondTheRendererLimitIsRefused) {
-#if defined(__SANITIZE_ADDRESS__)
+#if CONDUIT_ASAN
   GTEST_SKIP() << "sanitizer builds set no memory limit (their shadow memory would exceed it)";
 #endif
   host::HostOptions o = isolated();

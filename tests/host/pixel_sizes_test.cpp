@@ -24,6 +24,7 @@
 #include "gl/pixel_transfer.h"
 #include "host/egl_context.h"
 #include "host/egl_display.h"
+#include "wire/sanitizer.h"
 #include "wire/sizes.h"
 
 namespace {
@@ -179,7 +180,7 @@ class PixelSizes : public ::testing::Test {
     delete display_;
   }
   void SetUp() override {
-#if defined(__SANITIZE_ADDRESS__)
+#if CONDUIT_ASAN
     // The grid drives llvmpipe's JIT-compiled pixel paths, which the
     // sanitizer does not see: a write of theirs past one of its heap blocks
     // shows only as a corrupt block header much later, with no stack to

@@ -31,7 +31,6 @@ std::string temp_name(const char* tag) {
 }
 
 constexpr uint32_t kBlobOp = kFirstGlOpcode + 1;
-constexpr uint32_t kAckOp = 1;
 
 // The client fills the heap until it refuses, in every round, so the heap is
 // exhausted, reused from the start and wrapped; the listener checks every

@@ -151,7 +151,6 @@ class ShmChannel final : public Channel {
   Record held_record_{};
   uint64_t held_mark_ = 0;
   std::vector<std::byte> assembly_;
-  bool assembly_done_ = false;
   std::optional<Error> rx_error_;
   PeerWatch rx_watch_;
 
