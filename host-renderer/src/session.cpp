@@ -54,8 +54,9 @@ Session::Session(const EglDisplay& display, std::unique_ptr<wire::Channel> chann
       encoder_(outgoing_compression(*channel_)) {
   account_.limits = limits.guest;
   account_.reclaim = [this] { reclaim_memory(false); };
+  // Only whole messages go to the shared heap: a reply's bytes are copied
+  // out as one Data by the guest, which reads no heap references inside it.
   out_.set_blob_sink(channel_->outgoing_heap());
-  reply_.set_blob_sink(channel_->outgoing_heap());
 }
 
 Session::~Session() {

@@ -2,6 +2,7 @@
 // indices, pixel-store state, mapped buffers, cached queries and names.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <cstring>
@@ -158,6 +159,46 @@ TEST_F(GlState, MappedBufferWritesReachTheHostAndReadBack) {
   ASSERT_NE(r, nullptr);
   for (int i = 0; i < 128; ++i) ASSERT_EQ(r[i], static_cast<uint8_t>(i * 3)) << i;
   EXPECT_TRUE(unmap(kArrayBuffer));
+}
+
+// Answers past the shared heap's threshold travel in the heap on `shm:`
+// transports: a 64x64 texture read back whole, and a mapped 64 KiB buffer,
+// arrive byte for byte.
+TEST_F(GlState, LargeReadbacksArriveWhole) {
+  auto get_error = gl<GLenum (*)()>("glGetError");
+  constexpr int kSide = 64;
+  std::vector<uint8_t> texels(kSide * kSide * 4);
+  for (size_t i = 0; i < texels.size(); ++i) texels[i] = static_cast<uint8_t>(i * 7 + i / 251);
+  GLuint tex = 0, fbo = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenTextures")(1, &tex);
+  gl<void (*)(GLenum, GLuint)>("glBindTexture")(kTexture2D, tex);
+  gl<void (*)(GLenum, GLint, GLint, GLsizei, GLsizei, GLint, GLenum, GLenum, const void*)>(
+      "glTexImage2D")(kTexture2D, 0, kRgba, kSide, kSide, 0, kRgba, kUbyte, texels.data());
+  gl<void (*)(GLsizei, GLuint*)>("glGenFramebuffers")(1, &fbo);
+  gl<void (*)(GLenum, GLuint)>("glBindFramebuffer")(kFramebuffer, fbo);
+  gl<void (*)(GLenum, GLenum, GLenum, GLuint, GLint)>("glFramebufferTexture2D")(
+      kFramebuffer, kColorAttachment0, kTexture2D, tex, 0);
+  std::vector<uint8_t> back(texels.size(), 0);
+  gl<void (*)(GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, void*)>("glReadPixels")(
+      0, 0, kSide, kSide, kRgba, kUbyte, back.data());
+  EXPECT_EQ(get_error(), 0u);
+  EXPECT_TRUE(back == texels) << "first difference at byte "
+                              << (std::mismatch(back.begin(), back.end(), texels.begin()).first -
+                                  back.begin());
+
+  constexpr GLsizeiptr kBytes = 64 * 1024;
+  std::vector<uint8_t> contents(kBytes);
+  for (size_t i = 0; i < contents.size(); ++i) contents[i] = static_cast<uint8_t>(i * 13 + i / 509);
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kArrayBuffer, buffer);
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kArrayBuffer, kBytes,
+                                                                       contents.data(), kStaticDraw);
+  auto map = gl<void* (*)(GLenum, GLintptr, GLsizeiptr, GLbitfield)>("glMapBufferRange");
+  auto* r = static_cast<const uint8_t*>(map(kArrayBuffer, 0, kBytes, kMapRead));
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(std::memcmp(r, contents.data(), kBytes), 0);
+  EXPECT_TRUE(gl<GLboolean (*)(GLenum)>("glUnmapBuffer")(kArrayBuffer));
 }
 
 TEST_F(GlState, QueriesAreCachedAndNamesAreTheGuests) {

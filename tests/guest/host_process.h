@@ -1,5 +1,7 @@
-// A real `conduit host` child process on a private unix socket, for tests
-// that need the other end of the wire. CONDUIT_EXE names the binary.
+// A real `conduit host` child process, for tests that need the other end of
+// the wire. CONDUIT_EXE names the binary; CONDUIT_TEST_TRANSPORT picks how
+// guests reach it: `unix:` (default), `shm:` or `shm:file=`, so that one
+// suite runs over every local transport.
 #pragma once
 
 #include <signal.h>
@@ -18,7 +20,10 @@ namespace guesttest {
 class HostProcess {
  public:
   HostProcess() {
-    address_ = "unix:/tmp/conduit-guest-test-" + std::to_string(getpid()) + ".sock";
+    const char* transport = std::getenv("CONDUIT_TEST_TRANSPORT");
+    const std::string scheme = transport && *transport ? transport : "unix:";
+    address_ = scheme + "/tmp/conduit-guest-test-" + std::to_string(getpid()) +
+               (scheme == "shm:file=" ? ".ring" : ".sock");
     const char* exe = std::getenv("CONDUIT_EXE");
     if (!exe || !*exe) {
       error_ = "CONDUIT_EXE is not set";
