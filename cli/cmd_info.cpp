@@ -1,5 +1,7 @@
 // `conduit info`: what a running host offers, and its counters.
 #include <cstdio>
+#include <set>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -8,6 +10,7 @@
 #include "host/address.h"
 #include "host/admin_socket.h"
 #include "host/host_query.h"
+#include "wire/gl_opcodes.h"
 
 namespace cli {
 namespace {
@@ -39,6 +42,24 @@ void print_extensions(const char* label, const std::string& list) {
     if (padded.find(std::string(" ") + e + " ") != std::string::npos) found += std::string(" ") + e;
   }
   if (!list.empty()) std::printf("%-22s%s\n", label, found.empty() ? " (none of interest)" : found.c_str());
+}
+
+// Extensions the host offers that guests do not see, each with its reason.
+void print_hidden_extensions(const nlohmann::json& host) {
+  std::set<std::string> offered;
+  for (const char* key : {"gles_extensions", "gl_extensions", "gl_compat_extensions"}) {
+    const std::string list = host.value(key, "");
+    std::istringstream in(list);
+    for (std::string e; in >> e;) offered.insert(e);
+  }
+  bool first = true;
+  for (const std::string& e : offered) {
+    const char* reason = wire::gl_extension_block_reason(e.c_str());
+    if (!reason) continue;
+    if (first) std::printf("hidden from guests    (a command of theirs is not carried)\n");
+    first = false;
+    std::printf("  %-44s %s\n", e.c_str(), reason);
+  }
 }
 
 // The whole host's counters come from its admin socket; a guest's own
@@ -85,6 +106,7 @@ int run_info(const InfoArgs& a) {
     std::printf("EGL                   %s\n", host.value("egl_version", "").c_str());
     print_extensions("OpenGL ES extensions", host.value("gles_extensions", ""));
     print_extensions("OpenGL extensions", host.value("gl_extensions", ""));
+    print_hidden_extensions(host);
   }
   return 0;
 }

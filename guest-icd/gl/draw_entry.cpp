@@ -127,6 +127,41 @@ void draw_elements(wire::GlOp op, const Elements& e) {
   finish(*s, cmd);
 }
 
+// glMultiDrawElements[BaseVertex]: one command, so that GL sees one draw
+// (gl_DrawID counts its parts). Client arrays cover every part's vertices.
+void multi_draw_elements(wire::GlOp op, GLenum mode, const GLsizei* counts, GLenum type,
+                         const void* const* indices, GLsizei drawcount, const GLint* base_vertices) {
+  Stream* s = current_stream();
+  if (!s || drawcount < 0 || (drawcount > 0 && (!counts || !indices))) return;
+  GlState& st = s->gl_state();
+  const bool in_buffer = st.bound_buffer(kElementArrayBuffer) != 0;
+  const auto n = static_cast<size_t>(drawcount);
+  if (!in_buffer && (st.has_client_arrays() || (st.default_vertex_array() && st.legacy_arrays().any_client()))) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < n; ++i) {
+      if (counts[i] <= 0 || !indices[i]) continue;
+      int64_t first = 0, last = 0;
+      index_range(type, indices[i], counts[i], &first, &last);
+      const int64_t base = base_vertices ? base_vertices[i] : 0;
+      lo = std::min(lo, first + base);
+      hi = std::max(hi, last + base);
+    }
+    if (hi >= lo) send_client_arrays(*s, lo, hi - lo + 1);
+  }
+  size_t cmd = begin(*s, op);
+  auto& w = s->writer();
+  w.put(static_cast<uint32_t>(mode));
+  w.put(static_cast<uint32_t>(type));
+  w.put(static_cast<int32_t>(drawcount));
+  w.put_data(counts, n * sizeof(GLsizei));
+  w.put_data(base_vertices, base_vertices ? n * sizeof(GLint) : 0);
+  for (size_t i = 0; i < n; ++i) {
+    if (in_buffer) w.put_buffer_offset(reinterpret_cast<uintptr_t>(indices[i]));
+    else w.put_data(indices[i], wire::size::index_bytes(counts[i], type));
+  }
+  finish(*s, cmd);
+}
+
 }  // namespace
 
 void GLAPIENTRY handle_glBindVertexArray(GLuint array) {
@@ -240,6 +275,19 @@ void GLAPIENTRY handle_glDrawElementsInstancedBaseVertexBaseInstance(
     GLint base_vertex, GLuint base_instance) {
   draw_elements(wire::GlOp::glDrawElementsInstancedBaseVertexBaseInstance,
                 {mode, count, type, indices, instances, base_vertex, 0, 0, base_instance});
+}
+
+void GLAPIENTRY handle_glMultiDrawElements(GLenum mode, const GLsizei* counts, GLenum type,
+                                           const void* const* indices, GLsizei drawcount) {
+  multi_draw_elements(wire::GlOp::glMultiDrawElements, mode, counts, type, indices, drawcount,
+                      nullptr);
+}
+
+void GLAPIENTRY handle_glMultiDrawElementsBaseVertex(GLenum mode, const GLsizei* counts,
+                                                     GLenum type, const void* const* indices,
+                                                     GLsizei drawcount, const GLint* base_vertices) {
+  multi_draw_elements(wire::GlOp::glMultiDrawElementsBaseVertex, mode, counts, type, indices,
+                      drawcount, base_vertices);
 }
 
 void GLAPIENTRY handle_glDrawArraysIndirect(GLenum mode, const void* indirect) {

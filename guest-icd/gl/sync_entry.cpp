@@ -1,5 +1,7 @@
 // Fence syncs: the guest hands out its own handles, so creating and
 // deleting one never waits. Wire layouts: host-renderer/gl/sync_handlers.cpp.
+#include <algorithm>
+#include <cstring>
 #include <unordered_set>
 
 #include "gl/entry_support.h"
@@ -80,6 +82,33 @@ void GLAPIENTRY handle_glGetSynciv(GLsync sync, GLenum pname, GLsizei count, GLs
   wire::Reader r(*reply, 0);
   auto n = r.get<int32_t>();
   copy_reply(r, values, static_cast<size_t>(std::max(count, 0)) * sizeof(GLint));
+  if (length) *length = n ? *n : 0;
+}
+
+// A label names the sync by its handle; a null label removes it (KHR_debug).
+void GLAPIENTRY handle_glObjectPtrLabel(const void* ptr, GLsizei length, const GLchar* label) {
+  Stream* s = current_stream();
+  if (!s) return;
+  const size_t bytes = !label ? 0 : length < 0 ? std::strlen(label) : static_cast<size_t>(length);
+  size_t cmd = begin(*s, wire::GlOp::glObjectPtrLabel);
+  s->writer().put(handle_of(static_cast<GLsync>(const_cast<void*>(ptr))));
+  s->writer().put(static_cast<uint32_t>(label != nullptr));
+  s->writer().put_data(label, bytes);
+  finish(*s, cmd);
+}
+
+void GLAPIENTRY handle_glGetObjectPtrLabel(const void* ptr, GLsizei buf_size, GLsizei* length,
+                                           GLchar* label) {
+  Stream* s = current_stream();
+  if (!s) return;
+  size_t cmd = begin(*s, wire::GlOp::glGetObjectPtrLabel);
+  s->writer().put(handle_of(static_cast<GLsync>(const_cast<void*>(ptr))));
+  s->writer().put(static_cast<int32_t>(buf_size));
+  auto reply = finish_and_wait(*s, cmd);
+  if (!reply) return;
+  wire::Reader r(*reply, 0);
+  auto n = r.get<int32_t>();
+  copy_reply(r, label, static_cast<size_t>(std::max(buf_size, 0)));
   if (length) *length = n ? *n : 0;
 }
 

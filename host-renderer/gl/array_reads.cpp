@@ -239,9 +239,7 @@ VertexSpan index_span(GLenum type, const std::byte* p, size_t count, int64_t bas
 
 // The vertices an elements draw reads; unknown when its indices cannot be
 // read without reading past their source.
-wire::Result<VertexSpan> elements_span(wire::Reader& r) {
-  ElementsDraw d;
-  WIRE_TRY(read_elements_draw(r, d));
+VertexSpan elements_span(const ElementsDraw& d) {
   const size_t bytes = wire::size::index_bytes(d.count, d.type);
   if (bytes == 0) return VertexSpan{};  // nothing read, or GL's error
   VertexSpan span{.known = false};
@@ -261,6 +259,25 @@ wire::Result<VertexSpan> elements_span(wire::Reader& r) {
     }
   }
   return span;
+}
+
+wire::Result<VertexSpan> elements_span(wire::Reader& r) {
+  ElementsDraw d;
+  WIRE_TRY(read_elements_draw(r, d));
+  return elements_span(d);
+}
+
+// Every part of a glMultiDrawElements: unknown when any part is.
+wire::Result<VertexSpan> multi_elements_span(wire::Reader& r) {
+  MultiElementsDraw d;
+  WIRE_TRY(read_multi_elements_draw(r, true, d));
+  VertexSpan all;
+  for (size_t i = 0; i < d.size(); ++i) {
+    const VertexSpan part = elements_span(d.part(i));
+    all.known = all.known && part.known;
+    all.add(part.lowest, part.highest);
+  }
+  return all;
 }
 
 // Draws whose reads the host does not work out: refused while compiling.
@@ -331,12 +348,16 @@ wire::Result<bool> array_reads_fit(GlContextState::Impl& st, uint32_t opcode, wi
   const bool arrays_draw = op == GlOp::glDrawArrays || op == GlOp::glDrawArraysInstanced ||
                            op == GlOp::glDrawArraysInstancedBaseInstance;
   const bool multi_draw = op == GlOp::glMultiDrawArrays;
-  if (!arrays_draw && !multi_draw && !is_elements_draw(opcode) && !other_draw(opcode)) return true;
+  const bool multi_elements = is_multi_elements_draw(opcode);
+  if (!arrays_draw && !multi_draw && !multi_elements && !is_elements_draw(opcode) &&
+      !other_draw(opcode)) {
+    return true;
+  }
   // Draws run now unless a list is being compiled (display_lists.h tracks it).
   if (st.compiling_list == 0) return true;
   if (other_draw(opcode)) return false;
-  if (multi_draw || is_elements_draw(opcode)) {
-    auto span = multi_draw ? multi_draw_span(r) : elements_span(r);
+  if (multi_draw || multi_elements || is_elements_draw(opcode)) {
+    auto span = multi_draw ? multi_draw_span(r) : multi_elements ? multi_elements_span(r) : elements_span(r);
     if (!span) return span.error();
     return span->within(last_held_vertex(st));
   }

@@ -211,7 +211,7 @@ void GlContextState::Impl::probe_support() {
   int count = 0;
   const char* const* names = wire::gl_extension_names(&count);
   for (int i = 0; i < count; ++i) {
-    if (epoxy_has_gl_extension(names[i])) extensions_ |= uint64_t{1} << i;
+    if (epoxy_has_gl_extension(names[i])) extensions_[i / 64] |= uint64_t{1} << (i % 64);
   }
 }
 
@@ -234,7 +234,10 @@ bool GlContextState::Impl::supports(const wire::GlCommandInfo& info) {
   if (!probed_) probe_support();
   const int needed = gles ? info.gles_version : info.gl_version;
   if (needed != 0 && needed <= version_) return true;
-  return (info.extensions & extensions_) != 0;
+  for (int w = 0; w < wire::kGlExtensionWords; ++w) {
+    if (info.extensions[w] & extensions_[w]) return true;
+  }
+  return false;
 }
 
 bool GlContextState::add_references(ObjectReferences& refs) {

@@ -113,7 +113,7 @@ struct GlContextState::Impl {
   int version_ = 0;           // major*10+minor of the host context
   bool fixed_function_ = false;
   bool draw_module_ = false;
-  uint64_t extensions_ = 0;   // bits of wire::gl_extension_names()
+  std::array<uint64_t, wire::kGlExtensionWords> extensions_{};  // bits of wire::gl_extension_names()
 };
 
 }  // namespace host

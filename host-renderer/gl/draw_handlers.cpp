@@ -8,10 +8,12 @@
 //   glDrawElements*         u32 mode, i32 count, u32 type, i32 instances, i32 base vertex,
 //                           u32 start, u32 end, Data indices (buffer offset or bytes)
 //                           [u32 base instance: the BaseInstance forms]
+//   glMultiDrawElements*    elements_draw.h
 //   glDraw*Indirect         u32 mode, [u32 type,] u64 offset into the indirect buffer
 #include <epoxy/gl.h>
 
 #include <string>
+#include <vector>
 
 #include "gl/client_arrays.h"
 #include "gl/dispatch_support.h"
@@ -129,6 +131,61 @@ wire::Status draw_elements(DispatchEnv& env, wire::Reader& r, uint32_t opcode_ki
   return {};
 }
 
+// Where GL should read each part's indices: offsets into the guest's element
+// buffer, or every part's client bytes one after another in the scratch
+// element buffer.
+wire::Status bind_multi_indices(GlContextState::Impl& st, const MultiElementsDraw& d,
+                                std::vector<const void*>& offsets, GLint* restore) {
+  *restore = -1;
+  offsets.assign(d.size(), nullptr);
+  if (d.size() == 0) return {};
+  const bool in_buffer = d.indices[0].kind == wire::DataKind::kBufferOffset;
+  std::vector<std::byte> packed;
+  for (size_t i = 0; i < d.size(); ++i) {
+    const wire::Data& data = d.indices[i];
+    if ((data.kind == wire::DataKind::kBufferOffset) != in_buffer) {
+      return wire::make_error(wire::Errc::kBadValue, "draws mix index offsets and client indices");
+    }
+    if (in_buffer) {
+      offsets[i] = reinterpret_cast<const void*>(static_cast<uintptr_t>(data.offset));
+      continue;
+    }
+    if (data.bytes.size() < wire::size::index_bytes(d.counts[i], d.type)) {
+      return wire::make_error(wire::Errc::kBadLength, "index data shorter than count");
+    }
+    offsets[i] = reinterpret_cast<const void*>(static_cast<uintptr_t>(packed.size()));
+    packed.insert(packed.end(), data.bytes.begin(), data.bytes.end());
+    packed.resize((packed.size() + 3) & ~size_t{3});  // each part aligned for its type
+  }
+  if (in_buffer) {
+    if (buffer_bound(GL_ELEMENT_ARRAY_BUFFER_BINDING)) return {};
+    return wire::make_error(wire::Errc::kBadValue, "index offset without an element buffer");
+  }
+  glGetIntegerv(GL_ELEMENT_ARRAY_BUFFER_BINDING, restore);
+  if (st.scratch_elements == 0) glGenBuffers(1, &st.scratch_elements);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, st.scratch_elements);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(packed.size()), packed.data(),
+               GL_STREAM_DRAW);
+  return {};
+}
+
+wire::Status multi_draw_elements(DispatchEnv& env, wire::Reader& r, bool base_vertex) {
+  MultiElementsDraw d;
+  WIRE_TRY(read_multi_elements_draw(r, true, d));
+  std::vector<const void*> offsets;
+  GLint restore = -1;
+  WIRE_TRY(bind_multi_indices(env.state.impl(), d, offsets, &restore));
+  const auto n = static_cast<GLsizei>(d.size());
+  if (base_vertex) {
+    glMultiDrawElementsBaseVertex(d.mode, d.counts.data(), d.type, offsets.data(), n,
+                                  d.base_vertices.data());
+  } else {
+    glMultiDrawElements(d.mode, d.counts.data(), d.type, offsets.data(), n);
+  }
+  if (restore >= 0) glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLuint>(restore));
+  return {};
+}
+
 wire::Status indirect_offset(wire::Reader& r, const void** out) {
   uint64_t offset = 0;
   WIRE_TRY(read_args(r, offset));
@@ -165,6 +222,13 @@ wire::Status handle_glDrawElementsInstancedBaseInstance(DispatchEnv& env, wire::
 wire::Status handle_glDrawElementsInstancedBaseVertexBaseInstance(DispatchEnv& env,
                                                                   wire::Reader& r) {
   return draw_elements(env, r, 7);
+}
+
+wire::Status handle_glMultiDrawElements(DispatchEnv& env, wire::Reader& r) {
+  return multi_draw_elements(env, r, false);
+}
+wire::Status handle_glMultiDrawElementsBaseVertex(DispatchEnv& env, wire::Reader& r) {
+  return multi_draw_elements(env, r, true);
 }
 
 wire::Status handle_glDrawArraysIndirect(DispatchEnv&, wire::Reader& r) {

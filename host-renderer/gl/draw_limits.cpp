@@ -50,6 +50,13 @@ wire::Result<uint64_t> draw_vertices(uint32_t opcode, wire::Reader& r) {
     default:
       break;
   }
+  if (is_multi_elements_draw(opcode)) {
+    MultiElementsDraw d;
+    WIRE_TRY(read_multi_elements_draw(r, false, d));
+    uint64_t total = 0;
+    for (GLsizei count : d.counts) total += vertices(count, 1);
+    return total;
+  }
   if (!is_elements_draw(opcode)) return uint64_t{0};
   ElementsDraw d;
   WIRE_TRY(read_elements_scalars(r, d));  // the indices are the handler's to read

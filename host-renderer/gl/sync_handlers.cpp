@@ -6,9 +6,14 @@
 //   glWaitSync        u64 handle, u32 flags, u64 timeout
 //   glDeleteSync      u64 handle
 //   glGetSynciv       u64 handle, u32 pname, i32 count -> i32 length, Data values
+//   glObjectPtrLabel  u64 handle, u32 has label, Data label (no terminator)
+//   glGetObjectPtrLabel u64 handle, i32 buffer size -> i32 length, Data label
+//                     (terminated, at most the buffer size)
 #include <epoxy/gl.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "gl/dispatch_support.h"
 #include "gl/read_args.h"
@@ -26,6 +31,15 @@ wire::Result<GLsync> find_sync(GlContextState::Impl& st, uint64_t handle) {
   if (it == st.syncs.end()) return wire::make_error(wire::Errc::kBadName, "unknown sync");
   return it->second;
 }
+
+// GL's answer to a pointer that names no sync.
+wire::Status not_a_sync(GlContextState::Impl& st) {
+  st.refused_error = GL_INVALID_VALUE;
+  return {};
+}
+
+// Labels longer than GL's limit are GL's error; this only bounds the copy.
+constexpr size_t kMaxLabelBytes = 64 * 1024;
 
 }  // namespace
 
@@ -105,6 +119,44 @@ wire::Status handle_glGetSynciv(DispatchEnv& env, wire::Reader& r) {
   length = std::clamp<GLsizei>(length, 0, count);
   env.reply.put(static_cast<int32_t>(length));
   env.reply.put_data(values, static_cast<size_t>(length) * sizeof(GLint));
+  return {};
+}
+
+wire::Status handle_glObjectPtrLabel(DispatchEnv& env, wire::Reader& r) {
+  uint64_t handle = 0;
+  uint32_t has_label = 0;
+  WIRE_TRY(read_args(r, handle, has_label));
+  auto label = r.get_data();
+  if (!label) return label.error();
+  if (label->bytes.size() > kMaxLabelBytes) {
+    return wire::make_error(wire::Errc::kLimit, "label longer than any GL allows");
+  }
+  auto sync = find_sync(env.state.impl(), handle);
+  if (!sync) return not_a_sync(env.state.impl());
+  // GL takes the length given; the copy only adds the terminator.
+  const std::string text(reinterpret_cast<const char*>(label->bytes.data()), label->bytes.size());
+  glObjectPtrLabel(*sync, static_cast<GLsizei>(text.size()), has_label ? text.c_str() : nullptr);
+  return {};
+}
+
+wire::Status handle_glGetObjectPtrLabel(DispatchEnv& env, wire::Reader& r) {
+  uint64_t handle = 0;
+  GLsizei buf_size = 0;
+  WIRE_TRY(read_args(r, handle, buf_size));
+  auto sync = find_sync(env.state.impl(), handle);
+  if (!sync) {
+    env.reply.put(int32_t{0});
+    env.reply.put_data(nullptr, 0);
+    return not_a_sync(env.state.impl());
+  }
+  std::vector<GLchar> text(std::clamp<size_t>(static_cast<size_t>(std::max(buf_size, 0)), 0, kMaxLabelBytes));
+  GLsizei length = 0;
+  glGetObjectPtrLabel(*sync, static_cast<GLsizei>(text.size()), &length, text.empty() ? nullptr : text.data());
+  // With no buffer GL answers the label's whole length; else what it wrote.
+  const GLsizei most = text.empty() ? static_cast<GLsizei>(kMaxLabelBytes) : static_cast<GLsizei>(text.size()) - 1;
+  length = std::clamp<GLsizei>(length, 0, most);
+  env.reply.put(static_cast<int32_t>(length));
+  env.reply.put_data(text.data(), text.empty() ? 0 : static_cast<size_t>(length) + 1);
   return {};
 }
 

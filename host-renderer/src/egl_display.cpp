@@ -148,7 +148,8 @@ wire::Status EglDisplay::probe() {
   const Probe probes[] = {
       {wire::Api::kGles, wire::Profile::kNone, &info_.gles_version, &info_.max_gles, &info_.gles_extensions},
       {wire::Api::kGl, wire::Profile::kCore, &info_.gl_core_version, &info_.max_gl_core, &info_.gl_extensions},
-      {wire::Api::kGl, wire::Profile::kCompatibility, &info_.gl_compat_version, &info_.max_gl_compat, nullptr},
+      {wire::Api::kGl, wire::Profile::kCompatibility, &info_.gl_compat_version, &info_.max_gl_compat,
+       &info_.gl_compat_extensions},
   };
   const uint32_t versions[] = {46, 45, 44, 43, 42, 41, 40, 33, 32, 31, 30, 20};
   EGLSurface pbuffer = EGL_NO_SURFACE;

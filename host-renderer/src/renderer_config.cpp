@@ -63,7 +63,8 @@ nlohmann::json to_json(const RendererInfo& i) {
           {"egl_version", i.egl_version},
           {"egl_extensions", i.egl_extensions},
           {"gles_extensions", i.gles_extensions},
-          {"gl_extensions", i.gl_extensions}};
+          {"gl_extensions", i.gl_extensions},
+          {"gl_compat_extensions", i.gl_compat_extensions}};
 }
 
 RendererInfo info_from_json(const nlohmann::json& j) {
@@ -82,6 +83,7 @@ RendererInfo info_from_json(const nlohmann::json& j) {
   i.egl_extensions = text("egl_extensions");
   i.gles_extensions = text("gles_extensions");
   i.gl_extensions = text("gl_extensions");
+  i.gl_compat_extensions = text("gl_compat_extensions");
   return i;
 }
 

@@ -271,7 +271,8 @@ wire::Status Session::get_stats() {
                {"gl_core_version", info.gl_core_version},
                {"gl_compat_version", info.gl_compat_version},
                {"egl_version", info.egl_version}, {"gles_extensions", info.gles_extensions},
-               {"gl_extensions", info.gl_extensions}};
+               {"gl_extensions", info.gl_extensions},
+               {"gl_compat_extensions", info.gl_compat_extensions}};
   std::string text = j.dump();
   for (char ch : text) reply_.put(ch);
   return {};

@@ -90,6 +90,18 @@ class GlState : public ::testing::Test {
     return rgba;
   }
 
+  // Whether the guest's GL offers an extension, as a program sees it.
+  bool offers(const char* name) {
+    constexpr GLenum kExtensions = 0x1F03, kNumExtensions = 0x821D;
+    GLint n = 0;
+    gl<void (*)(GLenum, GLint*)>("glGetIntegerv")(kNumExtensions, &n);
+    auto stringi = gl<const GLubyte* (*)(GLenum, GLuint)>("glGetStringi");
+    for (GLint i = 0; i < n; ++i) {
+      if (std::strcmp(reinterpret_cast<const char*>(stringi(kExtensions, i)), name) == 0) return true;
+    }
+    return false;
+  }
+
   bool desktop_ = false;  // a desktop GL compatibility context instead of GLES 3
   EGLDisplay dpy_ = EGL_NO_DISPLAY;
   EGLSurface surface_ = EGL_NO_SURFACE;
@@ -116,6 +128,62 @@ TEST_F(GlState, ClientArraysAndClientIndicesDraw) {
   void* got = nullptr;
   gl<void (*)(GLuint, GLenum, void**)>("glGetVertexAttribPointerv")(0, 0x8645, &got);
   EXPECT_EQ(got, pos);  // answered by the guest: its own pointer
+}
+
+// One glMultiDrawElementsBaseVertex draws both halves: the left from
+// vertices 0-3, the right from 4-7 through the base vertex. Client indices
+// and arrays first (the guest sends the vertices of every part), then the
+// same indices from an element buffer.
+TEST_F(GlState, MultiDrawElementsBaseVertexDrawsEveryPart) {
+  constexpr GLenum kElementArrayBuffer = 0x8893;
+  ASSERT_TRUE(offers("GL_EXT_draw_elements_base_vertex"));
+  colour_program();
+  const float pos[] = {-1, -1, 0, -1, 0, 1, -1, 1, 0, -1, 1, -1, 1, 1, 0, 1};
+  uint8_t col[8][4];
+  for (int v = 0; v < 8; ++v) {
+    const std::array<uint8_t, 4> c = v < 4 ? std::array<uint8_t, 4>{0, 255, 0, 255}
+                                           : std::array<uint8_t, 4>{0, 0, 255, 255};
+    std::memcpy(col[v], c.data(), 4);
+  }
+  const uint16_t quad[] = {0, 1, 2, 0, 2, 3};
+  auto pointer = gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>(
+      "glVertexAttribPointer");
+  pointer(0, 2, kFloat, 0, 0, pos);
+  pointer(1, 4, kUbyte, 1, 0, col);
+  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(0);
+  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(1);
+  auto multi_draw = gl<void (*)(GLenum, const GLsizei*, GLenum, const void* const*, GLsizei,
+                                const GLint*)>("glMultiDrawElementsBaseVertexEXT");
+  const GLsizei counts[] = {6, 6};
+  const GLint bases[] = {0, 4};
+  const void* client_parts[] = {quad, quad};
+  multi_draw(kTriangles, counts, kUshort, client_parts, 2, bases);
+  EXPECT_EQ(pixel(4, 8), (std::array<uint8_t, 4>{0, 255, 0, 255}));
+  EXPECT_EQ(pixel(12, 8), (std::array<uint8_t, 4>{0, 0, 255, 255}));
+
+  gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0, 0, 0, 1);
+  gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kElementArrayBuffer, buffer);
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kElementArrayBuffer,
+                                                                       sizeof quad, quad, kStaticDraw);
+  // Vertices from a buffer too: client arrays with an index buffer are not carried.
+  GLuint vertices = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &vertices);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kArrayBuffer, vertices);
+  std::vector<uint8_t> both(sizeof pos + sizeof col);
+  std::memcpy(both.data(), pos, sizeof pos);
+  std::memcpy(both.data() + sizeof pos, col, sizeof col);
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kArrayBuffer, both.size(),
+                                                                       both.data(), kStaticDraw);
+  pointer(0, 2, kFloat, 0, 0, nullptr);
+  pointer(1, 4, kUbyte, 1, 0, reinterpret_cast<const void*>(sizeof pos));
+  const void* offsets[] = {nullptr, nullptr};
+  multi_draw(kTriangles, counts, kUshort, offsets, 2, bases);
+  EXPECT_EQ(pixel(4, 8), (std::array<uint8_t, 4>{0, 255, 0, 255}));
+  EXPECT_EQ(pixel(12, 8), (std::array<uint8_t, 4>{0, 0, 255, 255}));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
 TEST_F(GlState, PixelStoreSizesOddRows) {
@@ -199,6 +267,57 @@ TEST_F(GlState, LargeReadbacksArriveWhole) {
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(std::memcmp(r, contents.data(), kBytes), 0);
   EXPECT_TRUE(gl<GLboolean (*)(GLenum)>("glUnmapBuffer")(kArrayBuffer));
+}
+
+// GL_EXT_buffer_storage is made of an alias of desktop GL's glBufferStorage,
+// which OpenGL ES has no version of: offered, and carried to the host's
+// extension entry point.
+TEST_F(GlState, BufferStorageThroughItsExtension) {
+  constexpr GLenum kMapReadBit = 0x0001;
+  ASSERT_TRUE(offers("GL_EXT_buffer_storage"));
+  std::array<uint8_t, 256> contents{};
+  for (size_t i = 0; i < contents.size(); ++i) contents[i] = static_cast<uint8_t>(255 - i);
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kArrayBuffer, buffer);
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLbitfield)>("glBufferStorageEXT")(
+      kArrayBuffer, contents.size(), contents.data(), kMapReadBit);
+  auto map = gl<void* (*)(GLenum, GLintptr, GLsizeiptr, GLbitfield)>("glMapBufferRange");
+  auto* r = static_cast<const uint8_t*>(map(kArrayBuffer, 0, contents.size(), kMapRead));
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(std::memcmp(r, contents.data(), contents.size()), 0);
+  EXPECT_TRUE(gl<GLboolean (*)(GLenum)>("glUnmapBuffer")(kArrayBuffer));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// GL_KHR_debug labels a sync by its pointer: the guest's handle reaches the
+// host's sync, and the label comes back.
+TEST_F(GlState, SyncLabelsThroughKhrDebug) {
+  constexpr GLenum kGpuCommandsComplete = 0x9117, kInvalidValue = 0x0501;
+  ASSERT_TRUE(offers("GL_KHR_debug"));
+  auto get_error = gl<GLenum (*)()>("glGetError");
+  auto label = gl<void (*)(const void*, GLsizei, const GLchar*)>("glObjectPtrLabelKHR");
+  auto get_label = gl<void (*)(const void*, GLsizei, GLsizei*, GLchar*)>("glGetObjectPtrLabelKHR");
+  void* sync = gl<void* (*)(GLenum, GLbitfield)>("glFenceSync")(kGpuCommandsComplete, 0);
+  ASSERT_NE(sync, nullptr);
+  label(sync, -1, "frame fence");
+  char text[64] = {};
+  GLsizei length = -1;
+  get_label(sync, sizeof text, &length, text);
+  EXPECT_EQ(length, 11);
+  EXPECT_STREQ(text, "frame fence");
+  get_label(sync, 0, &length, nullptr);
+  EXPECT_EQ(length, 11);
+  label(sync, 5, "frame fence");
+  get_label(sync, sizeof text, &length, text);
+  EXPECT_STREQ(text, "frame");
+  label(sync, 0, nullptr);
+  get_label(sync, sizeof text, &length, text);
+  EXPECT_EQ(length, 0);
+  EXPECT_EQ(get_error(), 0u);
+  label(reinterpret_cast<void*>(uintptr_t{0x5eed}), -1, "not a sync");
+  EXPECT_EQ(get_error(), kInvalidValue);
+  gl<void (*)(void*)>("glDeleteSync")(sync);
 }
 
 TEST_F(GlState, QueriesAreCachedAndNamesAreTheGuests) {
@@ -372,6 +491,21 @@ TEST_F(LegacyGlState, FeedbackReachesTheProgramsBuffer) {
   EXPECT_EQ(values[0], kPointToken);
   EXPECT_EQ(values[1], 12.0f);
   EXPECT_EQ(values[2], 4.0f);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// An extension whose commands are all aliases of carried ones is offered
+// and reaches GL (GL_ARB_window_pos); one with commands of its own that are
+// not carried (GL_ARB_vertex_program) is hidden.
+TEST_F(LegacyGlState, ExtensionsOfAliasesAreOfferedAndWork) {
+  constexpr GLenum kCurrentRasterPosition = 0x0B07;
+  ASSERT_TRUE(offers("GL_ARB_window_pos"));
+  EXPECT_FALSE(offers("GL_ARB_vertex_program"));
+  gl<void (*)(GLint, GLint)>("glWindowPos2iARB")(3, 5);
+  std::array<GLint, 4> position{};
+  gl<void (*)(GLenum, GLint*)>("glGetIntegerv")(kCurrentRasterPosition, position.data());
+  EXPECT_EQ(position[0], 3);
+  EXPECT_EQ(position[1], 5);
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 

@@ -77,6 +77,20 @@ class HostileDataTest : public AttackSuite<HostileDataTest> {
     w().end(at);
   }
 
+  // glMultiDrawElements(GL_TRIANGLES, counts, GL_UNSIGNED_BYTE, ..., drawcount):
+  // `put_parts` writes the indices of the parts.
+  template <typename PutParts>
+  void multi_draw(GLsizei drawcount, const std::vector<GLsizei>& counts, PutParts put_parts) {
+    size_t at = w().begin(static_cast<uint32_t>(GlOp::glMultiDrawElements));
+    w().put(GLenum{0x0004});
+    w().put(kUbyte);
+    w().put(drawcount);
+    w().put_data(counts.data(), counts.size() * sizeof(GLsizei));
+    w().put_data(nullptr, 0);
+    put_parts();
+    w().end(at);
+  }
+
   // Sends what was built: the attacker's context is lost at `op`; the
   // witness still renders.
   void expect_lost_at(GlOp op) { expect_attacker_lost(1, static_cast<uint32_t>(op)); }
@@ -162,6 +176,75 @@ TEST_F(HostileDataTest, ArrayOffsetWithNoBufferBound) {
   w().put_buffer_offset(0x100000);
   w().end(at);
   expect_lost_at(GlOp::glVertexAttribPointer);
+}
+
+TEST_F(HostileDataTest, MultiDrawCountsShorterThanTheDrawCount) {
+  const uint8_t indices[3] = {0, 1, 2};
+  multi_draw(2, {3}, [&] {
+    w().put_data(indices, sizeof indices);
+    w().put_data(indices, sizeof indices);
+  });
+  expect_lost_at(GlOp::glMultiDrawElements);
+}
+
+TEST_F(HostileDataTest, MultiDrawIndicesShorterThanAPartsCount) {
+  const uint8_t indices[3] = {0, 1, 2};
+  multi_draw(2, {3, 300}, [&] {
+    w().put_data(indices, sizeof indices);
+    w().put_data(indices, sizeof indices);
+  });
+  expect_lost_at(GlOp::glMultiDrawElements);
+}
+
+// Offsets into an element buffer when none is bound: GL would take them as
+// host pointers.
+TEST_F(HostileDataTest, MultiDrawOffsetsWithNoElementBuffer) {
+  multi_draw(2, {3, 3}, [&] {
+    w().put_buffer_offset(0x10000);
+    w().put_buffer_offset(0x20000);
+  });
+  expect_lost_at(GlOp::glMultiDrawElements);
+}
+
+// Client indices after an offset: the host would read the offset against
+// the scratch buffer the client indices go to.
+TEST_F(HostileDataTest, MultiDrawMixingOffsetsAndClientIndices) {
+  const uint8_t indices[3] = {0, 1, 2};
+  multi_draw(2, {3, 3}, [&] {
+    w().put_buffer_offset(0);
+    w().put_data(indices, sizeof indices);
+  });
+  expect_lost_at(GlOp::glMultiDrawElements);
+}
+
+// glObjectPtrLabel's label is bounded before the host copies it.
+TEST_F(HostileDataTest, SyncLabelLongerThanAnyGlAllows) {
+  constexpr GLenum kGpuCommandsComplete = 0x9117;
+  size_t at = w().begin(static_cast<uint32_t>(GlOp::glFenceSync));
+  w().put(kGpuCommandsComplete);
+  w().put(uint32_t{0});
+  w().put(uint64_t{7});
+  w().end(at);
+  const std::vector<char> label(70 * 1024, 'x');
+  at = w().begin(static_cast<uint32_t>(GlOp::glObjectPtrLabel));
+  w().put(uint64_t{7});
+  w().put(uint32_t{1});
+  w().put_data(label.data(), label.size());
+  w().end(at);
+  expect_lost_at(GlOp::glObjectPtrLabel);
+}
+
+// A label on a handle that names no sync is GL's error, as for a pointer
+// GL does not know; the context carries on.
+TEST_F(HostileDataTest, SyncLabelOfAnUnknownHandle) {
+  constexpr GLenum kInvalidValue = 0x0501;
+  size_t at = w().begin(static_cast<uint32_t>(GlOp::glObjectPtrLabel));
+  w().put(uint64_t{0xdead});
+  w().put(uint32_t{1});
+  w().put_data("x", 1);
+  w().end(at);
+  EXPECT_EQ(gl_error(*attacker_), kInvalidValue);
+  EXPECT_EQ(gl_error(*attacker_), 0u);
 }
 
 }  // namespace

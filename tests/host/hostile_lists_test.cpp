@@ -156,6 +156,27 @@ TEST_F(HostileListsTest, CompiledElementsDrawWithANegativeBaseVertex) {
   expect_survived(kInvalidOperation);
 }
 
+// The second part of a compiled glMultiDrawElements names vertex 5 of a
+// one-vertex array.
+TEST_F(HostileListsTest, CompiledMultiElementsDrawPastTheBuffer) {
+  const uint8_t first[1] = {0}, second[1] = {5};
+  const GLsizei counts[2] = {1, 1};
+  enable_array_of_one_vertex();
+  wire::encode_glNewList(w(), 1, kCompile);
+  size_t at = w().begin(static_cast<uint32_t>(wire::GlOp::glMultiDrawElements));
+  // mode, type, draw count, counts, base vertices, indices of each part
+  w().put(kPoints);
+  w().put(kUnsignedByte);
+  w().put(GLsizei{2});
+  w().put_data(counts, sizeof counts);
+  w().put_data(nullptr, 0);
+  w().put_data(first, sizeof first);
+  w().put_data(second, sizeof second);
+  w().end(at);
+  wire::encode_glEndList(w());
+  expect_survived(kInvalidOperation);
+}
+
 TEST_F(HostileListsTest, ArrayElementBeforeTheArraysStart) {
   enable_array_without_source();
   wire::encode_glBegin(w(), kTriangles);

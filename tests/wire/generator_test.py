@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The generator's refusals: a command whose pointer GL keeps after the call
-is generated only with a hand-written host side or not at all."""
+is generated only with a hand-written host side or not at all. And which
+extensions it carries: those whose every command is carried or an alias of
+one."""
 
 import os
 import sys
@@ -23,11 +25,20 @@ REGISTRY = """<registry><types/><commands>
   <param len="1">void **<name>params</name></param></command>
 <command><proto>void <name>glClear</name></proto>
   <param><ptype>GLbitfield</ptype> <name>mask</name></param></command>
+<command><proto>void <name>glClearTEST</name></proto>
+  <param><ptype>GLbitfield</ptype> <name>mask</name></param><alias name="glClear"/></command>
+<command><proto>void <name>glFrobTEST</name></proto>
+  <param><ptype>GLint</ptype> <name>x</name></param></command>
 </commands>
 <feature api="gl" name="GL_VERSION_1_0" number="1.0"><require>
   <command name="glColorPointer"/><command name="glSelectBuffer"/>
   <command name="glGetPointerv"/><command name="glClear"/>
-</require></feature></registry>
+</require></feature>
+<extensions>
+<extension name="GL_TEST_aliases" supported="gl"><require><command name="glClearTEST"/></require></extension>
+<extension name="GL_TEST_new" supported="gl"><require>
+  <command name="glClearTEST"/><command name="glFrobTEST"/></require></extension>
+</extensions></registry>
 """
 
 RULES = """[extensions]
@@ -95,6 +106,25 @@ class KeptPointers(unittest.TestCase):
     def test_kept_list_names_real_parameters(self):
         self.assertIn("not a selected command", self.refusal(kept='"glFeedbackBuffer.buffer"'))
         self.assertIn("no such pointer parameter", self.refusal(kept='"glClear.mask"'))
+
+
+class CarriedExtensions(unittest.TestCase):
+    def setUp(self):
+        self.m = model(extra='[both]\nglColorPointer = "a"\nglSelectBuffer = "b"')
+
+    def test_alias_routes_to_the_carried_command(self):
+        clear = self.m.commands["glClear"]
+        self.assertIn("glClearTEST", clear.aliases)
+        self.assertNotIn("glClearTEST", self.m.commands)
+        self.assertIn("GL_TEST_aliases", clear.extensions)
+        self.assertIn("GL_TEST_aliases", self.m.extensions)
+
+    def test_extension_of_aliases_is_carried(self):
+        self.assertNotIn("GL_TEST_aliases", self.m.blocked_extensions())
+
+    def test_extension_with_a_command_of_its_own_is_hidden_with_a_reason(self):
+        blocked = self.m.blocked_extensions()
+        self.assertEqual(blocked.get("GL_TEST_new"), "glFrobTEST: not carried yet")
 
 
 if __name__ == "__main__":

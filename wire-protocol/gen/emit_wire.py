@@ -1,5 +1,7 @@
 """Emits the GL-API-agnostic wire code: types, opcodes, encoders, decoders."""
 
+import json
+
 from emit_common import HEADER, encoder_params, inputs
 from model import SCALARS
 
@@ -24,19 +26,27 @@ def gl_types_h(model):
     return "".join(out)
 
 
+def extension_words(model):
+    return max(1, (len(model.extensions) + 63) // 64)
+
+
 def gl_opcodes_h(model):
     rows = "".join(f"  {c.name} = {c.opcode},\n" for c in model.ordered())
     return (HEADER + "#pragma once\n\n#include <cstdint>\n\nnamespace wire {\n\n"
             "enum class GlOp : uint32_t {\n" + rows + "};\n\n"
+            f"// Words of a bit set over gl_extension_names().\n"
+            f"constexpr int kGlExtensionWords = {extension_words(model)};\n\n"
             "// Where a command comes from, to tell whether a host context has it.\n"
             "struct GlCommandInfo {\n  const char* name;\n  uint16_t gl_version;    "
             "// major*10+minor, 0 = not in desktop GL\n  uint16_t gles_version;  "
-            "// 0 = not in OpenGL ES\n  uint64_t extensions;    // bits of gl_extension_names()\n"
+            "// 0 = not in OpenGL ES\n  uint64_t extensions[kGlExtensionWords];  // bits of gl_extension_names()\n"
             "};\n\n// Info for a GL opcode, or null when it is none.\n"
             "const GlCommandInfo* gl_command_info(uint32_t opcode);\n"
             "// Whether an extension brings commands that Conduit does not carry, so\n"
             "// the guest must not advertise it.\n"
             "bool gl_extension_blocked(const char* name);\n"
+            "// Why Conduit hides an extension (a command it does not carry), or null.\n"
+            "const char* gl_extension_block_reason(const char* name);\n"
             "// The carried extensions, in the order of GlCommandInfo::extensions bits.\n"
             "const char* const* gl_extension_names(int* count);\n\n}  // namespace wire\n")
 
@@ -49,24 +59,28 @@ def gl_opcodes_cpp(model):
     for op in range(first, last + 1):
         c = by_op.get(op)
         if c is None:
-            rows.append("  {nullptr, 0, 0, 0},\n")
+            rows.append("  {nullptr, 0, 0, {}},\n")
             continue
-        mask = 0
+        words = [0] * extension_words(model)
         for ext in c.extensions:
-            mask |= 1 << model.extensions.index(ext)
-        rows.append(f'  {{"{c.name}", {c.gl_version}, {c.gles_version}, 0x{mask:x}ull}},\n')
+            bit = model.extensions.index(ext)
+            words[bit // 64] |= 1 << (bit % 64)
+        mask = ", ".join(f"0x{w:x}ull" for w in words)
+        rows.append(f'  {{"{c.name}", {c.gl_version}, {c.gles_version}, {{{mask}}}}},\n')
     exts = "".join(f'  "{e}",\n' for e in model.extensions)
-    blocked = "".join(f'  "{e}",\n' for e in sorted(model.blocked_extensions()))
+    blocked = "".join(f'  {{"{e}", {json.dumps(why)}}},\n' for e, why in sorted(model.blocked_extensions().items()))
     return (HEADER + '#include "wire/gl_opcodes.h"\n\n#include <algorithm>\n#include <cstring>\n#include <iterator>\n\n'
             'namespace wire {\nnamespace {\n\n'
             f"constexpr uint32_t kFirst = {first};\n"
             "constexpr GlCommandInfo kInfo[] = {\n" + "".join(rows) + "};\n"
             "constexpr const char* kExtensions[] = {\n" + exts + "};\n"
-            "constexpr const char* kBlocked[] = {\n" + blocked + "};\n\n}  // namespace\n\n"
-            "bool gl_extension_blocked(const char* name) {\n"
+            "struct Blocked {\n  const char* name;\n  const char* reason;\n};\n\n"
+            "constexpr Blocked kBlocked[] = {\n" + blocked + "};\n\n}  // namespace\n\n"
+            "const char* gl_extension_block_reason(const char* name) {\n"
             "  auto it = std::lower_bound(std::begin(kBlocked), std::end(kBlocked), name,\n"
-            "      [](const char* a, const char* b) { return std::strcmp(a, b) < 0; });\n"
-            "  return it != std::end(kBlocked) && std::strcmp(*it, name) == 0;\n}\n\n"
+            "      [](const Blocked& a, const char* b) { return std::strcmp(a.name, b) < 0; });\n"
+            "  return it != std::end(kBlocked) && std::strcmp(it->name, name) == 0 ? it->reason : nullptr;\n}\n\n"
+            "bool gl_extension_blocked(const char* name) { return gl_extension_block_reason(name) != nullptr; }\n\n"
             "const GlCommandInfo* gl_command_info(uint32_t opcode) {\n"
             "  if (opcode < kFirst || opcode - kFirst >= sizeof kInfo / sizeof kInfo[0]) "
             "return nullptr;\n  const GlCommandInfo* info = &kInfo[opcode - kFirst];\n"

@@ -119,6 +119,10 @@ class Model:
         self.extensions = list(self.notes["extensions"]["allow"])
         self._select()
         self._classify_all()
+        # Every extension that brings a carried command, in a fixed order:
+        # the host asks for each whether its context has it.
+        used = {e for c in self.commands.values() for e in c.extensions}
+        self.extensions = sorted(used)
 
     # -- selection -----------------------------------------------------
     def _add(self, name):
@@ -156,6 +160,27 @@ class Model:
                     continue
                 for cmd in req.findall("command"):
                     self._add_extension_command(cmd.get("name"), ext)
+        self._route_all_aliases()
+
+    def _route_all_aliases(self):
+        """Any extension command that the registry declares an alias of a
+        carried command is routed to it, so an extension made of such
+        commands (GL_ARB_window_pos, GL_EXT_framebuffer_blit...) is carried
+        with no code of its own. The target's version requirement still
+        applies on the host."""
+        for ext in self.root.iter("extension"):
+            for req in ext.findall("require"):
+                if req.get("api") not in (None, "gl", "gles2"):
+                    continue
+                for cmd in req.findall("command"):
+                    alias = self.all[cmd.get("name")].find("alias")
+                    target = self.commands.get(alias.get("name")) if alias is not None else None
+                    if target is None or target.name == cmd.get("name"):
+                        continue
+                    if cmd.get("name") not in target.aliases:
+                        target.aliases.append(cmd.get("name"))
+                    if ext.get("name") not in target.extensions:
+                        target.extensions.append(ext.get("name"))
 
     def _add_extension_command(self, name, ext):
         elem = self.all[name]
@@ -309,18 +334,31 @@ class Model:
         raise Unsupported(f"length {p.len} of {p.name}")
 
     def blocked_extensions(self):
-        """Extensions with commands outside the carried set."""
-        out = set()
+        """Extensions with commands outside the carried set, each with why:
+        the guest hides them, and `conduit info` says so."""
+        carried = set(self.commands)
+        for c in self.commands.values():
+            carried.update(c.aliases)
+        out = {}
         for ext in self.root.iter("extension"):
             if ext.get("supported") in (None, "disabled"):
                 continue
             names = {c.get("name") for req in ext.findall("require") for c in req.findall("command")}
-            carried = set(self.commands)
-            for c in self.commands.values():
-                carried.update(c.aliases)
-            if names - carried:
-                out.add(ext.get("name"))
+            missing = sorted(names - carried)
+            if missing:
+                out[ext.get("name")] = self._missing_reason(missing)
         return out
+
+    def _missing_reason(self, missing):
+        def annotated(name):  # an alias has its target's reason
+            alias = self.all[name].find("alias")
+            target = alias.get("name") if alias is not None else name
+            return self.unsupported.get(name) or self.unsupported.get(target)
+        known = [n for n in missing if annotated(n)]
+        first = known[0] if known else missing[0]
+        why = annotated(first) or "not carried yet"
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        return f"{first}{more}: {why}"
 
     # -- opcodes ---------------------------------------------------------
     def assign_opcodes(self, update=False):

@@ -33,7 +33,8 @@ struct RendererInfo {
   std::string gles_version, gl_core_version, gl_compat_version;  // GL_VERSION strings, empty if absent
   uint32_t max_gles = 0, max_gl_core = 0, max_gl_compat = 0;     // major * 10 + minor
   std::string egl_version, egl_extensions;
-  std::string gles_extensions, gl_extensions;  // space-separated, of the probed contexts
+  // Space-separated, of the probed contexts (core and compatibility profiles).
+  std::string gles_extensions, gl_extensions, gl_compat_extensions;
 };
 
 // A version number as Conduit sends it: major * 10 + minor.
