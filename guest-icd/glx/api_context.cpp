@@ -48,9 +48,12 @@ GLXContext create(::Display* dpy, GlxDisplay& d, const FbConfig* config, GLXCont
   }
   Connection& conn = *d.connection();
   const uint32_t id = conn.new_id();
-  const auto profile = host.core ? wire::Profile::kCore : wire::Profile::kCompatibility;
+  const auto profile = host.gles ? wire::Profile::kNone
+                     : host.core ? wire::Profile::kCore
+                                 : wire::Profile::kCompatibility;
+  const auto api = host.gles ? wire::Api::kGles : wire::Api::kGl;
   const uint32_t flags = (request.flags & GLX_CONTEXT_DEBUG_BIT_ARB) ? 1u : 0u;
-  wire::CreateContext msg{id, shared ? shared->context->id() : 0, static_cast<uint32_t>(wire::Api::kGl),
+  wire::CreateContext msg{id, shared ? shared->context->id() : 0, static_cast<uint32_t>(api),
                           static_cast<uint32_t>(host.major), static_cast<uint32_t>(host.minor),
                           static_cast<uint32_t>(profile), flags};
   uint64_t ticket = 0;
@@ -65,7 +68,8 @@ GLXContext create(::Display* dpy, GlxDisplay& d, const FbConfig* config, GLXCont
   }
   auto ctx = std::make_shared<GlxContext>();
   ctx->context = std::make_shared<Context>(d.owner(), d.connection(), id, config ? &config->color : nullptr,
-                                           EGL_OPENGL_API, host.major, host.minor);
+                                           host.gles ? EGL_OPENGL_ES_API : EGL_OPENGL_API, host.major,
+                                           host.minor);
   // Names are allocated guest-side, so a share group allocates from one pool.
   if (shared) ctx->context->stream().gl_state().share_names_with(shared->context->stream().gl_state());
   ctx->config = config;
@@ -73,7 +77,9 @@ GLXContext create(::Display* dpy, GlxDisplay& d, const FbConfig* config, GLXCont
   ctx->render_type = request.render_type;
   ctx->major = host.major;
   ctx->minor = host.minor;
-  ctx->profile_mask = host.core ? GLX_CONTEXT_CORE_PROFILE_BIT_ARB : GLX_CONTEXT_COMPATIBILITY_PROFILE_BIT_ARB;
+  ctx->profile_mask = host.gles ? GLX_CONTEXT_ES_PROFILE_BIT_EXT
+                     : host.core ? GLX_CONTEXT_CORE_PROFILE_BIT_ARB
+                                 : GLX_CONTEXT_COMPATIBILITY_PROFILE_BIT_ARB;
   auto handle = reinterpret_cast<GLXContext>(ctx.get());
   d.contexts[handle] = std::move(ctx);
   return handle;

@@ -6,7 +6,19 @@ namespace icd::glx {
 namespace {
 
 constexpr int kKnownFlags = GLX_CONTEXT_DEBUG_BIT_ARB | GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB;
-constexpr int kKnownProfiles = GLX_CONTEXT_CORE_PROFILE_BIT_ARB | GLX_CONTEXT_COMPATIBILITY_PROFILE_BIT_ARB;
+constexpr int kKnownProfiles = GLX_CONTEXT_CORE_PROFILE_BIT_ARB |
+                               GLX_CONTEXT_COMPATIBILITY_PROFILE_BIT_ARB |
+                               GLX_CONTEXT_ES_PROFILE_BIT_EXT;
+
+// OpenGL ES versions that exist (GLX_EXT_create_context_es_profile).
+bool valid_es_version(int major, int minor) {
+  switch (major) {
+    case 1: return minor >= 0 && minor <= 1;
+    case 2: return minor == 0;
+    case 3: return minor >= 0 && minor <= 2;
+    default: return false;
+  }
+}
 
 // OpenGL versions that exist (GLX_ARB_create_context: others are BadMatch).
 bool valid_version(int major, int minor) {
@@ -36,9 +48,10 @@ ContextRequest parse_context_attribs(const int* attribs) {
         return r;
     }
   }
+  const bool es = r.profile_mask == GLX_CONTEXT_ES_PROFILE_BIT_EXT;
   if (r.flags & ~kKnownFlags) r.error = BadValue;
   else if (r.render_type != GLX_RGBA_TYPE) r.error = BadValue;
-  else if (!valid_version(r.major, r.minor)) r.error = BadMatch;
+  else if (es ? !valid_es_version(r.major, r.minor) : !valid_version(r.major, r.minor)) r.error = BadMatch;
   else if ((r.flags & GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB) && r.major < 3) r.error = BadMatch;
   else if (r.profile_mask & ~kKnownProfiles || !(r.profile_mask & kKnownProfiles)) {
     r.error = GLXBadProfileARB;
@@ -49,6 +62,14 @@ ContextRequest parse_context_attribs(const int* attribs) {
 
 HostContext host_context_for(ContextRequest& r, const RenderCaps& caps) {
   const int wanted = r.major * 10 + r.minor;
+  if (r.profile_mask & GLX_CONTEXT_ES_PROFILE_BIT_EXT) {
+    // OpenGL ES 1.x commands are not carried; later versions as asked.
+    if (r.profile_mask != GLX_CONTEXT_ES_PROFILE_BIT_EXT || r.major < 2 || wanted > caps.max_gles) {
+      r.error = BadMatch;
+      return {};
+    }
+    return HostContext{r.major, r.minor, false, true};
+  }
   // Before 3.2 there are no profiles: such requests get compatibility,
   // unless forward-compatible (3.0/3.1 without deprecated features: core).
   const bool forward = (r.flags & GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB) != 0;

@@ -25,10 +25,12 @@ ContextRequest parse_context_attribs(const int* attribs);
 // What the host creates for a request: a compatibility context of the
 // host's highest version for legacy requests (any later compatibility
 // version is backwards compatible, GLX_ARB_create_context), the requested
-// version for core ones. Sets `error` when the host cannot serve it.
+// version for core and OpenGL ES ones. Sets `error` when the host cannot
+// serve it.
 struct HostContext {
   int major = 0, minor = 0;
   bool core = false;
+  bool gles = false;  // an OpenGL ES context (GLX_EXT_create_context_es_profile)
 };
 HostContext host_context_for(ContextRequest& request, const RenderCaps& caps);
 
