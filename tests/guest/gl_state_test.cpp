@@ -320,6 +320,36 @@ TEST_F(GlState, SyncLabelsThroughKhrDebug) {
   gl<void (*)(void*)>("glDeleteSync")(sync);
 }
 
+// Queries that answer several values answer all of them: a viewport's
+// bounds range (two floats) and a compute program's work group size (three
+// integers).
+TEST_F(GlState, MultiValuedQueriesComeBackWhole) {
+  constexpr GLenum kViewportBoundsRange = 0x825D, kComputeShader = 0x91B9;
+  constexpr GLenum kComputeWorkGroupSize = 0x8267, kLinkStatus = 0x8B82;
+  ASSERT_TRUE(offers("GL_OES_viewport_array"));
+  std::array<GLfloat, 2> range{1, -1};
+  gl<void (*)(GLenum, GLfloat*)>("glGetFloatv")(kViewportBoundsRange, range.data());
+  EXPECT_LT(range[0], 0.0f);
+  EXPECT_GT(range[1], 0.0f);
+
+  const char* source = "#version 310 es\nlayout(local_size_x = 4, local_size_y = 2) in;\nvoid main() {}\n";
+  GLuint shader = gl<GLuint (*)(GLenum)>("glCreateShader")(kComputeShader);
+  gl<void (*)(GLuint, GLsizei, const GLchar* const*, const GLint*)>("glShaderSource")(shader, 1, &source,
+                                                                                    nullptr);
+  gl<void (*)(GLuint)>("glCompileShader")(shader);
+  GLuint program = gl<GLuint (*)()>("glCreateProgram")();
+  gl<void (*)(GLuint, GLuint)>("glAttachShader")(program, shader);
+  gl<void (*)(GLuint)>("glLinkProgram")(program);
+  auto program_iv = gl<void (*)(GLuint, GLenum, GLint*)>("glGetProgramiv");
+  GLint linked = 0;
+  program_iv(program, kLinkStatus, &linked);
+  ASSERT_EQ(linked, 1);
+  std::array<GLint, 3> size{-1, -1, -1};
+  program_iv(program, kComputeWorkGroupSize, size.data());
+  EXPECT_EQ(size, (std::array<GLint, 3>{4, 2, 1}));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 TEST_F(GlState, QueriesAreCachedAndNamesAreTheGuests) {
   auto get_string = gl<const GLubyte* (*)(GLenum)>("glGetString");
   const GLubyte* first = get_string(kRenderer);

@@ -15,6 +15,8 @@ constexpr EnumCount kMultiValued[] = {
     {0x0B00, 4},   // GL_CURRENT_COLOR
     {0x0B02, 3},   // GL_CURRENT_NORMAL
     {0x0B03, 4},   // GL_CURRENT_TEXTURE_COORDS
+    {0x0B04, 4},   // GL_CURRENT_RASTER_COLOR
+    {0x0B06, 4},   // GL_CURRENT_RASTER_TEXTURE_COORDS
     {0x0B07, 4},   // GL_CURRENT_RASTER_POSITION
     {0x0B12, 2},   // GL_POINT_SIZE_RANGE
     {0x0B22, 2},   // GL_LINE_WIDTH_RANGE
@@ -22,6 +24,7 @@ constexpr EnumCount kMultiValued[] = {
     {0x0B53, 4},   // GL_LIGHT_MODEL_AMBIENT
     {0x0B66, 4},   // GL_FOG_COLOR
     {0x0B70, 2},   // GL_DEPTH_RANGE
+    {0x0B80, 4},   // GL_ACCUM_CLEAR_VALUE
     {0x0BA2, 4},   // GL_VIEWPORT
     {0x0BA6, 16},  // GL_MODELVIEW_MATRIX
     {0x0BA7, 16},  // GL_PROJECTION_MATRIX
@@ -30,6 +33,9 @@ constexpr EnumCount kMultiValued[] = {
     {0x0C22, 4},   // GL_COLOR_CLEAR_VALUE
     {0x0C23, 4},   // GL_COLOR_WRITEMASK
     {0x0D3A, 2},   // GL_MAX_VIEWPORT_DIMS
+    {0x0DD0, 2},   // GL_MAP1_GRID_DOMAIN
+    {0x0DD2, 4},   // GL_MAP2_GRID_DOMAIN
+    {0x0DD3, 2},   // GL_MAP2_GRID_SEGMENTS
     {0x1004, 4},   // GL_TEXTURE_BORDER_COLOR
     {0x1200, 4},   // GL_AMBIENT
     {0x1201, 4},   // GL_DIFFUSE
@@ -43,7 +49,12 @@ constexpr EnumCount kMultiValued[] = {
     {0x2501, 4},   // GL_OBJECT_PLANE
     {0x2502, 4},   // GL_EYE_PLANE
     {0x8005, 4},   // GL_BLEND_COLOR
+    {0x80B1, 16},  // GL_COLOR_MATRIX
     {0x8129, 3},   // GL_POINT_DISTANCE_ATTENUATION
+    {0x825D, 2},   // GL_VIEWPORT_BOUNDS_RANGE
+    {0x8267, 3},   // GL_COMPUTE_WORK_GROUP_SIZE
+    {0x8459, 4},   // GL_CURRENT_SECONDARY_COLOR
+    {0x845F, 4},   // GL_CURRENT_RASTER_SECONDARY_COLOR
     {0x846D, 2},   // GL_ALIASED_POINT_SIZE_RANGE
     {0x846E, 2},   // GL_ALIASED_LINE_WIDTH_RANGE
     {0x84E3, 16},  // GL_TRANSPOSE_MODELVIEW_MATRIX
@@ -51,9 +62,15 @@ constexpr EnumCount kMultiValued[] = {
     {0x84E5, 16},  // GL_TRANSPOSE_TEXTURE_MATRIX
     {0x84E6, 16},  // GL_TRANSPOSE_COLOR_MATRIX
     {0x8626, 4},   // GL_CURRENT_VERTEX_ATTRIB
+    {0x8641, 16},  // GL_CURRENT_MATRIX_ARB
+    {0x8891, 2},   // GL_DEPTH_BOUNDS_EXT
+    {0x88B7, 16},  // GL_TRANSPOSE_CURRENT_MATRIX_ARB
     {0x8E46, 4},   // GL_TEXTURE_SWIZZLE_RGBA
     {0x8E50, 2},   // GL_SAMPLE_POSITION
+    {0x8E73, 2},   // GL_PATCH_DEFAULT_INNER_LEVEL
+    {0x8E74, 4},   // GL_PATCH_DEFAULT_OUTER_LEVEL
     {0x92BE, 8},   // GL_PRIMITIVE_BOUNDING_BOX
+    {0x9381, 2},   // GL_MULTISAMPLE_LINE_WIDTH_RANGE_ARB
 };
 
 size_t lookup(uint32_t value) {
