@@ -91,6 +91,15 @@ class HostileDataTest : public AttackSuite<HostileDataTest> {
     w().end(at);
   }
 
+  // glObjectPtrLabel of the sync named `handle`, with `label` as the bytes.
+  void sync_label(uint64_t handle, const std::vector<char>& label) {
+    size_t at = w().begin(static_cast<uint32_t>(GlOp::glObjectPtrLabel));
+    w().put(handle);
+    w().put(uint32_t{1});
+    w().put_data(label.data(), label.size());
+    w().end(at);
+  }
+
   // Sends what was built: the attacker's context is lost at `op`; the
   // witness still renders.
   void expect_lost_at(GlOp op) { expect_attacker_lost(1, static_cast<uint32_t>(op)); }
@@ -225,12 +234,7 @@ TEST_F(HostileDataTest, SyncLabelLongerThanAnyGlAllows) {
   w().put(uint32_t{0});
   w().put(uint64_t{7});
   w().end(at);
-  const std::vector<char> label(70 * 1024, 'x');
-  at = w().begin(static_cast<uint32_t>(GlOp::glObjectPtrLabel));
-  w().put(uint64_t{7});
-  w().put(uint32_t{1});
-  w().put_data(label.data(), label.size());
-  w().end(at);
+  sync_label(7, std::vector<char>(70 * 1024, 'x'));
   expect_lost_at(GlOp::glObjectPtrLabel);
 }
 
@@ -238,11 +242,7 @@ TEST_F(HostileDataTest, SyncLabelLongerThanAnyGlAllows) {
 // GL does not know; the context carries on.
 TEST_F(HostileDataTest, SyncLabelOfAnUnknownHandle) {
   constexpr GLenum kInvalidValue = 0x0501;
-  size_t at = w().begin(static_cast<uint32_t>(GlOp::glObjectPtrLabel));
-  w().put(uint64_t{0xdead});
-  w().put(uint32_t{1});
-  w().put_data("x", 1);
-  w().end(at);
+  sync_label(0xdead, {'x'});
   EXPECT_EQ(gl_error(*attacker_), kInvalidValue);
   EXPECT_EQ(gl_error(*attacker_), 0u);
 }
