@@ -70,8 +70,19 @@ void set_pointer(GLuint index, GLint size, GLenum type, GLboolean normalized, GL
   a.client = true;  // sent with each draw
 }
 
-// Smallest and largest index of client-side index data.
-void index_range(GLenum type, const void* indices, GLsizei count, int64_t* lo, int64_t* hi) {
+// The index that restarts primitives for indices of `type`, or -1.
+int64_t restart_index(const GlState& st, GLenum type) {
+  const auto& r = st.primitive_restart();
+  const int64_t largest = type == 0x1401 ? 0xFF : type == 0x1403 ? 0xFFFF : 0xFFFFFFFF;
+  if (r.fixed_index) return largest;
+  return r.enabled ? int64_t{r.index} : -1;
+}
+
+// Smallest and largest vertex index of client-side index data; the restart
+// index names no vertex.
+void index_range(const GlState& st, GLenum type, const void* indices, GLsizei count, int64_t* lo,
+                 int64_t* hi) {
+  const int64_t restart = restart_index(st, type);
   *lo = INT64_MAX;
   *hi = -1;
   for (GLsizei i = 0; i < count; ++i) {
@@ -79,6 +90,7 @@ void index_range(GLenum type, const void* indices, GLsizei count, int64_t* lo, i
     if (type == 0x1401) v = static_cast<const uint8_t*>(indices)[i];
     else if (type == 0x1403) v = static_cast<const uint16_t*>(indices)[i];
     else v = static_cast<const uint32_t*>(indices)[i];
+    if (v == restart) continue;
     *lo = std::min(*lo, v);
     *hi = std::max(*hi, v);
   }
@@ -105,8 +117,8 @@ void draw_elements(wire::GlOp op, const Elements& e) {
       std::fprintf(stderr, "conduit: client arrays with an index buffer are not carried\n");
     } else if (e.indices && e.count > 0) {
       int64_t lo = 0, hi = 0;
-      index_range(e.type, e.indices, e.count, &lo, &hi);
-      send_client_arrays(*s, lo + e.base_vertex, hi - lo + 1);
+      index_range(st, e.type, e.indices, e.count, &lo, &hi);
+      if (hi >= lo) send_client_arrays(*s, lo + e.base_vertex, hi - lo + 1);
     }
   }
   size_t cmd = begin(*s, op);
@@ -141,7 +153,8 @@ void multi_draw_elements(wire::GlOp op, GLenum mode, const GLsizei* counts, GLen
     for (size_t i = 0; i < n; ++i) {
       if (counts[i] <= 0 || !indices[i]) continue;
       int64_t first = 0, last = 0;
-      index_range(type, indices[i], counts[i], &first, &last);
+      index_range(st, type, indices[i], counts[i], &first, &last);
+      if (last < first) continue;
       const int64_t base = base_vertices ? base_vertices[i] : 0;
       lo = std::min(lo, first + base);
       hi = std::max(hi, last + base);
@@ -288,6 +301,22 @@ void GLAPIENTRY handle_glMultiDrawElementsBaseVertex(GLenum mode, const GLsizei*
                                                      GLsizei drawcount, const GLint* base_vertices) {
   multi_draw_elements(wire::GlOp::glMultiDrawElementsBaseVertex, mode, counts, type, indices,
                       drawcount, base_vertices);
+}
+
+void GLAPIENTRY handle_glPrimitiveRestartIndex(GLuint index) {
+  Stream* s = current_stream();
+  if (!s) return;
+  s->gl_state().primitive_restart().index = index;
+  wire::encode_glPrimitiveRestartIndex(s->writer(), index);
+  s->commit();
+}
+
+void GLAPIENTRY handle_glPrimitiveRestartIndexNV(GLuint index) {
+  Stream* s = current_stream();
+  if (!s) return;
+  s->gl_state().primitive_restart().index = index;
+  wire::encode_glPrimitiveRestartIndexNV(s->writer(), index);
+  s->commit();
 }
 
 void GLAPIENTRY handle_glDrawArraysIndirect(GLenum mode, const void* indirect) {

@@ -100,6 +100,16 @@ class GlState {
   // Fixed-function client arrays (desktop compatibility contexts).
   LegacyArrays& legacy_arrays() { return legacy_arrays_; }
 
+  // Primitive restart: an index equal to the restart index names no vertex,
+  // so the client arrays a draw sends need not reach it.
+  struct PrimitiveRestart {
+    bool enabled = false;      // GL_PRIMITIVE_RESTART (or the NV form)
+    bool fixed_index = false;  // GL_PRIMITIVE_RESTART_FIXED_INDEX: the type's largest value
+    uint32_t index = 0;
+  };
+  PrimitiveRestart& primitive_restart() { return restart_; }
+  const PrimitiveRestart& primitive_restart() const { return restart_; }
+
   // Per-context answers fetched once from the host.
   std::unordered_map<uint64_t, std::string>& string_cache() { return strings_; }
   // Keyed by pname | (value size << 32): glGetIntegerv and glGetFloatv differ.
@@ -134,6 +144,7 @@ class GlState {
   std::unordered_map<GLuint, int64_t> buffer_sizes_;
   std::vector<ClientArray> attribs_;
   LegacyArrays legacy_arrays_;
+  PrimitiveRestart restart_;
   std::map<GLenum, Mapping> mappings_;
   std::unordered_map<uint64_t, std::string> strings_;
   std::unordered_map<uint64_t, std::vector<std::byte>> gets_;

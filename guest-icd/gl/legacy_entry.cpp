@@ -82,6 +82,9 @@ size_t slot_of(GlState& st, GLenum array) {
 
 // Records whether a fixed-function array is on: draws send its client data.
 void track_client_array(GlState& st, GLenum array, bool enable) {
+  constexpr GLenum kRestart = 0x8F9D, kRestartNv = 0x8558, kRestartFixedIndex = 0x8D69;
+  if (array == kRestart || array == kRestartNv) st.primitive_restart().enabled = enable;
+  if (array == kRestartFixedIndex) st.primitive_restart().fixed_index = enable;
   const size_t slot = slot_of(st, array);
   if (slot < kLegacySlots && !st.gles() && st.default_vertex_array()) {
     st.legacy_arrays().slots[slot].enabled = enable;

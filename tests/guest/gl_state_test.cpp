@@ -186,6 +186,33 @@ TEST_F(GlState, MultiDrawElementsBaseVertexDrawsEveryPart) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// Client indices with primitive restart: the restart index names no vertex,
+// so the guest sends the arrays' eight vertices, not 65536.
+TEST_F(GlState, PrimitiveRestartDrawsFromClientArrays) {
+  constexpr GLenum kTriangleStrip = 0x0005, kRestartFixedIndex = 0x8D69;
+  colour_program();
+  const float pos[] = {-1, -1, 0, -1, -1, 1, 0, 1, 0, -1, 1, -1, 0, 1, 1, 1};
+  uint8_t col[8][4];
+  for (int v = 0; v < 8; ++v) {
+    const std::array<uint8_t, 4> c = v < 4 ? std::array<uint8_t, 4>{255, 0, 0, 255}
+                                           : std::array<uint8_t, 4>{0, 0, 255, 255};
+    std::memcpy(col[v], c.data(), 4);
+  }
+  const uint16_t strips[] = {0, 1, 2, 3, 0xFFFF, 4, 5, 6, 7};
+  auto pointer = gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>(
+      "glVertexAttribPointer");
+  pointer(0, 2, kFloat, 0, 0, pos);
+  pointer(1, 4, kUbyte, 1, 0, col);
+  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(0);
+  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(1);
+  gl<void (*)(GLenum)>("glEnable")(kRestartFixedIndex);
+  gl<void (*)(GLenum, GLsizei, GLenum, const void*)>("glDrawElements")(kTriangleStrip, 9, kUshort,
+                                                                      strips);
+  EXPECT_EQ(pixel(4, 8), (std::array<uint8_t, 4>{255, 0, 0, 255}));
+  EXPECT_EQ(pixel(12, 8), (std::array<uint8_t, 4>{0, 0, 255, 255}));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 TEST_F(GlState, PixelStoreSizesOddRows) {
   // A 3x2 RGB texture with rows of 9 bytes: only right with UNPACK_ALIGNMENT 1.
   const uint8_t texels[] = {10, 20, 30, 40, 50, 60, 70, 80, 90,
