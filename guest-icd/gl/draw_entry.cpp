@@ -40,8 +40,15 @@ void encode_attrib(Stream& s, GLuint index, const ClientArray& a, uint64_t start
   finish(s, cmd);
 }
 
-// Sends every enabled client array for vertices [first, first + count).
-void send_client_arrays(Stream& s, int64_t first, int64_t count) {
+// Which instances a draw runs, for arrays that advance per instance.
+struct Instances {
+  int64_t count = 1;
+  int64_t base = 0;
+};
+
+// Sends every enabled client array for vertices [first, first + count); an
+// array with a divisor sends the elements its instances read instead.
+void send_client_arrays(Stream& s, int64_t first, int64_t count, Instances instances = {}) {
   GlState& st = s.gl_state();
   send_legacy_arrays(s, first, count);
   if (count <= 0 || first < 0 || !st.has_client_arrays()) return;
@@ -49,8 +56,13 @@ void send_client_arrays(Stream& s, int64_t first, int64_t count) {
   for (size_t i = 0; i < attribs.size(); ++i) {
     const ClientArray& a = attribs[i];
     if (!a.enabled || !a.client || a.pointer == nullptr) continue;
-    const uint64_t start = static_cast<uint64_t>(first) * a.stride_bytes();
-    const size_t bytes = static_cast<size_t>(count - 1) * a.stride_bytes() + a.element_bytes();
+    int64_t from = first, n = count;
+    if (a.divisor != 0) {
+      from = instances.base;
+      n = (std::max<int64_t>(instances.count, 1) + a.divisor - 1) / a.divisor;
+    }
+    const uint64_t start = static_cast<uint64_t>(from) * a.stride_bytes();
+    const size_t bytes = static_cast<size_t>(n - 1) * a.stride_bytes() + a.element_bytes();
     encode_attrib(s, static_cast<GLuint>(i), a, start,
                   static_cast<const std::byte*>(a.pointer) + start, bytes, false);
   }
@@ -62,7 +74,7 @@ void set_pointer(GLuint index, GLint size, GLenum type, GLboolean normalized, GL
   if (!s) return;
   GlState& st = s->gl_state();
   ClientArray& a = st.attrib(index);
-  a = ClientArray{a.enabled, false, format, size, type, normalized, stride, pointer};
+  a = ClientArray{a.enabled, false, format, size, type, normalized, stride, pointer, a.divisor};
   if (st.bound_buffer(kArrayBuffer) != 0 || !st.default_vertex_array()) {
     encode_attrib(*s, index, a, 0, pointer, 0, true);
     return;
@@ -118,7 +130,9 @@ void draw_elements(wire::GlOp op, const Elements& e) {
     } else if (e.indices && e.count > 0) {
       int64_t lo = 0, hi = 0;
       index_range(st, e.type, e.indices, e.count, &lo, &hi);
-      if (hi >= lo) send_client_arrays(*s, lo + e.base_vertex, hi - lo + 1);
+      if (hi >= lo) {
+        send_client_arrays(*s, lo + e.base_vertex, hi - lo + 1, {e.instances, e.base_instance});
+      }
     }
   }
   size_t cmd = begin(*s, op);
@@ -236,7 +250,7 @@ void GLAPIENTRY handle_glDrawArraysInstanced(GLenum mode, GLint first, GLsizei c
                                              GLsizei instances) {
   Stream* s = current_stream();
   if (!s) return;
-  send_client_arrays(*s, first, count);
+  send_client_arrays(*s, first, count, {instances, 0});
   wire::encode_glDrawArraysInstanced(s->writer(), mode, first, count, instances);
   s->commit();
 }
@@ -301,6 +315,24 @@ void GLAPIENTRY handle_glMultiDrawElementsBaseVertex(GLenum mode, const GLsizei*
                                                      GLsizei drawcount, const GLint* base_vertices) {
   multi_draw_elements(wire::GlOp::glMultiDrawElementsBaseVertex, mode, counts, type, indices,
                       drawcount, base_vertices);
+}
+
+void GLAPIENTRY handle_glDrawArraysInstancedBaseInstance(GLenum mode, GLint first, GLsizei count,
+                                                         GLsizei instances, GLuint base_instance) {
+  Stream* s = current_stream();
+  if (!s) return;
+  send_client_arrays(*s, first, count, {instances, base_instance});
+  wire::encode_glDrawArraysInstancedBaseInstance(s->writer(), mode, first, count, instances,
+                                                 base_instance);
+  s->commit();
+}
+
+void GLAPIENTRY handle_glVertexAttribDivisor(GLuint index, GLuint divisor) {
+  Stream* s = current_stream();
+  if (!s) return;
+  if (s->gl_state().default_vertex_array()) s->gl_state().attrib(index).divisor = divisor;
+  wire::encode_glVertexAttribDivisor(s->writer(), index, divisor);
+  s->commit();
 }
 
 void GLAPIENTRY handle_glPrimitiveRestartIndex(GLuint index) {

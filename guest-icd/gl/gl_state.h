@@ -48,6 +48,7 @@ struct ClientArray {
   GLboolean normalized = 0;
   GLsizei stride = 0;
   const void* pointer = nullptr;
+  GLuint divisor = 0;  // glVertexAttribDivisor: elements advance per instance
 
   size_t element_bytes() const;
   size_t stride_bytes() const;

@@ -213,6 +213,47 @@ TEST_F(GlState, PrimitiveRestartDrawsFromClientArrays) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// A client array with a divisor advances per instance: eight instances of
+// a four-vertex strip read eight colours, so the guest sends eight.
+TEST_F(GlState, InstancedClientArraysSendEveryInstancesElements) {
+  constexpr GLenum kTriangleStrip = 0x0005;
+  const char* vs = "#version 300 es\nin vec2 pos; in vec4 col; out vec4 v;\n"
+                   "void main() { v = col; gl_Position = vec4(pos.x + 0.25 * float(gl_InstanceID), pos.y, 0, 1); }";
+  const char* fs = "#version 300 es\nprecision mediump float; in vec4 v; out vec4 o; void main() { o = v; }";
+  auto create_shader = gl<GLuint (*)(GLenum)>("glCreateShader");
+  auto source = gl<void (*)(GLuint, GLsizei, const GLchar* const*, const GLint*)>("glShaderSource");
+  GLuint program = gl<GLuint (*)()>("glCreateProgram")();
+  for (auto [type, text] : {std::pair{kVertexShader, vs}, std::pair{kFragmentShader, fs}}) {
+    GLuint shader = create_shader(type);
+    source(shader, 1, &text, nullptr);
+    gl<void (*)(GLuint)>("glCompileShader")(shader);
+    gl<void (*)(GLuint, GLuint)>("glAttachShader")(program, shader);
+  }
+  gl<void (*)(GLuint, GLuint, const GLchar*)>("glBindAttribLocation")(program, 0, "pos");
+  gl<void (*)(GLuint, GLuint, const GLchar*)>("glBindAttribLocation")(program, 1, "col");
+  gl<void (*)(GLuint)>("glLinkProgram")(program);
+  gl<void (*)(GLuint)>("glUseProgram")(program);
+  const float pos[] = {-1, -1, -0.75f, -1, -1, 1, -0.75f, 1};
+  uint8_t col[8][4];
+  for (int i = 0; i < 8; ++i) {
+    const uint8_t c[4] = {static_cast<uint8_t>(30 * i), static_cast<uint8_t>(255 - 30 * i), 128, 255};
+    std::memcpy(col[i], c, 4);
+  }
+  auto pointer = gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>(
+      "glVertexAttribPointer");
+  pointer(0, 2, kFloat, 0, 0, pos);
+  pointer(1, 4, kUbyte, 1, 0, col);
+  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(0);
+  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(1);
+  gl<void (*)(GLuint, GLuint)>("glVertexAttribDivisor")(1, 1);
+  gl<void (*)(GLenum, GLint, GLsizei, GLsizei)>("glDrawArraysInstanced")(kTriangleStrip, 0, 4, 8);
+  for (int i = 0; i < 8; ++i) {
+    EXPECT_EQ(pixel(2 * i + 1, 8), (std::array<uint8_t, 4>{col[i][0], col[i][1], col[i][2], 255}))
+        << "instance " << i;
+  }
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 TEST_F(GlState, PixelStoreSizesOddRows) {
   // A 3x2 RGB texture with rows of 9 bytes: only right with UNPACK_ALIGNMENT 1.
   const uint8_t texels[] = {10, 20, 30, 40, 50, 60, 70, 80, 90,
