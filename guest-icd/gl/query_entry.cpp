@@ -278,6 +278,30 @@ void GLAPIENTRY handle_glReadPixels(GLint x, GLint y, GLsizei width, GLsizei hei
   copy_reply(r, pixels, wire::size::pixel_bytes(st.pack(), 2, format, type, width, height, 1));
 }
 
+// The host knows the image's size; the program's buffer holds the image.
+void GLAPIENTRY handle_glGetTexImage(GLenum target, GLint level, GLenum format, GLenum type,
+                                     void* pixels) {
+  Stream* s = current_stream();
+  if (!s) return;
+  size_t cmd = begin(*s, wire::GlOp::glGetTexImage);
+  auto& w = s->writer();
+  w.put(static_cast<uint32_t>(target));
+  w.put(static_cast<int32_t>(level));
+  w.put(static_cast<uint32_t>(format));
+  w.put(static_cast<uint32_t>(type));
+  if (s->gl_state().pack_buffer_bound()) {
+    w.put_buffer_offset(reinterpret_cast<uintptr_t>(pixels));
+    finish(*s, cmd);
+    return;
+  }
+  w.put_data(nullptr, 0);
+  auto reply = finish_and_wait(*s, cmd);
+  if (!reply) return;
+  wire::Reader r(*reply, 0);
+  auto data = r.get_data();
+  if (data && pixels) std::memcpy(pixels, data->bytes.data(), data->bytes.size());
+}
+
 void GLAPIENTRY handle_glGetPointerv(GLenum pname, void** params) {
   Stream* s = current_stream();
   if (!s || !params) return;

@@ -592,6 +592,30 @@ TEST_F(LegacyGlState, FeedbackReachesTheProgramsBuffer) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// glGetTexImage reads a level back whole: the host sizes it from GL, under
+// the pack state (a row length wider than the image).
+TEST_F(LegacyGlState, GetTexImageReadsTheLevelBack) {
+  constexpr GLenum kPackRowLength = 0x0D02;
+  const uint8_t texels[2][3][4] = {{{1, 2, 3, 4}, {5, 6, 7, 8}, {9, 10, 11, 12}},
+                                   {{13, 14, 15, 16}, {17, 18, 19, 20}, {21, 22, 23, 24}}};
+  GLuint tex = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenTextures")(1, &tex);
+  gl<void (*)(GLenum, GLuint)>("glBindTexture")(kTexture2D, tex);
+  gl<void (*)(GLenum, GLint, GLint, GLsizei, GLsizei, GLint, GLenum, GLenum, const void*)>(
+      "glTexImage2D")(kTexture2D, 0, kRgba, 3, 2, 0, kRgba, kUbyte, texels);
+  auto get_tex_image = gl<void (*)(GLenum, GLint, GLenum, GLenum, void*)>("glGetTexImage");
+  uint8_t back[2][3][4] = {};
+  get_tex_image(kTexture2D, 0, kRgba, kUbyte, back);
+  EXPECT_EQ(std::memcmp(back, texels, sizeof texels), 0);
+  // Rows of 5 pixels: the second row starts at byte 20.
+  std::array<uint8_t, 2 * 5 * 4> wide{};
+  gl<void (*)(GLenum, GLint)>("glPixelStorei")(kPackRowLength, 5);
+  get_tex_image(kTexture2D, 0, kRgba, kUbyte, wide.data());
+  EXPECT_EQ(std::memcmp(wide.data(), texels[0], 12), 0);
+  EXPECT_EQ(std::memcmp(wide.data() + 20, texels[1], 12), 0);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // An extension whose commands are all aliases of carried ones is offered
 // and reaches GL (GL_ARB_window_pos); one with commands of its own that are
 // not carried (GL_ARB_vertex_program) is hidden.

@@ -80,12 +80,45 @@ class HostilePixels : public AttackSuite<HostilePixels> {
 
   std::vector<std::byte> reply_data() { return hosttest::reply_data(*attacker_); }
 
+  // glGetTexImage of level 0 of the bound 2D texture into `destination`.
+  template <typename PutDestination>
+  void get_tex_image(PutDestination put_destination) {
+    size_t at = w().begin(static_cast<uint32_t>(GlOp::glGetTexImage));
+    w().put(kTexture2D);
+    w().put(GLint{0});
+    w().put(kRgba);
+    w().put(kUbyte);
+    put_destination();
+    w().end(at);
+  }
+
   void tex_image_2d(GLsizei width, GLsizei height, GLenum format, size_t bytes) {
     std::vector<std::byte> pixels(bytes, std::byte{0x11});
     wire::encode_glTexImage2D(w(), kTexture2D, 0, static_cast<GLint>(kRgba), width, height, 0,
                               format, kUbyte, pixels.data(), pixels.size(), false);
   }
 };
+
+// glGetTexImage into a pack-buffer offset when none is bound: GL would
+// write the image at that address in the host.
+TEST_F(HostilePixels, TexImageReadBackToAnOffsetWithNoPackBuffer) {
+  tex_image_2d(16, 16, kRgba, 16 * 16 * 4);
+  get_tex_image([&] { w().put_buffer_offset(0x10000); });
+  expect_lost_at(GlOp::glGetTexImage);
+}
+
+// The image read back is sized from GL's level and pack state: skipped rows
+// make room, and come back as zeros.
+TEST_F(HostilePixels, TexImageReadBackFollowsThePackState) {
+  tex_image_2d(16, 16, kRgba, 16 * 16 * 4);
+  wire::encode_glPixelStorei(w(), kPackSkipRows, 8);
+  get_tex_image([&] { w().put_data(nullptr, 0); });
+  const auto back = reply_data();
+  ASSERT_EQ(back.size(), size_t{(8 + 16) * 16 * 4});
+  EXPECT_EQ(back[0], std::byte{0});
+  EXPECT_EQ(back[8 * 16 * 4], std::byte{0x11});
+  EXPECT_EQ(gl_error(*attacker_), kNoError);
+}
 
 // glPixelStoref is GL's too: an upload sized without its row length would
 // hand GL the host's heap.
