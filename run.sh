@@ -13,7 +13,7 @@ PACKAGES=(
   libegl-mesa0 libgl1-mesa-dri mesa-utils
   glmark2-x11 glmark2-es2-x11 virgl-server
   xvfb x11-utils x11-apps xauth imagemagick python3-matplotlib
-  qemu-system-x86 busybox-static cpio
+  qemu-system-x86 busybox-static cpio piglit
 )
 
 log() { printf '\033[1m== %s\033[0m\n' "$*" >&2; }
