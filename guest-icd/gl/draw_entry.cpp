@@ -335,20 +335,25 @@ void GLAPIENTRY handle_glVertexAttribDivisor(GLuint index, GLuint divisor) {
   s->commit();
 }
 
-void GLAPIENTRY handle_glPrimitiveRestartIndex(GLuint index) {
+namespace {
+
+template <typename Encode>
+void set_restart_index(GLuint index, Encode encode) {
   Stream* s = current_stream();
   if (!s) return;
   s->gl_state().primitive_restart().index = index;
-  wire::encode_glPrimitiveRestartIndex(s->writer(), index);
+  encode(s->writer(), index);
   s->commit();
 }
 
+}  // namespace
+
+void GLAPIENTRY handle_glPrimitiveRestartIndex(GLuint index) {
+  set_restart_index(index, wire::encode_glPrimitiveRestartIndex);
+}
+
 void GLAPIENTRY handle_glPrimitiveRestartIndexNV(GLuint index) {
-  Stream* s = current_stream();
-  if (!s) return;
-  s->gl_state().primitive_restart().index = index;
-  wire::encode_glPrimitiveRestartIndexNV(s->writer(), index);
-  s->commit();
+  set_restart_index(index, wire::encode_glPrimitiveRestartIndexNV);
 }
 
 void GLAPIENTRY handle_glDrawArraysIndirect(GLenum mode, const void* indirect) {

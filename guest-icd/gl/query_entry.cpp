@@ -1,6 +1,7 @@
 // Queries the guest answers from its own state or from answers it fetched
 // once per context; the rest ask the host (a round trip).
 // Wire layouts: host-renderer/gl/query_handlers.cpp and state_handlers.cpp.
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -256,26 +257,38 @@ void GLAPIENTRY handle_glGetActiveUniformBlockiv(GLuint program, GLuint block, G
   if (data) std::memcpy(params, data->bytes.data(), data->bytes.size());
 }
 
+namespace {
+
+// Ends a read-back of pixels: into the bound pack buffer at the offset
+// `pixels` stands for (no wait), or a round trip whose pixels are copied to
+// the program's memory, at most `capacity` bytes.
+void finish_read_back(Stream& s, size_t cmd, void* pixels, size_t capacity) {
+  auto& w = s.writer();
+  if (s.gl_state().pack_buffer_bound()) {
+    w.put_buffer_offset(reinterpret_cast<uintptr_t>(pixels));
+    finish(s, cmd);
+    return;
+  }
+  w.put_data(nullptr, 0);
+  auto reply = finish_and_wait(s, cmd);
+  if (!reply) return;
+  wire::Reader r(*reply, 0);
+  copy_reply(r, pixels, capacity);
+}
+
+}  // namespace
+
 void GLAPIENTRY handle_glReadPixels(GLint x, GLint y, GLsizei width, GLsizei height,
                                     GLenum format, GLenum type, void* pixels) {
   Stream* s = current_stream();
   if (!s) return;
-  GlState& st = s->gl_state();
   size_t cmd = begin(*s, wire::GlOp::glReadPixels);
   auto& w = s->writer();
   for (int32_t v : {x, y, width, height}) w.put(v);
   w.put(static_cast<uint32_t>(format));
   w.put(static_cast<uint32_t>(type));
-  if (st.pack_buffer_bound()) {
-    w.put_buffer_offset(reinterpret_cast<uintptr_t>(pixels));
-    finish(*s, cmd);
-    return;
-  }
-  w.put_data(nullptr, 0);
-  auto reply = finish_and_wait(*s, cmd);
-  if (!reply) return;
-  wire::Reader r(*reply, 0);
-  copy_reply(r, pixels, wire::size::pixel_bytes(st.pack(), 2, format, type, width, height, 1));
+  finish_read_back(*s, cmd, pixels,
+                   wire::size::pixel_bytes(s->gl_state().pack(), 2, format, type, width, height, 1));
 }
 
 // The host knows the image's size; the program's buffer holds the image.
@@ -289,17 +302,7 @@ void GLAPIENTRY handle_glGetTexImage(GLenum target, GLint level, GLenum format, 
   w.put(static_cast<int32_t>(level));
   w.put(static_cast<uint32_t>(format));
   w.put(static_cast<uint32_t>(type));
-  if (s->gl_state().pack_buffer_bound()) {
-    w.put_buffer_offset(reinterpret_cast<uintptr_t>(pixels));
-    finish(*s, cmd);
-    return;
-  }
-  w.put_data(nullptr, 0);
-  auto reply = finish_and_wait(*s, cmd);
-  if (!reply) return;
-  wire::Reader r(*reply, 0);
-  auto data = r.get_data();
-  if (data && pixels) std::memcpy(pixels, data->bytes.data(), data->bytes.size());
+  finish_read_back(*s, cmd, pixels, SIZE_MAX);
 }
 
 void GLAPIENTRY handle_glGetPointerv(GLenum pname, void** params) {

@@ -90,6 +90,19 @@ class GlState : public ::testing::Test {
     return rgba;
   }
 
+  // Client arrays 0 (positions) and 1 (colours) of eight vertices: the
+  // first four `left`, the last four `right`.
+  void eight_vertex_arrays(const float* pos, std::array<uint8_t, 4> left, std::array<uint8_t, 4> right) {
+    for (int v = 0; v < 8; ++v) std::memcpy(colours_[v], (v < 4 ? left : right).data(), 4);
+    auto pointer = gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>(
+        "glVertexAttribPointer");
+    pointer(0, 2, kFloat, 0, 0, pos);
+    pointer(1, 4, kUbyte, 1, 0, colours_);
+    gl<void (*)(GLuint)>("glEnableVertexAttribArray")(0);
+    gl<void (*)(GLuint)>("glEnableVertexAttribArray")(1);
+  }
+  uint8_t colours_[8][4] = {};
+
   // Whether the guest's GL offers an extension, as a program sees it.
   bool offers(const char* name) {
     constexpr GLenum kExtensions = 0x1F03, kNumExtensions = 0x821D;
@@ -139,19 +152,8 @@ TEST_F(GlState, MultiDrawElementsBaseVertexDrawsEveryPart) {
   ASSERT_TRUE(offers("GL_EXT_draw_elements_base_vertex"));
   colour_program();
   const float pos[] = {-1, -1, 0, -1, 0, 1, -1, 1, 0, -1, 1, -1, 1, 1, 0, 1};
-  uint8_t col[8][4];
-  for (int v = 0; v < 8; ++v) {
-    const std::array<uint8_t, 4> c = v < 4 ? std::array<uint8_t, 4>{0, 255, 0, 255}
-                                           : std::array<uint8_t, 4>{0, 0, 255, 255};
-    std::memcpy(col[v], c.data(), 4);
-  }
+  eight_vertex_arrays(pos, {0, 255, 0, 255}, {0, 0, 255, 255});
   const uint16_t quad[] = {0, 1, 2, 0, 2, 3};
-  auto pointer = gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>(
-      "glVertexAttribPointer");
-  pointer(0, 2, kFloat, 0, 0, pos);
-  pointer(1, 4, kUbyte, 1, 0, col);
-  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(0);
-  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(1);
   auto multi_draw = gl<void (*)(GLenum, const GLsizei*, GLenum, const void* const*, GLsizei,
                                 const GLint*)>("glMultiDrawElementsBaseVertexEXT");
   const GLsizei counts[] = {6, 6};
@@ -172,11 +174,13 @@ TEST_F(GlState, MultiDrawElementsBaseVertexDrawsEveryPart) {
   GLuint vertices = 0;
   gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &vertices);
   gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kArrayBuffer, vertices);
-  std::vector<uint8_t> both(sizeof pos + sizeof col);
+  std::vector<uint8_t> both(sizeof pos + sizeof colours_);
   std::memcpy(both.data(), pos, sizeof pos);
-  std::memcpy(both.data() + sizeof pos, col, sizeof col);
+  std::memcpy(both.data() + sizeof pos, colours_, sizeof colours_);
   gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kArrayBuffer, both.size(),
                                                                        both.data(), kStaticDraw);
+  auto pointer = gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>(
+      "glVertexAttribPointer");
   pointer(0, 2, kFloat, 0, 0, nullptr);
   pointer(1, 4, kUbyte, 1, 0, reinterpret_cast<const void*>(sizeof pos));
   const void* offsets[] = {nullptr, nullptr};
@@ -192,19 +196,8 @@ TEST_F(GlState, PrimitiveRestartDrawsFromClientArrays) {
   constexpr GLenum kTriangleStrip = 0x0005, kRestartFixedIndex = 0x8D69;
   colour_program();
   const float pos[] = {-1, -1, 0, -1, -1, 1, 0, 1, 0, -1, 1, -1, 0, 1, 1, 1};
-  uint8_t col[8][4];
-  for (int v = 0; v < 8; ++v) {
-    const std::array<uint8_t, 4> c = v < 4 ? std::array<uint8_t, 4>{255, 0, 0, 255}
-                                           : std::array<uint8_t, 4>{0, 0, 255, 255};
-    std::memcpy(col[v], c.data(), 4);
-  }
+  eight_vertex_arrays(pos, {255, 0, 0, 255}, {0, 0, 255, 255});
   const uint16_t strips[] = {0, 1, 2, 3, 0xFFFF, 4, 5, 6, 7};
-  auto pointer = gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>(
-      "glVertexAttribPointer");
-  pointer(0, 2, kFloat, 0, 0, pos);
-  pointer(1, 4, kUbyte, 1, 0, col);
-  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(0);
-  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(1);
   gl<void (*)(GLenum)>("glEnable")(kRestartFixedIndex);
   gl<void (*)(GLenum, GLsizei, GLenum, const void*)>("glDrawElements")(kTriangleStrip, 9, kUshort,
                                                                       strips);
