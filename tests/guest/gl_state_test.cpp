@@ -359,7 +359,7 @@ TEST_F(GlState, SyncLabelsThroughKhrDebug) {
   auto get_error = gl<GLenum (*)()>("glGetError");
   auto label = gl<void (*)(const void*, GLsizei, const GLchar*)>("glObjectPtrLabelKHR");
   auto get_label = gl<void (*)(const void*, GLsizei, GLsizei*, GLchar*)>("glGetObjectPtrLabelKHR");
-  void* sync = gl<void* (*)(GLenum, GLbitfield)>("glFenceSync")(kGpuCommandsComplete, 0);
+  GLsync sync = gl<GLsync (*)(GLenum, GLbitfield)>("glFenceSync")(kGpuCommandsComplete, 0);
   ASSERT_NE(sync, nullptr);
   label(sync, -1, "frame fence");
   char text[64] = {};
@@ -378,7 +378,7 @@ TEST_F(GlState, SyncLabelsThroughKhrDebug) {
   EXPECT_EQ(get_error(), 0u);
   label(reinterpret_cast<void*>(uintptr_t{0x5eed}), -1, "not a sync");
   EXPECT_EQ(get_error(), kInvalidValue);
-  gl<void (*)(void*)>("glDeleteSync")(sync);
+  gl<void (*)(GLsync)>("glDeleteSync")(sync);
 }
 
 // Queries that answer several values answer all of them: a viewport's
