@@ -140,32 +140,33 @@ wire::Status bind_multi_indices(GlContextState::Impl& st, const MultiElementsDra
   offsets.assign(d.size(), nullptr);
   if (d.size() == 0) return {};
   const bool in_buffer = d.indices[0].kind == wire::DataKind::kBufferOffset;
-  std::vector<std::byte> packed;
+  size_t packed = 0;  // client bytes of the parts before this one, each aligned for its type
   for (size_t i = 0; i < d.size(); ++i) {
     const wire::Data& data = d.indices[i];
     if ((data.kind == wire::DataKind::kBufferOffset) != in_buffer) {
       return wire::make_error(wire::Errc::kBadValue, "draws mix index offsets and client indices");
     }
-    if (in_buffer) {
-      offsets[i] = reinterpret_cast<const void*>(static_cast<uintptr_t>(data.offset));
-      continue;
-    }
-    if (data.bytes.size() < wire::size::index_bytes(d.counts[i], d.type)) {
+    if (!in_buffer && data.bytes.size() < wire::size::index_bytes(d.counts[i], d.type)) {
       return wire::make_error(wire::Errc::kBadLength, "index data shorter than count");
     }
-    offsets[i] = reinterpret_cast<const void*>(static_cast<uintptr_t>(packed.size()));
-    packed.insert(packed.end(), data.bytes.begin(), data.bytes.end());
-    packed.resize((packed.size() + 3) & ~size_t{3});  // each part aligned for its type
+    const uint64_t at = in_buffer ? data.offset : packed;
+    offsets[i] = reinterpret_cast<const void*>(static_cast<uintptr_t>(at));
+    if (!in_buffer) packed += (data.bytes.size() + 3) & ~size_t{3};
   }
   if (in_buffer) {
     if (buffer_bound(GL_ELEMENT_ARRAY_BUFFER_BINDING)) return {};
     return wire::make_error(wire::Errc::kBadValue, "index offset without an element buffer");
   }
+  // The parts go straight from the batch into the scratch element buffer.
   glGetIntegerv(GL_ELEMENT_ARRAY_BUFFER_BINDING, restore);
   if (st.scratch_elements == 0) glGenBuffers(1, &st.scratch_elements);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, st.scratch_elements);
-  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(packed.size()), packed.data(),
-               GL_STREAM_DRAW);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(packed), nullptr, GL_STREAM_DRAW);
+  for (size_t i = 0; i < d.size(); ++i) {
+    const auto& bytes = d.indices[i].bytes;
+    glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, reinterpret_cast<GLintptr>(offsets[i]),
+                    static_cast<GLsizeiptr>(bytes.size()), bytes.data());
+  }
   return {};
 }
 

@@ -165,16 +165,12 @@ int image_dims(GLenum target) {
   }
 }
 
-// The size of a texture level, asked from GL without leaving an error of
-// its own (a bad target or level reads 0; glGetTexImage then errs itself).
-// An error the guest has not read yet is kept for its next glGetError.
-void level_size(GlContextState::Impl& st, GLenum target, GLint level, GLint size[3]) {
-  const GLenum pending = glGetError();
+// The size of a texture level, as GL reports it. A target or level GL
+// refuses reads 0 and leaves the error glGetTexImage would have raised.
+void level_size(GLenum target, GLint level, GLint size[3]) {
   glGetTexLevelParameteriv(target, level, GL_TEXTURE_WIDTH, &size[0]);
   glGetTexLevelParameteriv(target, level, GL_TEXTURE_HEIGHT, &size[1]);
   glGetTexLevelParameteriv(target, level, GL_TEXTURE_DEPTH, &size[2]);
-  glGetError();
-  if (pending != GL_NO_ERROR && st.refused_error == GL_NO_ERROR) st.refused_error = pending;
 }
 
 }  // namespace
@@ -199,7 +195,7 @@ wire::Status handle_glGetTexImage(DispatchEnv& env, wire::Reader& r) {
   WIRE_TRY(read_args(r, target, level, format, type));
   WIRE_TRY(read_data(r, destination));
   GLint size[3] = {0, 0, 0};
-  level_size(env.state.impl(), target, level, size);
+  level_size(target, level, size);
   return read_back_pixels(env, destination, image_dims(target), format, type, size[0], size[1], size[2],
                           [&](void* p) { glGetTexImage(target, level, format, type, p); });
 }
