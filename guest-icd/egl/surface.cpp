@@ -34,7 +34,8 @@ Surface::Surface(std::shared_ptr<Connection> connection, const Config& config, E
   (void)connection_->send_control(
       wire::ControlOp::kCreateSurface,
       wire::CreateSurface{id_, static_cast<uint32_t>(width_), static_cast<uint32_t>(height_),
-                          surface_config(config_)});
+                          surface_config(config_),
+                          type_ == EGL_WINDOW_BIT ? wire::kSurfaceDoubleBuffered : 0u});
 }
 
 Surface::~Surface() {

@@ -181,6 +181,14 @@ void GLAPIENTRY handle_glFinish() {
   (void)s->roundtrip();
 }
 
+// Sent at once: drawing into a window's front buffer shows at a flush.
+void GLAPIENTRY handle_glFlush() {
+  Stream* s = current_stream();
+  if (!s) return;
+  wire::encode_glFlush(s->writer());
+  s->flush();
+}
+
 void GLAPIENTRY handle_glPixelStorei(GLenum pname, GLint param) {
   Stream* s = current_stream();
   if (!s) return;

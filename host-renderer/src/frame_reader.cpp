@@ -54,7 +54,9 @@ FrameReader::~FrameReader() {
 
 bool FrameReader::bind(EGLSurface surface) {
   if (surface == EGL_NO_SURFACE) surface = scratch_;
-  if (eglGetCurrentContext() == context_ && eglGetCurrentSurface(EGL_DRAW) == surface) return true;
+  if (eglGetCurrentContext() == context_ && eglGetCurrentSurface(EGL_DRAW) == surface &&
+      eglGetCurrentSurface(EGL_READ) == surface)
+    return true;
   return make_current(display_.handle(), api_, context_, surface, surface);
 }
 
@@ -70,20 +72,37 @@ void FrameReader::order_after_current() {
   pending_sync_ = sync;
 }
 
-wire::Status FrameReader::start(uint32_t surface_id, const Surface& surface, uint32_t frame_id,
-                                const FrameSink& sink) {
-  order_after_current();
-  if (!bind(surface.handle())) return make_error(Errc::kIo, "cannot bind the surface for readback");
-  if (pending_sync_ != EGL_NO_SYNC_KHR) {
-    if (display_.has_extension("EGL_KHR_wait_sync")) {
-      eglWaitSyncKHR(display_.handle(), pending_sync_, 0);
-    } else {
-      eglClientWaitSyncKHR(display_.handle(), pending_sync_, EGL_SYNC_FLUSH_COMMANDS_BIT_KHR,
-                           kFinishTimeoutNs);
-    }
-    eglDestroySyncKHR(display_.handle(), pending_sync_);
-    pending_sync_ = EGL_NO_SYNC_KHR;
+// Makes the readback context's next commands wait for the fence that
+// order_after_current() put in the guest context's stream.
+void FrameReader::wait_for_ordered() {
+  if (pending_sync_ == EGL_NO_SYNC_KHR) return;
+  if (display_.has_extension("EGL_KHR_wait_sync")) {
+    eglWaitSyncKHR(display_.handle(), pending_sync_, 0);
+  } else {
+    eglClientWaitSyncKHR(display_.handle(), pending_sync_, EGL_SYNC_FLUSH_COMMANDS_BIT_KHR, kFinishTimeoutNs);
   }
+  eglDestroySyncKHR(display_.handle(), pending_sync_);
+  pending_sync_ = EGL_NO_SYNC_KHR;
+}
+
+wire::Status FrameReader::copy_to_front(const Surface& surface) {
+  if (surface.front() == EGL_NO_SURFACE) return {};
+  order_after_current();
+  if (!make_current(display_.handle(), api_, context_, surface.front(), surface.handle())) {
+    return make_error(Errc::kIo, "cannot bind the surface's buffers for the swap");
+  }
+  wait_for_ordered();
+  const auto w = static_cast<GLint>(surface.width()), h = static_cast<GLint>(surface.height());
+  glBlitFramebuffer(0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  glFlush();
+  return {};
+}
+
+wire::Status FrameReader::start(uint32_t surface_id, const Surface& surface, EGLSurface buffer,
+                                uint32_t frame_id, const FrameSink& sink) {
+  order_after_current();
+  if (!bind(buffer)) return make_error(Errc::kIo, "cannot bind the surface for readback");
+  wait_for_ordered();
   Ring& ring = rings_[surface_id];
   if (ring.pbos.empty()) {
     ring.pbos.resize(ring_size_);

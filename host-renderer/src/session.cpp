@@ -5,6 +5,7 @@
 
 #include "host/egl_context.h"
 #include "host/log.h"
+#include "wire/gl_opcodes.h"
 
 namespace host {
 
@@ -156,7 +157,13 @@ wire::Status Session::run_gl(const wire::CommandIterator::Command& cmd) {
   if (!ensure_bound()) return make_error(Errc::kIo, "cannot make the context current", cmd.offset);
   wire::Reader payload(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), heap_copies_);
   DispatchEnv env{*current_->state, reply_};
-  return dispatch_gl(env, cmd.opcode, payload);
+  WIRE_TRY(dispatch_gl(env, cmd.opcode, payload));
+  if (selects_buffers(cmd.opcode)) WIRE_TRY(follow_default_buffers());
+  if (cmd.opcode == static_cast<uint32_t>(wire::GlOp::glFlush) ||
+      cmd.opcode == static_cast<uint32_t>(wire::GlOp::glFinish))
+    return present_front();
+  if (current_->draw_front) front_drawn_ = true;
+  return {};
 }
 
 // Sticky loss of the current context (or of the context-less stream), logged
@@ -213,8 +220,8 @@ bool Session::flush() {
 bool Session::ensure_bound() {
   if (bound_) return true;
   EGLSurface draw = EGL_NO_SURFACE, read = EGL_NO_SURFACE;
-  if (auto it = surfaces_.find(draw_id_); it != surfaces_.end()) draw = it->second->handle();
-  if (auto it = surfaces_.find(read_id_); it != surfaces_.end()) read = it->second->handle();
+  if (draw_id_) draw = buffer_of(draw_id_, current_ && current_->draw_front);
+  if (read_id_) read = buffer_of(read_id_, current_ && current_->read_front);
   EGLContext ctx = current_ ? current_->egl : EGL_NO_CONTEXT;
   wire::Api api = current_ ? current_->api : wire::Api::kGles;
   if (!host::make_current(display_.handle(), api, ctx, draw, read)) return false;

@@ -159,8 +159,11 @@ wire::Status Session::make_current(wire::Reader& r) {
   current_ = ctx;
   draw_id_ = ctx ? m->draw_id : 0;
   read_id_ = ctx ? m->read_id : 0;
+  if (ctx && ctx->draw_front) WIRE_TRY(make_front(draw_id_));
+  if (ctx && ctx->read_front) WIRE_TRY(make_front(read_id_));
   bound_ = false;
   if (!ensure_bound()) return make_error(Errc::kBadValue, "eglMakeCurrent failed", r.offset());
+  if (ctx && draw_id_) select_initial_buffers(*ctx);
   return {};
 }
 
@@ -171,13 +174,14 @@ wire::Status Session::create_surface(wire::Reader& r) {
     return make_error(Errc::kBadName, "surface id " + std::to_string(c->surface_id), r.offset());
   }
   if (surfaces_.size() >= limits_.max_surfaces) return make_error(Errc::kLimit, "too many surfaces", r.offset());
+  if (c->flags & ~wire::kSurfaceDoubleBuffered) return make_error(Errc::kBadValue, "surface flags", r.offset());
   // Checked with the formula it is charged by, before anything is allocated.
   if (c->width > kMaxSurfaceSide || c->height > kMaxSurfaceSide ||
       !account_.fits(Surface::bytes_for(c->width, c->height, c->config))) {
     return make_error(Errc::kLimit, "surface " + std::to_string(c->width) + "x" + std::to_string(c->height),
                       r.offset());
   }
-  auto s = Surface::create(display_, c->width, c->height, c->config);
+  auto s = Surface::create(display_, c->width, c->height, c->config, c->flags & wire::kSurfaceDoubleBuffered);
   if (!s) return make_error(s.error().code, s.error().detail, r.offset());
   account_.charge_allocated((*s)->bytes());
   surfaces_.emplace(c->surface_id, std::move(*s));
@@ -198,6 +202,7 @@ wire::Status Session::destroy_surface(wire::Reader& r) {
   account_.release(it->second->bytes());
   surfaces_.erase(it);
   frames_out_.erase(id->id);
+  last_frame_.erase(id->id);
   return {};
 }
 
@@ -211,7 +216,7 @@ wire::Status Session::resize_surface(wire::Reader& r) {
   const size_t old_bytes = s.bytes();
   account_.release(old_bytes);
   if (m->width > kMaxSurfaceSide || m->height > kMaxSurfaceSide ||
-      !account_.fits(Surface::bytes_for(m->width, m->height, s.config()))) {
+      !account_.fits(s.bytes_at(m->width, m->height))) {
     account_.charge_allocated(old_bytes);
     return make_error(Errc::kLimit, "surface " + std::to_string(m->width) + "x" + std::to_string(m->height),
                       r.offset());
@@ -232,15 +237,16 @@ wire::Status Session::swap_buffers(wire::Reader& r) {
   if (it == surfaces_.end()) return unknown("surface", m->surface_id, r.offset());
   if (current_ && current_->lost) return {};
   if (!frames_) {
-    auto fr = FrameReader::create(display_, limits_.frame_ring);
-    bound_ = false;
-    if (!fr) return make_error(Errc::kIo, fr.error().detail, r.offset());
-    frames_ = std::move(*fr);
+    auto st = start_frame_reader();
+    if (!st) return make_error(st.error().code, st.error().detail, r.offset());
   }
   ensure_bound();  // the read is ordered after the guest's rendering
   bound_ = false;
-  auto st = frames_->start(m->surface_id, *it->second, m->frame_id,
+  Surface& s = *it->second;
+  last_frame_[m->surface_id] = m->frame_id;
+  auto st = frames_->start(m->surface_id, s, s.handle(), m->frame_id,
                            [this](auto& f, auto px) { send_frame(f, px); });
+  if (st) st = frames_->copy_to_front(s);  // what was presented is the front now
   if (!st) return make_error(st.error().code, st.error().detail, r.offset());
   return {};
 }

@@ -68,19 +68,21 @@ wire::Result<EGLConfig> choose_config(const EglDisplay& display, const wire::Sur
 }
 
 wire::Result<std::unique_ptr<Surface>> Surface::create(const EglDisplay& display, uint32_t width,
-                                                       uint32_t height, const wire::SurfaceConfig& cfg) {
+                                                       uint32_t height, const wire::SurfaceConfig& cfg,
+                                                       bool double_buffered) {
   auto config = choose_config(display, cfg);
   if (!config) return config.error();
-  std::unique_ptr<Surface> s(new Surface(display, *config, cfg));
+  std::unique_ptr<Surface> s(new Surface(display, *config, cfg, double_buffered));
   WIRE_TRY(s->allocate(width, height));
   return s;
 }
 
 Surface::~Surface() {
   if (surface_ != EGL_NO_SURFACE) eglDestroySurface(display_.handle(), surface_);
+  if (front_ != EGL_NO_SURFACE) eglDestroySurface(display_.handle(), front_);
 }
 
-wire::Status Surface::allocate(uint32_t width, uint32_t height) {
+wire::Result<EGLSurface> Surface::new_pbuffer(uint32_t width, uint32_t height) const {
   EGLDisplay d = display_.handle();
   auto max_w = static_cast<uint32_t>(attrib(d, config_, EGL_MAX_PBUFFER_WIDTH));
   auto max_h = static_cast<uint32_t>(attrib(d, config_, EGL_MAX_PBUFFER_HEIGHT));
@@ -96,10 +98,35 @@ wire::Status Surface::allocate(uint32_t width, uint32_t height) {
     return make_error(Errc::kLimit, "eglCreatePbufferSurface " + std::to_string(width) + "x" +
                                         std::to_string(height) + " failed");
   }
-  if (surface_ != EGL_NO_SURFACE) eglDestroySurface(d, surface_);
-  surface_ = s;
+  return s;
+}
+
+wire::Status Surface::allocate(uint32_t width, uint32_t height) {
+  auto back = new_pbuffer(width, height);
+  if (!back) return back.error();
+  EGLSurface front = EGL_NO_SURFACE;
+  if (front_ != EGL_NO_SURFACE) {
+    auto made = new_pbuffer(width, height);
+    if (!made) {
+      eglDestroySurface(display_.handle(), *back);
+      return made.error();
+    }
+    front = *made;
+    eglDestroySurface(display_.handle(), front_);
+  }
+  if (surface_ != EGL_NO_SURFACE) eglDestroySurface(display_.handle(), surface_);
+  surface_ = *back;
+  front_ = front;
   width_ = width;
   height_ = height;
+  return {};
+}
+
+wire::Status Surface::make_front() {
+  if (!double_buffered_ || front_ != EGL_NO_SURFACE) return {};
+  auto made = new_pbuffer(width_, height_);
+  if (!made) return made.error();
+  front_ = *made;
   return {};
 }
 

@@ -125,7 +125,7 @@ Command hostile_control_command(Rng& rng) {
   };
   static constexpr Shape kShapes[] = {
       {ControlOp::kMakeCurrent, 3},   {ControlOp::kMakeCurrent, 3},    {ControlOp::kCreateContext, 7},
-      {ControlOp::kDestroyContext, 1}, {ControlOp::kCreateSurface, 10}, {ControlOp::kDestroySurface, 1},
+      {ControlOp::kDestroyContext, 1}, {ControlOp::kCreateSurface, sizeof(wire::CreateSurface) / 4}, {ControlOp::kDestroySurface, 1},
       {ControlOp::kResizeSurface, 3},  {ControlOp::kSwapBuffers, 2},    {ControlOp::kSync, 0},
       {ControlOp::kFrameDone, 2},      {ControlOp::kGetStats, 0}};
   const Shape& shape = pick(kShapes, rng);

@@ -144,7 +144,7 @@ TEST_F(HostileTest, ControlPayloadTooShortOrTooLong) {
 TEST_F(HostileTest, HugeSurface) {
   wire::Writer w;
   size_t at = w.begin(static_cast<uint32_t>(ControlOp::kCreateSurface));
-  w.put(wire::CreateSurface{2, 0xFFFFFFFFu, 0xFFFFFFFFu, {8, 8, 8, 8, 24, 8, 0}});
+  w.put(wire::CreateSurface{2, 0xFFFFFFFFu, 0xFFFFFFFFu, {8, 8, 8, 8, 24, 8, 0}, 0});
   w.end(at);
   expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kCreateSurface));
 }
@@ -154,7 +154,7 @@ TEST_F(HostileTest, HugeSurface) {
 TEST_F(HostileTest, MultisampledSurfaceBeyondTheGuestMemoryLimit) {
   wire::Writer w;
   size_t at = w.begin(static_cast<uint32_t>(ControlOp::kCreateSurface));
-  w.put(wire::CreateSurface{2, 2048, 2048, {8, 8, 8, 8, 24, 8, 4}});
+  w.put(wire::CreateSurface{2, 2048, 2048, {8, 8, 8, 8, 24, 8, 4}, 0});
   w.end(at);
   expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kCreateSurface));
 }

@@ -144,8 +144,8 @@ uint32_t TestGuest::create_context(uint32_t id, wire::Api api, uint32_t major, u
   return status ? *status : ~0u;
 }
 
-void TestGuest::create_surface(uint32_t id, uint32_t width, uint32_t height) {
-  control(ControlOp::kCreateSurface, wire::CreateSurface{id, width, height, {8, 8, 8, 8, 24, 8, 0}});
+void TestGuest::create_surface(uint32_t id, uint32_t width, uint32_t height, uint32_t flags) {
+  control(ControlOp::kCreateSurface, wire::CreateSurface{id, width, height, {8, 8, 8, 8, 24, 8, 0}, flags});
 }
 
 void TestGuest::make_current(uint32_t ctx, uint32_t draw, uint32_t read) {

@@ -56,7 +56,8 @@ class TestGuest {
   // The kCreateContext status (0 = ok), or ~0u when no reply came.
   uint32_t create_context(uint32_t id, wire::Api api, uint32_t major, uint32_t minor,
                           wire::Profile profile = wire::Profile::kNone, uint32_t share = 0);
-  void create_surface(uint32_t id, uint32_t width, uint32_t height);
+  // `flags`: wire::kSurfaceDoubleBuffered for a window.
+  void create_surface(uint32_t id, uint32_t width, uint32_t height, uint32_t flags = 0);
   void make_current(uint32_t ctx, uint32_t draw, uint32_t read);
   void swap(uint32_t surface, uint32_t frame_id);
 

@@ -32,10 +32,16 @@ class FrameReader {
   FrameReader(const FrameReader&) = delete;
   FrameReader& operator=(const FrameReader&) = delete;
 
-  // Starts reading `surface` as frame `frame_id`. Work queued by the context
-  // current on entry is ordered before the read. Leaves the readback context
-  // current: the caller re-binds its own before issuing more GL.
-  wire::Status start(uint32_t surface_id, const Surface& surface, uint32_t frame_id, const FrameSink& sink);
+  // Starts reading `buffer` (the surface's back or front) as frame
+  // `frame_id`. Work queued by the context current on entry is ordered
+  // before the read. Leaves the readback context current: the caller
+  // re-binds its own before issuing more GL.
+  wire::Status start(uint32_t surface_id, const Surface& surface, EGLSurface buffer, uint32_t frame_id,
+                     const FrameSink& sink);
+
+  // Copies the surface's back buffer into its front (a swap), ordered like
+  // start(), leaving the readback context current.
+  wire::Status copy_to_front(const Surface& surface);
 
   // Delivers the frames whose reads are done, in order; with `wait`, all.
   // May leave the readback context current.
@@ -64,6 +70,7 @@ class FrameReader {
   wire::Status init();
   bool bind(EGLSurface surface);
   void order_after_current();
+  void wait_for_ordered();
   bool finish(Pending& p, bool wait, const FrameSink& sink);
   void copy_rows(const std::byte* src, const wire::Frame& f);
 

@@ -27,6 +27,11 @@ struct GuestContext {
   std::unique_ptr<GlContextState> state;
   // Sticky after the first protocol error: its GL commands are skipped.
   bool lost = false;
+  // Whether its default framebuffer draws into, and reads from, the front
+  // buffer of a double-buffered surface (glDrawBuffer/glReadBuffer).
+  bool draw_front = false;
+  bool read_front = false;
+  bool bound_before = false;  // made current on a surface at least once
 };
 
 }  // namespace host

@@ -74,6 +74,15 @@ class Session {
   wire::Status get_stats();
   wire::Status test_fault(wire::Reader& r);  // session_faults.cpp
 
+  // session_front.cpp: front buffers of double-buffered surfaces
+  static bool selects_buffers(uint32_t opcode);
+  EGLSurface buffer_of(uint32_t surface_id, bool front) const;
+  wire::Status make_front(uint32_t surface_id);
+  wire::Status follow_default_buffers();
+  void select_initial_buffers(GuestContext& ctx);
+  wire::Status present_front();
+  wire::Status start_frame_reader();
+
   // session_teardown.cpp: freeing host objects
   void destroy(GuestContext& ctx);
   bool bind_alone(EGLContext ctx, wire::Api api);
@@ -112,6 +121,8 @@ class Session {
   bool bound_ = true;  // whether the EGL binding is the guest's current one
   bool no_context_lost_ = false;  // a protocol error while no context was current
   std::map<uint32_t, uint32_t> frames_out_;  // per surface: sent, not yet done
+  std::map<uint32_t, uint32_t> last_frame_;  // per surface: the frame id of its last swap
+  bool front_drawn_ = false;  // GL ran while drawing into a front, since the last flush
   std::chrono::steady_clock::time_point last_reclaim_{};
   std::chrono::steady_clock::duration reclaim_wait_{};  // before deletions make the next look
 };

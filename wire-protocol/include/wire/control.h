@@ -81,11 +81,15 @@ struct SurfaceConfig {
   uint32_t depth, stencil, samples;
 };
 
+// CreateSurface flags.
+constexpr uint32_t kSurfaceDoubleBuffered = 1;  // a window: GL_FRONT is a buffer of its own
+
 struct CreateSurface {
   uint32_t surface_id;  // guest-chosen, nonzero
   uint32_t width;
   uint32_t height;
   SurfaceConfig config;
+  uint32_t flags;       // kSurface*
 };
 
 struct ResizeSurface {

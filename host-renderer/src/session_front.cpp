@@ -1,0 +1,125 @@
+// Front buffers of double-buffered guest surfaces: which pbuffer a context's
+// default framebuffer draws into and reads from, the copy a swap makes, and
+// the frame a glFlush sends after front-buffer drawing.
+#include <epoxy/gl.h>
+
+#include "host/session.h"
+#include "wire/gl_opcodes.h"
+
+namespace host {
+
+using wire::Errc;
+using wire::make_error;
+
+namespace {
+
+// Draw buffers that mean the front alone. GL_FRONT_AND_BACK and GL_LEFT
+// draw into the back (docs/host.md, "Front buffers").
+bool draws_front(GLint mode) { return mode == GL_FRONT || mode == GL_FRONT_LEFT || mode == GL_FRONT_RIGHT; }
+
+// Read buffers that read the front: GL_LEFT and GL_FRONT_AND_BACK name the
+// front left buffer when reading (OpenGL 4.6 compatibility, 18.2.1).
+bool reads_front(GLint mode) { return draws_front(mode) || mode == GL_LEFT || mode == GL_FRONT_AND_BACK; }
+
+GLint current_int(GLenum pname) {
+  GLint v = 0;
+  glGetIntegerv(pname, &v);
+  return v;
+}
+
+}  // namespace
+
+bool Session::selects_buffers(uint32_t opcode) {
+  using wire::GlOp;
+  return opcode == static_cast<uint32_t>(GlOp::glDrawBuffer) || opcode == static_cast<uint32_t>(GlOp::glDrawBuffers) ||
+         opcode == static_cast<uint32_t>(GlOp::glReadBuffer);
+}
+
+EGLSurface Session::buffer_of(uint32_t surface_id, bool front) const {
+  auto it = surfaces_.find(surface_id);
+  if (it == surfaces_.end()) return EGL_NO_SURFACE;
+  return front ? it->second->front_or_back() : it->second->handle();
+}
+
+// A surface's front is made, and charged, the first time a context draws
+// into it or reads from it: most programs never do.
+wire::Status Session::make_front(uint32_t surface_id) {
+  auto it = surfaces_.find(surface_id);
+  if (it == surfaces_.end()) return {};
+  Surface& s = *it->second;
+  if (!s.double_buffered() || s.front() != EGL_NO_SURFACE) return {};
+  const size_t bytes = Surface::bytes_for(s.width(), s.height(), s.config());
+  if (!account_.try_charge(bytes)) return make_error(Errc::kLimit, "guest memory limit (front buffer)");
+  auto made = s.make_front();
+  if (!made) {
+    account_.release(bytes);
+    return made;
+  }
+  // Until then GL_FRONT named the one buffer: the front starts as its copy.
+  if (!frames_) WIRE_TRY(start_frame_reader());
+  auto copied = frames_->copy_to_front(s);
+  bound_ = false;
+  return copied;
+}
+
+// After glDrawBuffer(s)/glReadBuffer: GL has taken or refused the mode, so
+// the context's own state says what its default framebuffer now selects.
+wire::Status Session::follow_default_buffers() {
+  if (current_->api != wire::Api::kGl) return {};  // OpenGL ES draws into and reads a window's back only
+  bool draw_front = current_->draw_front, read_front = current_->read_front;
+  const bool draw_default = current_int(GL_DRAW_FRAMEBUFFER_BINDING) == 0;
+  const bool read_default = current_int(GL_READ_FRAMEBUFFER_BINDING) == 0;
+  const GLint draw_mode = draw_default ? current_int(GL_DRAW_BUFFER) : GL_NONE;
+  const GLint read_mode = read_default ? current_int(GL_READ_BUFFER) : GL_NONE;
+  if (draw_default) draw_front = draws_front(draw_mode);
+  if (read_default) read_front = reads_front(read_mode);
+  if (draw_front == current_->draw_front && read_front == current_->read_front) return {};
+  if (draw_front) WIRE_TRY(make_front(draw_id_));
+  if (read_front) WIRE_TRY(make_front(read_id_));
+  current_->draw_front = draw_front;
+  current_->read_front = read_front;
+  bound_ = false;
+  if (!ensure_bound()) return make_error(Errc::kIo, "cannot bind the surface's front buffer");
+  // A driver may keep these per surface: the new ones take the guest's modes.
+  if (draw_default) glDrawBuffer(static_cast<GLenum>(draw_mode));
+  if (read_default) glReadBuffer(static_cast<GLenum>(read_mode));
+  return {};
+}
+
+// A context's default framebuffer first draws into and reads from the back
+// buffer when there is one (OpenGL 4.6 compatibility, 17.4.1 and 18.2.1);
+// a pbuffer alone would start it on GL_FRONT.
+void Session::select_initial_buffers(GuestContext& ctx) {
+  if (ctx.bound_before) return;
+  ctx.bound_before = true;
+  if (ctx.api != wire::Api::kGl) return;
+  auto double_buffered = [this](uint32_t id) {
+    auto it = surfaces_.find(id);
+    return it != surfaces_.end() && it->second->double_buffered();
+  };
+  if (double_buffered(draw_id_)) glDrawBuffer(GL_BACK);
+  if (double_buffered(read_id_)) glReadBuffer(GL_BACK);
+}
+
+// A glFlush or glFinish after drawing into the front shows it, the way a
+// window system shows its front buffer.
+wire::Status Session::present_front() {
+  if (!current_->draw_front || !front_drawn_) return {};
+  front_drawn_ = false;
+  auto it = surfaces_.find(draw_id_);
+  if (it == surfaces_.end() || it->second->front() == EGL_NO_SURFACE) return {};
+  if (!frames_) WIRE_TRY(start_frame_reader());
+  bound_ = false;
+  return frames_->start(draw_id_, *it->second, it->second->front(), last_frame_[draw_id_],
+                        [this](auto& f, auto px) { send_frame(f, px); });
+}
+
+wire::Status Session::start_frame_reader() {
+  auto fr = FrameReader::create(display_, limits_.frame_ring);
+  bound_ = false;
+  if (!fr) return make_error(Errc::kIo, fr.error().detail);
+  frames_ = std::move(*fr);
+  return {};
+}
+
+}  // namespace host
