@@ -4,9 +4,11 @@
 // glInterleavedArrays), lighting and flat/smooth shading. It renders the
 // same frame a few times, prints "ready 0x<window>" once the last frame
 // was swapped and finished, and holds the window until killed or
-// --hold seconds pass, so the window can be captured.
+// --hold seconds pass, so the window can be captured. With --front 1 it then
+// draws the frame again straight into the front buffer with a selection
+// outline over it, and flushes, as programs drawing into the front do.
 //
-// usage: legacy-gl-demo [--hold SECONDS] [--frames N]
+// usage: legacy-gl-demo [--hold SECONDS] [--frames N] [--front 1]
 #include <GL/gl.h>
 #include <GL/glx.h>
 #include <X11/Xlib.h>
@@ -139,13 +141,38 @@ void draw_frame(GLuint base) {
   glShadeModel(GL_SMOOTH);
 }
 
+// The frame and a dashed selection rectangle with a filled handle, straight
+// into the front buffer (what the window shows), flushed there. The whole
+// frame is drawn: what a front holds after a swap differs between drivers
+// (Mesa's software rasterizer on X starts its front empty).
+void draw_into_front(GLuint base) {
+  glDrawBuffer(GL_FRONT);
+  draw_frame(base);
+  glDisable(GL_DEPTH_TEST);
+  glColor3f(1.0f, 0.2f, 0.6f);
+  glEnable(GL_LINE_STIPPLE);
+  glLineStipple(2, 0x0F0F);
+  glBegin(GL_LINE_LOOP);
+  glVertex2f(-0.7f, -0.6f);
+  glVertex2f(0.6f, -0.6f);
+  glVertex2f(0.6f, 0.7f);
+  glVertex2f(-0.7f, 0.7f);
+  glEnd();
+  glDisable(GL_LINE_STIPPLE);
+  glRectf(0.55f, -0.65f, 0.65f, -0.55f);
+  glFlush();
+  glDrawBuffer(GL_BACK);
+  glEnable(GL_DEPTH_TEST);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  int hold = 30, frames = 3;
+  int hold = 30, frames = 3, front = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--hold")) hold = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--frames")) frames = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--front")) front = std::atoi(argv[i + 1]);
   }
   Display* dpy = XOpenDisplay(nullptr);
   if (!dpy) {
@@ -182,6 +209,7 @@ int main(int argc, char** argv) {
     draw_frame(base);
     glXSwapBuffers(dpy, win);
   }
+  if (front) draw_into_front(base);
   glFinish();
   XSync(dpy, False);
   const GLenum error = glGetError();

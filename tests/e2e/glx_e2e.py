@@ -52,9 +52,9 @@ class Glx(guest_e2e.Hosted):
         self.assertNotIn("conduit: ", out, f"Conduit reported a problem:\n{out}")
         return png
 
-    def demo_frame(self, conduit, name):
+    def demo_frame(self, conduit, name, extra=()):
         """The legacy demo's frame: it says when the frame is finished."""
-        proc = subprocess.Popen(self.command([DEMO, "--hold", "30"], conduit), env=self.env(),
+        proc = subprocess.Popen(self.command([DEMO, "--hold", "30", *extra], conduit), env=self.env(),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             line = proc.stdout.readline()
@@ -109,6 +109,15 @@ class Glx(guest_e2e.Hosted):
     def test_legacy_demo_matches_native(self):
         native = self.demo_frame(conduit=False, name="legacy-native")
         ours = self.demo_frame(conduit=True, name="legacy-conduit")
+        self.assert_images_match(native, ours, max_share=0.0)
+
+    def test_front_buffer_drawing_matches_native(self):
+        """An outline drawn into the front buffer after the last swap and
+        flushed shows in the window as natively."""
+        native = self.demo_frame(conduit=False, name="front-native", extra=("--front", "1"))
+        ours = self.demo_frame(conduit=True, name="front-conduit", extra=("--front", "1"))
+        plain = self.demo_frame(conduit=True, name="front-plain")
+        self.assertGreater(differing_share(native, plain), 0.003, "the outline changed nothing")
         self.assert_images_match(native, ours, max_share=0.0)
 
     def test_glmark2_validate_matches_native(self):
