@@ -27,8 +27,9 @@ class Display;
 
 class Surface final : public FrameSink {
  public:
+  // `double_buffered`: whether a window has a back buffer (GLX visuals may not).
   Surface(std::shared_ptr<Connection> connection, const Config& config, EGLint type, int width,
-          int height);
+          int height, bool double_buffered = true);
   ~Surface();
   Surface(const Surface&) = delete;
   Surface& operator=(const Surface&) = delete;

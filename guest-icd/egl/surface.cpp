@@ -24,7 +24,7 @@ constexpr uint32_t kFramesInFlight = 2;
 }  // namespace
 
 Surface::Surface(std::shared_ptr<Connection> connection, const Config& config, EGLint type,
-                 int width, int height)
+                 int width, int height, bool double_buffered)
     : connection_(std::move(connection)),
       id_(connection_->new_id()),
       config_(config),
@@ -35,7 +35,9 @@ Surface::Surface(std::shared_ptr<Connection> connection, const Config& config, E
       wire::ControlOp::kCreateSurface,
       wire::CreateSurface{id_, static_cast<uint32_t>(width_), static_cast<uint32_t>(height_),
                           surface_config(config_),
-                          type_ == EGL_WINDOW_BIT ? wire::kSurfaceDoubleBuffered : 0u});
+                          type_ != EGL_WINDOW_BIT ? 0u
+                          : double_buffered       ? wire::kSurfaceWindow | wire::kSurfaceDoubleBuffered
+                                                  : wire::kSurfaceWindow});
 }
 
 Surface::~Surface() {

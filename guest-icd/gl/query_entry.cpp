@@ -181,6 +181,34 @@ void GLAPIENTRY handle_glFinish() {
   (void)s->roundtrip();
 }
 
+// A lost context (or a host gone) generates GL_CONTEXT_LOST for every
+// command (OpenGL 4.6, 2.3.1), never "no error".
+GLenum GLAPIENTRY handle_glGetError() {
+  constexpr GLenum kContextLost = 0x0507;
+  Stream* s = current_stream();
+  if (!s) return 0;
+  if (s->lost()) return kContextLost;
+  wire::encode_glGetError(s->writer());
+  auto reply = s->roundtrip();
+  if (!reply) return kContextLost;
+  wire::Reader r(*reply, 0);
+  auto error = r.get<GLenum>();
+  return error ? *error : kContextLost;
+}
+
+GLenum GLAPIENTRY handle_glGetGraphicsResetStatus() {
+  constexpr GLenum kUnknownContextReset = 0x8255;
+  Stream* s = current_stream();
+  if (!s) return 0;
+  if (s->lost()) return kUnknownContextReset;
+  wire::encode_glGetGraphicsResetStatus(s->writer());
+  auto reply = s->roundtrip();
+  if (!reply) return kUnknownContextReset;
+  wire::Reader r(*reply, 0);
+  auto status = r.get<GLenum>();
+  return status ? *status : kUnknownContextReset;
+}
+
 // Sent at once: drawing into a window's front buffer shows at a flush.
 void GLAPIENTRY handle_glFlush() {
   Stream* s = current_stream();

@@ -41,14 +41,17 @@ XVisualInfo* ChooseVisual(::Display* dpy, int screen, int* attribs) {
     return nullptr;
   }
   auto chosen = choose_fbconfigs(d->configs(), *filter);
-  return chosen.empty() ? nullptr : visual_info(dpy, chosen.front()->visual);
+  if (chosen.empty()) return nullptr;
+  XVisualInfo* info = visual_info(dpy, chosen.front()->visual);
+  if (info) d->remember_chosen(info, chosen.front());
+  return info;
 }
 
 int GetConfig(::Display* dpy, XVisualInfo* visual, int attribute, int* value) {
   std::lock_guard lock(api_mutex());
   GlxDisplay* d = get_display(dpy);
   if (!d || !visual || !value) return GLX_BAD_VALUE;
-  const FbConfig* c = d->config_for_visual(visual->visualid);
+  const FbConfig* c = d->config_for(visual);
   if (!c) {
     if (attribute != GLX_USE_GL) return GLX_BAD_VISUAL;
     *value = False;  // a visual without GL support

@@ -122,7 +122,7 @@ GLXContext CreateContext(::Display* dpy, XVisualInfo* visual, GLXContext share, 
     send_error(dpy, BadValue, 0, X_GLXCreateContext, true);
     return nullptr;
   }
-  const FbConfig* c = d->config_for_visual(visual->visualid);
+  const FbConfig* c = d->config_for(visual);
   if (!c) {
     send_error(dpy, BadValue, visual->visualid, X_GLXCreateContext, true);
     return nullptr;

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "glx/api.h"
+#include "wire/gl_encode.h"
 
 namespace icd::glx {
 namespace {
@@ -204,6 +205,14 @@ void SwapBuffers(::Display* dpy, GLXDrawable xid) {
   // Only the calling thread's current drawable has commands to finish;
   // pbuffers have no front buffer to show.
   if (!ctx || ctx->draw != drawable || drawable->kind == GlxDrawable::Kind::kPbuffer) return;
+  // A single-buffered window has nothing to swap (GLX 1.4 section 3.3.11):
+  // the implied flush shows what was drawn.
+  if (drawable->config && !drawable->config->double_buffer) {
+    ContextStream& stream = ctx->context->stream();
+    wire::encode_glFlush(stream.writer());
+    stream.flush();
+    return;
+  }
   if (!drawable->surface->swap(ctx->context->stream()))
     send_error(dpy, GLXBadCurrentWindow, xid, X_GLXSwapBuffers, false);
 }

@@ -88,6 +88,15 @@ const FbConfig* GlxDisplay::config_for_visual(VisualID visual) const {
   return nullptr;
 }
 
+void GlxDisplay::remember_chosen(const XVisualInfo* info, const FbConfig* config) { chosen_[info] = config; }
+
+const FbConfig* GlxDisplay::config_for(const XVisualInfo* info) const {
+  auto it = chosen_.find(info);
+  // The same address may hold another visual since: it must still match.
+  if (it != chosen_.end() && it->second->visual == info->visualid) return it->second;
+  return config_for_visual(info->visualid);
+}
+
 std::shared_ptr<GlxDrawable> GlxDisplay::find_drawable(GLXDrawable xid) const {
   auto it = drawables.find(xid);
   return it == drawables.end() ? nullptr : it->second;
@@ -111,7 +120,8 @@ std::shared_ptr<GlxDrawable> GlxDisplay::drawable_for(GLXDrawable xid, const FbC
   d->kind = GlxDrawable::Kind::kWindow;
   d->xid = xid;
   d->config = config;
-  d->surface = std::make_shared<Surface>(connection_, config->color, EGL_WINDOW_BIT, width, height);
+  d->surface = std::make_shared<Surface>(connection_, config->color, EGL_WINDOW_BIT, width, height,
+                                         config->double_buffer);
   d->surface->attach_window(static_cast<Window>(xid), std::move(presenter));
   drawables[xid] = d;
   return d;

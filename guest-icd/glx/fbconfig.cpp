@@ -73,18 +73,20 @@ std::vector<FbConfig> build_fbconfigs(std::span<const VisualInfo> visuals) {
     const std::vector<int> alphas = v.depth == 32 ? std::vector<int>{8} : std::vector<int>{0, 8};
     for (int alpha : alphas)
       for (const auto& ds : kDepthStencil)
-        for (int samples : {0, 4}) {
-          FbConfig c;
-          c.color.alpha = alpha;
-          c.color.depth = ds.depth;
-          c.color.stencil = ds.stencil;
-          c.color.samples = samples;
-          c.id = static_cast<int>(out.size()) + 1;
-          c.visual = static_cast<VisualID>(v.id);
-          c.visual_depth = v.depth;
-          c.visual_class = v.type;
-          out.push_back(c);
-        }
+        for (int samples : {0, 4})
+          for (bool double_buffer : {true, false}) {
+            FbConfig c;
+            c.double_buffer = double_buffer;
+            c.color.alpha = alpha;
+            c.color.depth = ds.depth;
+            c.color.stencil = ds.stencil;
+            c.color.samples = samples;
+            c.id = static_cast<int>(out.size()) + 1;
+            c.visual = static_cast<VisualID>(v.id);
+            c.visual_depth = v.depth;
+            c.visual_class = v.type;
+            out.push_back(c);
+          }
   }
   return out;
 }
@@ -172,10 +174,9 @@ std::optional<FbConfigFilter> FbConfigFilter::parse_visual(const int* attribs) {
   // Without GLX_RGBA the request is for colour-index visuals.
   f.set(GLX_RENDER_TYPE, rgba ? GLX_RGBA_BIT : GLX_COLOR_INDEX_BIT);
   f.set(GLX_X_RENDERABLE, True);
-  // Without GLX_DOUBLEBUFFER a single-buffered visual sorts first, but a
-  // double-buffered one still matches: Conduit renders to a back buffer and
-  // offers no single-buffered configs.
-  if (double_buffer) f.set(GLX_DOUBLEBUFFER, True);
+  // Without GLX_DOUBLEBUFFER only single-buffered visuals are considered
+  // (GLX 1.4 section 3.3.10).
+  f.set(GLX_DOUBLEBUFFER, double_buffer ? True : False);
   return f;
 }
 

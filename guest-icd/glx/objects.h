@@ -54,6 +54,11 @@ class GlxDisplay {
   const std::vector<FbConfig>& configs() const { return configs_; }
   const FbConfig* find_config(GLXFBConfig handle) const;
   const FbConfig* config_for_visual(VisualID visual) const;
+  // Single- and double-buffered configs share the server's visuals: the
+  // config glXChooseVisual picked for the XVisualInfo it returned, else the
+  // first of its visual.
+  void remember_chosen(const XVisualInfo* info, const FbConfig* config);
+  const FbConfig* config_for(const XVisualInfo* info) const;
   GLXFBConfig handle_of(const FbConfig* c) const { return reinterpret_cast<GLXFBConfig>(const_cast<FbConfig*>(c)); }
 
   // The EGL display object the shared surfaces and contexts belong to.
@@ -77,6 +82,7 @@ class GlxDisplay {
   Display owner_;
   std::shared_ptr<Connection> connection_;
   std::vector<FbConfig> configs_;
+  std::map<const XVisualInfo*, const FbConfig*> chosen_;
   int glx_opcode_ = 0;
   int glx_error_base_ = 0;
 };

@@ -162,7 +162,7 @@ wire::Status Session::run_gl(const wire::CommandIterator::Command& cmd) {
   if (cmd.opcode == static_cast<uint32_t>(wire::GlOp::glFlush) ||
       cmd.opcode == static_cast<uint32_t>(wire::GlOp::glFinish))
     return present_front();
-  if (current_->draw_front) front_drawn_ = true;
+  if (draws_shown_) front_drawn_ = true;
   return {};
 }
 
@@ -226,6 +226,7 @@ bool Session::ensure_bound() {
   wire::Api api = current_ ? current_->api : wire::Api::kGles;
   if (!host::make_current(display_.handle(), api, ctx, draw, read)) return false;
   bound_ = true;
+  draws_shown_ = current_ && draws_shown_buffer();
   return true;
 }
 

@@ -174,14 +174,16 @@ wire::Status Session::create_surface(wire::Reader& r) {
     return make_error(Errc::kBadName, "surface id " + std::to_string(c->surface_id), r.offset());
   }
   if (surfaces_.size() >= limits_.max_surfaces) return make_error(Errc::kLimit, "too many surfaces", r.offset());
-  if (c->flags & ~wire::kSurfaceDoubleBuffered) return make_error(Errc::kBadValue, "surface flags", r.offset());
+  if (c->flags & ~(wire::kSurfaceDoubleBuffered | wire::kSurfaceWindow)) {
+    return make_error(Errc::kBadValue, "surface flags", r.offset());
+  }
   // Checked with the formula it is charged by, before anything is allocated.
   if (c->width > kMaxSurfaceSide || c->height > kMaxSurfaceSide ||
       !account_.fits(Surface::bytes_for(c->width, c->height, c->config))) {
     return make_error(Errc::kLimit, "surface " + std::to_string(c->width) + "x" + std::to_string(c->height),
                       r.offset());
   }
-  auto s = Surface::create(display_, c->width, c->height, c->config, c->flags & wire::kSurfaceDoubleBuffered);
+  auto s = Surface::create(display_, c->width, c->height, c->config, c->flags);
   if (!s) return make_error(s.error().code, s.error().detail, r.offset());
   account_.charge_allocated((*s)->bytes());
   surfaces_.emplace(c->surface_id, std::move(*s));

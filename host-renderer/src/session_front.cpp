@@ -101,16 +101,25 @@ void Session::select_initial_buffers(GuestContext& ctx) {
   if (double_buffered(read_id_)) glReadBuffer(GL_BACK);
 }
 
+// Whether the context draws into what a window shows: the front of a
+// double-buffered window, or a single-buffered window's only buffer.
+bool Session::draws_shown_buffer() const {
+  auto it = surfaces_.find(draw_id_);
+  if (it == surfaces_.end() || !it->second->window()) return false;
+  return !it->second->double_buffered() || current_->draw_front;
+}
+
 // A glFlush or glFinish after drawing into the front shows it, the way a
 // window system shows its front buffer.
 wire::Status Session::present_front() {
-  if (!current_->draw_front || !front_drawn_) return {};
+  if (!front_drawn_) return {};
   front_drawn_ = false;
   auto it = surfaces_.find(draw_id_);
-  if (it == surfaces_.end() || it->second->front() == EGL_NO_SURFACE) return {};
+  if (it == surfaces_.end()) return {};
+  const EGLSurface shown = it->second->front_or_back();
   if (!frames_) WIRE_TRY(start_frame_reader());
   bound_ = false;
-  return frames_->start(draw_id_, *it->second, it->second->front(), last_frame_[draw_id_],
+  return frames_->start(draw_id_, *it->second, shown, last_frame_[draw_id_],
                         [this](auto& f, auto px) { send_frame(f, px); });
 }
 

@@ -9,7 +9,7 @@ bool Session::bind_alone(EGLContext ctx, wire::Api api) {
   EGLSurface s = EGL_NO_SURFACE;
   if (!display_.surfaceless_context()) {
     if (!scratch_) {
-      auto sc = Surface::create(display_, 1, 1, wire::SurfaceConfig{8, 8, 8, 8, 24, 8, 0}, false);
+      auto sc = Surface::create(display_, 1, 1, wire::SurfaceConfig{8, 8, 8, 8, 24, 8, 0}, 0);
       if (!sc) return false;
       scratch_ = std::move(*sc);
     }

@@ -69,10 +69,10 @@ wire::Result<EGLConfig> choose_config(const EglDisplay& display, const wire::Sur
 
 wire::Result<std::unique_ptr<Surface>> Surface::create(const EglDisplay& display, uint32_t width,
                                                        uint32_t height, const wire::SurfaceConfig& cfg,
-                                                       bool double_buffered) {
+                                                       uint32_t flags) {
   auto config = choose_config(display, cfg);
   if (!config) return config.error();
-  std::unique_ptr<Surface> s(new Surface(display, *config, cfg, double_buffered));
+  std::unique_ptr<Surface> s(new Surface(display, *config, cfg, flags));
   WIRE_TRY(s->allocate(width, height));
   return s;
 }
@@ -123,7 +123,7 @@ wire::Status Surface::allocate(uint32_t width, uint32_t height) {
 }
 
 wire::Status Surface::make_front() {
-  if (!double_buffered_ || front_ != EGL_NO_SURFACE) return {};
+  if (!double_buffered() || front_ != EGL_NO_SURFACE) return {};
   auto made = new_pbuffer(width_, height_);
   if (!made) return made.error();
   front_ = *made;

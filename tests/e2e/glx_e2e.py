@@ -99,8 +99,11 @@ class Glx(guest_e2e.Hosted):
         for color, n in gear_pixels(png).items():
             self.assertGreater(n, 500, f"no {color} gear in the glxgears frame")
 
-    def test_glxdemo_runs(self):
-        self.run_for(["glxdemo"], conduit=True, seconds=3)
+    def test_glxdemo_matches_native(self):
+        """glxdemo draws into a single-buffered window and flushes."""
+        native = self.screenshot(["glxdemo"], None, conduit=False, name="glxdemo-native")
+        ours = self.screenshot(["glxdemo"], None, conduit=True, name="glxdemo-conduit")
+        self.assert_images_match(native, ours, max_share=0.0)
 
     def test_glxheads_runs(self):
         out = self.run_for(["stdbuf", "-oL", "glxheads", self.xvfb.display], conduit=True, seconds=4)

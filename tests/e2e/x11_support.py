@@ -36,12 +36,14 @@ class Xvfb:
 
 
 def window_id(display, title, timeout=20):
+    """The window named `title`; with None, the first top-level window with
+    no name (programs such as glxdemo name none)."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         tree = subprocess.run(["xwininfo", "-display", display, "-root", "-tree"], capture_output=True,
                               text=True).stdout
         for line in tree.splitlines():
-            m = re.match(r'\s*(0x[0-9a-f]+) "(.*)":', line)
+            m = re.match(r'\s+(0x[0-9a-f]+) (?:"(.*)"|\(has no name\)):', line)
             if m and m.group(2) == title:
                 return m.group(1)
         time.sleep(0.1)

@@ -41,7 +41,7 @@ std::vector<std::byte> make_prelude(const host::RendererInfo& info) {
   wire::Writer w;
   put_control(w, ControlOp::kHello, wire::Hello{wire::kProtocolVersion, wire::kFeatureCompression,
                                                 static_cast<uint32_t>(getpid())});
-  put_control(w, ControlOp::kCreateSurface, wire::CreateSurface{1, 64, 64, {8, 8, 8, 8, 24, 8, 0}, wire::kSurfaceDoubleBuffered});
+  put_control(w, ControlOp::kCreateSurface, wire::CreateSurface{1, 64, 64, {8, 8, 8, 8, 24, 8, 0}, wire::kSurfaceWindow | wire::kSurfaceDoubleBuffered});
   uint32_t gles = info.max_gles ? info.max_gles : 20;
   put_control(w, ControlOp::kCreateContext,
               wire::CreateContext{1, 0, static_cast<uint32_t>(wire::Api::kGles), gles / 10, gles % 10,

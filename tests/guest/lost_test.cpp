@@ -1,5 +1,6 @@
 // A host that dies mid-session: EGL calls fail cleanly with
-// EGL_CONTEXT_LOST, the stream stops sending, and nothing waits long.
+// EGL_CONTEXT_LOST, glGetError reports GL_CONTEXT_LOST, the stream stops
+// sending, and nothing waits long.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -7,6 +8,7 @@
 #include "egl/api.h"
 #include "egl/objects.h"
 #include "host_process.h"
+#include "icd/stream.h"
 
 namespace icd::egl {
 namespace {
@@ -35,6 +37,11 @@ TEST(HostLost, EglFailsCleanlyAndQuickly) {
   EXPECT_FALSE(WaitClient());
   EXPECT_EQ(GetError(), EGL_CONTEXT_LOST);
   EXPECT_TRUE(stream->lost());
+  // GL says so too: never "no error" (GL_CONTEXT_LOST), and a reset happened.
+  auto get_error = reinterpret_cast<GLenum (*)()>(gl_proc_address("glGetError"));
+  auto reset_status = reinterpret_cast<GLenum (*)()>(gl_proc_address("glGetGraphicsResetStatusKHR"));
+  EXPECT_EQ(get_error(), 0x0507u);
+  EXPECT_EQ(reset_status(), 0x8255u);  // GL_UNKNOWN_CONTEXT_RESET
   // Commands on a lost stream go nowhere and a round trip fails at once.
   stream->writer().end(stream->writer().begin(static_cast<uint32_t>(wire::ControlOp::kSync)));
   EXPECT_FALSE(stream->roundtrip());

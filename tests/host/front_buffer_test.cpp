@@ -26,13 +26,13 @@ class FrontBufferTest : public SharedHostTest<FrontBufferTest> {
   static constexpr bool kRingFile = false;
 
  protected:
-  // A desktop GL compatibility context current on surface 1, a
-  // double-buffered one unless `single`.
-  void connect(bool single = false) {
+  // A desktop GL compatibility context current on surface 1: a
+  // double-buffered window by default.
+  void connect(uint32_t flags = wire::kSurfaceWindow | wire::kSurfaceDoubleBuffered) {
     guest_ = TestGuest::connect(host_->address());
     ASSERT_TRUE(guest_ && guest_->hello().ok());
     ASSERT_EQ(guest_->create_context(1, wire::Api::kGl, 3, 0, wire::Profile::kCompatibility), 0u);
-    guest_->create_surface(1, kSide, kSide, single ? 0 : wire::kSurfaceDoubleBuffered);
+    guest_->create_surface(1, kSide, kSide, flags);
     guest_->make_current(1, 1, 1);
     ASSERT_TRUE(guest_->call().ok());
   }
@@ -164,19 +164,36 @@ TEST_F(FrontBufferTest, FrontIsChargedOnceUsedAndFreedWithTheSurface) {
 }
 
 TEST_F(FrontBufferTest, SingleBufferedSurfacesHaveOneBuffer) {
-  connect(true);
+  connect(0);  // a pbuffer
   ASSERT_TRUE(guest_->call().ok());
   const uint64_t before = held_memory(*host_);
   clear(kFront, kGreen);
   EXPECT_EQ(centre(kFront), kGreen);
   ASSERT_TRUE(guest_->call().ok());
   EXPECT_EQ(held_memory(*host_), before);
+  // Nothing shows a pbuffer.
+  wire::encode_glFlush(w());
+  ASSERT_TRUE(guest_->send().ok());
+  ReceivedFrame f;
+  EXPECT_FALSE(guest_->wait_frame(&f, std::chrono::milliseconds(300)));
+}
+
+TEST_F(FrontBufferTest, SingleBufferedWindowShowsItsDrawingAtAFlush) {
+  connect(wire::kSurfaceWindow);
+  EXPECT_EQ(draw_buffer(), static_cast<GLint>(kFront));  // as natively: it has no back
+  wire::encode_glClearColor(w(), 0.0f, 1.0f, 0.0f, 1.0f);
+  wire::encode_glClear(w(), kColorBufferBit);
+  wire::encode_glFlush(w());
+  ASSERT_TRUE(guest_->send().ok());
+  ReceivedFrame f;
+  ASSERT_TRUE(guest_->wait_frame(&f));
+  EXPECT_EQ(f.argb(kSide / 2, kSide / 2), kGreen);
 }
 
 TEST_F(FrontBufferTest, UnknownSurfaceFlagsLoseTheContext) {
   guest_ = TestGuest::connect(host_->address());
   ASSERT_TRUE(guest_ && guest_->hello().ok());
-  guest_->create_surface(1, kSide, kSide, 2);
+  guest_->create_surface(1, kSide, kSide, 4);
   ASSERT_TRUE(guest_->send().ok());
   wire::ContextLost lost{};
   ASSERT_TRUE(guest_->wait_lost(&lost));

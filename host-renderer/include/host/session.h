@@ -80,6 +80,7 @@ class Session {
   wire::Status make_front(uint32_t surface_id);
   wire::Status follow_default_buffers();
   void select_initial_buffers(GuestContext& ctx);
+  bool draws_shown_buffer() const;
   wire::Status present_front();
   wire::Status start_frame_reader();
 
@@ -122,7 +123,8 @@ class Session {
   bool no_context_lost_ = false;  // a protocol error while no context was current
   std::map<uint32_t, uint32_t> frames_out_;  // per surface: sent, not yet done
   std::map<uint32_t, uint32_t> last_frame_;  // per surface: the frame id of its last swap
-  bool front_drawn_ = false;  // GL ran while drawing into a front, since the last flush
+  bool draws_shown_ = false;  // draws_shown_buffer() of the current binding
+  bool front_drawn_ = false;  // GL ran while drawing into a shown buffer, since the last flush
   std::chrono::steady_clock::time_point last_reclaim_{};
   std::chrono::steady_clock::duration reclaim_wait_{};  // before deletions make the next look
 };

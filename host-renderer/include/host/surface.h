@@ -26,7 +26,7 @@ class Surface {
  public:
   static wire::Result<std::unique_ptr<Surface>> create(const EglDisplay& display, uint32_t width,
                                                        uint32_t height, const wire::SurfaceConfig& cfg,
-                                                       bool double_buffered);
+                                                       uint32_t flags);
   ~Surface();
   Surface(const Surface&) = delete;
   Surface& operator=(const Surface&) = delete;
@@ -37,7 +37,9 @@ class Surface {
 
   // The back buffer (the only one of a single-buffered surface).
   EGLSurface handle() const { return surface_; }
-  bool double_buffered() const { return double_buffered_; }
+  bool double_buffered() const { return flags_ & wire::kSurfaceDoubleBuffered; }
+  // A window's front (its only buffer when single-buffered) is shown.
+  bool window() const { return flags_ & wire::kSurfaceWindow; }
   // The front buffer once made; EGL_NO_SURFACE before.
   EGLSurface front() const { return front_; }
   // Makes the front buffer of a double-buffered surface (a no-op once made,
@@ -59,15 +61,15 @@ class Surface {
   const wire::SurfaceConfig& config() const { return cfg_; }
 
  private:
-  Surface(const EglDisplay& display, EGLConfig config, const wire::SurfaceConfig& cfg, bool double_buffered)
-      : display_(display), config_(config), cfg_(cfg), double_buffered_(double_buffered) {}
+  Surface(const EglDisplay& display, EGLConfig config, const wire::SurfaceConfig& cfg, uint32_t flags)
+      : display_(display), config_(config), cfg_(cfg), flags_(flags) {}
   wire::Status allocate(uint32_t width, uint32_t height);
   wire::Result<EGLSurface> new_pbuffer(uint32_t width, uint32_t height) const;
 
   const EglDisplay& display_;
   EGLConfig config_;
   wire::SurfaceConfig cfg_;
-  bool double_buffered_;
+  uint32_t flags_;  // wire::kSurface*
   EGLSurface surface_ = EGL_NO_SURFACE;
   EGLSurface front_ = EGL_NO_SURFACE;
   uint32_t width_ = 0, height_ = 0;

@@ -82,7 +82,8 @@ struct SurfaceConfig {
 };
 
 // CreateSurface flags.
-constexpr uint32_t kSurfaceDoubleBuffered = 1;  // a window: GL_FRONT is a buffer of its own
+constexpr uint32_t kSurfaceDoubleBuffered = 1;  // GL_FRONT is a buffer of its own
+constexpr uint32_t kSurfaceWindow = 2;          // shown: by swaps, and by flushes after drawing into its front
 
 struct CreateSurface {
   uint32_t surface_id;  // guest-chosen, nonzero
