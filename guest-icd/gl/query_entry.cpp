@@ -181,32 +181,34 @@ void GLAPIENTRY handle_glFinish() {
   (void)s->roundtrip();
 }
 
-// A lost context (or a host gone) generates GL_CONTEXT_LOST for every
-// command (OpenGL 4.6, 2.3.1), never "no error".
-GLenum GLAPIENTRY handle_glGetError() {
-  constexpr GLenum kContextLost = 0x0507;
+namespace {
+
+// A one-value query whose answer a lost context (or a host gone) gives
+// without asking.
+GLenum lost_or_asked(void (*encode)(wire::Writer&), GLenum when_lost) {
   Stream* s = current_stream();
   if (!s) return 0;
-  if (s->lost()) return kContextLost;
-  wire::encode_glGetError(s->writer());
+  if (s->lost()) return when_lost;
+  encode(s->writer());
   auto reply = s->roundtrip();
-  if (!reply) return kContextLost;
+  if (!reply) return when_lost;
   wire::Reader r(*reply, 0);
-  auto error = r.get<GLenum>();
-  return error ? *error : kContextLost;
+  auto value = r.get<GLenum>();
+  return value ? *value : when_lost;
+}
+
+}  // namespace
+
+// A lost context generates GL_CONTEXT_LOST for every command (OpenGL 4.6,
+// 2.3.1), so glGetError never says "no error" then.
+GLenum GLAPIENTRY handle_glGetError() {
+  constexpr GLenum kContextLost = 0x0507;
+  return lost_or_asked(wire::encode_glGetError, kContextLost);
 }
 
 GLenum GLAPIENTRY handle_glGetGraphicsResetStatus() {
   constexpr GLenum kUnknownContextReset = 0x8255;
-  Stream* s = current_stream();
-  if (!s) return 0;
-  if (s->lost()) return kUnknownContextReset;
-  wire::encode_glGetGraphicsResetStatus(s->writer());
-  auto reply = s->roundtrip();
-  if (!reply) return kUnknownContextReset;
-  wire::Reader r(*reply, 0);
-  auto status = r.get<GLenum>();
-  return status ? *status : kUnknownContextReset;
+  return lost_or_asked(wire::encode_glGetGraphicsResetStatus, kUnknownContextReset);
 }
 
 // Sent at once: drawing into a window's front buffer shows at a flush.
