@@ -343,6 +343,39 @@ void GLAPIENTRY handle_glGetTexImage(GLenum target, GLint level, GLenum format, 
   finish_read_back(*s, cmd, pixels, SIZE_MAX);
 }
 
+void GLAPIENTRY handle_glGetPolygonStipple(GLubyte* mask) {
+  Stream* s = current_stream();
+  if (!s) return;
+  constexpr GLenum kColorIndex = 0x1900, kBitmap = 0x1A00;
+  size_t cmd = begin(*s, wire::GlOp::glGetPolygonStipple);
+  finish_read_back(*s, cmd, mask, wire::size::pixel_bytes(s->gl_state().pack(), 2, kColorIndex, kBitmap, 32, 32, 1));
+}
+
+namespace {
+
+// The host knows the map's size; the program's buffer holds the map.
+void get_pixel_map(wire::GlOp op, GLenum map, void* values) {
+  Stream* s = current_stream();
+  if (!s) return;
+  size_t cmd = begin(*s, op);
+  s->writer().put(static_cast<uint32_t>(map));
+  finish_read_back(*s, cmd, values, SIZE_MAX);
+}
+
+}  // namespace
+
+void GLAPIENTRY handle_glGetPixelMapfv(GLenum map, GLfloat* values) {
+  get_pixel_map(wire::GlOp::glGetPixelMapfv, map, values);
+}
+
+void GLAPIENTRY handle_glGetPixelMapuiv(GLenum map, GLuint* values) {
+  get_pixel_map(wire::GlOp::glGetPixelMapuiv, map, values);
+}
+
+void GLAPIENTRY handle_glGetPixelMapusv(GLenum map, GLushort* values) {
+  get_pixel_map(wire::GlOp::glGetPixelMapusv, map, values);
+}
+
 void GLAPIENTRY handle_glGetPointerv(GLenum pname, void** params) {
   Stream* s = current_stream();
   if (!s || !params) return;

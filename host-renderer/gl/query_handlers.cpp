@@ -10,8 +10,12 @@
 //                             (pack-buffer offset; or null: replies Data pixels)
 //   glGetTexImage             u32 target, i32 level, u32 format, type, Data (as
 //                             glReadPixels; the host sizes the image from GL)
+//   glGetPolygonStipple       Data (as glReadPixels: a 32x32 bitmap)
+//   glGetPixelMap{fv,uiv,usv} u32 map, Data (as glReadPixels; the host sizes
+//                             the map from GL, the pack state does not apply)
 #include <epoxy/gl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -127,20 +131,13 @@ wire::Status handle_glGetActiveUniformBlockiv(DispatchEnv& env, wire::Reader& r)
 
 namespace {
 
-// A read-back of pixels GL writes for `read`: into the bound pack buffer at
-// the offset `target` names, or into room for the whole image under the
-// pack state, sent back as the reply. A pair the host cannot size is GL's
-// error, not run.
+// An image GL writes for `read`: into the bound pack buffer at the offset
+// `target` names, or into room for the whole image under the pack state,
+// sent back as the reply.
 template <typename Read>
-wire::Status read_back_pixels(DispatchEnv& env, const wire::Data& target, int dims, GLenum format,
-                              GLenum type, int64_t width, int64_t height, int64_t depth, Read read) {
+wire::Status read_back_image(DispatchEnv& env, const wire::Data& target, int dims, GLenum format,
+                             GLenum type, int64_t width, int64_t height, int64_t depth, Read read) {
   auto& st = env.state.impl();
-  if (!wire::size::readable_pixels(format, type)) {
-    refuse_pixels(st, wire::size::known_pixels(format, type) ? GL_INVALID_OPERATION
-                                                             : GL_INVALID_ENUM);
-    if (target.kind != wire::DataKind::kBufferOffset) env.reply.put_data(nullptr, 0);
-    return {};
-  }
   if (target.kind == wire::DataKind::kBufferOffset) {
     if (!buffer_bound(GL_PIXEL_PACK_BUFFER_BINDING)) {
       return wire::make_error(wire::Errc::kBadValue, "pack offset without a pack buffer");
@@ -154,6 +151,20 @@ wire::Status read_back_pixels(DispatchEnv& env, const wire::Data& target, int di
   if (out->bytes > 0) read(out->data);
   env.reply.put_data(out->data, out->bytes);
   return {};
+}
+
+// read_back_image() of pixels in the guest's format and type: a pair the
+// host cannot size is GL's error, not run.
+template <typename Read>
+wire::Status read_back_pixels(DispatchEnv& env, const wire::Data& target, int dims, GLenum format,
+                              GLenum type, int64_t width, int64_t height, int64_t depth, Read read) {
+  if (!wire::size::readable_pixels(format, type)) {
+    refuse_pixels(env.state.impl(), wire::size::known_pixels(format, type) ? GL_INVALID_OPERATION
+                                                                           : GL_INVALID_ENUM);
+    if (target.kind != wire::DataKind::kBufferOffset) env.reply.put_data(nullptr, 0);
+    return {};
+  }
+  return read_back_image(env, target, dims, format, type, width, height, depth, read);
 }
 
 // Dimensions of a texture target's images, as the pack state applies them.
@@ -198,6 +209,65 @@ wire::Status handle_glGetTexImage(DispatchEnv& env, wire::Reader& r) {
   level_size(target, level, size);
   return read_back_pixels(env, destination, image_dims(target), format, type, size[0], size[1], size[2],
                           [&](void* p) { glGetTexImage(target, level, format, type, p); });
+}
+
+// The 32x32 stipple as a bitmap under the pack state, like glReadPixels.
+wire::Status handle_glGetPolygonStipple(DispatchEnv& env, wire::Reader& r) {
+  wire::Data destination;
+  WIRE_TRY(read_data(r, destination));
+  return read_back_image(env, destination, 2, GL_COLOR_INDEX, GL_BITMAP, 32, 32, 1,
+                         [](void* p) { glGetPolygonStipple(static_cast<GLubyte*>(p)); });
+}
+
+namespace {
+
+// Largest pixel map a driver offers (GL_MAX_PIXEL_MAP_TABLE is 256 in Mesa).
+constexpr size_t kMaxPixelMapEntries = 65536;
+
+// A pixel map of `T` entries, sized from GL: into the bound pack buffer at
+// the offset the guest names, or sent back.
+template <typename T, typename Read>
+wire::Status get_pixel_map(DispatchEnv& env, wire::Reader& r, Read read) {
+  GLenum map = 0;
+  wire::Data destination;
+  WIRE_TRY(read_args(r, map));
+  WIRE_TRY(read_data(r, destination));
+  const bool to_buffer = destination.kind == wire::DataKind::kBufferOffset;
+  if (map < GL_PIXEL_MAP_I_TO_I || map > GL_PIXEL_MAP_A_TO_A) {
+    refuse_pixels(env.state.impl(), GL_INVALID_ENUM);
+    if (!to_buffer) env.reply.put_data(nullptr, 0);
+    return {};
+  }
+  if (to_buffer) {
+    if (!buffer_bound(GL_PIXEL_PACK_BUFFER_BINDING)) {
+      return wire::make_error(wire::Errc::kBadValue, "pack offset without a pack buffer");
+    }
+    read(map, reinterpret_cast<T*>(static_cast<uintptr_t>(destination.offset)));
+    return {};
+  }
+  GLint entries = 0;
+  glGetIntegerv(map - GL_PIXEL_MAP_I_TO_I + GL_PIXEL_MAP_I_TO_I_SIZE, &entries);
+  const size_t count = std::min(wire::size::nonnegative(entries), kMaxPixelMapEntries);
+  auto out = output_array(env, count, sizeof(T), 1);
+  if (!out) return out.error();
+  if (out->refused) return refused_reply(env, 1);
+  read(map, static_cast<T*>(out->data));
+  env.reply.put_data(out->data, count * sizeof(T));
+  return {};
+}
+
+}  // namespace
+
+wire::Status handle_glGetPixelMapfv(DispatchEnv& env, wire::Reader& r) {
+  return get_pixel_map<GLfloat>(env, r, [](GLenum map, GLfloat* v) { glGetPixelMapfv(map, v); });
+}
+
+wire::Status handle_glGetPixelMapuiv(DispatchEnv& env, wire::Reader& r) {
+  return get_pixel_map<GLuint>(env, r, [](GLenum map, GLuint* v) { glGetPixelMapuiv(map, v); });
+}
+
+wire::Status handle_glGetPixelMapusv(DispatchEnv& env, wire::Reader& r) {
+  return get_pixel_map<GLushort>(env, r, [](GLenum map, GLushort* v) { glGetPixelMapusv(map, v); });
 }
 
 wire::Status handle_glGetVertexAttribPointerv(DispatchEnv&, wire::Reader&) {

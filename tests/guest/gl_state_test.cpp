@@ -609,6 +609,52 @@ TEST_F(LegacyGlState, GetTexImageReadsTheLevelBack) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// glGetPolygonStipple into client memory and into a pack buffer (an offset):
+// the bitmap arrives where the program asked.
+TEST_F(LegacyGlState, GetPolygonStippleToMemoryAndPackBuffer) {
+  constexpr GLenum kPixelPackBuffer = 0x88EB, kStreamRead = 0x88E1;
+  uint8_t stipple[128];
+  for (int i = 0; i < 128; ++i) stipple[i] = static_cast<uint8_t>(i * 37 + 11);
+  gl<void (*)(const GLubyte*)>("glPolygonStipple")(stipple);
+  auto get_stipple = gl<void (*)(GLubyte*)>("glGetPolygonStipple");
+  uint8_t back[128] = {};
+  get_stipple(back);
+  EXPECT_EQ(std::memcmp(back, stipple, sizeof stipple), 0);
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kPixelPackBuffer, buffer);
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kPixelPackBuffer, 256, nullptr,
+                                                                       kStreamRead);
+  get_stipple(reinterpret_cast<GLubyte*>(uintptr_t{64}));  // at offset 64
+  auto* mapped = static_cast<const uint8_t*>(gl<void* (*)(GLenum, GLintptr, GLsizeiptr, GLbitfield)>(
+      "glMapBufferRange")(kPixelPackBuffer, 64, 128, kMapRead));
+  ASSERT_NE(mapped, nullptr);
+  EXPECT_EQ(std::memcmp(mapped, stipple, sizeof stipple), 0);
+  EXPECT_TRUE(gl<GLboolean (*)(GLenum)>("glUnmapBuffer")(kPixelPackBuffer));
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kPixelPackBuffer, 0);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// glGetPixelMap* read a map back whole, sized by the host from GL, in each
+// element type.
+TEST_F(LegacyGlState, GetPixelMapReadsTheMapBack) {
+  constexpr GLenum kPixelMapRToR = 0x0C76;
+  const GLfloat map[5] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+  gl<void (*)(GLenum, GLsizei, const GLfloat*)>("glPixelMapfv")(kPixelMapRToR, 5, map);
+  GLfloat floats[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+  gl<void (*)(GLenum, GLfloat*)>("glGetPixelMapfv")(kPixelMapRToR, floats);
+  EXPECT_EQ(std::memcmp(floats, map, sizeof map), 0);
+  EXPECT_EQ(floats[5], -1.0f);  // nothing past the map
+  GLushort shorts[5] = {};
+  gl<void (*)(GLenum, GLushort*)>("glGetPixelMapusv")(kPixelMapRToR, shorts);
+  EXPECT_EQ(shorts[0], 0u);
+  EXPECT_EQ(shorts[4], 0xFFFFu);
+  GLuint ints[5] = {};
+  gl<void (*)(GLenum, GLuint*)>("glGetPixelMapuiv")(kPixelMapRToR, ints);
+  EXPECT_EQ(ints[4], 0xFFFFFFFFu);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // An extension whose commands are all aliases of carried ones is offered
 // and reaches GL (GL_ARB_window_pos); one with commands of its own that are
 // not carried (GL_ARB_vertex_program) is hidden.

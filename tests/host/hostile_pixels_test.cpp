@@ -92,6 +92,14 @@ class HostilePixels : public AttackSuite<HostilePixels> {
     w().end(at);
   }
 
+  // glGetPolygonStipple into `destination`.
+  template <typename PutDestination>
+  void get_polygon_stipple(PutDestination put_destination) {
+    size_t at = w().begin(static_cast<uint32_t>(GlOp::glGetPolygonStipple));
+    put_destination();
+    w().end(at);
+  }
+
   void tex_image_2d(GLsizei width, GLsizei height, GLenum format, size_t bytes) {
     std::vector<std::byte> pixels(bytes, std::byte{0x11});
     wire::encode_glTexImage2D(w(), kTexture2D, 0, static_cast<GLint>(kRgba), width, height, 0,
@@ -257,12 +265,28 @@ TEST_F(HostilePixels, StippleReadWithSkippedRows) {
 // skipped part zero.
 TEST_F(HostilePixels, StippleWrittenWithSkippedRows) {
   wire::encode_glPixelStorei(w(), kPackSkipRows, 32);
-  wire::encode_glGetPolygonStipple(w());
+  get_polygon_stipple([&] { w().put_data(nullptr, 0); });
   const auto mask = reply_data();
   ASSERT_EQ(mask.size(), 256u);
   for (size_t i = 0; i < 128; ++i) ASSERT_EQ(mask[i], std::byte{0}) << i;
   EXPECT_EQ(gl_error(*attacker_), kNoError);
   expect_witness_renders(*witness_, 1);
+}
+
+// A pack-buffer offset with no pack buffer bound: GL would write the
+// stipple at that address in the host.
+TEST_F(HostilePixels, StippleReadBackToAnOffsetWithNoPackBuffer) {
+  get_polygon_stipple([&] { w().put_buffer_offset(0x10000); });
+  expect_lost_at(GlOp::glGetPolygonStipple);
+}
+
+// The same for a pixel map.
+TEST_F(HostilePixels, PixelMapReadBackToAnOffsetWithNoPackBuffer) {
+  size_t at = w().begin(static_cast<uint32_t>(GlOp::glGetPixelMapfv));
+  w().put(uint32_t{0x0C76});  // GL_PIXEL_MAP_R_TO_R
+  w().put_buffer_offset(0x10000);
+  w().end(at);
+  expect_lost_at(GlOp::glGetPixelMapfv);
 }
 
 TEST_F(HostilePixels, BitmapWithLongRows) {
