@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gl/context_impl.h"
+#include "gl/elements_draw.h"
 #include "gl/opcode_names.h"
 #include "gl/read_args.h"
 #include "wire/gl_decode.h"
@@ -140,10 +141,18 @@ wire::Result<bool> called_lists_held(const DisplayListCharges& lists, wire::Read
   return true;
 }
 
+bool is_array_draw(uint32_t opcode) {
+  const auto op = static_cast<wire::GlOp>(opcode);
+  return op == wire::GlOp::glDrawArrays || op == wire::GlOp::glDrawArraysInstanced ||
+         op == wire::GlOp::glDrawArraysInstancedBaseInstance || op == wire::GlOp::glMultiDrawArrays ||
+         is_elements_draw(opcode) || is_multi_elements_draw(opcode);
+}
+
 }  // namespace
 
 wire::Result<bool> list_calls_fit(const GlContextState::Impl& st, uint32_t opcode, wire::Reader r) {
   if (st.compiling_list == 0 || !st.list_primitive_open) return true;
+  if (is_array_draw(opcode)) return false;  // GL_INVALID_OPERATION when it would run
   const auto op = static_cast<wire::GlOp>(opcode);
   if (op == wire::GlOp::glCallLists) return called_lists_held(st.share->lists, r);
   if (op != wire::GlOp::glCallList) return true;

@@ -66,7 +66,9 @@ size_t list_name_bytes(GLenum type);
 // glBegin (whatever was compiled after it). Mesa 22 looks the called list up at compile time there and
 // reads through the null it gets for a missing one; GL would call nothing
 // for it now, so such a call is left out of the list (a list defined later
-// is therefore not called by it).
+// is therefore not called by it). An array draw there (glDrawArrays,
+// glDrawElements...) is left out too: Mesa 22 crashes compiling one inside
+// a glBegin, and GL would refuse it when the list runs.
 wire::Result<bool> list_calls_fit(const GlContextState::Impl& st, uint32_t opcode, wire::Reader payload);
 // After a command ran: notes a list glNewList opened or glEndList ended,
 // and a glBegin or glEnd compiled into it.

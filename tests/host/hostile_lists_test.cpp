@@ -203,6 +203,14 @@ TEST_F(HostileListsTest, CallOfAMissingListAfterARefusedCommandInsideACompiledBe
   expect_survived(0);
 }
 
+// Mesa crashes compiling an array draw inside a compiled glBegin (found by
+// fuzz_session): it is left out, as GL would refuse it when the list runs.
+TEST_F(HostileListsTest, ArrayDrawInsideACompiledBegin) {
+  enable_array_of_one_vertex();
+  compile_primitive_and_call([&] { wire::encode_glDrawArrays(w(), kPoints, 0, 1); });
+  expect_survived(0);
+}
+
 TEST_F(HostileListsTest, CallListsOfMissingListsInsideACompiledBegin) {
   compile_primitive_and_call([&] { call_lists({3, 4}); });
   expect_survived(0);
