@@ -238,10 +238,7 @@ wire::Status Session::swap_buffers(wire::Reader& r) {
   auto it = surfaces_.find(m->surface_id);
   if (it == surfaces_.end()) return unknown("surface", m->surface_id, r.offset());
   if (current_ && current_->lost) return {};
-  if (!frames_) {
-    auto st = start_frame_reader();
-    if (!st) return make_error(st.error().code, st.error().detail, r.offset());
-  }
+  if (auto st = start_frame_reader(); !st) return make_error(st.error().code, st.error().detail, r.offset());
   ensure_bound();  // the read is ordered after the guest's rendering
   bound_ = false;
   Surface& s = *it->second;

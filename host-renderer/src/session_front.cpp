@@ -56,7 +56,7 @@ wire::Status Session::make_front(uint32_t surface_id) {
     return made;
   }
   // Until then GL_FRONT named the one buffer: the front starts as its copy.
-  if (!frames_) WIRE_TRY(start_frame_reader());
+  WIRE_TRY(start_frame_reader());
   auto copied = frames_->copy_to_front(s);
   bound_ = false;
   return copied;
@@ -117,13 +117,15 @@ wire::Status Session::present_front() {
   auto it = surfaces_.find(draw_id_);
   if (it == surfaces_.end()) return {};
   const EGLSurface shown = it->second->front_or_back();
-  if (!frames_) WIRE_TRY(start_frame_reader());
+  WIRE_TRY(start_frame_reader());
   bound_ = false;
   return frames_->start(draw_id_, *it->second, shown, last_frame_[draw_id_],
                         [this](auto& f, auto px) { send_frame(f, px); });
 }
 
+// The readback context, made on first use.
 wire::Status Session::start_frame_reader() {
+  if (frames_) return {};
   auto fr = FrameReader::create(display_, limits_.frame_ring);
   bound_ = false;
   if (!fr) return make_error(Errc::kIo, fr.error().detail);
