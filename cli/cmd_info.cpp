@@ -56,7 +56,7 @@ void print_hidden_extensions(const nlohmann::json& host) {
   for (const std::string& e : offered) {
     const char* reason = wire::gl_extension_block_reason(e.c_str());
     if (!reason) continue;
-    if (first) std::printf("hidden from guests    (a command of theirs is not carried)\n");
+    if (first) std::printf("hidden from guests    (not forwarded, and why)\n");
     first = false;
     std::printf("  %-44s %s\n", e.c_str(), reason);
   }

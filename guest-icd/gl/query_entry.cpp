@@ -280,6 +280,31 @@ void GLAPIENTRY handle_glGetUniformuiv(GLuint program, GLint location, GLuint* p
   get_uniform(wire::GlOp::glGetUniformuiv, program, location, params);
 }
 
+void GLAPIENTRY handle_glGetUniformdv(GLuint program, GLint location, GLdouble* params) {
+  get_uniform(wire::GlOp::glGetUniformdv, program, location, params);
+}
+
+void GLAPIENTRY handle_glGetUniformi64vARB(GLuint program, GLint location, GLint64* params) {
+  get_uniform(wire::GlOp::glGetUniformi64vARB, program, location, params);
+}
+
+void GLAPIENTRY handle_glGetUniformui64vARB(GLuint program, GLint location, GLuint64* params) {
+  get_uniform(wire::GlOp::glGetUniformui64vARB, program, location, params);
+}
+
+// The host knows the program string's length; the program's buffer holds it.
+void GLAPIENTRY handle_glGetProgramStringARB(GLenum target, GLenum pname, void* string) {
+  Stream* s = current_stream();
+  if (!s) return;
+  size_t cmd = begin(*s, wire::GlOp::glGetProgramStringARB);
+  s->writer().put(static_cast<uint32_t>(target));
+  s->writer().put(static_cast<uint32_t>(pname));
+  auto reply = finish_and_wait(*s, cmd);
+  if (!reply) return;
+  wire::Reader r(*reply, 0);
+  copy_reply(r, string, SIZE_MAX);
+}
+
 void GLAPIENTRY handle_glGetActiveUniformBlockiv(GLuint program, GLuint block, GLenum pname,
                                                  GLint* params) {
   Stream* s = current_stream();

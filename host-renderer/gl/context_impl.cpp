@@ -2,6 +2,7 @@
 #include "gl/driver_workarounds.h"
 #include "gl/references.h"
 
+#include <epoxy/egl.h>
 #include <epoxy/gl.h>
 
 #include <cstring>
@@ -33,6 +34,7 @@ void delete_objects(ObjectType t, const std::vector<GLuint>& v) {
     case ObjectType::kVertexArray: glDeleteVertexArrays(n, v.data()); break;
     case ObjectType::kProgramPipeline: glDeleteProgramPipelines(n, v.data()); break;
     case ObjectType::kDisplayList: delete_each(v, [](GLuint l) { glDeleteLists(l, 1); }); break;
+    case ObjectType::kAssemblyProgram: glDeleteProgramsARB(n, v.data()); break;
     case ObjectType::kSync:
     case ObjectType::kCount: break;
   }
@@ -47,6 +49,7 @@ GLuint gen_one(ObjectType t) {
     case ObjectType::kFramebuffer: glGenFramebuffers(1, &created); break;
     case ObjectType::kRenderbuffer: glGenRenderbuffers(1, &created); break;
     case ObjectType::kDisplayList: created = glGenLists(1); break;
+    case ObjectType::kAssemblyProgram: glGenProgramsARB(1, &created); break;
     default: break;
   }
   return created;
@@ -234,10 +237,14 @@ bool GlContextState::Impl::supports(const wire::GlCommandInfo& info) {
   if (!probed_) probe_support();
   const int needed = gles ? info.gles_version : info.gl_version;
   if (needed != 0 && needed <= version_) return true;
-  for (int w = 0; w < wire::kGlExtensionWords; ++w) {
-    if (info.extensions[w] & extensions_[w]) return true;
-  }
-  return false;
+  bool offered = false;
+  for (int w = 0; w < wire::kGlExtensionWords; ++w) offered |= (info.extensions[w] & extensions_[w]) != 0;
+  if (!offered) return false;
+  // An extension may bring a command only with another one the driver lacks
+  // (GL_NV_half_float's glVertexWeighthNV needs GL_EXT_vertex_weighting).
+  auto [it, added] = resolvable_.try_emplace(&info, false);
+  if (added) it->second = eglGetProcAddress(info.name) != nullptr;
+  return it->second;
 }
 
 bool GlContextState::add_references(ObjectReferences& refs) {

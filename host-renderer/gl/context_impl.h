@@ -114,6 +114,9 @@ struct GlContextState::Impl {
   bool fixed_function_ = false;
   bool draw_module_ = false;
   std::array<uint64_t, wire::kGlExtensionWords> extensions_{};  // bits of wire::gl_extension_names()
+  // Commands offered only through an extension, by whether the driver has
+  // an entry point for them (libepoxy aborts on one it cannot resolve).
+  std::unordered_map<const wire::GlCommandInfo*, bool> resolvable_;
 };
 
 }  // namespace host

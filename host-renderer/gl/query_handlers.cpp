@@ -4,7 +4,10 @@
 // Wire layouts (guest-icd/gl/query_entry.cpp writes them):
 //   glGetString               u32 name -> Data (NUL-terminated, empty when none)
 //   glGetStringi              u32 name, u32 index -> Data
-//   glGetUniform{f,i,ui}v     u32 program, i32 location -> Data values
+//   glGetUniform{f,i,ui,d}v, glGetUniform{i,ui}64vARB
+//                             u32 program, i32 location -> Data values
+//   glGetProgramStringARB     u32 target, u32 pname -> Data (the program's
+//                             string, GL_PROGRAM_LENGTH_ARB bytes)
 //   glGetActiveUniformBlockiv u32 program, u32 block, u32 pname -> Data values
 //   glReadPixels              i32 x, y, width, height, u32 format, type, Data
 //                             (pack-buffer offset; or null: replies Data pixels)
@@ -35,15 +38,18 @@ void reply_string(DispatchEnv& env, const GLubyte* s) {
 // Components of a uniform of GLSL type `type` (at most a 4x4 matrix).
 size_t uniform_components(GLenum type) {
   switch (type) {
-    case GL_FLOAT_VEC2: case GL_INT_VEC2: case GL_UNSIGNED_INT_VEC2: case GL_BOOL_VEC2: return 2;
-    case GL_FLOAT_VEC3: case GL_INT_VEC3: case GL_UNSIGNED_INT_VEC3: case GL_BOOL_VEC3: return 3;
+    case GL_FLOAT_VEC2: case GL_INT_VEC2: case GL_UNSIGNED_INT_VEC2: case GL_BOOL_VEC2:
+    case GL_DOUBLE_VEC2: case GL_INT64_VEC2_ARB: case GL_UNSIGNED_INT64_VEC2_ARB: return 2;
+    case GL_FLOAT_VEC3: case GL_INT_VEC3: case GL_UNSIGNED_INT_VEC3: case GL_BOOL_VEC3:
+    case GL_DOUBLE_VEC3: case GL_INT64_VEC3_ARB: case GL_UNSIGNED_INT64_VEC3_ARB: return 3;
     case GL_FLOAT_VEC4: case GL_INT_VEC4: case GL_UNSIGNED_INT_VEC4: case GL_BOOL_VEC4:
-    case GL_FLOAT_MAT2: return 4;
-    case GL_FLOAT_MAT2x3: case GL_FLOAT_MAT3x2: return 6;
-    case GL_FLOAT_MAT2x4: case GL_FLOAT_MAT4x2: return 8;
-    case GL_FLOAT_MAT3: return 9;
-    case GL_FLOAT_MAT3x4: case GL_FLOAT_MAT4x3: return 12;
-    case GL_FLOAT_MAT4: return 16;
+    case GL_DOUBLE_VEC4: case GL_INT64_VEC4_ARB: case GL_UNSIGNED_INT64_VEC4_ARB:
+    case GL_FLOAT_MAT2: case GL_DOUBLE_MAT2: return 4;
+    case GL_FLOAT_MAT2x3: case GL_FLOAT_MAT3x2: case GL_DOUBLE_MAT2x3: case GL_DOUBLE_MAT3x2: return 6;
+    case GL_FLOAT_MAT2x4: case GL_FLOAT_MAT4x2: case GL_DOUBLE_MAT2x4: case GL_DOUBLE_MAT4x2: return 8;
+    case GL_FLOAT_MAT3: case GL_DOUBLE_MAT3: return 9;
+    case GL_FLOAT_MAT3x4: case GL_FLOAT_MAT4x3: case GL_DOUBLE_MAT3x4: case GL_DOUBLE_MAT4x3: return 12;
+    case GL_FLOAT_MAT4: case GL_DOUBLE_MAT4: return 16;
     default: return 1;
   }
 }
@@ -108,6 +114,35 @@ wire::Status handle_glGetUniformuiv(DispatchEnv& env, wire::Reader& r) {
   return get_uniform<GLuint>(env, r, [](GLuint p, GLint l, GLuint* v) {
     glGetUniformuiv(p, l, v);
   });
+}
+
+wire::Status handle_glGetUniformdv(DispatchEnv& env, wire::Reader& r) {
+  return get_uniform<GLdouble>(env, r, [](GLuint p, GLint l, GLdouble* v) {
+    glGetUniformdv(p, l, v);
+  });
+}
+
+wire::Status handle_glGetUniformi64vARB(DispatchEnv& env, wire::Reader& r) {
+  return get_uniform<GLint64>(env, r, [](GLuint p, GLint l, GLint64* v) {
+    glGetUniformi64vARB(p, l, v);
+  });
+}
+
+wire::Status handle_glGetUniformui64vARB(DispatchEnv& env, wire::Reader& r) {
+  return get_uniform<GLuint64>(env, r, [](GLuint p, GLint l, GLuint64* v) {
+    glGetUniformui64vARB(p, l, v);
+  });
+}
+
+wire::Status handle_glGetProgramStringARB(DispatchEnv& env, wire::Reader& r) {
+  GLenum target = 0, pname = 0;
+  WIRE_TRY(read_args(r, target, pname));
+  GLint length = 0;
+  if (pname == GL_PROGRAM_STRING_ARB) glGetProgramivARB(target, GL_PROGRAM_LENGTH_ARB, &length);
+  std::string text(static_cast<size_t>(std::max(length, 0)), '\0');
+  glGetProgramStringARB(target, pname, text.data());  // GL's own error for a bad target or pname
+  env.reply.put_data(text.data(), text.size());
+  return {};
 }
 
 wire::Status handle_glGetActiveUniformBlockiv(DispatchEnv& env, wire::Reader& r) {

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "egl/api.h"
@@ -656,17 +657,86 @@ TEST_F(LegacyGlState, GetPixelMapReadsTheMapBack) {
 }
 
 // An extension whose commands are all aliases of carried ones is offered
-// and reaches GL (GL_ARB_window_pos); one with commands of its own that are
-// not carried (GL_ARB_vertex_program) is hidden.
+// and reaches GL (GL_ARB_window_pos); one Conduit cannot forward
+// (GL_EXT_memory_object: memory behind host handles) is hidden.
 TEST_F(LegacyGlState, ExtensionsOfAliasesAreOfferedAndWork) {
   constexpr GLenum kCurrentRasterPosition = 0x0B07;
   ASSERT_TRUE(offers("GL_ARB_window_pos"));
-  EXPECT_FALSE(offers("GL_ARB_vertex_program"));
+  EXPECT_FALSE(offers("GL_EXT_memory_object"));
   gl<void (*)(GLint, GLint)>("glWindowPos2iARB")(3, 5);
   std::array<GLint, 4> position{};
   gl<void (*)(GLenum, GLint*)>("glGetIntegerv")(kCurrentRasterPosition, position.data());
   EXPECT_EQ(position[0], 3);
   EXPECT_EQ(position[1], 5);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// GL_ARB_vertex_program's programs have names of their own: a program made
+// under a guest name takes its string, gives it back and is known by that
+// name, while the same number names no GLSL program.
+TEST_F(LegacyGlState, AssemblyProgramsKeepTheirStringAndName) {
+  constexpr GLenum kVertexProgram = 0x8620, kFormatAscii = 0x8875;
+  constexpr GLenum kProgramLength = 0x8627, kProgramString = 0x8628;
+  ASSERT_TRUE(offers("GL_ARB_vertex_program"));
+  const std::string text = "!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n";
+  GLuint program = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenProgramsARB")(1, &program);
+  gl<void (*)(GLenum, GLuint)>("glBindProgramARB")(kVertexProgram, program);
+  gl<void (*)(GLenum, GLenum, GLsizei, const void*)>("glProgramStringARB")(
+      kVertexProgram, kFormatAscii, static_cast<GLsizei>(text.size()), text.data());
+  GLint length = 0;
+  gl<void (*)(GLenum, GLenum, GLint*)>("glGetProgramivARB")(kVertexProgram, kProgramLength, &length);
+  ASSERT_EQ(length, static_cast<GLint>(text.size()));
+  std::string back(text.size() + 4, '?');
+  gl<void (*)(GLenum, GLenum, void*)>("glGetProgramStringARB")(kVertexProgram, kProgramString,
+                                                               back.data());
+  EXPECT_EQ(back, text + "????");  // the string, and nothing past it
+  auto is_program = gl<GLboolean (*)(GLuint)>("glIsProgramARB");
+  EXPECT_TRUE(is_program(program));
+  EXPECT_FALSE(gl<GLboolean (*)(GLuint)>("glIsProgram")(program));
+  gl<void (*)(GLsizei, const GLuint*)>("glDeleteProgramsARB")(1, &program);
+  EXPECT_FALSE(is_program(program));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// GL_EXT_vertex_array's pointers are OpenGL 1.1's client arrays, read at draw.
+TEST_F(LegacyGlState, VertexArrayExtensionDrawsFromClientMemory) {
+  constexpr GLenum kVertexArray = 0x8074, kColorArray = 0x8076, kTriangleFan = 0x0006;
+  ASSERT_TRUE(offers("GL_EXT_vertex_array"));
+  const std::array<float, 8> square{-1, -1, 1, -1, 1, 1, -1, 1};
+  const std::array<uint8_t, 16> blue{0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255};
+  gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
+  gl<void (*)(GLint, GLenum, GLsizei, GLsizei, const void*)>("glVertexPointerEXT")(
+      2, kFloat, 0, 4, square.data());
+  gl<void (*)(GLint, GLenum, GLsizei, GLsizei, const void*)>("glColorPointerEXT")(
+      4, kUbyte, 0, 4, blue.data());
+  gl<void (*)(GLenum)>("glEnableClientState")(kVertexArray);
+  gl<void (*)(GLenum)>("glEnableClientState")(kColorArray);
+  gl<void (*)(GLenum, GLint, GLsizei)>("glDrawArraysEXT")(kTriangleFan, 0, 4);
+  EXPECT_EQ(pixel(8, 8), (std::array<uint8_t, 4>{0, 0, 255, 255}));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// A double uniform's value count comes from its type, as for float ones.
+TEST_F(LegacyGlState, DoubleUniformsReadBack) {
+  ASSERT_TRUE(offers("GL_ARB_gpu_shader_fp64"));
+  const char* vs = "#version 150\n#extension GL_ARB_gpu_shader_fp64 : require\n"
+                   "uniform dvec3 d; in vec4 p;\n"
+                   "void main() { gl_Position = p + vec4(vec3(d), 0.0); }";
+  GLuint shader = gl<GLuint (*)(GLenum)>("glCreateShader")(kVertexShader);
+  gl<void (*)(GLuint, GLsizei, const GLchar* const*, const GLint*)>("glShaderSource")(shader, 1, &vs,
+                                                                                     nullptr);
+  gl<void (*)(GLuint)>("glCompileShader")(shader);
+  GLuint program = gl<GLuint (*)()>("glCreateProgram")();
+  gl<void (*)(GLuint, GLuint)>("glAttachShader")(program, shader);
+  gl<void (*)(GLuint)>("glLinkProgram")(program);
+  gl<void (*)(GLuint)>("glUseProgram")(program);
+  const GLint location = gl<GLint (*)(GLuint, const GLchar*)>("glGetUniformLocation")(program, "d");
+  ASSERT_GE(location, 0);
+  gl<void (*)(GLint, GLdouble, GLdouble, GLdouble)>("glUniform3d")(location, 0.5, -2.25, 1e100);
+  std::array<GLdouble, 4> back{9, 9, 9, 9};
+  gl<void (*)(GLuint, GLint, GLdouble*)>("glGetUniformdv")(program, location, back.data());
+  EXPECT_EQ(back, (std::array<GLdouble, 4>{0.5, -2.25, 1e100, 9}));
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 

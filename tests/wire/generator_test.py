@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The generator's refusals: a command whose pointer GL keeps after the call
-is generated only with a hand-written host side or not at all. And which
-extensions it carries: those whose every command is carried or an alias of
-one."""
+is generated only with a hand-written host side or not at all, and one that
+allocates storage only with an [allocations] entry. And which extensions it
+carries: every one of the registry, except those annotated with a reason and
+those with a command it cannot carry."""
 
 import os
 import sys
@@ -29,6 +30,8 @@ REGISTRY = """<registry><types/><commands>
   <param><ptype>GLbitfield</ptype> <name>mask</name></param><alias name="glClear"/></command>
 <command><proto>void <name>glFrobTEST</name></proto>
   <param><ptype>GLint</ptype> <name>x</name></param></command>
+<command><proto>void <name>glBufferStorageTEST</name></proto>
+  <param><ptype>GLsizeiptr</ptype> <name>size</name></param></command>
 </commands>
 <feature api="gl" name="GL_VERSION_1_0" number="1.0"><require>
   <command name="glColorPointer"/><command name="glSelectBuffer"/>
@@ -38,12 +41,19 @@ REGISTRY = """<registry><types/><commands>
 <extension name="GL_TEST_aliases" supported="gl"><require><command name="glClearTEST"/></require></extension>
 <extension name="GL_TEST_new" supported="gl"><require>
   <command name="glClearTEST"/><command name="glFrobTEST"/></require></extension>
+<extension name="GL_TEST_storage" supported="gl"><require><command name="glBufferStorageTEST"/></require></extension>
+<extension name="GL_TEST_es1" supported="gles1"><require><command name="glFrobTEST"/></require></extension>
 </extensions></registry>
 """
 
-RULES = """[extensions]
-allow = []
+RULES = """[unsupported_extensions]
+{blocked}
+[classes]
+{classes}
+[allocations]
+{allocations}
 [rules]
+allocating_pattern = "^gl(Named)?Buffer(Data|Storage)"
 gen_pattern = "^gl(Gen|Create)[A-Z]"
 delete_pattern = "^glDelete"
 bind_create_classes = []
@@ -61,10 +71,16 @@ glGetPointerv = "returns guest pointers"
 """
 
 
-def model(kept='"glSelectBuffer.buffer"', manual="", extra=""):
+CHARGED = 'glBufferStorageTEST = { object = "buffer", bytes = "$size" }'
+
+
+def model(kept='"glSelectBuffer.buffer"', manual="", extra="", blocked="", classes="",
+          allocations=CHARGED):
+    notes = RULES.format(kept=kept, manual=manual, extra=extra, blocked=blocked, classes=classes,
+                         allocations=allocations)
     with tempfile.TemporaryDirectory() as d:
         paths = {}
-        for name, text in (("gl.xml", REGISTRY), ("notes.toml", RULES.format(kept=kept, manual=manual, extra=extra)),
+        for name, text in (("gl.xml", REGISTRY), ("notes.toml", notes),
                            ("opcodes.txt", "")):
             paths[name] = os.path.join(d, name)
             with open(paths[name], "w") as f:
@@ -108,9 +124,35 @@ class KeptPointers(unittest.TestCase):
         self.assertIn("no such pointer parameter", self.refusal(kept='"glClear.mask"'))
 
 
+class Allocations(unittest.TestCase):
+    def test_allocating_command_needs_an_entry(self):
+        with self.assertRaises(SystemExit) as err:
+            model(extra=HAND_WRITTEN, allocations="")
+        self.assertIn("glBufferStorageTEST: allocates storage", str(err.exception))
+
+    def test_entry_or_unsupported_extension_is_accepted(self):
+        self.assertIn("glBufferStorageTEST", model(extra=HAND_WRITTEN).commands)
+        m = model(extra=HAND_WRITTEN, allocations="", blocked='"GL_TEST_storage" = "uncharged"')
+        self.assertNotIn("glBufferStorageTEST", m.commands)
+
+
+class Classes(unittest.TestCase):
+    def test_annotated_class_replaces_the_registry_one(self):
+        m = model(extra=HAND_WRITTEN, classes='"glFrobTEST.x" = "assembly program"')
+        self.assertEqual(m.commands["glFrobTEST"].params[0].cls, "assembly program")
+
+    def test_annotated_class_names_a_real_parameter(self):
+        with self.assertRaises(SystemExit) as err:
+            model(extra=HAND_WRITTEN, classes='"glFrobTEST.y" = "program"')
+        self.assertIn("no such parameter", str(err.exception))
+
+
+HAND_WRITTEN = '[both]\nglColorPointer = "a"\nglSelectBuffer = "b"'
+
+
 class CarriedExtensions(unittest.TestCase):
     def setUp(self):
-        self.m = model(extra='[both]\nglColorPointer = "a"\nglSelectBuffer = "b"')
+        self.m = model(extra=HAND_WRITTEN)
 
     def test_alias_routes_to_the_carried_command(self):
         clear = self.m.commands["glClear"]
@@ -119,12 +161,31 @@ class CarriedExtensions(unittest.TestCase):
         self.assertIn("GL_TEST_aliases", clear.extensions)
         self.assertIn("GL_TEST_aliases", self.m.extensions)
 
-    def test_extension_of_aliases_is_carried(self):
-        self.assertNotIn("GL_TEST_aliases", self.m.blocked_extensions())
+    def test_every_extension_is_carried(self):
+        self.assertIn("glFrobTEST", self.m.commands)
+        self.assertIn("GL_TEST_new", self.m.commands["glFrobTEST"].extensions)
+        self.assertEqual(self.m.blocked_extensions(), {})
 
-    def test_extension_with_a_command_of_its_own_is_hidden_with_a_reason(self):
-        blocked = self.m.blocked_extensions()
-        self.assertEqual(blocked.get("GL_TEST_new"), "glFrobTEST: not carried yet")
+    def test_annotated_extension_is_hidden_with_its_reason(self):
+        m = model(extra=HAND_WRITTEN, blocked='"GL_TEST_new" = "frobs the host"')
+        self.assertNotIn("glFrobTEST", m.commands)
+        self.assertIn("glClearTEST", m.commands["glClear"].aliases)
+        self.assertEqual(m.blocked_extensions()["GL_TEST_new"], "frobs the host")
+
+    def test_unknown_annotated_extension_is_refused(self):
+        with self.assertRaises(SystemExit) as err:
+            model(extra=HAND_WRITTEN, blocked='"GL_TEST_none" = "x"')
+        self.assertIn("unknown extensions GL_TEST_none", str(err.exception))
+
+    def test_unsupported_command_hides_its_extension_with_the_reason(self):
+        m = model(extra=HAND_WRITTEN + '\n[unsupported]\nglFrobTEST = "host memory"')
+        self.assertEqual(m.blocked_extensions().get("GL_TEST_new"), "glFrobTEST: host memory")
+
+    def test_guest_only_command_is_carried_without_an_opcode(self):
+        m = model(extra=HAND_WRITTEN + '\n[guest_only]\nglFrobTEST = "glClear"')
+        self.assertNotIn("glFrobTEST", m.commands)
+        self.assertIn("glFrobTEST", m.guest_only)
+        self.assertNotIn("GL_TEST_new", m.blocked_extensions())
 
 
 if __name__ == "__main__":

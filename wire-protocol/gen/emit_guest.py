@@ -9,7 +9,9 @@ def handler_decl(c):
 
 
 def gl_handlers_h(model):
-    decls = "".join(handler_decl(c) for c in model.ordered() if c.custom in ("guest", "both", "manual"))
+    hand_written = [c for c in model.ordered() if c.custom in ("guest", "both", "manual")]
+    decls = "".join(handler_decl(c) for c in hand_written + sorted(model.guest_only.values(),
+                                                                    key=lambda c: c.name))
     return (HEADER + "// Hand-written guest entry points (see annotations.toml).\n#pragma once\n\n"
             '#include "wire/gl_types.h"\n\nnamespace icd {\n\n' + decls + "\n}  // namespace icd\n")
 
@@ -82,6 +84,7 @@ def gl_entry_cpp(model):
             out.append(f"{c.ret} GLAPIENTRY e_{c.name}({c.arg_list()}) {{\n{entry_body(c)}\n}}\n\n")
         for name in [c.name] + c.aliases:
             procs.append((name, target))
+    procs += [(name, f"handle_{name}") for name in model.guest_only]
     procs.sort()
     table = "".join(f'    {{"{n}", reinterpret_cast<void*>(&{t})}},\n' for n, t in procs)
     out.append("struct Proc {\n  const char* name;\n  void* address;\n};\n\n}  // namespace\n\n"

@@ -9,7 +9,7 @@ OBJECT_TYPES = {
     "renderbuffer": "kRenderbuffer", "program": "kProgram", "shader": "kShader",
     "sampler": "kSampler", "query": "kQuery", "transform feedback": "kTransformFeedback",
     "vertex array": "kVertexArray", "program pipeline": "kProgramPipeline",
-    "display list": "kDisplayList",
+    "display list": "kDisplayList", "assembly program": "kAssemblyProgram",
 }
 # Kinds whose storage the memory ledger charges; GL may hand their names out
 # again while a deleted object under that name still holds storage.

@@ -104,7 +104,7 @@ def gl_encode_h(model):
 
 
 def encode_body(c):
-    lines = [f"  size_t start = wire_out.begin({c.opcode});"]
+    lines = [f"  size_t wire_start = wire_out.begin({c.opcode});"]
     for p in inputs(c):
         if p.kind == "scalar":
             lines.append(f"  wire_out.put<{p.base}>({p.name});")
@@ -116,7 +116,7 @@ def encode_body(c):
                          f"  }} else {{\n    wire_out.put_data({p.name}, {p.name}_bytes);\n  }}")
         else:
             lines.append(f"  wire_out.put_data({p.name}, {p.name}_bytes);")
-    lines.append("  wire_out.end(start);")
+    lines.append("  wire_out.end(wire_start);")
     return "\n".join(lines)
 
 

@@ -116,7 +116,8 @@ class Model:
         self.opcodes_path = opcodes_path
         self.all = {c.find("proto/name").text: c for c in self.root.find("commands")}
         self.commands = {}
-        self.extensions = list(self.notes["extensions"]["allow"])
+        self.blocked = self.notes["unsupported_extensions"]
+        self.extensions = []
         self._select()
         self._classify_all()
         # Every extension that brings a carried command, in a fixed order:
@@ -131,9 +132,11 @@ class Model:
             proto = elem.find("proto")
             ret = _text(proto)[: -len(name)].strip()
             alias = elem.find("alias")
+            params = [_parse_param(p) for p in elem.findall("param")]
+            for p in params:
+                p.cls = self.notes["classes"].get(f"{name}.{p.name}", p.cls)
             self.commands[name] = Command(
-                name=name, ret=ret, ret_cls=proto.get("class"),
-                params=[_parse_param(p) for p in elem.findall("param")],
+                name=name, ret=ret, ret_cls=proto.get("class"), params=params,
                 alias_of=alias.get("name") if alias is not None else None)
         return self.commands[name]
 
@@ -151,16 +154,25 @@ class Model:
                     if api == "gles2" and not c.gles_version:
                         c.gles_version = version
         self.core_names = sorted(self.commands)
-        ext_elems = {e.get("name"): e for e in self.root.iter("extension")}
-        for ext in self.extensions:
-            if ext not in ext_elems:
-                raise SystemExit(f"annotations: unknown extension {ext}")
-            for req in ext_elems[ext].findall("require"):
+        for ext in self.registry_extensions():
+            if ext.get("name") in self.blocked:
+                continue
+            for req in ext.findall("require"):
                 if req.get("api") not in (None, "gl", "gles2"):
                     continue
                 for cmd in req.findall("command"):
-                    self._add_extension_command(cmd.get("name"), ext)
+                    self._add_extension_command(cmd.get("name"), ext.get("name"))
+        unknown = sorted(set(self.blocked) - {e.get("name") for e in self.registry_extensions()})
+        if unknown:
+            raise SystemExit(f"annotations: unknown extensions {', '.join(unknown)}")
         self._route_all_aliases()
+
+    def registry_extensions(self):
+        """Every GL and GLES 2+ extension of the registry."""
+        for ext in self.root.iter("extension"):
+            apis = set((ext.get("supported") or "").split("|"))
+            if apis & {"gl", "glcore", "gles2"}:
+                yield ext
 
     def _route_all_aliases(self):
         """Any extension command that the registry declares an alias of a
@@ -201,7 +213,7 @@ class Model:
     def _classify_all(self):
         notes = self.notes
         kinds = {}
-        for kind in ("guest", "host", "both", "manual", "unsupported"):
+        for kind in ("guest", "host", "both", "manual", "guest_only", "unsupported"):
             for name, reason in notes.get(kind, {}).items():
                 if name in kinds:
                     raise SystemExit(f"annotations: {name} listed twice")
@@ -211,6 +223,7 @@ class Model:
                 raise SystemExit(f"annotations: {name} is not a selected command")
         self._check_kept_list()
         self.unsupported = {}
+        self.guest_only = {}
         self.failures = {}
         for name in list(self.commands):
             c = self.commands[name]
@@ -219,16 +232,31 @@ class Model:
                 self.unsupported[name] = reason
                 del self.commands[name]
                 continue
+            if kind == "guest_only":
+                c.custom, c.reason = kind, reason
+                self.guest_only[name] = self.commands.pop(name)
+                continue
             c.custom, c.reason = kind, reason
             try:
                 self._classify(c)
             except Unsupported as err:
                 if kind != "manual":
                     self.failures[name] = str(err)
+        self._check_allocations()
         if self.failures:
             lines = "\n".join(f"  {n}: {w}" for n, w in sorted(self.failures.items()))
             raise SystemExit("commands needing an annotation (hand-written or unsupported):\n"
                              + lines)
+
+    def _check_allocations(self):
+        """A command that allocates storage is charged to the guest: it needs
+        an [allocations] entry or a hand-written host side."""
+        pattern = re.compile(self.notes["rules"]["allocating_pattern"])
+        charged = self.notes["allocations"]
+        for c in self.commands.values():
+            if (pattern.search(c.name) and c.name not in charged
+                    and c.custom not in ("host", "both", "manual")):
+                self.failures[c.name] = "allocates storage: needs an [allocations] entry"
 
     def _classify(self, c):
         rules = self.notes["rules"]
@@ -258,6 +286,11 @@ class Model:
                 (by_name or f"{c.name}.{p.name}" in rules["kept"])]
 
     def _check_kept_list(self):
+        for key in self.notes["classes"]:
+            name, _, param = key.partition(".")
+            c = self.commands.get(name)
+            if c is None or not any(p.name == param for p in c.params):
+                raise SystemExit(f"annotations: [classes] {key}: no such parameter")
         for key in self.notes["pointers"]["kept"] + self.notes["pointers"]["in_place"]:
             name, _, param = key.partition(".")
             c = self.commands.get(name)
@@ -334,16 +367,20 @@ class Model:
         raise Unsupported(f"length {p.len} of {p.name}")
 
     def blocked_extensions(self):
-        """Extensions with commands outside the carried set, each with why:
-        the guest hides them, and `conduit info` says so."""
-        carried = set(self.commands)
+        """Extensions Conduit does not carry, each with why: those annotated
+        as a whole, and those with a command outside the carried set. The
+        guest hides them, and `conduit info` says so. A block of commands
+        that another extension brings (an interaction) blocks nothing."""
+        carried = set(self.commands) | set(self.guest_only)
         for c in self.commands.values():
             carried.update(c.aliases)
-        out = {}
+        out = dict(self.blocked)
         for ext in self.root.iter("extension"):
-            if ext.get("supported") in (None, "disabled"):
+            if ext.get("supported") in (None, "disabled") or ext.get("name") in out:
                 continue
-            names = {c.get("name") for req in ext.findall("require") for c in req.findall("command")}
+            names = {c.get("name") for req in ext.findall("require")
+                     if "interaction" not in (req.get("comment") or "")
+                     for c in req.findall("command")}
             missing = sorted(names - carried)
             if missing:
                 out[ext.get("name")] = self._missing_reason(missing)

@@ -20,6 +20,7 @@ enum class ObjectType : uint8_t {
   kProgramPipeline,
   kDisplayList,
   kSync,
+  kAssemblyProgram,  // ARB_vertex_program/ARB_fragment_program: a namespace of its own
   kCount,
 };
 
