@@ -38,4 +38,9 @@ inline size_t copy_reply(wire::Reader& r, void* dst, size_t capacity) {
   return data->bytes.size();
 }
 
+// Ends a read-back of pixels: into the bound pack buffer at the offset
+// `pixels` stands for (no wait), or a round trip whose pixels are copied to
+// the program's memory, at most `capacity` bytes.
+void finish_read_back(Stream& s, size_t cmd, void* pixels, size_t capacity);
+
 }  // namespace icd

@@ -1,6 +1,7 @@
 // Queries the guest answers from its own state or from answers it fetched
 // once per context; the rest ask the host (a round trip).
 // Wire layouts: host-renderer/gl/query_handlers.cpp and state_handlers.cpp.
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -320,11 +321,6 @@ void GLAPIENTRY handle_glGetActiveUniformBlockiv(GLuint program, GLuint block, G
   if (data) std::memcpy(params, data->bytes.data(), data->bytes.size());
 }
 
-namespace {
-
-// Ends a read-back of pixels: into the bound pack buffer at the offset
-// `pixels` stands for (no wait), or a round trip whose pixels are copied to
-// the program's memory, at most `capacity` bytes.
 void finish_read_back(Stream& s, size_t cmd, void* pixels, size_t capacity) {
   auto& w = s.writer();
   if (s.gl_state().pack_buffer_bound()) {
@@ -339,8 +335,6 @@ void finish_read_back(Stream& s, size_t cmd, void* pixels, size_t capacity) {
   copy_reply(r, pixels, capacity);
 }
 
-}  // namespace
-
 void GLAPIENTRY handle_glReadPixels(GLint x, GLint y, GLsizei width, GLsizei height,
                                     GLenum format, GLenum type, void* pixels) {
   Stream* s = current_stream();
@@ -354,18 +348,17 @@ void GLAPIENTRY handle_glReadPixels(GLint x, GLint y, GLsizei width, GLsizei hei
                    wire::size::pixel_bytes(s->gl_state().pack(), 2, format, type, width, height, 1));
 }
 
-// The host knows the image's size; the program's buffer holds the image.
-void GLAPIENTRY handle_glGetTexImage(GLenum target, GLint level, GLenum format, GLenum type,
-                                     void* pixels) {
+void GLAPIENTRY handle_glReadnPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format,
+                                     GLenum type, GLsizei buf_size, void* pixels) {
   Stream* s = current_stream();
   if (!s) return;
-  size_t cmd = begin(*s, wire::GlOp::glGetTexImage);
+  size_t cmd = begin(*s, wire::GlOp::glReadnPixels);
   auto& w = s->writer();
-  w.put(static_cast<uint32_t>(target));
-  w.put(static_cast<int32_t>(level));
+  for (int32_t v : {x, y, width, height}) w.put(v);
   w.put(static_cast<uint32_t>(format));
   w.put(static_cast<uint32_t>(type));
-  finish_read_back(*s, cmd, pixels, SIZE_MAX);
+  w.put(static_cast<int32_t>(buf_size));
+  finish_read_back(*s, cmd, pixels, static_cast<size_t>(std::max(buf_size, 0)));
 }
 
 void GLAPIENTRY handle_glGetPolygonStipple(GLubyte* mask) {

@@ -112,12 +112,6 @@ std::optional<StoragePlace> find_storage(const Allocation& a) {
   return StoragePlace{object, a.samples > 0 ? sample_part(level) : level_part(level, face)};
 }
 
-GLenum texture_target(GLuint texture) {
-  GLint target = 0;
-  if (texture != 0) glGetTextureParameteriv(texture, GL_TEXTURE_TARGET, &target);
-  return static_cast<GLenum>(target);
-}
-
 int64_t texel_bytes(GLenum f) {
   switch (f) {
     case GL_R8: case GL_R8_SNORM: case GL_R8I: case GL_R8UI: case GL_RED: case GL_ALPHA:

@@ -44,9 +44,6 @@ struct StoragePlace {
 // nothing bound, a level out of range.
 std::optional<StoragePlace> find_storage(const Allocation& a);
 
-// The target a texture was created with (GL 4.5 named commands have none).
-GLenum texture_target(GLuint texture);
-
 // Bytes per texel of an internal format: sized formats exactly, base formats
 // as drivers store them, compressed ones at most 1, anything else 16 (the
 // widest texel GL has).

@@ -40,6 +40,15 @@ bool buffer_bound(GLenum binding_query) {
   return bound != 0;
 }
 
+GLenum texture_target(GlContextState::Impl& st, GLuint texture) {
+  if (texture == 0) return 0;
+  const GLenum pending = glGetError();
+  if (pending != GL_NO_ERROR && st.refused_error == GL_NO_ERROR) st.refused_error = pending;
+  GLint target = 0;
+  glGetTextureParameteriv(texture, GL_TEXTURE_TARGET, &target);
+  return glGetError() == GL_NO_ERROR ? static_cast<GLenum>(target) : 0;
+}
+
 wire::Result<const void*> input_array(DispatchEnv& env, const wire::Data& data, size_t count,
                                       size_t elem, size_t pad, bool nullable, bool from_unpack) {
   auto needed = wire::checked_mul(count, elem, "count", "element size");

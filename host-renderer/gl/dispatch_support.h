@@ -63,4 +63,10 @@ void forget_array(GlContextState::Impl& st, ObjectType t, const void* guest, siz
 // offsets from the guest are only ever used as offsets into a bound buffer.
 bool buffer_bound(GLenum binding_query);
 
+// The target a texture was created with (GL 4.5 named commands have none);
+// 0 when GL does not say. Mesa answers GL_TEXTURE_TARGET in core profiles
+// only: the error it raises elsewhere is the host's and is dropped, while an
+// error GL already held stays the guest's.
+GLenum texture_target(GlContextState::Impl& st, GLuint texture);
+
 }  // namespace host

@@ -11,8 +11,7 @@
 //   glGetActiveUniformBlockiv u32 program, u32 block, u32 pname -> Data values
 //   glReadPixels              i32 x, y, width, height, u32 format, type, Data
 //                             (pack-buffer offset; or null: replies Data pixels)
-//   glGetTexImage             u32 target, i32 level, u32 format, type, Data (as
-//                             glReadPixels; the host sizes the image from GL)
+//   glReadnPixels             as glReadPixels, i32 bufSize before the Data
 //   glGetPolygonStipple       Data (as glReadPixels: a 32x32 bitmap)
 //   glGetPixelMap{fv,uiv,usv} u32 map, Data (as glReadPixels; the host sizes
 //                             the map from GL, the pack state does not apply)
@@ -24,6 +23,7 @@
 
 #include "gl/dispatch_support.h"
 #include "gl/pixel_transfer.h"
+#include "gl/read_back.h"
 #include "gl/read_args.h"
 #include "gl/gl_host_handlers.h"
 
@@ -164,63 +164,6 @@ wire::Status handle_glGetActiveUniformBlockiv(DispatchEnv& env, wire::Reader& r)
   return {};
 }
 
-namespace {
-
-// An image GL writes for `read`: into the bound pack buffer at the offset
-// `target` names, or into room for the whole image under the pack state,
-// sent back as the reply.
-template <typename Read>
-wire::Status read_back_image(DispatchEnv& env, const wire::Data& target, int dims, GLenum format,
-                             GLenum type, int64_t width, int64_t height, int64_t depth, Read read) {
-  auto& st = env.state.impl();
-  if (target.kind == wire::DataKind::kBufferOffset) {
-    if (!buffer_bound(GL_PIXEL_PACK_BUFFER_BINDING)) {
-      return wire::make_error(wire::Errc::kBadValue, "pack offset without a pack buffer");
-    }
-    read(reinterpret_cast<void*>(static_cast<uintptr_t>(target.offset)));
-    return {};
-  }
-  auto out = output_pixels(st, dims, format, type, width, height, depth);
-  if (!out) return out.error();
-  if (out->refused) return refused_reply(env, 1);
-  if (out->bytes > 0) read(out->data);
-  env.reply.put_data(out->data, out->bytes);
-  return {};
-}
-
-// read_back_image() of pixels in the guest's format and type: a pair the
-// host cannot size is GL's error, not run.
-template <typename Read>
-wire::Status read_back_pixels(DispatchEnv& env, const wire::Data& target, int dims, GLenum format,
-                              GLenum type, int64_t width, int64_t height, int64_t depth, Read read) {
-  if (!wire::size::readable_pixels(format, type)) {
-    refuse_pixels(env.state.impl(), wire::size::known_pixels(format, type) ? GL_INVALID_OPERATION
-                                                                           : GL_INVALID_ENUM);
-    if (target.kind != wire::DataKind::kBufferOffset) env.reply.put_data(nullptr, 0);
-    return {};
-  }
-  return read_back_image(env, target, dims, format, type, width, height, depth, read);
-}
-
-// Dimensions of a texture target's images, as the pack state applies them.
-int image_dims(GLenum target) {
-  switch (target) {
-    case GL_TEXTURE_1D: return 1;
-    case GL_TEXTURE_3D: case GL_TEXTURE_2D_ARRAY: case GL_TEXTURE_CUBE_MAP_ARRAY: return 3;
-    default: return 2;
-  }
-}
-
-// The size of a texture level, as GL reports it. A target or level GL
-// refuses reads 0 and leaves the error glGetTexImage would have raised.
-void level_size(GLenum target, GLint level, GLint size[3]) {
-  glGetTexLevelParameteriv(target, level, GL_TEXTURE_WIDTH, &size[0]);
-  glGetTexLevelParameteriv(target, level, GL_TEXTURE_HEIGHT, &size[1]);
-  glGetTexLevelParameteriv(target, level, GL_TEXTURE_DEPTH, &size[2]);
-}
-
-}  // namespace
-
 wire::Status handle_glReadPixels(DispatchEnv& env, wire::Reader& r) {
   GLint x = 0, y = 0;
   GLsizei width = 0, height = 0;
@@ -233,17 +176,17 @@ wire::Status handle_glReadPixels(DispatchEnv& env, wire::Reader& r) {
   });
 }
 
-// The image's size is GL's: asked for the level before it is read.
-wire::Status handle_glGetTexImage(DispatchEnv& env, wire::Reader& r) {
-  GLenum target = 0, format = 0, type = 0;
-  GLint level = 0;
-  wire::Data destination;
-  WIRE_TRY(read_args(r, target, level, format, type));
-  WIRE_TRY(read_data(r, destination));
-  GLint size[3] = {0, 0, 0};
-  level_size(target, level, size);
-  return read_back_pixels(env, destination, image_dims(target), format, type, size[0], size[1], size[2],
-                          [&](void* p) { glGetTexImage(target, level, format, type, p); });
+wire::Status handle_glReadnPixels(DispatchEnv& env, wire::Reader& r) {
+  GLint x = 0, y = 0;
+  GLsizei width = 0, height = 0, buf_size = 0;
+  GLenum format = 0, type = 0;
+  wire::Data target;
+  WIRE_TRY(read_args(r, x, y, width, height, format, type, buf_size));
+  WIRE_TRY(read_data(r, target));
+  return read_back_pixels_within(env, target, 2, format, type, width, height, 1, buf_size,
+                                 [&](GLsizei room, void* p) {
+                                   glReadnPixels(x, y, width, height, format, type, room, p);
+                                 });
 }
 
 // The 32x32 stipple as a bitmap under the pack state, like glReadPixels.

@@ -610,6 +610,100 @@ TEST_F(LegacyGlState, GetTexImageReadsTheLevelBack) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// An 8x8 RGTC1 image (2x2 blocks of 8 bytes) whose bytes come back as
+// uploaded: whole, by name, one block, into a pack buffer and laid out by
+// the pack state's compressed block (rows of 4 blocks).
+TEST_F(LegacyGlState, CompressedImagesReadBackAsUploaded) {
+  constexpr GLenum kRedRgtc1 = 0x8DBB, kPixelPackBuffer = 0x88EB, kStreamRead = 0x88E1;
+  constexpr GLenum kBlockWidth = 0x912B, kBlockHeight = 0x912C, kBlockSize = 0x912E;
+  constexpr GLenum kPackRowLength = 0x0D02, kInvalidOperation = 0x0502;
+  std::array<uint8_t, 32> blocks{};
+  for (size_t i = 0; i < blocks.size(); ++i) blocks[i] = static_cast<uint8_t>(7 * i + 3);
+  GLuint tex = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenTextures")(1, &tex);
+  gl<void (*)(GLenum, GLuint)>("glBindTexture")(kTexture2D, tex);
+  gl<void (*)(GLenum, GLint, GLenum, GLsizei, GLsizei, GLint, GLsizei, const void*)>(
+      "glCompressedTexImage2D")(kTexture2D, 0, kRedRgtc1, 8, 8, 0, 32, blocks.data());
+  ASSERT_TRUE(offers("GL_ARB_texture_compression"));
+  std::array<uint8_t, 40> back{};
+  back.fill(0xEE);
+  gl<void (*)(GLenum, GLint, void*)>("glGetCompressedTexImage")(kTexture2D, 0, back.data());
+  EXPECT_EQ(std::memcmp(back.data(), blocks.data(), 32), 0);
+  EXPECT_EQ(back[32], 0xEE);  // nothing past the image
+  auto by_name = gl<void (*)(GLuint, GLint, GLsizei, void*)>("glGetCompressedTextureImage");
+  back.fill(0);
+  by_name(tex, 0, 31, back.data());  // too small: GL's error, nothing written
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), kInvalidOperation);
+  EXPECT_EQ(back[0], 0);
+  by_name(tex, 0, 32, back.data());
+  EXPECT_EQ(std::memcmp(back.data(), blocks.data(), 32), 0);
+  std::array<uint8_t, 8> block{};
+  gl<void (*)(GLuint, GLint, GLint, GLint, GLint, GLsizei, GLsizei, GLsizei, GLsizei, void*)>(
+      "glGetCompressedTextureSubImage")(tex, 0, 4, 4, 0, 4, 4, 1, 8, block.data());
+  EXPECT_EQ(std::memcmp(block.data(), blocks.data() + 24, 8), 0);
+  // Rows of 4 blocks: the second block row starts at byte 32.
+  std::array<uint8_t, 64> laid_out{};
+  laid_out.fill(0xEE);
+  auto store = gl<void (*)(GLenum, GLint)>("glPixelStorei");
+  for (auto [pname, value] : {std::pair{kBlockWidth, 4}, {kBlockHeight, 4}, {kBlockSize, 8},
+                              {kPackRowLength, 16}}) {
+    store(pname, value);
+  }
+  gl<void (*)(GLenum, GLint, void*)>("glGetCompressedTexImage")(kTexture2D, 0, laid_out.data());
+  EXPECT_EQ(std::memcmp(laid_out.data(), blocks.data(), 16), 0);
+  EXPECT_EQ(std::memcmp(laid_out.data() + 32, blocks.data() + 16, 16), 0);
+  EXPECT_EQ(laid_out[48], 0xEE);
+  for (GLenum pname : {kBlockWidth, kBlockHeight, kBlockSize, kPackRowLength}) store(pname, 0);
+  // Into a pack buffer at an offset.
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kPixelPackBuffer, buffer);
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kPixelPackBuffer, 64, nullptr,
+                                                                       kStreamRead);
+  by_name(tex, 0, 32, reinterpret_cast<void*>(uintptr_t{16}));
+  std::array<uint8_t, 32> packed{};
+  gl<void (*)(GLenum, GLintptr, GLsizeiptr, void*)>("glGetBufferSubData")(kPixelPackBuffer, 16, 32,
+                                                                          packed.data());
+  EXPECT_EQ(packed, blocks);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kPixelPackBuffer, 0);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// glGetTextureSubImage reads a region of a level by the texture's name;
+// glReadnPixels and glGetnTexImageARB refuse a buffer smaller than the image.
+TEST_F(LegacyGlState, TextureRegionsAndBoundedReads) {
+  constexpr GLenum kInvalidOperation = 0x0502;
+  uint8_t texels[4][4][4];
+  for (int i = 0; i < 64; ++i) (&texels[0][0][0])[i] = static_cast<uint8_t>(i);
+  GLuint tex = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenTextures")(1, &tex);
+  gl<void (*)(GLenum, GLuint)>("glBindTexture")(kTexture2D, tex);
+  gl<void (*)(GLenum, GLint, GLint, GLsizei, GLsizei, GLint, GLenum, GLenum, const void*)>(
+      "glTexImage2D")(kTexture2D, 0, kRgba, 4, 4, 0, kRgba, kUbyte, texels);
+  uint8_t region[2][2][4] = {};
+  gl<void (*)(GLuint, GLint, GLint, GLint, GLint, GLsizei, GLsizei, GLsizei, GLenum, GLenum, GLsizei,
+              void*)>("glGetTextureSubImage")(tex, 0, 1, 2, 0, 2, 2, 1, kRgba, kUbyte, 16, region);
+  EXPECT_EQ(std::memcmp(region[0], texels[2][1], 8), 0);
+  EXPECT_EQ(std::memcmp(region[1], texels[3][1], 8), 0);
+  std::array<uint8_t, 64> whole{};
+  // (Mesa 22.3 has only the ARB name; glGetnTexImage does nothing there.)
+  auto get_n = gl<void (*)(GLenum, GLint, GLenum, GLenum, GLsizei, void*)>("glGetnTexImageARB");
+  get_n(kTexture2D, 0, kRgba, kUbyte, 63, whole.data());
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), kInvalidOperation);
+  get_n(kTexture2D, 0, kRgba, kUbyte, 64, whole.data());
+  EXPECT_EQ(std::memcmp(whole.data(), texels, 64), 0);
+  gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0, 1, 0, 1);
+  gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
+  std::array<uint8_t, 8> pixels{};
+  auto read_n = gl<void (*)(GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, GLsizei, void*)>(
+      "glReadnPixels");
+  read_n(0, 0, 2, 1, kRgba, kUbyte, 7, pixels.data());
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), kInvalidOperation);
+  read_n(0, 0, 2, 1, kRgba, kUbyte, 8, pixels.data());
+  EXPECT_EQ(pixels, (std::array<uint8_t, 8>{0, 255, 0, 255, 0, 255, 0, 255}));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // glGetPolygonStipple into client memory and into a pack buffer (an offset):
 // the bitmap arrives where the program asked.
 TEST_F(LegacyGlState, GetPolygonStippleToMemoryAndPackBuffer) {

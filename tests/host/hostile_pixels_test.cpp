@@ -128,6 +128,58 @@ TEST_F(HostilePixels, TexImageReadBackFollowsThePackState) {
   EXPECT_EQ(gl_error(*attacker_), kNoError);
 }
 
+// glGetTextureSubImage of a region far past a 16x16 level, with a bufSize
+// that promises room for all of it: the host makes room for the part inside
+// the level only, and GL refuses the region before writing.
+TEST_F(HostilePixels, TextureRegionPastTheLevelGetsGlsError) {
+  constexpr GLenum kInvalidValue = 0x0501;
+  wire::encode_glBindTexture(w(), kTexture2D, 7);
+  tex_image_2d(16, 16, kRgba, 16 * 16 * 4);
+  size_t at = w().begin(static_cast<uint32_t>(GlOp::glGetTextureSubImage));
+  for (uint32_t v : {7u, 0u, 0u, 0u, 0u, 0x40000000u, 0x40000000u, 1u, kRgba, kUbyte, 0x7FFFFFFFu}) {
+    w().put(v);
+  }
+  w().put_data(nullptr, 0);
+  w().end(at);
+  EXPECT_LE(reply_data().size(), size_t{16 * 16 * 4});
+  EXPECT_EQ(gl_error(*attacker_), kInvalidValue);
+}
+
+// A compressed read of an uncompressed level is GL's error, not a read of
+// whatever size the guest names.
+TEST_F(HostilePixels, CompressedReadOfAnUncompressedLevel) {
+  wire::encode_glBindTexture(w(), kTexture2D, 7);
+  tex_image_2d(16, 16, kRgba, 16 * 16 * 4);
+  size_t at = w().begin(static_cast<uint32_t>(GlOp::glGetCompressedTextureImage));
+  for (uint32_t v : {7u, 0u, 0x7FFFFFFFu}) w().put(v);
+  w().put_data(nullptr, 0);
+  w().end(at);
+  EXPECT_TRUE(reply_data().empty());
+  EXPECT_EQ(gl_error(*attacker_), kInvalidOperation);
+}
+
+// The pack state's compressed block with a huge row length: the layout's
+// extent saturates instead of wrapping, and the read is refused.
+TEST_F(HostilePixels, CompressedBlockLayoutPastAnyRoom) {
+  constexpr GLenum kRedRgtc1 = 0x8DBB, kBlockWidth = 0x912B, kBlockHeight = 0x912C;
+  constexpr GLenum kBlockSize = 0x912E;
+  std::vector<std::byte> blocks(32 * 32 / 2, std::byte{0x5A});
+  wire::encode_glCompressedTexImage2D(w(), kTexture2D, 0, kRedRgtc1, 32, 32, 0,
+                                      static_cast<GLsizei>(blocks.size()), blocks.data(),
+                                      blocks.size(), false);
+  for (auto [pname, value] : {std::pair{kBlockWidth, 4}, {kBlockHeight, 4}, {kBlockSize, 0x7FFFFFFF},
+                              {kPackRowLength, 0x7FFFFFFF}}) {
+    wire::encode_glPixelStorei(w(), pname, value);
+  }
+  size_t at = w().begin(static_cast<uint32_t>(GlOp::glGetCompressedTexImage));
+  w().put(kTexture2D);
+  w().put(GLint{0});
+  w().put_data(nullptr, 0);
+  w().end(at);
+  EXPECT_TRUE(reply_data().empty());
+  EXPECT_EQ(gl_error(*attacker_), kInvalidOperation);
+}
+
 // glPixelStoref is GL's too: an upload sized without its row length would
 // hand GL the host's heap.
 TEST_F(HostilePixels, FloatRowLengthMakesTheUploadShort) {

@@ -1,0 +1,281 @@
+// Texture images read back: glGetTexImage and glGetCompressedTexImage by
+// target, their direct-state-access forms by name (a whole level or a
+// region). The host sizes every image from GL and its pack state, and hands
+// GL no more room than that (as bufSize where the command takes one).
+//
+// Wire layouts (guest-icd/gl/texture_read_entry.cpp writes them); Data is a
+// pack-buffer offset (no reply) or null (the reply is Data, the image):
+//   glGetTexImage                  u32 target, i32 level, u32 format, type, Data
+//   glGetnTexImage(ARB)            u32 target, i32 level, u32 format, type, i32 bufSize, Data
+//   glGetTextureImage              u32 texture, i32 level, u32 format, type, i32 bufSize, Data
+//   glGetTextureSubImage           u32 texture, i32 level, i32 x, y, z, width, height, depth,
+//                                  u32 format, type, i32 bufSize, Data
+//   glGetCompressedTexImage        u32 target, i32 level, Data
+//   glGetnCompressedTexImage(ARB)  u32 target, i32 level, i32 bufSize, Data
+//   glGetCompressedTextureImage    u32 texture, i32 level, i32 bufSize, Data
+//   glGetCompressedTextureSubImage u32 texture, i32 level, i32 x, y, z, width, height, depth,
+//                                  i32 bufSize, Data
+#include <epoxy/gl.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "gl/dispatch_support.h"
+#include "gl/gl_host_handlers.h"
+#include "gl/pixel_transfer.h"
+#include "gl/read_args.h"
+#include "gl/read_back.h"
+
+namespace host {
+namespace {
+
+// Dimensions of a texture target's images, as the pack state applies them.
+int image_dims(GLenum target) {
+  if (target == 0) return 3;  // not known: volumes are the widest case
+  switch (target) {
+    case GL_TEXTURE_1D: return 1;
+    case GL_TEXTURE_3D: case GL_TEXTURE_2D_ARRAY: case GL_TEXTURE_CUBE_MAP_ARRAY: return 3;
+    default: return 2;
+  }
+}
+
+// A texture level as GL reports it. A target, name or level GL refuses
+// reads 0 and leaves the error the read itself would have raised.
+struct Level {
+  GLenum target = 0;
+  GLint width = 0, height = 0, depth = 0;
+  GLint compressed = 0, compressed_bytes = 0;
+};
+
+Level level_of_target(GLenum target, GLint level, bool compressed) {
+  Level l;
+  l.target = target;
+  glGetTexLevelParameteriv(target, level, GL_TEXTURE_WIDTH, &l.width);
+  glGetTexLevelParameteriv(target, level, GL_TEXTURE_HEIGHT, &l.height);
+  glGetTexLevelParameteriv(target, level, GL_TEXTURE_DEPTH, &l.depth);
+  if (!compressed) return l;
+  glGetTexLevelParameteriv(target, level, GL_TEXTURE_COMPRESSED, &l.compressed);
+  if (l.compressed) glGetTexLevelParameteriv(target, level, GL_TEXTURE_COMPRESSED_IMAGE_SIZE, &l.compressed_bytes);
+  return l;
+}
+
+Level level_of_texture(GlContextState::Impl& st, GLuint texture, GLint level, bool compressed) {
+  Level l;
+  l.target = texture_target(st, texture);
+  glGetTextureLevelParameteriv(texture, level, GL_TEXTURE_WIDTH, &l.width);
+  glGetTextureLevelParameteriv(texture, level, GL_TEXTURE_HEIGHT, &l.height);
+  glGetTextureLevelParameteriv(texture, level, GL_TEXTURE_DEPTH, &l.depth);
+  if (!compressed) return l;
+  glGetTextureLevelParameteriv(texture, level, GL_TEXTURE_COMPRESSED, &l.compressed);
+  if (l.compressed) glGetTextureLevelParameteriv(texture, level, GL_TEXTURE_COMPRESSED_IMAGE_SIZE, &l.compressed_bytes);
+  return l;
+}
+
+int64_t blocks(int64_t texels, int64_t block) { return block > 0 ? (texels + block - 1) / block : texels; }
+
+// Sizes are products of guest-set values: worked out wide, then saturated
+// (a size past the reply limit loses the context, as for any image).
+using Wide = __int128;
+int64_t saturate(Wide v) { return v > INT64_MAX ? INT64_MAX : static_cast<int64_t>(v); }
+
+GLint pack_value(GLenum pname) {
+  GLint v = 0;
+  glGetIntegerv(pname, &v);
+  return std::max(v, 0);
+}
+
+// Bytes GL writes for a width x height x depth region of a compressed
+// level. With the pack state's compressed block set (OpenGL 4.2), the row
+// length, image height and skips apply in blocks of that size; otherwise the
+// region is tightly packed blocks, at most the whole level's image.
+int64_t compressed_bytes(const Level& l, int dims, int64_t width, int64_t height, int64_t depth) {
+  const int64_t pack_block = pack_value(GL_PACK_COMPRESSED_BLOCK_SIZE);
+  const int64_t bw = pack_value(GL_PACK_COMPRESSED_BLOCK_WIDTH);
+  if (pack_block <= 0 || bw <= 0) return l.compressed_bytes;
+  const int64_t bh = dims >= 2 ? pack_value(GL_PACK_COMPRESSED_BLOCK_HEIGHT) : 0;
+  const int64_t bd = dims >= 3 ? pack_value(GL_PACK_COMPRESSED_BLOCK_DEPTH) : 0;
+  const int64_t row_length = pack_value(GL_PACK_ROW_LENGTH);
+  const int64_t image_height = dims >= 3 && bd > 0 ? pack_value(GL_PACK_IMAGE_HEIGHT) : 0;
+  const Wide row = Wide{blocks(row_length > 0 ? row_length : width, bw)} * pack_block;
+  const Wide image = (bh > 0 ? blocks(image_height > 0 ? image_height : height, bh) : 1) * row;
+  const Wide skip = Wide{blocks(pack_value(GL_PACK_SKIP_PIXELS), bw)} * pack_block +
+                    (bh > 0 ? blocks(pack_value(GL_PACK_SKIP_ROWS), bh) * row : 0) +
+                    (bd > 0 ? blocks(pack_value(GL_PACK_SKIP_IMAGES), bd) * image : 0);
+  const int64_t rows = bh > 0 ? blocks(height, bh) : 1, images = bd > 0 ? blocks(depth, bd) : 1;
+  if (width <= 0 || rows <= 0 || images <= 0) return 0;
+  return saturate(skip + (images - 1) * image + (rows - 1) * row + Wide{blocks(width, bw)} * pack_block);
+}
+
+// A compressed image of `bytes` for `read(bufSize, pointer)`, as
+// read_back_pixels_within().
+template <typename Read>
+wire::Status read_compressed(DispatchEnv& env, const wire::Data& destination, const Level& l,
+                             int64_t bytes, GLsizei buf_size, Read read) {
+  const bool to_buffer = destination.kind == wire::DataKind::kBufferOffset;
+  if (!to_buffer && (!l.compressed || bytes > buf_size)) {
+    refuse_pixels(env.state.impl(), GL_INVALID_OPERATION);
+    env.reply.put_data(nullptr, 0);
+    return {};
+  }
+  const auto room = static_cast<GLsizei>(to_buffer ? buf_size : bytes);
+  return read_back(env, destination,
+                   [&] { return output_array(env, static_cast<size_t>(bytes), 1, 0); },
+                   [&](void* p) { read(room, p); });
+}
+
+wire::Result<GLuint> texture_name(DispatchEnv& env, GLuint guest) {
+  GLuint texture = 0;
+  WIRE_TRY(env.state.impl().translate(ObjectType::kTexture, guest, NameUse::kExisting, &texture));
+  return texture;
+}
+
+constexpr GLsizei kNoLimit = INT32_MAX;
+
+}  // namespace
+
+wire::Status handle_glGetTexImage(DispatchEnv& env, wire::Reader& r) {
+  GLenum target = 0, format = 0, type = 0;
+  GLint level = 0;
+  wire::Data destination;
+  WIRE_TRY(read_args(r, target, level, format, type));
+  WIRE_TRY(read_data(r, destination));
+  const Level l = level_of_target(target, level, false);
+  return read_back_pixels_within(env, destination, image_dims(target), format, type, l.width,
+                                 l.height, l.depth, kNoLimit, [&](GLsizei, void* p) {
+                                   glGetTexImage(target, level, format, type, p);
+                                 });
+}
+
+// glGetnTexImage and its ARB twin are separate entry points (Mesa 22.3 has
+// only the ARB one): each reaches the driver under its own name.
+wire::Status get_n_tex_image(DispatchEnv& env, wire::Reader& r, PFNGLGETNTEXIMAGEPROC get) {
+  GLenum target = 0, format = 0, type = 0;
+  GLint level = 0;
+  GLsizei buf_size = 0;
+  wire::Data destination;
+  WIRE_TRY(read_args(r, target, level, format, type, buf_size));
+  WIRE_TRY(read_data(r, destination));
+  const Level l = level_of_target(target, level, false);
+  return read_back_pixels_within(env, destination, image_dims(target), format, type, l.width, l.height,
+                                 l.depth, buf_size, [&](GLsizei room, void* p) {
+                                   get(target, level, format, type, room, p);
+                                 });
+}
+
+wire::Status handle_glGetnTexImage(DispatchEnv& env, wire::Reader& r) {
+  return get_n_tex_image(env, r, glGetnTexImage);
+}
+
+wire::Status handle_glGetnTexImageARB(DispatchEnv& env, wire::Reader& r) {
+  return get_n_tex_image(env, r, glGetnTexImageARB);
+}
+
+wire::Status handle_glGetTextureImage(DispatchEnv& env, wire::Reader& r) {
+  GLuint guest = 0;
+  GLint level = 0;
+  GLenum format = 0, type = 0;
+  GLsizei buf_size = 0;
+  wire::Data destination;
+  WIRE_TRY(read_args(r, guest, level, format, type, buf_size));
+  WIRE_TRY(read_data(r, destination));
+  auto texture = texture_name(env, guest);
+  if (!texture) return texture.error();
+  const Level l = level_of_texture(env.state.impl(), *texture, level, false);
+  return read_back_pixels_within(env, destination, image_dims(l.target), format, type, l.width,
+                                 l.height, l.depth, buf_size, [&](GLsizei room, void* p) {
+                                   glGetTextureImage(*texture, level, format, type, room, p);
+                                 });
+}
+
+wire::Status handle_glGetTextureSubImage(DispatchEnv& env, wire::Reader& r) {
+  GLuint guest = 0;
+  GLint level = 0, x = 0, y = 0, z = 0;
+  GLsizei width = 0, height = 0, depth = 0, buf_size = 0;
+  GLenum format = 0, type = 0;
+  wire::Data destination;
+  WIRE_TRY(read_args(r, guest, level, x, y, z, width, height, depth, format, type, buf_size));
+  WIRE_TRY(read_data(r, destination));
+  auto texture = texture_name(env, guest);
+  if (!texture) return texture.error();
+  const Level l = level_of_texture(env.state.impl(), *texture, level, false);
+  // Sized for the part inside the level (a cube map's faces count as depth):
+  // a region reaching past it is GL's error, raised before it writes.
+  const int64_t inside_depth = std::min<int64_t>(depth, std::max(l.depth, 6));
+  return read_back_pixels_within(env, destination, image_dims(l.target), format, type,
+                                 std::min(width, l.width), std::min(height, l.height), inside_depth,
+                                 buf_size, [&](GLsizei room, void* p) {
+                                   glGetTextureSubImage(*texture, level, x, y, z, width, height,
+                                                        depth, format, type, room, p);
+                                 });
+}
+
+wire::Status handle_glGetCompressedTexImage(DispatchEnv& env, wire::Reader& r) {
+  GLenum target = 0;
+  GLint level = 0;
+  wire::Data destination;
+  WIRE_TRY(read_args(r, target, level));
+  WIRE_TRY(read_data(r, destination));
+  const Level l = level_of_target(target, level, true);
+  const int64_t bytes = compressed_bytes(l, image_dims(target), l.width, l.height, l.depth);
+  return read_compressed(env, destination, l, bytes, kNoLimit,
+                         [&](GLsizei, void* p) { glGetCompressedTexImage(target, level, p); });
+}
+
+wire::Status get_n_compressed_tex_image(DispatchEnv& env, wire::Reader& r,
+                                        PFNGLGETNCOMPRESSEDTEXIMAGEPROC get) {
+  GLenum target = 0;
+  GLint level = 0;
+  GLsizei buf_size = 0;
+  wire::Data destination;
+  WIRE_TRY(read_args(r, target, level, buf_size));
+  WIRE_TRY(read_data(r, destination));
+  const Level l = level_of_target(target, level, true);
+  const int64_t bytes = compressed_bytes(l, image_dims(target), l.width, l.height, l.depth);
+  return read_compressed(env, destination, l, bytes, buf_size,
+                         [&](GLsizei room, void* p) { get(target, level, room, p); });
+}
+
+wire::Status handle_glGetnCompressedTexImage(DispatchEnv& env, wire::Reader& r) {
+  return get_n_compressed_tex_image(env, r, glGetnCompressedTexImage);
+}
+
+wire::Status handle_glGetnCompressedTexImageARB(DispatchEnv& env, wire::Reader& r) {
+  return get_n_compressed_tex_image(env, r, glGetnCompressedTexImageARB);
+}
+
+wire::Status handle_glGetCompressedTextureImage(DispatchEnv& env, wire::Reader& r) {
+  GLuint guest = 0;
+  GLint level = 0;
+  GLsizei buf_size = 0;
+  wire::Data destination;
+  WIRE_TRY(read_args(r, guest, level, buf_size));
+  WIRE_TRY(read_data(r, destination));
+  auto texture = texture_name(env, guest);
+  if (!texture) return texture.error();
+  const Level l = level_of_texture(env.state.impl(), *texture, level, true);
+  const int64_t bytes = compressed_bytes(l, image_dims(l.target), l.width, l.height, l.depth);
+  return read_compressed(env, destination, l, bytes, buf_size, [&](GLsizei room, void* p) {
+    glGetCompressedTextureImage(*texture, level, room, p);
+  });
+}
+
+wire::Status handle_glGetCompressedTextureSubImage(DispatchEnv& env, wire::Reader& r) {
+  GLuint guest = 0;
+  GLint level = 0, x = 0, y = 0, z = 0;
+  GLsizei width = 0, height = 0, depth = 0, buf_size = 0;
+  wire::Data destination;
+  WIRE_TRY(read_args(r, guest, level, x, y, z, width, height, depth, buf_size));
+  WIRE_TRY(read_data(r, destination));
+  auto texture = texture_name(env, guest);
+  if (!texture) return texture.error();
+  const Level l = level_of_texture(env.state.impl(), *texture, level, true);
+  // The region's size is the format's blocks, which GL does not report
+  // reliably: the room is the bound above, and GL checks bufSize itself.
+  const int64_t bytes = std::min<int64_t>(compressed_bytes(l, image_dims(l.target), width, height, depth),
+                                          std::max(buf_size, 0));
+  return read_compressed(env, destination, l, bytes, buf_size, [&](GLsizei room, void* p) {
+    glGetCompressedTextureSubImage(*texture, level, x, y, z, width, height, depth, room, p);
+  });
+}
+
+}  // namespace host
