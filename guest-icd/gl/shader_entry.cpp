@@ -53,12 +53,14 @@ void GLAPIENTRY handle_glShaderSource(GLuint shader, GLsizei count, const GLchar
   finish(*s, cmd);
 }
 
-GLuint GLAPIENTRY handle_glCreateShaderProgramv(GLenum type, GLsizei count,
-                                                const GLchar* const* strings) {
+namespace {
+
+// The program's name is allocated here; the host makes it under that name.
+GLuint create_shader_program(wire::GlOp op, GLenum type, GLsizei count, const GLchar* const* strings) {
   Stream* s = current_stream();
   if (!s || count < 0) return 0;
   const GLuint name = s->gl_state().names().allocate_one(wire::ObjectType::kProgram);
-  size_t cmd = begin(*s, wire::GlOp::glCreateShaderProgramv);
+  size_t cmd = begin(*s, op);
   auto& w = s->writer();
   w.put(static_cast<uint32_t>(type));
   w.put(name);
@@ -66,6 +68,22 @@ GLuint GLAPIENTRY handle_glCreateShaderProgramv(GLenum type, GLsizei count,
   put_strings(w, count, strings);
   finish(*s, cmd);
   return name;
+}
+
+}  // namespace
+
+GLuint GLAPIENTRY handle_glCreateShaderProgramv(GLenum type, GLsizei count,
+                                                const GLchar* const* strings) {
+  return create_shader_program(wire::GlOp::glCreateShaderProgramv, type, count, strings);
+}
+
+GLuint GLAPIENTRY handle_glCreateShaderProgramvEXT(GLenum type, GLsizei count,
+                                                   const GLchar** strings) {
+  return create_shader_program(wire::GlOp::glCreateShaderProgramvEXT, type, count, strings);
+}
+
+GLuint GLAPIENTRY handle_glCreateShaderProgramEXT(GLenum type, const GLchar* string) {
+  return create_shader_program(wire::GlOp::glCreateShaderProgramEXT, type, 1, &string);
 }
 
 void GLAPIENTRY handle_glTransformFeedbackVaryings(GLuint program, GLsizei count,

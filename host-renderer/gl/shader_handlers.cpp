@@ -107,15 +107,40 @@ wire::Status handle_glShaderSource(DispatchEnv& env, wire::Reader& r) {
   return {};
 }
 
-wire::Status handle_glCreateShaderProgramv(DispatchEnv& env, wire::Reader& r) {
+namespace {
+
+// glCreateShaderProgramv and its two EXT forms reach the driver under their
+// own names (a driver may offer one without the other).
+template <typename Create>
+wire::Status create_shader_program(DispatchEnv& env, wire::Reader& r, Create create) {
   GLenum type = 0;
   GLuint guest = 0;
   int32_t count = 0;
   WIRE_TRY(read_args(r, type, guest, count));
   Strings s;
   WIRE_TRY(read_strings(r, count, true, s));
-  GLuint created = glCreateShaderProgramv(type, count, s.pointers.data());
-  return adopt_one(env.state.impl(), ObjectType::kProgram, guest, created);
+  return adopt_one(env.state.impl(), ObjectType::kProgram, guest, create(type, count, s));
+}
+
+}  // namespace
+
+wire::Status handle_glCreateShaderProgramv(DispatchEnv& env, wire::Reader& r) {
+  return create_shader_program(env, r, [](GLenum type, int32_t count, const Strings& s) {
+    return glCreateShaderProgramv(type, count, s.pointers.data());
+  });
+}
+
+wire::Status handle_glCreateShaderProgramvEXT(DispatchEnv& env, wire::Reader& r) {
+  return create_shader_program(env, r, [](GLenum type, int32_t count, const Strings& s) {
+    return glCreateShaderProgramvEXT(type, count, const_cast<const GLchar**>(s.pointers.data()));
+  });
+}
+
+// The desktop EXT form takes one string: the guest sends a count of 1.
+wire::Status handle_glCreateShaderProgramEXT(DispatchEnv& env, wire::Reader& r) {
+  return create_shader_program(env, r, [](GLenum type, int32_t count, const Strings& s) {
+    return count == 1 ? glCreateShaderProgramEXT(type, s.pointers[0]) : 0;
+  });
 }
 
 wire::Status handle_glTransformFeedbackVaryings(DispatchEnv& env, wire::Reader& r) {

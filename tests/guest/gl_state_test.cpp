@@ -412,6 +412,25 @@ TEST_F(GlState, MultiValuedQueriesComeBackWhole) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// GL_EXT_separate_shader_objects' glCreateShaderProgramvEXT makes a linked,
+// separable program under a name the guest chose.
+TEST_F(GlState, SeparateShaderProgramOfTheExtension) {
+  constexpr GLenum kLinkStatus = 0x8B82, kProgramSeparable = 0x8258;
+  ASSERT_TRUE(offers("GL_EXT_separate_shader_objects"));
+  const GLchar* fs = "#version 300 es\nprecision mediump float; out vec4 c;"
+                     "void main() { c = vec4(1.0); }";
+  const GLuint program = gl<GLuint (*)(GLenum, GLsizei, const GLchar**)>(
+      "glCreateShaderProgramvEXT")(kFragmentShader, 1, &fs);
+  ASSERT_NE(program, 0u);
+  GLint linked = 0, separable = 0;
+  auto get = gl<void (*)(GLuint, GLenum, GLint*)>("glGetProgramiv");
+  get(program, kLinkStatus, &linked);
+  get(program, kProgramSeparable, &separable);
+  EXPECT_EQ(linked, 1);
+  EXPECT_EQ(separable, 1);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 TEST_F(GlState, QueriesAreCachedAndNamesAreTheGuests) {
   auto get_string = gl<const GLubyte* (*)(GLenum)>("glGetString");
   const GLubyte* first = get_string(kRenderer);
