@@ -55,7 +55,8 @@ struct ClientArray {
 };
 
 struct Mapping {
-  GLenum target = 0;
+  GLenum target = 0;   // mapped through a binding
+  GLuint buffer = 0;   // mapped by name (glMapNamedBuffer*); then target is 0
   int64_t offset = 0;
   int64_t length = 0;
   GLbitfield access = 0;
@@ -97,6 +98,7 @@ class GlState {
   bool has_client_arrays() const;
 
   std::map<GLenum, Mapping>& mappings() { return mappings_; }
+  std::map<GLuint, Mapping>& named_mappings() { return named_mappings_; }
 
   // Fixed-function client arrays (desktop compatibility contexts).
   LegacyArrays& legacy_arrays() { return legacy_arrays_; }
@@ -147,6 +149,7 @@ class GlState {
   LegacyArrays legacy_arrays_;
   PrimitiveRestart restart_;
   std::map<GLenum, Mapping> mappings_;
+  std::map<GLuint, Mapping> named_mappings_;
   std::unordered_map<uint64_t, std::string> strings_;
   std::unordered_map<uint64_t, std::vector<std::byte>> gets_;
   std::vector<std::string> extensions_;  // what the guest offers, fetched once

@@ -4,6 +4,7 @@
 // Wire layout (guest-icd/gl/buffer_entry.cpp writes it):
 //   glMapBufferRange  u32 phase (0 read, 1 write), u32 target, i64 offset, i64 length,
 //                     u32 access; write: Data bytes; read replies Data bytes
+//   glMapNamedBufferRange  the same with u32 buffer (a guest name) for target
 #include <epoxy/gl.h>
 
 #include <algorithm>
@@ -19,22 +20,24 @@
 
 namespace host {
 
-wire::Status handle_glMapBufferRange(DispatchEnv& env, wire::Reader& r) {
-  uint32_t phase = 0;
-  GLenum target = 0;
-  int64_t offset = 0, length = 0;
-  GLbitfield access = 0;
-  WIRE_TRY(read_args(r, phase, target, offset, length, access));
+namespace {
+
+// One phase of a guest mapping (docs/host.md): 0 reads the range back, 1
+// writes the guest's bytes into it. `map(offset, length, access)` and
+// `unmap()` reach the buffer at a binding or by name.
+template <typename Map, typename Unmap>
+wire::Status map_phase(DispatchEnv& env, wire::Reader& r, uint32_t phase, int64_t offset,
+                       int64_t length, GLbitfield access, Map map, Unmap unmap) {
   if (offset < 0 || length <= 0 || static_cast<uint64_t>(length) > kMaxReplyArrayBytes) {
     return wire::make_error(wire::Errc::kBadValue, "map range " + std::to_string(length));
   }
   const auto bytes = static_cast<size_t>(length);
   if (phase == 0) {
     if (!env.state.impl().charge_reply(bytes)) return refused_reply(env, 1);
-    void* mapped = glMapBufferRange(target, offset, length, GL_MAP_READ_BIT);
+    void* mapped = map(offset, length, GL_MAP_READ_BIT);
     void* out = scratch(bytes);
     if (mapped) std::memcpy(out, mapped, bytes);
-    if (mapped) glUnmapBuffer(target);
+    if (mapped) unmap();
     env.reply.put_data(out, mapped ? bytes : 0);
     return {};
   }
@@ -45,12 +48,38 @@ wire::Status handle_glMapBufferRange(DispatchEnv& env, wire::Reader& r) {
   }
   const GLbitfield keep = GL_MAP_INVALIDATE_RANGE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT |
                           GL_MAP_UNSYNCHRONIZED_BIT;
-  void* mapped = glMapBufferRange(target, offset, length, GL_MAP_WRITE_BIT | (access & keep));
+  void* mapped = map(offset, length, GL_MAP_WRITE_BIT | (access & keep));
   if (mapped) {
     std::memcpy(mapped, data.bytes.data(), bytes);
-    glUnmapBuffer(target);
+    unmap();
   }
   return {};
+}
+
+}  // namespace
+
+wire::Status handle_glMapBufferRange(DispatchEnv& env, wire::Reader& r) {
+  uint32_t phase = 0;
+  GLenum target = 0;
+  int64_t offset = 0, length = 0;
+  GLbitfield access = 0;
+  WIRE_TRY(read_args(r, phase, target, offset, length, access));
+  return map_phase(env, r, phase, offset, length, access,
+                   [&](int64_t o, int64_t l, GLbitfield a) { return glMapBufferRange(target, o, l, a); },
+                   [&] { glUnmapBuffer(target); });
+}
+
+wire::Status handle_glMapNamedBufferRange(DispatchEnv& env, wire::Reader& r) {
+  uint32_t phase = 0;
+  GLuint guest = 0;
+  int64_t offset = 0, length = 0;
+  GLbitfield access = 0;
+  WIRE_TRY(read_args(r, phase, guest, offset, length, access));
+  GLuint buffer = 0;
+  WIRE_TRY(env.state.impl().translate(ObjectType::kBuffer, guest, NameUse::kExisting, &buffer));
+  return map_phase(env, r, phase, offset, length, access,
+                   [&](int64_t o, int64_t l, GLbitfield a) { return glMapNamedBufferRange(buffer, o, l, a); },
+                   [&] { glUnmapNamedBuffer(buffer); });
 }
 
 namespace {

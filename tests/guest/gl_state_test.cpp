@@ -688,6 +688,41 @@ TEST_F(LegacyGlState, CompressedImagesReadBackAsUploaded) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// Buffers mapped by name (OpenGL 4.5): a read-write map sees the contents
+// and its writes land at unmap; an explicit flush sends only what it names.
+TEST_F(LegacyGlState, NamedBufferMappings) {
+  constexpr GLenum kReadWrite = 0x88BA, kBufferMapPointer = 0x88BD;
+  constexpr GLbitfield kDynamicStorage = 0x0100, kFlushExplicit = 0x0010;
+  ASSERT_TRUE(offers("GL_ARB_direct_state_access"));
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glCreateBuffers")(1, &buffer);
+  const std::array<uint8_t, 16> start{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+  gl<void (*)(GLuint, GLsizeiptr, const void*, GLbitfield)>("glNamedBufferStorage")(
+      buffer, 16, start.data(), kMapRead | kMapWrite | kDynamicStorage);
+  auto* p = static_cast<uint8_t*>(gl<void* (*)(GLuint, GLenum)>("glMapNamedBuffer")(buffer, kReadWrite));
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(std::memcmp(p, start.data(), 16), 0);
+  void* pointer = nullptr;
+  gl<void (*)(GLuint, GLenum, void**)>("glGetNamedBufferPointerv")(buffer, kBufferMapPointer, &pointer);
+  EXPECT_EQ(pointer, p);
+  p[0] = 100;
+  auto unmap = gl<GLboolean (*)(GLuint)>("glUnmapNamedBuffer");
+  EXPECT_TRUE(unmap(buffer));
+  EXPECT_FALSE(unmap(buffer));
+  auto* q = static_cast<uint8_t*>(gl<void* (*)(GLuint, GLintptr, GLsizeiptr, GLbitfield)>(
+      "glMapNamedBufferRange")(buffer, 8, 8, kMapWrite | kFlushExplicit));
+  ASSERT_NE(q, nullptr);
+  std::memset(q, 200, 8);
+  gl<void (*)(GLuint, GLintptr, GLsizeiptr)>("glFlushMappedNamedBufferRange")(buffer, 2, 2);
+  unmap(buffer);
+  std::array<uint8_t, 16> back{};
+  gl<void (*)(GLuint, GLintptr, GLsizeiptr, void*)>("glGetNamedBufferSubData")(buffer, 0, 16,
+                                                                               back.data());
+  const std::array<uint8_t, 16> expected{100, 2, 3, 4, 5, 6, 7, 8, 9, 10, 200, 200, 13, 14, 15, 16};
+  EXPECT_EQ(back, expected);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // glGetTextureSubImage reads a region of a level by the texture's name;
 // glReadnPixels and glGetnTexImageARB refuse a buffer smaller than the image.
 TEST_F(LegacyGlState, TextureRegionsAndBoundedReads) {
