@@ -4,6 +4,7 @@
 // Wire layouts: host-renderer/gl/draw_handlers.cpp.
 #include <algorithm>
 #include <cstdio>
+#include <initializer_list>
 
 #include "gl/entry_support.h"
 #include "gl/gl_handlers.h"
@@ -356,23 +357,78 @@ void GLAPIENTRY handle_glPrimitiveRestartIndexNV(GLuint index) {
   set_restart_index(index, wire::encode_glPrimitiveRestartIndexNV);
 }
 
+namespace {
+
+// Starts an indirect draw: mode (and index type), then the offset into the
+// draw-indirect buffer that `indirect` stands for.
+size_t begin_indirect(Stream& s, wire::GlOp op, std::initializer_list<uint32_t> enums,
+                      const void* indirect) {
+  size_t cmd = begin(s, op);
+  for (uint32_t e : enums) s.writer().put(e);
+  s.writer().put(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(indirect)));
+  return cmd;
+}
+
+void multi_draw_indirect(wire::GlOp op, std::initializer_list<uint32_t> enums, const void* indirect,
+                         GLsizei drawcount, GLsizei stride) {
+  Stream* s = current_stream();
+  if (!s) return;
+  size_t cmd = begin_indirect(*s, op, enums, indirect);
+  s->writer().put(static_cast<int32_t>(drawcount));
+  s->writer().put(static_cast<int32_t>(stride));
+  finish(*s, cmd);
+}
+
+// The draw count is read by GL at `drawcount` in the parameter buffer.
+void multi_draw_indirect_count(wire::GlOp op, std::initializer_list<uint32_t> enums,
+                               const void* indirect, GLintptr drawcount, GLsizei max_count,
+                               GLsizei stride) {
+  Stream* s = current_stream();
+  if (!s) return;
+  size_t cmd = begin_indirect(*s, op, enums, indirect);
+  s->writer().put(static_cast<uint64_t>(drawcount));
+  s->writer().put(static_cast<int32_t>(max_count));
+  s->writer().put(static_cast<int32_t>(stride));
+  finish(*s, cmd);
+}
+
+}  // namespace
+
+void GLAPIENTRY handle_glMultiDrawArraysIndirect(GLenum mode, const void* indirect, GLsizei drawcount,
+                                                 GLsizei stride) {
+  multi_draw_indirect(wire::GlOp::glMultiDrawArraysIndirect, {mode}, indirect, drawcount, stride);
+}
+
+void GLAPIENTRY handle_glMultiDrawElementsIndirect(GLenum mode, GLenum type, const void* indirect,
+                                                   GLsizei drawcount, GLsizei stride) {
+  multi_draw_indirect(wire::GlOp::glMultiDrawElementsIndirect, {mode, type}, indirect, drawcount,
+                      stride);
+}
+
+void GLAPIENTRY handle_glMultiDrawArraysIndirectCount(GLenum mode, const void* indirect,
+                                                      GLintptr drawcount, GLsizei max_count,
+                                                      GLsizei stride) {
+  multi_draw_indirect_count(wire::GlOp::glMultiDrawArraysIndirectCount, {mode}, indirect, drawcount,
+                            max_count, stride);
+}
+
+void GLAPIENTRY handle_glMultiDrawElementsIndirectCount(GLenum mode, GLenum type,
+                                                        const void* indirect, GLintptr drawcount,
+                                                        GLsizei max_count, GLsizei stride) {
+  multi_draw_indirect_count(wire::GlOp::glMultiDrawElementsIndirectCount, {mode, type}, indirect,
+                            drawcount, max_count, stride);
+}
+
 void GLAPIENTRY handle_glDrawArraysIndirect(GLenum mode, const void* indirect) {
   Stream* s = current_stream();
   if (!s) return;
-  size_t cmd = begin(*s, wire::GlOp::glDrawArraysIndirect);
-  s->writer().put(static_cast<uint32_t>(mode));
-  s->writer().put(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(indirect)));
-  finish(*s, cmd);
+  finish(*s, begin_indirect(*s, wire::GlOp::glDrawArraysIndirect, {mode}, indirect));
 }
 
 void GLAPIENTRY handle_glDrawElementsIndirect(GLenum mode, GLenum type, const void* indirect) {
   Stream* s = current_stream();
   if (!s) return;
-  size_t cmd = begin(*s, wire::GlOp::glDrawElementsIndirect);
-  s->writer().put(static_cast<uint32_t>(mode));
-  s->writer().put(static_cast<uint32_t>(type));
-  s->writer().put(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(indirect)));
-  finish(*s, cmd);
+  finish(*s, begin_indirect(*s, wire::GlOp::glDrawElementsIndirect, {mode, type}, indirect));
 }
 
 }  // namespace icd

@@ -285,6 +285,8 @@ bool other_draw(uint32_t opcode) {
   switch (static_cast<GlOp>(opcode)) {
     case GlOp::glDrawArraysIndirect:
     case GlOp::glDrawElementsIndirect:
+    case GlOp::glMultiDrawArraysIndirect: case GlOp::glMultiDrawElementsIndirect:
+    case GlOp::glMultiDrawArraysIndirectCount: case GlOp::glMultiDrawElementsIndirectCount:
     case GlOp::glDrawTransformFeedback: case GlOp::glDrawTransformFeedbackInstanced:
     case GlOp::glDrawTransformFeedbackStream: case GlOp::glDrawTransformFeedbackStreamInstanced:
       return true;

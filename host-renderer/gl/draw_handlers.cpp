@@ -10,6 +10,9 @@
 //                           [u32 base instance: the BaseInstance forms]
 //   glMultiDrawElements*    elements_draw.h
 //   glDraw*Indirect         u32 mode, [u32 type,] u64 offset into the indirect buffer
+//   glMultiDraw*Indirect    as glDraw*Indirect, then i32 drawcount, i32 stride
+//   glMultiDraw*IndirectCount  as glDraw*Indirect, then u64 offset of the count in the
+//                           parameter buffer, i32 maxdrawcount, i32 stride
 #include <epoxy/gl.h>
 
 #include <string>
@@ -187,14 +190,25 @@ wire::Status multi_draw_elements(DispatchEnv& env, wire::Reader& r, bool base_ve
   return {};
 }
 
-wire::Status indirect_offset(wire::Reader& r, const void** out) {
+// An offset into the buffer bound at `binding` (GL checks it against the
+// buffer); with none bound GL would read the offset as a host address.
+wire::Status buffer_offset(wire::Reader& r, GLenum binding, const void** out) {
   uint64_t offset = 0;
   WIRE_TRY(read_args(r, offset));
-  if (!buffer_bound(GL_DRAW_INDIRECT_BUFFER_BINDING)) {
-    return wire::make_error(wire::Errc::kBadValue, "indirect draw without an indirect buffer");
+  if (!buffer_bound(binding)) {
+    return wire::make_error(wire::Errc::kBadValue, "indirect draw without its buffer");
   }
   *out = reinterpret_cast<const void*>(static_cast<uintptr_t>(offset));
   return {};
+}
+
+wire::Status indirect_offset(wire::Reader& r, const void** out) {
+  return buffer_offset(r, GL_DRAW_INDIRECT_BUFFER_BINDING, out);
+}
+
+wire::Status element_buffer_bound() {
+  if (buffer_bound(GL_ELEMENT_ARRAY_BUFFER_BINDING)) return {};
+  return wire::make_error(wire::Errc::kBadValue, "indirect indices without an element buffer");
 }
 
 }  // namespace
@@ -246,10 +260,60 @@ wire::Status handle_glDrawElementsIndirect(DispatchEnv&, wire::Reader& r) {
   const void* offset = nullptr;
   WIRE_TRY(read_args(r, mode, type));
   WIRE_TRY(indirect_offset(r, &offset));
-  if (!buffer_bound(GL_ELEMENT_ARRAY_BUFFER_BINDING)) {
-    return wire::make_error(wire::Errc::kBadValue, "indirect indices without an element buffer");
-  }
+  WIRE_TRY(element_buffer_bound());
   glDrawElementsIndirect(mode, type, offset);
+  return {};
+}
+
+wire::Status handle_glMultiDrawArraysIndirect(DispatchEnv&, wire::Reader& r) {
+  GLenum mode = 0;
+  const void* offset = nullptr;
+  GLsizei drawcount = 0, stride = 0;
+  WIRE_TRY(read_args(r, mode));
+  WIRE_TRY(indirect_offset(r, &offset));
+  WIRE_TRY(read_args(r, drawcount, stride));
+  glMultiDrawArraysIndirect(mode, offset, drawcount, stride);
+  return {};
+}
+
+wire::Status handle_glMultiDrawElementsIndirect(DispatchEnv&, wire::Reader& r) {
+  GLenum mode = 0, type = 0;
+  const void* offset = nullptr;
+  GLsizei drawcount = 0, stride = 0;
+  WIRE_TRY(read_args(r, mode, type));
+  WIRE_TRY(indirect_offset(r, &offset));
+  WIRE_TRY(read_args(r, drawcount, stride));
+  WIRE_TRY(element_buffer_bound());
+  glMultiDrawElementsIndirect(mode, type, offset, drawcount, stride);
+  return {};
+}
+
+// The draw count is read by GL from the parameter buffer at `drawcount`.
+wire::Status handle_glMultiDrawArraysIndirectCount(DispatchEnv&, wire::Reader& r) {
+  GLenum mode = 0;
+  const void* offset = nullptr;
+  const void* count_at = nullptr;
+  GLsizei max_count = 0, stride = 0;
+  WIRE_TRY(read_args(r, mode));
+  WIRE_TRY(indirect_offset(r, &offset));
+  WIRE_TRY(buffer_offset(r, GL_PARAMETER_BUFFER_BINDING, &count_at));
+  WIRE_TRY(read_args(r, max_count, stride));
+  glMultiDrawArraysIndirectCount(mode, offset, reinterpret_cast<GLintptr>(count_at), max_count, stride);
+  return {};
+}
+
+wire::Status handle_glMultiDrawElementsIndirectCount(DispatchEnv&, wire::Reader& r) {
+  GLenum mode = 0, type = 0;
+  const void* offset = nullptr;
+  const void* count_at = nullptr;
+  GLsizei max_count = 0, stride = 0;
+  WIRE_TRY(read_args(r, mode, type));
+  WIRE_TRY(indirect_offset(r, &offset));
+  WIRE_TRY(buffer_offset(r, GL_PARAMETER_BUFFER_BINDING, &count_at));
+  WIRE_TRY(read_args(r, max_count, stride));
+  WIRE_TRY(element_buffer_bound());
+  glMultiDrawElementsIndirectCount(mode, type, offset, reinterpret_cast<GLintptr>(count_at), max_count,
+                                   stride);
   return {};
 }
 

@@ -723,6 +723,48 @@ TEST_F(LegacyGlState, NamedBufferMappings) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// Indirect multi-draws read their commands (and, for the Count forms, the
+// draw count) from buffers: one command draws the left half of the surface,
+// two draw both halves.
+TEST_F(LegacyGlState, IndirectMultiDrawsReadTheirBuffers) {
+  constexpr GLenum kDrawIndirectBuffer = 0x8F3F, kParameterBuffer = 0x80EE, kVertexArray = 0x8074;
+  constexpr GLenum kTriangleFan = 0x0006;
+  ASSERT_TRUE(offers("GL_ARB_multi_draw_indirect"));
+  ASSERT_TRUE(offers("GL_ARB_indirect_parameters"));
+  const std::array<float, 16> halves{-1, -1, 0, -1, 0, 1, -1, 1, 0, -1, 1, -1, 1, 1, 0, 1};
+  struct Command { GLuint count, instances, first, base_instance; };
+  const std::array<Command, 2> commands{{{4, 1, 0, 0}, {4, 1, 4, 0}}};
+  const GLint two = 2;
+  auto gen_buffer = [&](GLenum target, const void* data, GLsizeiptr bytes) {
+    GLuint b = 0;
+    gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &b);
+    gl<void (*)(GLenum, GLuint)>("glBindBuffer")(target, b);
+    gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(target, bytes, data, kStaticDraw);
+  };
+  gen_buffer(kArrayBuffer, halves.data(), sizeof halves);
+  gen_buffer(kDrawIndirectBuffer, commands.data(), sizeof commands);
+  gen_buffer(kParameterBuffer, &two, sizeof two);
+  gl<void (*)(GLint, GLenum, GLsizei, const void*)>("glVertexPointer")(2, kFloat, 0, nullptr);
+  gl<void (*)(GLenum)>("glEnableClientState")(kVertexArray);
+  gl<void (*)(GLfloat, GLfloat, GLfloat)>("glColor3f")(1, 0, 0);
+  auto clear = [&] {
+    gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0, 0, 0, 1);
+    gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
+  };
+  const std::array<uint8_t, 4> red{255, 0, 0, 255}, black{0, 0, 0, 255};
+  clear();
+  gl<void (*)(GLenum, const void*, GLsizei, GLsizei)>("glMultiDrawArraysIndirect")(kTriangleFan, nullptr,
+                                                                                   1, 0);
+  EXPECT_EQ(pixel(4, 8), red);
+  EXPECT_EQ(pixel(12, 8), black);
+  clear();
+  gl<void (*)(GLenum, const void*, GLintptr, GLsizei, GLsizei)>("glMultiDrawArraysIndirectCount")(
+      kTriangleFan, nullptr, 0, 2, 0);
+  EXPECT_EQ(pixel(4, 8), red);
+  EXPECT_EQ(pixel(12, 8), red);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // glGetTextureSubImage reads a region of a level by the texture's name;
 // glReadnPixels and glGetnTexImageARB refuse a buffer smaller than the image.
 TEST_F(LegacyGlState, TextureRegionsAndBoundedReads) {

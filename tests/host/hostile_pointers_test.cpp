@@ -120,6 +120,29 @@ TEST_F(HostilePointersTest, DoubleAttributeClientArrayDrawnPastItsEnd) {
   EXPECT_TRUE(a->lost.empty());
 }
 
+// An indirect multi-draw whose draw count is an offset into a parameter
+// buffer that is not bound: GL would read the count at that host address.
+TEST_F(HostilePointersTest, IndirectDrawCountWithoutAParameterBuffer) {
+  constexpr GLenum kDrawIndirectBuffer = 0x8F3F, kStaticDraw = 0x88E4;
+  auto a = attacker(host_->address(), Api::kGl, 4, 5, wire::Profile::kCompatibility);
+  ASSERT_TRUE(a);
+  const std::vector<uint32_t> command = {3, 1, 0, 0};
+  wire::encode_glBindBuffer(a->w(), kDrawIndirectBuffer, 5);
+  wire::encode_glBufferData(a->w(), kDrawIndirectBuffer, 16, command.data(), kStaticDraw, 16);
+  size_t at = a->w().begin(static_cast<uint32_t>(wire::GlOp::glMultiDrawArraysIndirectCount));
+  a->w().put<uint32_t>(kPoints);
+  a->w().put<uint64_t>(0);
+  a->w().put<uint64_t>(0x7f0000100000);  // "offset" of the count
+  a->w().put<int32_t>(1);
+  a->w().put<int32_t>(0);
+  a->w().end(at);
+  ASSERT_TRUE(a->send().ok());
+  wire::ContextLost lost{};
+  ASSERT_TRUE(a->wait_lost(&lost));
+  EXPECT_EQ(lost.opcode, static_cast<uint32_t>(wire::GlOp::glMultiDrawArraysIndirectCount));
+  expect_witness_renders(*witness_, 1);
+}
+
 // On main GL wrote hit records into per-command scratch memory that later
 // commands had reallocated; the records never reached the guest.
 TEST_F(HostilePointersTest, SelectionBufferOutlivesLaterCommands) {
