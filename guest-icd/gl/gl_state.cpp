@@ -36,7 +36,9 @@ GLuint GuestNames::allocate_one(wire::ObjectType type) {
 size_t ClientArray::element_bytes() const {
   // Packed 2_10_10_10 formats hold a whole vertex in 4 bytes.
   if (type == 0x8368 || type == 0x8D9F) return 4;
-  return static_cast<size_t>(size > 0 ? size : 4) * vertex_type_bytes(type);
+  // GL_BGRA (ARB_vertex_array_bgra) is four components; a size GL refuses
+  // leaves no array to read, so four is never short.
+  return static_cast<size_t>(size >= 1 && size <= 4 ? size : 4) * vertex_type_bytes(type);
 }
 
 size_t ClientArray::stride_bytes() const {

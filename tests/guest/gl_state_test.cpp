@@ -723,6 +723,39 @@ TEST_F(LegacyGlState, NamedBufferMappings) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// A client array of GL_BGRA colours (ARB_vertex_array_bgra) is four bytes a
+// vertex: the guest sends those, in the order GL swizzles.
+TEST_F(LegacyGlState, BgraClientArrayDraws) {
+  constexpr GLenum kBgra = 0x80E1, kTriangleFan = 0x0006;
+  const char* vs = "#version 130\nin vec2 pos; in vec4 col; out vec4 v;"
+                   "void main() { v = col; gl_Position = vec4(pos, 0.0, 1.0); }";
+  const char* fs = "#version 130\nin vec4 v; out vec4 o; void main() { o = v; }";
+  GLuint program = gl<GLuint (*)()>("glCreateProgram")();
+  for (auto [type, text] : {std::pair{kVertexShader, vs}, std::pair{kFragmentShader, fs}}) {
+    GLuint shader = gl<GLuint (*)(GLenum)>("glCreateShader")(type);
+    gl<void (*)(GLuint, GLsizei, const GLchar* const*, const GLint*)>("glShaderSource")(shader, 1, &text,
+                                                                                       nullptr);
+    gl<void (*)(GLuint)>("glCompileShader")(shader);
+    gl<void (*)(GLuint, GLuint)>("glAttachShader")(program, shader);
+  }
+  gl<void (*)(GLuint, GLuint, const GLchar*)>("glBindAttribLocation")(program, 0, "pos");
+  gl<void (*)(GLuint, GLuint, const GLchar*)>("glBindAttribLocation")(program, 1, "col");
+  gl<void (*)(GLuint)>("glLinkProgram")(program);
+  gl<void (*)(GLuint)>("glUseProgram")(program);
+  const std::array<float, 8> square{-1, -1, 1, -1, 1, 1, -1, 1};
+  const std::array<uint8_t, 16> blue_in_bgra{255, 0, 0, 255, 255, 0, 0, 255,
+                                             255, 0, 0, 255, 255, 0, 0, 255};
+  auto pointer = gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>(
+      "glVertexAttribPointer");
+  pointer(0, 2, kFloat, 0, 0, square.data());
+  pointer(1, static_cast<GLint>(kBgra), kUbyte, 1, 0, blue_in_bgra.data());
+  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(0);
+  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(1);
+  gl<void (*)(GLenum, GLint, GLsizei)>("glDrawArrays")(kTriangleFan, 0, 4);
+  EXPECT_EQ(pixel(8, 8), (std::array<uint8_t, 4>{0, 0, 255, 255}));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // Indirect multi-draws read their commands (and, for the Count forms, the
 // draw count) from buffers: one command draws the left half of the surface,
 // two draw both halves.
