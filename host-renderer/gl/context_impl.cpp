@@ -86,7 +86,15 @@ wire::Status GlContextState::Impl::translate(ObjectType t, GLuint guest, NameUse
     return {};
   }
   if (use == NameUse::kExisting) {
-    return wire::make_error(wire::Errc::kBadName, "unknown name " + std::to_string(guest));
+    // Programs and shaders share GL's name space: a shader named where a
+    // program is wanted is GL's GL_INVALID_OPERATION, not an unknown name.
+    const GLuint other = t == ObjectType::kProgram  ? names(ObjectType::kShader).find(guest)
+                         : t == ObjectType::kShader ? names(ObjectType::kProgram).find(guest)
+                                                    : 0;
+    // Otherwise a name no object has: GL answers with its own error, as
+    // natively (programs check such errors), and no object is reached.
+    *out = other != 0 ? other : kNoSuchObject;
+    return {};
   }
   // GL creates these on first bind; the host generates its own name for it.
   if (account.objects >= account.limits.max_objects) {

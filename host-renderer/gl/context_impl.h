@@ -22,8 +22,12 @@
 
 namespace host {
 
+// The host name an unknown guest name stands for: GL hands out names from 1
+// upwards and never reaches it, so GL reports the name as unknown.
+constexpr GLuint kNoSuchObject = 0xFFFFFFFFu;
+
 enum class NameUse {
-  kExisting,     // must name a live object of this kind
+  kExisting,     // names a live object of this kind; unknown: kNoSuchObject
   kCreateOnUse,  // GL creates unknown names on first bind (buffers, textures...)
   kLenient,      // unknown names become 0 (glIs* answer false)
   kDelete,       // about to be deleted; unknown names are ignored like GL does

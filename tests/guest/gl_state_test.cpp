@@ -412,6 +412,24 @@ TEST_F(GlState, MultiValuedQueriesComeBackWhole) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// A name that was never made gets GL's own error, and a shader named where
+// a program is wanted GL_INVALID_OPERATION, as natively; the context goes on.
+TEST_F(GlState, UnknownNamesGetGlsErrors) {
+  constexpr GLenum kLinkStatus = 0x8B82, kInvalidValue = 0x0501, kInvalidOperation = 0x0502;
+  auto get_program = gl<void (*)(GLuint, GLenum, GLint*)>("glGetProgramiv");
+  auto error = gl<GLenum (*)()>("glGetError");
+  GLint status = -1;
+  get_program(1337, kLinkStatus, &status);
+  EXPECT_EQ(error(), kInvalidValue);
+  const GLuint shader = gl<GLuint (*)(GLenum)>("glCreateShader")(kVertexShader);
+  get_program(shader, kLinkStatus, &status);
+  EXPECT_EQ(error(), kInvalidOperation);
+  const GLuint program = colour_program();
+  get_program(program, kLinkStatus, &status);
+  EXPECT_EQ(status, 1);
+  EXPECT_EQ(error(), 0u);
+}
+
 // GL_EXT_separate_shader_objects' glCreateShaderProgramvEXT makes a linked,
 // separable program under a name the guest chose.
 TEST_F(GlState, SeparateShaderProgramOfTheExtension) {
