@@ -3,6 +3,8 @@
 // or explicit flush (the host side is host-renderer/gl/buffer_handlers.cpp).
 // A mapping made through a binding and one made by name (OpenGL 4.5) are
 // kept apart: each is flushed and unmapped the way it was made.
+#include <map>
+
 #include "gl/entry_support.h"
 #include "gl/gl_handlers.h"
 #include "wire/gl_encode.h"
@@ -61,6 +63,30 @@ void flush_range(Stream& s, const Mapping& m, GLintptr offset, GLsizeiptr length
   send_range(s, m, offset, length, m.access & ~kInvalidateBuffer);
 }
 
+// Ends the mapping kept under `key` (a binding or a name); false if none.
+template <typename Key>
+GLboolean end_mapping(Stream& s, std::map<Key, Mapping>& maps, Key key) {
+  auto it = maps.find(key);
+  if (it == maps.end()) return 0;
+  unmap(s, it->second);
+  maps.erase(it);
+  return 1;
+}
+
+template <typename Key>
+void flush_mapping(Stream& s, std::map<Key, Mapping>& maps, Key key, GLintptr offset,
+                   GLsizeiptr length) {
+  auto it = maps.find(key);
+  if (it != maps.end()) flush_range(s, it->second, offset, length);
+}
+
+// The program's pointer to the mapping under `key`, null when none.
+template <typename Key>
+void* mapping_pointer(std::map<Key, Mapping>& maps, Key key) {
+  auto it = maps.find(key);
+  return it == maps.end() ? nullptr : it->second.shadow.data();
+}
+
 GLbitfield access_bits(GLenum access) {
   return access == kReadOnly ? kMapRead : access == kWriteOnly ? kMapWrite : (kMapRead | kMapWrite);
 }
@@ -115,22 +141,13 @@ void* GLAPIENTRY handle_glMapBuffer(GLenum target, GLenum access) {
 
 GLboolean GLAPIENTRY handle_glUnmapBuffer(GLenum target) {
   Stream* s = current_stream();
-  if (!s) return 0;
-  auto& maps = s->gl_state().mappings();
-  auto it = maps.find(target);
-  if (it == maps.end()) return 0;
-  unmap(*s, it->second);
-  maps.erase(it);
-  return 1;
+  return s ? end_mapping(*s, s->gl_state().mappings(), target) : 0;
 }
 
 void GLAPIENTRY handle_glFlushMappedBufferRange(GLenum target, GLintptr offset,
                                                 GLsizeiptr length) {
   Stream* s = current_stream();
-  if (!s) return;
-  auto& maps = s->gl_state().mappings();
-  auto it = maps.find(target);
-  if (it != maps.end()) flush_range(*s, it->second, offset, length);
+  if (s) flush_mapping(*s, s->gl_state().mappings(), target, offset, length);
 }
 
 void* GLAPIENTRY handle_glMapNamedBufferRange(GLuint buffer, GLintptr offset, GLsizeiptr length,
@@ -159,40 +176,23 @@ void* GLAPIENTRY handle_glMapNamedBuffer(GLuint buffer, GLenum access) {
 
 GLboolean GLAPIENTRY handle_glUnmapNamedBuffer(GLuint buffer) {
   Stream* s = current_stream();
-  if (!s) return 0;
-  auto& maps = s->gl_state().named_mappings();
-  auto it = maps.find(buffer);
-  if (it == maps.end()) return 0;
-  unmap(*s, it->second);
-  maps.erase(it);
-  return 1;
+  return s ? end_mapping(*s, s->gl_state().named_mappings(), buffer) : 0;
 }
 
 void GLAPIENTRY handle_glFlushMappedNamedBufferRange(GLuint buffer, GLintptr offset,
                                                      GLsizeiptr length) {
   Stream* s = current_stream();
-  if (!s) return;
-  auto& maps = s->gl_state().named_mappings();
-  auto it = maps.find(buffer);
-  if (it != maps.end()) flush_range(*s, it->second, offset, length);
+  if (s) flush_mapping(*s, s->gl_state().named_mappings(), buffer, offset, length);
 }
 
-void GLAPIENTRY handle_glGetNamedBufferPointerv(GLuint buffer, GLenum pname, void** params) {
-  Stream* s = current_stream();
-  if (!s || !params) return;
-  auto& maps = s->gl_state().named_mappings();
-  auto it = maps.find(buffer);
-  (void)pname;  // GL_BUFFER_MAP_POINTER is the only pname
-  *params = it == maps.end() ? nullptr : it->second.shadow.data();
+void GLAPIENTRY handle_glGetNamedBufferPointerv(GLuint buffer, GLenum, void** params) {
+  Stream* s = current_stream();  // GL_BUFFER_MAP_POINTER is the only pname
+  if (s && params) *params = mapping_pointer(s->gl_state().named_mappings(), buffer);
 }
 
-void GLAPIENTRY handle_glGetBufferPointerv(GLenum target, GLenum pname, void** params) {
-  Stream* s = current_stream();
-  if (!s || !params) return;
-  auto& maps = s->gl_state().mappings();
-  auto it = maps.find(target);
-  (void)pname;  // GL_BUFFER_MAP_POINTER is the only pname
-  *params = it == maps.end() ? nullptr : it->second.shadow.data();
+void GLAPIENTRY handle_glGetBufferPointerv(GLenum target, GLenum, void** params) {
+  Stream* s = current_stream();  // GL_BUFFER_MAP_POINTER is the only pname
+  if (s && params) *params = mapping_pointer(s->gl_state().mappings(), target);
 }
 
 }  // namespace icd

@@ -60,11 +60,8 @@ class GlState : public ::testing::Test {
     DestroySurface(dpy_, surface_);
   }
 
-  // A program that paints every fragment with the vertex colour.
-  GLuint colour_program() {
-    const char* vs = "attribute vec2 pos; attribute vec4 col; varying vec4 v;"
-                     "void main() { v = col; gl_Position = vec4(pos, 0.0, 1.0); }";
-    const char* fs = "precision mediump float; varying vec4 v; void main() { gl_FragColor = v; }";
+  // A program of `vs` and `fs`, attributes 0 "pos" and 1 "col", in use.
+  GLuint use_program(const char* vs, const char* fs) {
     auto create_shader = gl<GLuint (*)(GLenum)>("glCreateShader");
     auto source = gl<void (*)(GLuint, GLsizei, const GLchar* const*, const GLint*)>("glShaderSource");
     auto compile = gl<void (*)(GLuint)>("glCompileShader");
@@ -82,6 +79,13 @@ class GlState : public ::testing::Test {
     gl<void (*)(GLuint)>("glLinkProgram")(program);
     gl<void (*)(GLuint)>("glUseProgram")(program);
     return program;
+  }
+
+  // A program that paints every fragment with the vertex colour.
+  GLuint colour_program() {
+    return use_program("attribute vec2 pos; attribute vec4 col; varying vec4 v;"
+                       "void main() { v = col; gl_Position = vec4(pos, 0.0, 1.0); }",
+                       "precision mediump float; varying vec4 v; void main() { gl_FragColor = v; }");
   }
 
   std::array<uint8_t, 4> pixel(int x, int y) {
@@ -214,19 +218,7 @@ TEST_F(GlState, InstancedClientArraysSendEveryInstancesElements) {
   const char* vs = "#version 300 es\nin vec2 pos; in vec4 col; out vec4 v;\n"
                    "void main() { v = col; gl_Position = vec4(pos.x + 0.25 * float(gl_InstanceID), pos.y, 0, 1); }";
   const char* fs = "#version 300 es\nprecision mediump float; in vec4 v; out vec4 o; void main() { o = v; }";
-  auto create_shader = gl<GLuint (*)(GLenum)>("glCreateShader");
-  auto source = gl<void (*)(GLuint, GLsizei, const GLchar* const*, const GLint*)>("glShaderSource");
-  GLuint program = gl<GLuint (*)()>("glCreateProgram")();
-  for (auto [type, text] : {std::pair{kVertexShader, vs}, std::pair{kFragmentShader, fs}}) {
-    GLuint shader = create_shader(type);
-    source(shader, 1, &text, nullptr);
-    gl<void (*)(GLuint)>("glCompileShader")(shader);
-    gl<void (*)(GLuint, GLuint)>("glAttachShader")(program, shader);
-  }
-  gl<void (*)(GLuint, GLuint, const GLchar*)>("glBindAttribLocation")(program, 0, "pos");
-  gl<void (*)(GLuint, GLuint, const GLchar*)>("glBindAttribLocation")(program, 1, "col");
-  gl<void (*)(GLuint)>("glLinkProgram")(program);
-  gl<void (*)(GLuint)>("glUseProgram")(program);
+  use_program(vs, fs);
   const float pos[] = {-1, -1, -0.75f, -1, -1, 1, -0.75f, 1};
   uint8_t col[8][4];
   for (int i = 0; i < 8; ++i) {
@@ -748,18 +740,7 @@ TEST_F(LegacyGlState, BgraClientArrayDraws) {
   const char* vs = "#version 130\nin vec2 pos; in vec4 col; out vec4 v;"
                    "void main() { v = col; gl_Position = vec4(pos, 0.0, 1.0); }";
   const char* fs = "#version 130\nin vec4 v; out vec4 o; void main() { o = v; }";
-  GLuint program = gl<GLuint (*)()>("glCreateProgram")();
-  for (auto [type, text] : {std::pair{kVertexShader, vs}, std::pair{kFragmentShader, fs}}) {
-    GLuint shader = gl<GLuint (*)(GLenum)>("glCreateShader")(type);
-    gl<void (*)(GLuint, GLsizei, const GLchar* const*, const GLint*)>("glShaderSource")(shader, 1, &text,
-                                                                                       nullptr);
-    gl<void (*)(GLuint)>("glCompileShader")(shader);
-    gl<void (*)(GLuint, GLuint)>("glAttachShader")(program, shader);
-  }
-  gl<void (*)(GLuint, GLuint, const GLchar*)>("glBindAttribLocation")(program, 0, "pos");
-  gl<void (*)(GLuint, GLuint, const GLchar*)>("glBindAttribLocation")(program, 1, "col");
-  gl<void (*)(GLuint)>("glLinkProgram")(program);
-  gl<void (*)(GLuint)>("glUseProgram")(program);
+  use_program(vs, fs);
   const std::array<float, 8> square{-1, -1, 1, -1, 1, 1, -1, 1};
   const std::array<uint8_t, 16> blue_in_bgra{255, 0, 0, 255, 255, 0, 0, 255,
                                              255, 0, 0, 255, 255, 0, 0, 255};
