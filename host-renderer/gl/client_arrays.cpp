@@ -35,7 +35,9 @@ wire::Status set_array_pointer(GlContextState::Impl& st, size_t scratch_index, u
   switch (data.kind) {
     case wire::DataKind::kBufferOffset:
       if (!buffer_bound(GL_ARRAY_BUFFER_BINDING)) {
-        return wire::make_error(wire::Errc::kBadValue, "array offset without a buffer");
+        // A core context's error; GL would take the offset for a host address.
+        refuse_call(st, GL_INVALID_OPERATION);
+        return {};
       }
       set(reinterpret_cast<const void*>(static_cast<uintptr_t>(data.offset)));
       return {};

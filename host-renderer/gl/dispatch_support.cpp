@@ -40,10 +40,14 @@ bool buffer_bound(GLenum binding_query) {
   return bound != 0;
 }
 
+void refuse_call(GlContextState::Impl& st, GLenum error) {
+  if (st.refused_error == GL_NO_ERROR) st.refused_error = error;
+}
+
 GLenum texture_target(GlContextState::Impl& st, GLuint texture) {
   if (texture == 0) return 0;
   const GLenum pending = glGetError();
-  if (pending != GL_NO_ERROR && st.refused_error == GL_NO_ERROR) st.refused_error = pending;
+  if (pending != GL_NO_ERROR) refuse_call(st, pending);
   GLint target = 0;
   glGetTextureParameteriv(texture, GL_TEXTURE_TARGET, &target);
   return glGetError() == GL_NO_ERROR ? static_cast<GLenum>(target) : 0;

@@ -63,6 +63,11 @@ void forget_array(GlContextState::Impl& st, ObjectType t, const void* guest, siz
 // offsets from the guest are only ever used as offsets into a bound buffer.
 bool buffer_bound(GLenum binding_query);
 
+// Records `error` for the guest's next glGetError (unless an earlier one
+// waits) instead of making a call the host will not make: the error GL gives
+// a program that makes it natively.
+void refuse_call(GlContextState::Impl& st, GLenum error);
+
 // The target a texture was created with (GL 4.5 named commands have none);
 // 0 when GL does not say. Mesa answers GL_TEXTURE_TARGET in core profiles
 // only: the error it raises elsewhere is the host's and is dropped, while an

@@ -190,25 +190,40 @@ wire::Status multi_draw_elements(DispatchEnv& env, wire::Reader& r, bool base_ve
   return {};
 }
 
-// An offset into the buffer bound at `binding` (GL checks it against the
-// buffer); with none bound GL would read the offset as a host address.
-wire::Status buffer_offset(wire::Reader& r, GLenum binding, const void** out) {
+// An offset into the buffer bound at `binding`, which GL checks against
+// the buffer. False when none is bound: GL would read the offset as a host
+// address, so the call is refused with the error a core context gives.
+wire::Result<bool> read_offset(DispatchEnv& env, wire::Reader& r, GLenum binding, const void** out) {
   uint64_t offset = 0;
   WIRE_TRY(read_args(r, offset));
-  if (!buffer_bound(binding)) {
-    return wire::make_error(wire::Errc::kBadValue, "indirect draw without its buffer");
-  }
   *out = reinterpret_cast<const void*>(static_cast<uintptr_t>(offset));
-  return {};
+  if (buffer_bound(binding)) return true;
+  refuse_call(env.state.impl(), GL_INVALID_OPERATION);
+  return false;
 }
 
-wire::Status indirect_offset(wire::Reader& r, const void** out) {
-  return buffer_offset(r, GL_DRAW_INDIRECT_BUFFER_BINDING, out);
-}
+// The offsets of an indirect draw: its commands, and for the Count forms
+// where GL reads the draw count; the element buffer for indexed ones.
+struct Indirect {
+  const void* commands = nullptr;
+  const void* count = nullptr;
+};
 
-wire::Status element_buffer_bound() {
-  if (buffer_bound(GL_ELEMENT_ARRAY_BUFFER_BINDING)) return {};
-  return wire::make_error(wire::Errc::kBadValue, "indirect indices without an element buffer");
+wire::Result<bool> read_indirect(DispatchEnv& env, wire::Reader& r, bool elements, bool counted,
+                                 Indirect* out) {
+  auto ok = read_offset(env, r, GL_DRAW_INDIRECT_BUFFER_BINDING, &out->commands);
+  if (!ok) return ok.error();
+  bool usable = *ok;
+  if (counted) {
+    auto count_ok = read_offset(env, r, GL_PARAMETER_BUFFER_BINDING, &out->count);
+    if (!count_ok) return count_ok.error();
+    usable = usable && *count_ok;
+  }
+  if (elements && !buffer_bound(GL_ELEMENT_ARRAY_BUFFER_BINDING)) {
+    refuse_call(env.state.impl(), GL_INVALID_OPERATION);
+    usable = false;
+  }
+  return usable;
 }
 
 }  // namespace
@@ -246,74 +261,77 @@ wire::Status handle_glMultiDrawElementsBaseVertex(DispatchEnv& env, wire::Reader
   return multi_draw_elements(env, r, true);
 }
 
-wire::Status handle_glDrawArraysIndirect(DispatchEnv&, wire::Reader& r) {
+wire::Status handle_glDrawArraysIndirect(DispatchEnv& env, wire::Reader& r) {
   GLenum mode = 0;
-  const void* offset = nullptr;
+  Indirect at;
   WIRE_TRY(read_args(r, mode));
-  WIRE_TRY(indirect_offset(r, &offset));
-  glDrawArraysIndirect(mode, offset);
+  auto ok = read_indirect(env, r, false, false, &at);
+  if (!ok) return ok.error();
+  if (*ok) glDrawArraysIndirect(mode, at.commands);
   return {};
 }
 
-wire::Status handle_glDrawElementsIndirect(DispatchEnv&, wire::Reader& r) {
+wire::Status handle_glDrawElementsIndirect(DispatchEnv& env, wire::Reader& r) {
   GLenum mode = 0, type = 0;
-  const void* offset = nullptr;
+  Indirect at;
   WIRE_TRY(read_args(r, mode, type));
-  WIRE_TRY(indirect_offset(r, &offset));
-  WIRE_TRY(element_buffer_bound());
-  glDrawElementsIndirect(mode, type, offset);
+  auto ok = read_indirect(env, r, true, false, &at);
+  if (!ok) return ok.error();
+  if (*ok) glDrawElementsIndirect(mode, type, at.commands);
   return {};
 }
 
-wire::Status handle_glMultiDrawArraysIndirect(DispatchEnv&, wire::Reader& r) {
+wire::Status handle_glMultiDrawArraysIndirect(DispatchEnv& env, wire::Reader& r) {
   GLenum mode = 0;
-  const void* offset = nullptr;
+  Indirect at;
   GLsizei drawcount = 0, stride = 0;
   WIRE_TRY(read_args(r, mode));
-  WIRE_TRY(indirect_offset(r, &offset));
+  auto ok = read_indirect(env, r, false, false, &at);
+  if (!ok) return ok.error();
   WIRE_TRY(read_args(r, drawcount, stride));
-  glMultiDrawArraysIndirect(mode, offset, drawcount, stride);
+  if (*ok) glMultiDrawArraysIndirect(mode, at.commands, drawcount, stride);
   return {};
 }
 
-wire::Status handle_glMultiDrawElementsIndirect(DispatchEnv&, wire::Reader& r) {
+wire::Status handle_glMultiDrawElementsIndirect(DispatchEnv& env, wire::Reader& r) {
   GLenum mode = 0, type = 0;
-  const void* offset = nullptr;
+  Indirect at;
   GLsizei drawcount = 0, stride = 0;
   WIRE_TRY(read_args(r, mode, type));
-  WIRE_TRY(indirect_offset(r, &offset));
+  auto ok = read_indirect(env, r, true, false, &at);
+  if (!ok) return ok.error();
   WIRE_TRY(read_args(r, drawcount, stride));
-  WIRE_TRY(element_buffer_bound());
-  glMultiDrawElementsIndirect(mode, type, offset, drawcount, stride);
+  if (*ok) glMultiDrawElementsIndirect(mode, type, at.commands, drawcount, stride);
   return {};
 }
 
-// The draw count is read by GL from the parameter buffer at `drawcount`.
-wire::Status handle_glMultiDrawArraysIndirectCount(DispatchEnv&, wire::Reader& r) {
+wire::Status handle_glMultiDrawArraysIndirectCount(DispatchEnv& env, wire::Reader& r) {
   GLenum mode = 0;
-  const void* offset = nullptr;
-  const void* count_at = nullptr;
+  Indirect at;
   GLsizei max_count = 0, stride = 0;
   WIRE_TRY(read_args(r, mode));
-  WIRE_TRY(indirect_offset(r, &offset));
-  WIRE_TRY(buffer_offset(r, GL_PARAMETER_BUFFER_BINDING, &count_at));
+  auto ok = read_indirect(env, r, false, true, &at);
+  if (!ok) return ok.error();
   WIRE_TRY(read_args(r, max_count, stride));
-  glMultiDrawArraysIndirectCount(mode, offset, reinterpret_cast<GLintptr>(count_at), max_count, stride);
-  return {};
-}
-
-wire::Status handle_glMultiDrawElementsIndirectCount(DispatchEnv&, wire::Reader& r) {
-  GLenum mode = 0, type = 0;
-  const void* offset = nullptr;
-  const void* count_at = nullptr;
-  GLsizei max_count = 0, stride = 0;
-  WIRE_TRY(read_args(r, mode, type));
-  WIRE_TRY(indirect_offset(r, &offset));
-  WIRE_TRY(buffer_offset(r, GL_PARAMETER_BUFFER_BINDING, &count_at));
-  WIRE_TRY(read_args(r, max_count, stride));
-  WIRE_TRY(element_buffer_bound());
-  glMultiDrawElementsIndirectCount(mode, type, offset, reinterpret_cast<GLintptr>(count_at), max_count,
+  if (*ok) {
+    glMultiDrawArraysIndirectCount(mode, at.commands, reinterpret_cast<GLintptr>(at.count), max_count,
                                    stride);
+  }
+  return {};
+}
+
+wire::Status handle_glMultiDrawElementsIndirectCount(DispatchEnv& env, wire::Reader& r) {
+  GLenum mode = 0, type = 0;
+  Indirect at;
+  GLsizei max_count = 0, stride = 0;
+  WIRE_TRY(read_args(r, mode, type));
+  auto ok = read_indirect(env, r, true, true, &at);
+  if (!ok) return ok.error();
+  WIRE_TRY(read_args(r, max_count, stride));
+  if (*ok) {
+    glMultiDrawElementsIndirectCount(mode, type, at.commands, reinterpret_cast<GLintptr>(at.count),
+                                     max_count, stride);
+  }
   return {};
 }
 

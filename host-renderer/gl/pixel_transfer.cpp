@@ -57,9 +57,7 @@ wire::size::PixelStore gl_pixel_store(GlContextState::Impl& st, bool pack, int d
   return store;
 }
 
-void refuse_pixels(GlContextState::Impl& st, GLenum error) {
-  if (st.refused_error == GL_NO_ERROR) st.refused_error = error;
-}
+void refuse_pixels(GlContextState::Impl& st, GLenum error) { refuse_call(st, error); }
 
 wire::Result<PixelSource> input_pixels(GlContextState::Impl& st, const wire::Data& data,
                                        bool nullable, bool guest_format, int dims, GLenum format,

@@ -172,7 +172,8 @@ TEST_F(HostileDataTest, UniformValuesShorterThanTheCount) {
 }
 
 // A vertex array at an offset into a buffer when none is bound: GL would
-// take the offset as a host pointer at the next draw.
+// take the offset as a host pointer at the next draw. The call is refused
+// with a core context's error and the draw reads nothing of the host's.
 TEST_F(HostileDataTest, ArrayOffsetWithNoBufferBound) {
   constexpr GLenum kFloat = 0x1406;
   size_t at = w().begin(static_cast<uint32_t>(GlOp::glVertexAttribPointer));
@@ -184,7 +185,10 @@ TEST_F(HostileDataTest, ArrayOffsetWithNoBufferBound) {
   w().put(uint64_t{0});  // start: where the guest's array begins
   w().put_buffer_offset(0x100000);
   w().end(at);
-  expect_lost_at(GlOp::glVertexAttribPointer);
+  wire::encode_glEnableVertexAttribArray(w(), 0);
+  wire::encode_glDrawArrays(w(), 0x0004, 0, 3);
+  EXPECT_EQ(gl_error(*attacker_), 0x0502u);  // GL_INVALID_OPERATION
+  EXPECT_TRUE(attacker_->lost.empty());
 }
 
 TEST_F(HostileDataTest, MultiDrawCountsShorterThanTheDrawCount) {
