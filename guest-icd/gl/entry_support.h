@@ -42,5 +42,11 @@ inline size_t copy_reply(wire::Reader& r, void* dst, size_t capacity) {
 // `pixels` stands for (no wait), or a round trip whose pixels are copied to
 // the program's memory, at most `capacity` bytes.
 void finish_read_back(Stream& s, size_t cmd, void* pixels, size_t capacity);
+// finish_read_back of an image the guest knows the size of: only the rows GL
+// writes under the pack state are copied, so skipped pixels, rows and images
+// keep what the program had there (reading tiles into one buffer). `dims`
+// 0: the host's reply says how many dimensions the image has.
+void finish_image_read_back(Stream& s, size_t cmd, void* pixels, size_t capacity, int dims,
+                            GLenum format, GLenum type, int64_t width, int64_t height, int64_t depth);
 
 }  // namespace icd

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <vector>
+#include <optional>
 
 #include "gl/entry_support.h"
 #include "gl/gl_handlers.h"
@@ -321,18 +323,51 @@ void GLAPIENTRY handle_glGetActiveUniformBlockiv(GLuint program, GLuint block, G
   if (data) std::memcpy(params, data->bytes.data(), data->bytes.size());
 }
 
-void finish_read_back(Stream& s, size_t cmd, void* pixels, size_t capacity) {
+namespace {
+
+// Ends a read-back: into the bound pack buffer at the offset `pixels`
+// stands for (no wait, no reply), or a round trip whose reply comes back.
+std::optional<std::vector<std::byte>> read_back_reply(Stream& s, size_t cmd, void* pixels,
+                                                      uint32_t* dims = nullptr) {
   auto& w = s.writer();
   if (s.gl_state().pack_buffer_bound()) {
     w.put_buffer_offset(reinterpret_cast<uintptr_t>(pixels));
     finish(s, cmd);
-    return;
+    return std::nullopt;
   }
   w.put_data(nullptr, 0);
   auto reply = finish_and_wait(s, cmd);
-  if (!reply) return;
+  if (!reply) return std::nullopt;
   wire::Reader r(*reply, 0);
-  copy_reply(r, pixels, capacity);
+  if (dims) {
+    auto d = r.get<uint32_t>();
+    if (!d) return std::nullopt;
+    *dims = *d;
+  }
+  auto data = r.get_data();
+  if (!data) return std::nullopt;
+  return std::vector<std::byte>(data->bytes.begin(), data->bytes.end());
+}
+
+}  // namespace
+
+void finish_read_back(Stream& s, size_t cmd, void* pixels, size_t capacity) {
+  auto bytes = read_back_reply(s, cmd, pixels);
+  if (bytes && pixels) std::memcpy(pixels, bytes->data(), std::min(capacity, bytes->size()));
+}
+
+void finish_image_read_back(Stream& s, size_t cmd, void* pixels, size_t capacity, int dims,
+                            GLenum format, GLenum type, int64_t width, int64_t height, int64_t depth) {
+  uint32_t host_dims = 0;
+  auto bytes = read_back_reply(s, cmd, pixels, dims == 0 ? &host_dims : nullptr);
+  if (!bytes || !pixels) return;
+  if (dims == 0) dims = static_cast<int>(host_dims);
+  auto* out = static_cast<std::byte*>(pixels);
+  const size_t have = std::min(capacity, bytes->size());
+  for (const auto& run : wire::size::image_runs(s.gl_state().pack(), dims, format, type, width,
+                                                height, depth)) {
+    if (run.offset + run.bytes <= have) std::memcpy(out + run.offset, bytes->data() + run.offset, run.bytes);
+  }
 }
 
 void GLAPIENTRY handle_glReadPixels(GLint x, GLint y, GLsizei width, GLsizei height,
@@ -344,8 +379,7 @@ void GLAPIENTRY handle_glReadPixels(GLint x, GLint y, GLsizei width, GLsizei hei
   for (int32_t v : {x, y, width, height}) w.put(v);
   w.put(static_cast<uint32_t>(format));
   w.put(static_cast<uint32_t>(type));
-  finish_read_back(*s, cmd, pixels,
-                   wire::size::pixel_bytes(s->gl_state().pack(), 2, format, type, width, height, 1));
+  finish_image_read_back(*s, cmd, pixels, SIZE_MAX, 2, format, type, width, height, 1);
 }
 
 void GLAPIENTRY handle_glReadnPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format,
@@ -358,7 +392,8 @@ void GLAPIENTRY handle_glReadnPixels(GLint x, GLint y, GLsizei width, GLsizei he
   w.put(static_cast<uint32_t>(format));
   w.put(static_cast<uint32_t>(type));
   w.put(static_cast<int32_t>(buf_size));
-  finish_read_back(*s, cmd, pixels, static_cast<size_t>(std::max(buf_size, 0)));
+  finish_image_read_back(*s, cmd, pixels, static_cast<size_t>(std::max(buf_size, 0)), 2, format, type,
+                         width, height, 1);
 }
 
 void GLAPIENTRY handle_glGetPolygonStipple(GLubyte* mask) {
@@ -366,7 +401,7 @@ void GLAPIENTRY handle_glGetPolygonStipple(GLubyte* mask) {
   if (!s) return;
   constexpr GLenum kColorIndex = 0x1900, kBitmap = 0x1A00;
   size_t cmd = begin(*s, wire::GlOp::glGetPolygonStipple);
-  finish_read_back(*s, cmd, mask, wire::size::pixel_bytes(s->gl_state().pack(), 2, kColorIndex, kBitmap, 32, 32, 1));
+  finish_image_read_back(*s, cmd, mask, SIZE_MAX, 2, kColorIndex, kBitmap, 32, 32, 1);
 }
 
 namespace {

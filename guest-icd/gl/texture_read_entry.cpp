@@ -79,7 +79,8 @@ void GLAPIENTRY handle_glGetTextureSubImage(GLuint texture, GLint level, GLint x
   size_t cmd = begin_read(*s, wire::GlOp::glGetTextureSubImage,
                           {texture, u32(level), u32(x), u32(y), u32(z), u32(width), u32(height),
                            u32(depth), format, type, u32(buf_size)});
-  finish_read_back(*s, cmd, pixels, room(buf_size));
+  // The texture's target, and so the image's dimensions, are the host's.
+  finish_image_read_back(*s, cmd, pixels, room(buf_size), 0, format, type, width, height, depth);
 }
 
 void GLAPIENTRY handle_glGetCompressedTexImage(GLenum target, GLint level, void* pixels) {

@@ -9,7 +9,8 @@
 //   glGetnTexImage(ARB)            u32 target, i32 level, u32 format, type, i32 bufSize, Data
 //   glGetTextureImage              u32 texture, i32 level, u32 format, type, i32 bufSize, Data
 //   glGetTextureSubImage           u32 texture, i32 level, i32 x, y, z, width, height, depth,
-//                                  u32 format, type, i32 bufSize, Data
+//                                  u32 format, type, i32 bufSize, Data; the reply starts
+//                                  with u32 dims, the image's dimensions under the pack state
 //   glGetCompressedTexImage        u32 target, i32 level, Data
 //   glGetnCompressedTexImage(ARB)  u32 target, i32 level, i32 bufSize, Data
 //   glGetCompressedTextureImage    u32 texture, i32 level, i32 bufSize, Data
@@ -201,7 +202,9 @@ wire::Status handle_glGetTextureSubImage(DispatchEnv& env, wire::Reader& r) {
   // Sized for the part inside the level (a cube map's faces count as depth):
   // a region reaching past it is GL's error, raised before it writes.
   const int64_t inside_depth = std::min<int64_t>(depth, std::max(l.depth, 6));
-  return read_back_pixels_within(env, destination, image_dims(l.target), format, type,
+  const int dims = image_dims(l.target);
+  if (destination.kind != wire::DataKind::kBufferOffset) env.reply.put(static_cast<uint32_t>(dims));
+  return read_back_pixels_within(env, destination, dims, format, type,
                                  std::min(width, l.width), std::min(height, l.height), inside_depth,
                                  buf_size, [&](GLsizei room, void* p) {
                                    glGetTextureSubImage(*texture, level, x, y, z, width, height,

@@ -698,6 +698,29 @@ TEST_F(LegacyGlState, CompressedImagesReadBackAsUploaded) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// Pixels read under skipped pixels land after the skipped ones, which keep
+// what the program had there: tiles read one by one into one image.
+TEST_F(LegacyGlState, ReadPixelsLeavesSkippedPixelsAlone) {
+  constexpr GLenum kPackSkipPixels = 0x0D04;
+  gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0, 1, 0, 1);
+  gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
+  std::array<uint8_t, 16> row{};
+  row.fill(0xEE);
+  auto read = gl<void (*)(GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, void*)>("glReadPixels");
+  gl<void (*)(GLenum, GLint)>("glPixelStorei")(kPackSkipPixels, 2);
+  read(2, 0, 2, 1, kRgba, kUbyte, row.data());
+  const std::array<uint8_t, 4> green{0, 255, 0, 255};
+  EXPECT_EQ(row[0], 0xEE);
+  EXPECT_EQ(row[7], 0xEE);
+  EXPECT_EQ(std::memcmp(row.data() + 8, green.data(), 4), 0);
+  EXPECT_EQ(std::memcmp(row.data() + 12, green.data(), 4), 0);
+  gl<void (*)(GLenum, GLint)>("glPixelStorei")(kPackSkipPixels, 0);
+  read(0, 0, 1, 1, kRgba, kUbyte, row.data());
+  EXPECT_EQ(std::memcmp(row.data(), green.data(), 4), 0);
+  EXPECT_EQ(row[4], 0xEE);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // Buffers mapped by name (OpenGL 4.5): a read-write map sees the contents
 // and its writes land at unmap; an explicit flush sends only what it names.
 TEST_F(LegacyGlState, NamedBufferMappings) {

@@ -1,5 +1,7 @@
 #include "wire/sizes.h"
 
+#include <algorithm>
+
 #include <cstdint>
 
 namespace wire::size {
@@ -236,6 +238,37 @@ std::optional<size_t> image_bytes(const PixelStore& store, int dims, uint32_t fo
     total = c.add(total, c.mul(c.mul(c.add(at_least_0(store.skip_images), depth - 1), rows), row));
   }
   return c.overflow ? SIZE_MAX : static_cast<size_t>(total);
+}
+
+std::vector<Run> image_runs(const PixelStore& store, int dims, uint32_t format, uint32_t type,
+                            int64_t width, int64_t height, int64_t depth) {
+  auto whole = image_bytes(store, dims, format, type, width, height, depth);
+  if (!whole || *whole == 0 || *whole == SIZE_MAX) return {};
+  // image_bytes of one row and of one image give the strides it used.
+  PixelStore row_only = store;
+  row_only.skip_pixels = row_only.skip_rows = row_only.skip_images = 0;
+  const size_t first_row = image_bytes(row_only, dims, format, type, width, 1, 1).value_or(0);
+  const size_t two_rows = image_bytes(row_only, dims, format, type, width, 2, 1).value_or(0);
+  const size_t row = two_rows - first_row;  // a whole row with its padding
+  const size_t two_images = dims == 3 ? image_bytes(row_only, 3, format, type, width, height, 2).value_or(0) : 0;
+  const size_t one_image = image_bytes(row_only, dims, format, type, width, height, 1).value_or(0);
+  const size_t image = dims == 3 ? two_images - one_image : 0;
+  const size_t skip_pixels = static_cast<size_t>(std::max(store.skip_pixels, 0));
+  const size_t start_x = type == kBitmap ? skip_pixels / 8 : skip_pixels * pixel_size(format, type);
+  const size_t run = type == kBitmap ? (skip_pixels + static_cast<size_t>(width) + 7) / 8 - skip_pixels / 8
+                                     : static_cast<size_t>(width) * pixel_size(format, type);
+  const size_t skip_rows = static_cast<size_t>(std::max(store.skip_rows, 0));
+  const size_t skip_images = dims == 3 ? static_cast<size_t>(std::max(store.skip_images, 0)) : 0;
+  std::vector<Run> runs;
+  const int64_t images = dims == 3 ? depth : 1;
+  for (int64_t z = 0; z < images; ++z) {
+    for (int64_t y = 0; y < height; ++y) {
+      const size_t at = (skip_images + static_cast<size_t>(z)) * image +
+                        (skip_rows + static_cast<size_t>(y)) * row + start_x;
+      if (at + run <= *whole) runs.push_back({at, run});
+    }
+  }
+  return runs;
 }
 
 bool readable_pixels(uint32_t format, uint32_t type) {

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace wire::size {
 
@@ -83,6 +84,15 @@ bool drawable_from_buffer(uint32_t format);
 // it does not know, which the host refuses.
 std::optional<size_t> image_bytes(const PixelStore& store, int dims, uint32_t format,
                                   uint32_t type, int64_t width, int64_t height, int64_t depth);
+// The bytes GL writes for such an image, row by row: each run's offset from
+// the start and its length (whole bytes of a bitmap row). What lies between
+// runs (skipped pixels, rows and images, row padding) GL leaves alone.
+struct Run {
+  size_t offset;
+  size_t bytes;
+};
+std::vector<Run> image_runs(const PixelStore& store, int dims, uint32_t format, uint32_t type,
+                            int64_t width, int64_t height, int64_t depth);
 // image_bytes for encoders: 0 for an unknown pair (the host refuses the
 // command whatever comes with it).
 size_t pixel_bytes(const PixelStore& store, int dims, uint32_t format, uint32_t type,
