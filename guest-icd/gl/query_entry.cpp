@@ -353,7 +353,8 @@ std::optional<std::vector<std::byte>> read_back_reply(Stream& s, size_t cmd, voi
 
 void finish_read_back(Stream& s, size_t cmd, void* pixels, size_t capacity) {
   auto bytes = read_back_reply(s, cmd, pixels);
-  if (bytes && pixels) std::memcpy(pixels, bytes->data(), std::min(capacity, bytes->size()));
+  const size_t n = bytes ? std::min(capacity, bytes->size()) : 0;
+  if (pixels && n > 0) std::memcpy(pixels, bytes->data(), n);
 }
 
 void finish_image_read_back(Stream& s, size_t cmd, void* pixels, size_t capacity, int dims,
