@@ -1,0 +1,136 @@
+// The fixture of the guest GL tests: a real host in the test, an EGL context
+// of the guest ICD on a 16x16 pbuffer (OpenGL ES 3, or desktop GL for
+// LegacyGlState), and helpers that call GL through the ICD's entry points.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+#include "egl/api.h"
+#include "host_process.h"
+#include "icd/stream.h"
+#include "wire/gl_types.h"
+
+namespace icd::egl {
+
+
+inline constexpr GLenum kTriangles = 0x0004, kFloat = 0x1406, kUbyte = 0x1401, kUshort = 0x1403;
+inline constexpr GLenum kRgba = 0x1908, kRgb = 0x1907, kTexture2D = 0x0DE1, kArrayBuffer = 0x8892;
+inline constexpr GLenum kFramebuffer = 0x8D40, kColorAttachment0 = 0x8CE0;
+inline constexpr GLenum kVertexShader = 0x8B31, kFragmentShader = 0x8B30, kColorBufferBit = 0x4000;
+inline constexpr GLenum kStaticDraw = 0x88E4, kMapRead = 0x0001, kMapWrite = 0x0002;
+inline constexpr GLenum kRenderer = 0x1F01, kMaxTextureSize = 0x0D33;
+inline constexpr GLenum kUnpackAlignment = 0x0CF5;
+
+// One host for every test of the binary (gl_state_fixture.cpp).
+guesttest::HostProcess& host();
+
+template <typename Fn>
+Fn gl(const char* name) {
+  return reinterpret_cast<Fn>(icd::gl_proc_address(name));
+}
+
+class GlState : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(host().ok()) << host().error();
+    setenv("CONDUIT_HOST", host().address().c_str(), 1);
+    dpy_ = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, nullptr, nullptr);
+    ASSERT_TRUE(Initialize(dpy_, nullptr, nullptr));
+    ASSERT_TRUE(BindAPI(desktop_ ? EGL_OPENGL_API : EGL_OPENGL_ES_API));
+    const EGLint want[] = {EGL_RENDERABLE_TYPE, desktop_ ? EGL_OPENGL_BIT : EGL_OPENGL_ES3_BIT,
+                           EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE};
+    EGLConfig config = nullptr;
+    EGLint n = 0;
+    ASSERT_TRUE(ChooseConfig(dpy_, want, &config, 1, &n));
+    const EGLint size[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
+    surface_ = CreatePbufferSurface(dpy_, config, size);
+    const EGLint version[] = {EGL_CONTEXT_CLIENT_VERSION, 3, EGL_NONE};
+    context_ = CreateContext(dpy_, config, EGL_NO_CONTEXT, desktop_ ? nullptr : version);
+    ASSERT_TRUE(MakeCurrent(dpy_, surface_, surface_, context_));
+  }
+  void TearDown() override {
+    MakeCurrent(dpy_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    DestroyContext(dpy_, context_);
+    DestroySurface(dpy_, surface_);
+  }
+
+  // A program of `vs` and `fs`, attributes 0 "pos" and 1 "col", in use.
+  GLuint use_program(const char* vs, const char* fs) {
+    auto create_shader = gl<GLuint (*)(GLenum)>("glCreateShader");
+    auto source = gl<void (*)(GLuint, GLsizei, const GLchar* const*, const GLint*)>("glShaderSource");
+    auto compile = gl<void (*)(GLuint)>("glCompileShader");
+    auto attach = gl<void (*)(GLuint, GLuint)>("glAttachShader");
+    GLuint program = gl<GLuint (*)()>("glCreateProgram")();
+    for (auto [type, text] : {std::pair{kVertexShader, vs}, std::pair{kFragmentShader, fs}}) {
+      GLuint s = create_shader(type);
+      source(s, 1, &text, nullptr);
+      compile(s);
+      attach(program, s);
+    }
+    auto bind = gl<void (*)(GLuint, GLuint, const GLchar*)>("glBindAttribLocation");
+    bind(program, 0, "pos");
+    bind(program, 1, "col");
+    gl<void (*)(GLuint)>("glLinkProgram")(program);
+    gl<void (*)(GLuint)>("glUseProgram")(program);
+    return program;
+  }
+
+  // A program that paints every fragment with the vertex colour.
+  GLuint colour_program() {
+    return use_program("attribute vec2 pos; attribute vec4 col; varying vec4 v;"
+                       "void main() { v = col; gl_Position = vec4(pos, 0.0, 1.0); }",
+                       "precision mediump float; varying vec4 v; void main() { gl_FragColor = v; }");
+  }
+
+  std::array<uint8_t, 4> pixel(int x, int y) {
+    std::array<uint8_t, 4> rgba{};
+    gl<void (*)(GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, void*)>("glReadPixels")(
+        x, y, 1, 1, kRgba, kUbyte, rgba.data());
+    return rgba;
+  }
+
+  // Client arrays 0 (positions) and 1 (colours) of eight vertices: the
+  // first four `left`, the last four `right`.
+  void eight_vertex_arrays(const float* pos, std::array<uint8_t, 4> left, std::array<uint8_t, 4> right) {
+    for (int v = 0; v < 8; ++v) std::memcpy(colours_[v], (v < 4 ? left : right).data(), 4);
+    auto pointer = gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>(
+        "glVertexAttribPointer");
+    pointer(0, 2, kFloat, 0, 0, pos);
+    pointer(1, 4, kUbyte, 1, 0, colours_);
+    gl<void (*)(GLuint)>("glEnableVertexAttribArray")(0);
+    gl<void (*)(GLuint)>("glEnableVertexAttribArray")(1);
+  }
+  uint8_t colours_[8][4] = {};
+
+  // Whether the guest's GL offers an extension, as a program sees it.
+  bool offers(const char* name) {
+    constexpr GLenum kExtensions = 0x1F03, kNumExtensions = 0x821D;
+    GLint n = 0;
+    gl<void (*)(GLenum, GLint*)>("glGetIntegerv")(kNumExtensions, &n);
+    auto stringi = gl<const GLubyte* (*)(GLenum, GLuint)>("glGetStringi");
+    for (GLint i = 0; i < n; ++i) {
+      if (std::strcmp(reinterpret_cast<const char*>(stringi(kExtensions, i)), name) == 0) return true;
+    }
+    return false;
+  }
+
+  bool desktop_ = false;  // a desktop GL compatibility context instead of GLES 3
+  EGLDisplay dpy_ = EGL_NO_DISPLAY;
+  EGLSurface surface_ = EGL_NO_SURFACE;
+  EGLContext context_ = EGL_NO_CONTEXT;
+};
+
+class LegacyGlState : public GlState {
+ protected:
+  void SetUp() override {
+    desktop_ = true;
+    GlState::SetUp();
+  }
+};
+
+}  // namespace icd::egl

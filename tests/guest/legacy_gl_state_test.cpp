@@ -1,0 +1,266 @@
+// Desktop GL through the guest against a real host: fixed-function and
+// BGRA client arrays, named buffer mappings, indirect multi-draws, and the
+// extensions carried with commands of their own (assembly programs,
+// GL_EXT_vertex_array, double uniforms).
+#include <array>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "gl_state_fixture.h"
+
+namespace icd::egl {
+namespace {
+
+// The fixed-function arrays of desktop GL have the same hazard as generic
+// attributes: without parking, the host reads the offset as an address.
+TEST_F(LegacyGlState, DeletedFixedFunctionArrayBufferNeverBecomesAHostPointer) {
+  constexpr GLenum kVertexArray = 0x8074, kColorArray = 0x8076, kTexCoordArray = 0x8078;
+  constexpr GLenum kTexture1 = 0x84C1;
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kArrayBuffer, buffer);
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kArrayBuffer, 64, nullptr,
+                                                                       kStaticDraw);
+  const void* far = reinterpret_cast<const void*>(uintptr_t{0x7f0000100000});
+  gl<void (*)(GLint, GLenum, GLsizei, const void*)>("glVertexPointer")(4, kFloat, 0, far);
+  gl<void (*)(GLint, GLenum, GLsizei, const void*)>("glColorPointer")(4, kFloat, 0, far);
+  gl<void (*)(GLenum)>("glClientActiveTexture")(kTexture1);
+  gl<void (*)(GLint, GLenum, GLsizei, const void*)>("glTexCoordPointer")(4, kFloat, 0, far);
+  gl<void (*)(GLsizei, const GLuint*)>("glDeleteBuffers")(1, &buffer);
+  for (GLenum array : {kVertexArray, kColorArray, kTexCoordArray}) {
+    gl<void (*)(GLenum)>("glEnableClientState")(array);
+  }
+  gl<void (*)(GLenum, GLint, GLsizei)>("glDrawArrays")(kTriangles, 0, 3000);
+  gl<void (*)()>("glFinish")();
+  EXPECT_NE(gl<const GLubyte* (*)(GLenum)>("glGetString")(kRenderer), nullptr);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// Compatibility contexts take GL_VERTEX_ARRAY in glEnable as in
+// glEnableClientState: the client array must reach the host all the same.
+TEST_F(LegacyGlState, ArraysEnabledThroughGlEnableDraw) {
+  constexpr GLenum kVertexArray = 0x8074, kTriangleFan = 0x0006;
+  const std::array<float, 8> square{-1, -1, 1, -1, 1, 1, -1, 1};
+  gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0, 0, 0, 1);
+  gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
+  gl<void (*)(GLfloat, GLfloat, GLfloat)>("glColor3f")(1, 0, 0);
+  gl<void (*)(GLint, GLenum, GLsizei, const void*)>("glVertexPointer")(2, kFloat, 0, square.data());
+  gl<void (*)(GLenum)>("glEnable")(kVertexArray);
+  gl<void (*)(GLenum, GLint, GLsizei)>("glDrawArrays")(kTriangleFan, 0, 4);
+  EXPECT_EQ(pixel(8, 8), (std::array<uint8_t, 4>{255, 0, 0, 255}));
+  gl<void (*)(GLenum)>("glDisable")(kVertexArray);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// glBitmap reads its bits from a bound unpack buffer like a pixel upload:
+// the pointer is an offset there, not client memory.
+TEST_F(LegacyGlState, BitmapFromAnUnpackBuffer) {
+  constexpr GLenum kPixelUnpackBuffer = 0x88EC;
+  const std::array<uint8_t, 8> ones{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+  gl<void (*)(GLenum, GLint)>("glPixelStorei")(kUnpackAlignment, 1);
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kPixelUnpackBuffer, buffer);
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(
+      kPixelUnpackBuffer, 16, nullptr, kStaticDraw);
+  gl<void (*)(GLenum, GLintptr, GLsizeiptr, const void*)>("glBufferSubData")(
+      kPixelUnpackBuffer, 8, 8, ones.data());
+  gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0, 0, 0, 1);
+  gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
+  gl<void (*)(GLfloat, GLfloat, GLfloat)>("glColor3f")(0, 1, 0);
+  gl<void (*)(GLint, GLint)>("glWindowPos2i")(0, 0);
+  // An 8x8 bitmap, all ones, at offset 8 of the buffer.
+  gl<void (*)(GLsizei, GLsizei, GLfloat, GLfloat, GLfloat, GLfloat, const GLubyte*)>("glBitmap")(
+      8, 8, 0, 0, 0, 0, reinterpret_cast<const GLubyte*>(uintptr_t{8}));
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kPixelUnpackBuffer, 0);
+  EXPECT_EQ(pixel(4, 4), (std::array<uint8_t, 4>{0, 255, 0, 255}));
+  EXPECT_EQ(pixel(12, 4), (std::array<uint8_t, 4>{0, 0, 0, 255}));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// Buffers mapped by name (OpenGL 4.5): a read-write map sees the contents
+// and its writes land at unmap; an explicit flush sends only what it names.
+TEST_F(LegacyGlState, NamedBufferMappings) {
+  constexpr GLenum kReadWrite = 0x88BA, kBufferMapPointer = 0x88BD;
+  constexpr GLbitfield kDynamicStorage = 0x0100, kFlushExplicit = 0x0010;
+  ASSERT_TRUE(offers("GL_ARB_direct_state_access"));
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glCreateBuffers")(1, &buffer);
+  const std::array<uint8_t, 16> start{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+  gl<void (*)(GLuint, GLsizeiptr, const void*, GLbitfield)>("glNamedBufferStorage")(
+      buffer, 16, start.data(), kMapRead | kMapWrite | kDynamicStorage);
+  auto* p = static_cast<uint8_t*>(gl<void* (*)(GLuint, GLenum)>("glMapNamedBuffer")(buffer, kReadWrite));
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(std::memcmp(p, start.data(), 16), 0);
+  void* pointer = nullptr;
+  gl<void (*)(GLuint, GLenum, void**)>("glGetNamedBufferPointerv")(buffer, kBufferMapPointer, &pointer);
+  EXPECT_EQ(pointer, p);
+  p[0] = 100;
+  auto unmap = gl<GLboolean (*)(GLuint)>("glUnmapNamedBuffer");
+  EXPECT_TRUE(unmap(buffer));
+  EXPECT_FALSE(unmap(buffer));
+  auto* q = static_cast<uint8_t*>(gl<void* (*)(GLuint, GLintptr, GLsizeiptr, GLbitfield)>(
+      "glMapNamedBufferRange")(buffer, 8, 8, kMapWrite | kFlushExplicit));
+  ASSERT_NE(q, nullptr);
+  std::memset(q, 200, 8);
+  gl<void (*)(GLuint, GLintptr, GLsizeiptr)>("glFlushMappedNamedBufferRange")(buffer, 2, 2);
+  unmap(buffer);
+  std::array<uint8_t, 16> back{};
+  gl<void (*)(GLuint, GLintptr, GLsizeiptr, void*)>("glGetNamedBufferSubData")(buffer, 0, 16,
+                                                                               back.data());
+  const std::array<uint8_t, 16> expected{100, 2, 3, 4, 5, 6, 7, 8, 9, 10, 200, 200, 13, 14, 15, 16};
+  EXPECT_EQ(back, expected);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// A client array of GL_BGRA colours (ARB_vertex_array_bgra) is four bytes a
+// vertex: the guest sends those, in the order GL swizzles.
+TEST_F(LegacyGlState, BgraClientArrayDraws) {
+  constexpr GLenum kBgra = 0x80E1, kTriangleFan = 0x0006;
+  const char* vs = "#version 130\nin vec2 pos; in vec4 col; out vec4 v;"
+                   "void main() { v = col; gl_Position = vec4(pos, 0.0, 1.0); }";
+  const char* fs = "#version 130\nin vec4 v; out vec4 o; void main() { o = v; }";
+  use_program(vs, fs);
+  const std::array<float, 8> square{-1, -1, 1, -1, 1, 1, -1, 1};
+  const std::array<uint8_t, 16> blue_in_bgra{255, 0, 0, 255, 255, 0, 0, 255,
+                                             255, 0, 0, 255, 255, 0, 0, 255};
+  auto pointer = gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>(
+      "glVertexAttribPointer");
+  pointer(0, 2, kFloat, 0, 0, square.data());
+  pointer(1, static_cast<GLint>(kBgra), kUbyte, 1, 0, blue_in_bgra.data());
+  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(0);
+  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(1);
+  gl<void (*)(GLenum, GLint, GLsizei)>("glDrawArrays")(kTriangleFan, 0, 4);
+  EXPECT_EQ(pixel(8, 8), (std::array<uint8_t, 4>{0, 0, 255, 255}));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// Indirect multi-draws read their commands (and, for the Count forms, the
+// draw count) from buffers: one command draws the left half of the surface,
+// two draw both halves.
+TEST_F(LegacyGlState, IndirectMultiDrawsReadTheirBuffers) {
+  constexpr GLenum kDrawIndirectBuffer = 0x8F3F, kParameterBuffer = 0x80EE, kVertexArray = 0x8074;
+  constexpr GLenum kTriangleFan = 0x0006;
+  ASSERT_TRUE(offers("GL_ARB_multi_draw_indirect"));
+  ASSERT_TRUE(offers("GL_ARB_indirect_parameters"));
+  const std::array<float, 16> halves{-1, -1, 0, -1, 0, 1, -1, 1, 0, -1, 1, -1, 1, 1, 0, 1};
+  struct Command { GLuint count, instances, first, base_instance; };
+  const std::array<Command, 2> commands{{{4, 1, 0, 0}, {4, 1, 4, 0}}};
+  const GLint two = 2;
+  auto gen_buffer = [&](GLenum target, const void* data, GLsizeiptr bytes) {
+    GLuint b = 0;
+    gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &b);
+    gl<void (*)(GLenum, GLuint)>("glBindBuffer")(target, b);
+    gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(target, bytes, data, kStaticDraw);
+  };
+  gen_buffer(kArrayBuffer, halves.data(), sizeof halves);
+  gen_buffer(kDrawIndirectBuffer, commands.data(), sizeof commands);
+  gen_buffer(kParameterBuffer, &two, sizeof two);
+  gl<void (*)(GLint, GLenum, GLsizei, const void*)>("glVertexPointer")(2, kFloat, 0, nullptr);
+  gl<void (*)(GLenum)>("glEnableClientState")(kVertexArray);
+  gl<void (*)(GLfloat, GLfloat, GLfloat)>("glColor3f")(1, 0, 0);
+  auto clear = [&] {
+    gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0, 0, 0, 1);
+    gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
+  };
+  const std::array<uint8_t, 4> red{255, 0, 0, 255}, black{0, 0, 0, 255};
+  clear();
+  gl<void (*)(GLenum, const void*, GLsizei, GLsizei)>("glMultiDrawArraysIndirect")(kTriangleFan, nullptr,
+                                                                                   1, 0);
+  EXPECT_EQ(pixel(4, 8), red);
+  EXPECT_EQ(pixel(12, 8), black);
+  clear();
+  gl<void (*)(GLenum, const void*, GLintptr, GLsizei, GLsizei)>("glMultiDrawArraysIndirectCount")(
+      kTriangleFan, nullptr, 0, 2, 0);
+  EXPECT_EQ(pixel(4, 8), red);
+  EXPECT_EQ(pixel(12, 8), red);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// An extension whose commands are all aliases of carried ones is offered
+// and reaches GL (GL_ARB_window_pos); one Conduit cannot forward
+// (GL_EXT_memory_object: memory behind host handles) is hidden.
+TEST_F(LegacyGlState, ExtensionsOfAliasesAreOfferedAndWork) {
+  constexpr GLenum kCurrentRasterPosition = 0x0B07;
+  ASSERT_TRUE(offers("GL_ARB_window_pos"));
+  EXPECT_FALSE(offers("GL_EXT_memory_object"));
+  gl<void (*)(GLint, GLint)>("glWindowPos2iARB")(3, 5);
+  std::array<GLint, 4> position{};
+  gl<void (*)(GLenum, GLint*)>("glGetIntegerv")(kCurrentRasterPosition, position.data());
+  EXPECT_EQ(position[0], 3);
+  EXPECT_EQ(position[1], 5);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// GL_ARB_vertex_program's programs have names of their own: a program made
+// under a guest name takes its string, gives it back and is known by that
+// name, while the same number names no GLSL program.
+TEST_F(LegacyGlState, AssemblyProgramsKeepTheirStringAndName) {
+  constexpr GLenum kVertexProgram = 0x8620, kFormatAscii = 0x8875;
+  constexpr GLenum kProgramLength = 0x8627, kProgramString = 0x8628;
+  ASSERT_TRUE(offers("GL_ARB_vertex_program"));
+  const std::string text = "!!ARBvp1.0\nMOV result.position, vertex.position;\nEND\n";
+  GLuint program = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenProgramsARB")(1, &program);
+  gl<void (*)(GLenum, GLuint)>("glBindProgramARB")(kVertexProgram, program);
+  gl<void (*)(GLenum, GLenum, GLsizei, const void*)>("glProgramStringARB")(
+      kVertexProgram, kFormatAscii, static_cast<GLsizei>(text.size()), text.data());
+  GLint length = 0;
+  gl<void (*)(GLenum, GLenum, GLint*)>("glGetProgramivARB")(kVertexProgram, kProgramLength, &length);
+  ASSERT_EQ(length, static_cast<GLint>(text.size()));
+  std::string back(text.size() + 4, '?');
+  gl<void (*)(GLenum, GLenum, void*)>("glGetProgramStringARB")(kVertexProgram, kProgramString,
+                                                               back.data());
+  EXPECT_EQ(back, text + "????");  // the string, and nothing past it
+  auto is_program = gl<GLboolean (*)(GLuint)>("glIsProgramARB");
+  EXPECT_TRUE(is_program(program));
+  EXPECT_FALSE(gl<GLboolean (*)(GLuint)>("glIsProgram")(program));
+  gl<void (*)(GLsizei, const GLuint*)>("glDeleteProgramsARB")(1, &program);
+  EXPECT_FALSE(is_program(program));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// GL_EXT_vertex_array's pointers are OpenGL 1.1's client arrays, read at draw.
+TEST_F(LegacyGlState, VertexArrayExtensionDrawsFromClientMemory) {
+  constexpr GLenum kVertexArray = 0x8074, kColorArray = 0x8076, kTriangleFan = 0x0006;
+  ASSERT_TRUE(offers("GL_EXT_vertex_array"));
+  const std::array<float, 8> square{-1, -1, 1, -1, 1, 1, -1, 1};
+  const std::array<uint8_t, 16> blue{0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255};
+  gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
+  gl<void (*)(GLint, GLenum, GLsizei, GLsizei, const void*)>("glVertexPointerEXT")(
+      2, kFloat, 0, 4, square.data());
+  gl<void (*)(GLint, GLenum, GLsizei, GLsizei, const void*)>("glColorPointerEXT")(
+      4, kUbyte, 0, 4, blue.data());
+  gl<void (*)(GLenum)>("glEnableClientState")(kVertexArray);
+  gl<void (*)(GLenum)>("glEnableClientState")(kColorArray);
+  gl<void (*)(GLenum, GLint, GLsizei)>("glDrawArraysEXT")(kTriangleFan, 0, 4);
+  EXPECT_EQ(pixel(8, 8), (std::array<uint8_t, 4>{0, 0, 255, 255}));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// A double uniform's value count comes from its type, as for float ones.
+TEST_F(LegacyGlState, DoubleUniformsReadBack) {
+  ASSERT_TRUE(offers("GL_ARB_gpu_shader_fp64"));
+  const char* vs = "#version 150\n#extension GL_ARB_gpu_shader_fp64 : require\n"
+                   "uniform dvec3 d; in vec4 p;\n"
+                   "void main() { gl_Position = p + vec4(vec3(d), 0.0); }";
+  GLuint shader = gl<GLuint (*)(GLenum)>("glCreateShader")(kVertexShader);
+  gl<void (*)(GLuint, GLsizei, const GLchar* const*, const GLint*)>("glShaderSource")(shader, 1, &vs,
+                                                                                     nullptr);
+  gl<void (*)(GLuint)>("glCompileShader")(shader);
+  GLuint program = gl<GLuint (*)()>("glCreateProgram")();
+  gl<void (*)(GLuint, GLuint)>("glAttachShader")(program, shader);
+  gl<void (*)(GLuint)>("glLinkProgram")(program);
+  gl<void (*)(GLuint)>("glUseProgram")(program);
+  const GLint location = gl<GLint (*)(GLuint, const GLchar*)>("glGetUniformLocation")(program, "d");
+  ASSERT_GE(location, 0);
+  gl<void (*)(GLint, GLdouble, GLdouble, GLdouble)>("glUniform3d")(location, 0.5, -2.25, 1e100);
+  std::array<GLdouble, 4> back{9, 9, 9, 9};
+  gl<void (*)(GLuint, GLint, GLdouble*)>("glGetUniformdv")(program, location, back.data());
+  EXPECT_EQ(back, (std::array<GLdouble, 4>{0.5, -2.25, 1e100, 9}));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+}  // namespace
+}  // namespace icd::egl
