@@ -326,9 +326,11 @@ void GLAPIENTRY handle_glGetActiveUniformBlockiv(GLuint program, GLuint block, G
 namespace {
 
 // Ends a read-back: into the bound pack buffer at the offset `pixels`
-// stands for (no wait, no reply), or a round trip whose reply comes back.
-std::optional<std::vector<std::byte>> read_back_reply(Stream& s, size_t cmd, void* pixels,
-                                                      uint32_t* dims = nullptr) {
+// stands for (no wait, no reply), or a round trip whose reply's image comes
+// back (valid until the stream's next round trip). `dims`: the reply starts
+// with the image's dimensions.
+std::optional<std::span<const std::byte>> read_back_reply(Stream& s, size_t cmd, void* pixels,
+                                                          uint32_t* dims = nullptr) {
   auto& w = s.writer();
   if (s.gl_state().pack_buffer_bound()) {
     w.put_buffer_offset(reinterpret_cast<uintptr_t>(pixels));
@@ -346,7 +348,7 @@ std::optional<std::vector<std::byte>> read_back_reply(Stream& s, size_t cmd, voi
   }
   auto data = r.get_data();
   if (!data) return std::nullopt;
-  return std::vector<std::byte>(data->bytes.begin(), data->bytes.end());
+  return std::span<const std::byte>(data->bytes);
 }
 
 }  // namespace

@@ -48,28 +48,30 @@ struct Level {
   GLint compressed = 0, compressed_bytes = 0;
 };
 
-Level level_of_target(GLenum target, GLint level, bool compressed) {
+// The level through `query(pname, GLint*)`, GL's by target or by name.
+template <typename Query>
+Level describe_level(GLenum target, bool compressed, Query query) {
   Level l;
   l.target = target;
-  glGetTexLevelParameteriv(target, level, GL_TEXTURE_WIDTH, &l.width);
-  glGetTexLevelParameteriv(target, level, GL_TEXTURE_HEIGHT, &l.height);
-  glGetTexLevelParameteriv(target, level, GL_TEXTURE_DEPTH, &l.depth);
+  query(GL_TEXTURE_WIDTH, &l.width);
+  query(GL_TEXTURE_HEIGHT, &l.height);
+  query(GL_TEXTURE_DEPTH, &l.depth);
   if (!compressed) return l;
-  glGetTexLevelParameteriv(target, level, GL_TEXTURE_COMPRESSED, &l.compressed);
-  if (l.compressed) glGetTexLevelParameteriv(target, level, GL_TEXTURE_COMPRESSED_IMAGE_SIZE, &l.compressed_bytes);
+  query(GL_TEXTURE_COMPRESSED, &l.compressed);
+  if (l.compressed) query(GL_TEXTURE_COMPRESSED_IMAGE_SIZE, &l.compressed_bytes);
   return l;
 }
 
+Level level_of_target(GLenum target, GLint level, bool compressed) {
+  return describe_level(target, compressed, [&](GLenum pname, GLint* v) {
+    glGetTexLevelParameteriv(target, level, pname, v);
+  });
+}
+
 Level level_of_texture(GlContextState::Impl& st, GLuint texture, GLint level, bool compressed) {
-  Level l;
-  l.target = texture_target(st, texture);
-  glGetTextureLevelParameteriv(texture, level, GL_TEXTURE_WIDTH, &l.width);
-  glGetTextureLevelParameteriv(texture, level, GL_TEXTURE_HEIGHT, &l.height);
-  glGetTextureLevelParameteriv(texture, level, GL_TEXTURE_DEPTH, &l.depth);
-  if (!compressed) return l;
-  glGetTextureLevelParameteriv(texture, level, GL_TEXTURE_COMPRESSED, &l.compressed);
-  if (l.compressed) glGetTextureLevelParameteriv(texture, level, GL_TEXTURE_COMPRESSED_IMAGE_SIZE, &l.compressed_bytes);
-  return l;
+  return describe_level(texture_target(st, texture), compressed, [&](GLenum pname, GLint* v) {
+    glGetTextureLevelParameteriv(texture, level, pname, v);
+  });
 }
 
 int64_t blocks(int64_t texels, int64_t block) { return block > 0 ? (texels + block - 1) / block : texels; }
@@ -132,21 +134,6 @@ wire::Result<GLuint> texture_name(DispatchEnv& env, GLuint guest) {
 
 constexpr GLsizei kNoLimit = INT32_MAX;
 
-}  // namespace
-
-wire::Status handle_glGetTexImage(DispatchEnv& env, wire::Reader& r) {
-  GLenum target = 0, format = 0, type = 0;
-  GLint level = 0;
-  wire::Data destination;
-  WIRE_TRY(read_args(r, target, level, format, type));
-  WIRE_TRY(read_data(r, destination));
-  const Level l = level_of_target(target, level, false);
-  return read_back_pixels_within(env, destination, image_dims(target), format, type, l.width,
-                                 l.height, l.depth, kNoLimit, [&](GLsizei, void* p) {
-                                   glGetTexImage(target, level, format, type, p);
-                                 });
-}
-
 // glGetnTexImage and its ARB twin are separate entry points (Mesa 22.3 has
 // only the ARB one): each reaches the driver under its own name.
 wire::Status get_n_tex_image(DispatchEnv& env, wire::Reader& r, PFNGLGETNTEXIMAGEPROC get) {
@@ -160,6 +147,36 @@ wire::Status get_n_tex_image(DispatchEnv& env, wire::Reader& r, PFNGLGETNTEXIMAG
   return read_back_pixels_within(env, destination, image_dims(target), format, type, l.width, l.height,
                                  l.depth, buf_size, [&](GLsizei room, void* p) {
                                    get(target, level, format, type, room, p);
+                                 });
+}
+
+// Its compressed twin, the same way.
+wire::Status get_n_compressed_tex_image(DispatchEnv& env, wire::Reader& r,
+                                        PFNGLGETNCOMPRESSEDTEXIMAGEPROC get) {
+  GLenum target = 0;
+  GLint level = 0;
+  GLsizei buf_size = 0;
+  wire::Data destination;
+  WIRE_TRY(read_args(r, target, level, buf_size));
+  WIRE_TRY(read_data(r, destination));
+  const Level l = level_of_target(target, level, true);
+  const int64_t bytes = compressed_bytes(l, image_dims(target), l.width, l.height, l.depth);
+  return read_compressed(env, destination, l, bytes, buf_size,
+                         [&](GLsizei room, void* p) { get(target, level, room, p); });
+}
+
+}  // namespace
+
+wire::Status handle_glGetTexImage(DispatchEnv& env, wire::Reader& r) {
+  GLenum target = 0, format = 0, type = 0;
+  GLint level = 0;
+  wire::Data destination;
+  WIRE_TRY(read_args(r, target, level, format, type));
+  WIRE_TRY(read_data(r, destination));
+  const Level l = level_of_target(target, level, false);
+  return read_back_pixels_within(env, destination, image_dims(target), format, type, l.width,
+                                 l.height, l.depth, kNoLimit, [&](GLsizei, void* p) {
+                                   glGetTexImage(target, level, format, type, p);
                                  });
 }
 
@@ -222,20 +239,6 @@ wire::Status handle_glGetCompressedTexImage(DispatchEnv& env, wire::Reader& r) {
   const int64_t bytes = compressed_bytes(l, image_dims(target), l.width, l.height, l.depth);
   return read_compressed(env, destination, l, bytes, kNoLimit,
                          [&](GLsizei, void* p) { glGetCompressedTexImage(target, level, p); });
-}
-
-wire::Status get_n_compressed_tex_image(DispatchEnv& env, wire::Reader& r,
-                                        PFNGLGETNCOMPRESSEDTEXIMAGEPROC get) {
-  GLenum target = 0;
-  GLint level = 0;
-  GLsizei buf_size = 0;
-  wire::Data destination;
-  WIRE_TRY(read_args(r, target, level, buf_size));
-  WIRE_TRY(read_data(r, destination));
-  const Level l = level_of_target(target, level, true);
-  const int64_t bytes = compressed_bytes(l, image_dims(target), l.width, l.height, l.depth);
-  return read_compressed(env, destination, l, bytes, buf_size,
-                         [&](GLsizei room, void* p) { get(target, level, room, p); });
 }
 
 wire::Status handle_glGetnCompressedTexImage(DispatchEnv& env, wire::Reader& r) {

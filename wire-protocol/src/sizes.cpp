@@ -1,7 +1,5 @@
 #include "wire/sizes.h"
 
-#include <algorithm>
-
 #include <cstdint>
 
 namespace wire::size {
@@ -210,62 +208,72 @@ bool known_pixels(uint32_t format, uint32_t type) {
   return pixel_size(format, type) != 0 || bitmap_pair(format, type);
 }
 
-std::optional<size_t> image_bytes(const PixelStore& store, int dims, uint32_t format,
-                                  uint32_t type, int64_t width, int64_t height, int64_t depth) {
-  if (!known_pixels(format, type)) return std::nullopt;
-  if (width <= 0 || height <= 0 || depth <= 0) return 0;
+namespace {
+
+// Where an image's bytes lie under the pixel-store state (OpenGL 4.6,
+// 8.4.4.1 and 18.2.3): the stride of a row (padded) and of an image, where a
+// row's first pixel starts and how many bytes of the row GL uses, and the
+// rows and images skipped. For a known pair and a non-empty image.
+struct Layout {
+  int64_t row = 0, image = 0, first = 0, used = 0, skip_rows = 0, skip_images = 0;
+  bool overflow = false;
+};
+
+Layout layout_of(const PixelStore& store, int dims, uint32_t format, uint32_t type, int64_t width,
+                 int64_t height) {
   // Values GL refuses never reach its state; sizes from such a state are
   // those of the defaults.
   const int64_t align = store.alignment == 1 || store.alignment == 2 || store.alignment == 8
                             ? store.alignment : 4;
   auto at_least_0 = [](int32_t v) { return v < 0 ? int64_t{0} : int64_t{v}; };
   const int64_t row_pixels = store.row_length > 0 ? store.row_length : width;
+  const int64_t skip_pixels = at_least_0(store.skip_pixels);
   Checked c;
-  int64_t row = 0, last_row = 0;  // bytes of a row, of the last row's used part
+  Layout l;
   if (type == kBitmap) {
-    // Rows of bits, padded to whole `align`-byte units (8.4.4.1).
-    const int64_t units = c.add(row_pixels, 8 * align - 1) / (8 * align);
-    row = c.mul(units, align);
-    last_row = c.add(c.add(at_least_0(store.skip_pixels), width), 7) / 8;
+    // Rows of bits, padded to whole `align`-byte units.
+    l.row = c.mul(c.add(row_pixels, 8 * align - 1) / (8 * align), align);
+    l.first = skip_pixels / 8;
+    l.used = c.add(c.add(skip_pixels, width), 7) / 8 - l.first;
   } else {
     const auto psize = static_cast<int64_t>(pixel_size(format, type));
-    row = c.add(c.mul(row_pixels, psize), align - 1) / align * align;
-    last_row = c.mul(c.add(at_least_0(store.skip_pixels), width), psize);
+    l.row = c.add(c.mul(row_pixels, psize), align - 1) / align * align;
+    l.first = c.mul(skip_pixels, psize);
+    l.used = c.mul(width, psize);
   }
-  int64_t total = c.add(c.mul(c.add(at_least_0(store.skip_rows), height - 1), row), last_row);
+  l.skip_rows = at_least_0(store.skip_rows);
   if (dims == 3) {
-    const int64_t rows = store.image_height > 0 ? store.image_height : height;
-    total = c.add(total, c.mul(c.mul(c.add(at_least_0(store.skip_images), depth - 1), rows), row));
+    l.image = c.mul(store.image_height > 0 ? store.image_height : height, l.row);
+    l.skip_images = at_least_0(store.skip_images);
   }
-  return c.overflow ? SIZE_MAX : static_cast<size_t>(total);
+  l.overflow = c.overflow;
+  return l;
+}
+
+}  // namespace
+
+std::optional<size_t> image_bytes(const PixelStore& store, int dims, uint32_t format,
+                                  uint32_t type, int64_t width, int64_t height, int64_t depth) {
+  if (!known_pixels(format, type)) return std::nullopt;
+  if (width <= 0 || height <= 0 || depth <= 0) return 0;
+  const Layout l = layout_of(store, dims, format, type, width, height);
+  Checked c;
+  int64_t total = c.add(c.mul(c.add(l.skip_rows, height - 1), l.row), c.add(l.first, l.used));
+  if (dims == 3) total = c.add(total, c.mul(c.add(l.skip_images, depth - 1), l.image));
+  return l.overflow || c.overflow ? SIZE_MAX : static_cast<size_t>(total);
 }
 
 std::vector<Run> image_runs(const PixelStore& store, int dims, uint32_t format, uint32_t type,
                             int64_t width, int64_t height, int64_t depth) {
   auto whole = image_bytes(store, dims, format, type, width, height, depth);
-  if (!whole || *whole == 0 || *whole == SIZE_MAX) return {};
-  // image_bytes of one row and of one image give the strides it used.
-  PixelStore row_only = store;
-  row_only.skip_pixels = row_only.skip_rows = row_only.skip_images = 0;
-  const size_t first_row = image_bytes(row_only, dims, format, type, width, 1, 1).value_or(0);
-  const size_t two_rows = image_bytes(row_only, dims, format, type, width, 2, 1).value_or(0);
-  const size_t row = two_rows - first_row;  // a whole row with its padding
-  const size_t two_images = dims == 3 ? image_bytes(row_only, 3, format, type, width, height, 2).value_or(0) : 0;
-  const size_t one_image = image_bytes(row_only, dims, format, type, width, height, 1).value_or(0);
-  const size_t image = dims == 3 ? two_images - one_image : 0;
-  const size_t skip_pixels = static_cast<size_t>(std::max(store.skip_pixels, 0));
-  const size_t start_x = type == kBitmap ? skip_pixels / 8 : skip_pixels * pixel_size(format, type);
-  const size_t run = type == kBitmap ? (skip_pixels + static_cast<size_t>(width) + 7) / 8 - skip_pixels / 8
-                                     : static_cast<size_t>(width) * pixel_size(format, type);
-  const size_t skip_rows = static_cast<size_t>(std::max(store.skip_rows, 0));
-  const size_t skip_images = dims == 3 ? static_cast<size_t>(std::max(store.skip_images, 0)) : 0;
+  if (!whole || *whole == 0 || *whole == SIZE_MAX) return {};  // nothing, or nothing to hold it
+  const Layout l = layout_of(store, dims, format, type, width, height);
   std::vector<Run> runs;
   const int64_t images = dims == 3 ? depth : 1;
   for (int64_t z = 0; z < images; ++z) {
     for (int64_t y = 0; y < height; ++y) {
-      const size_t at = (skip_images + static_cast<size_t>(z)) * image +
-                        (skip_rows + static_cast<size_t>(y)) * row + start_x;
-      if (at + run <= *whole) runs.push_back({at, run});
+      const int64_t at = (l.skip_images + z) * l.image + (l.skip_rows + y) * l.row + l.first;
+      runs.push_back({static_cast<size_t>(at), static_cast<size_t>(l.used)});
     }
   }
   return runs;
