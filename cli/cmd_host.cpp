@@ -106,6 +106,7 @@ int run_host(HostArgs& a) {
   const host::RendererInfo& info = (*server)->info();
   host::log_line("platform %s, EGL %s", info.platform.c_str(), info.egl_version.c_str());
   host::log_line("renderer %s (%s)", info.renderer.c_str(), info.vendor.c_str());
+  host::log_line("OpenGL ES 1.x: %s", info.gles1_version.empty() ? "none" : info.gles1_version.c_str());
   host::log_line("OpenGL ES: %s", info.gles_version.empty() ? "none" : info.gles_version.c_str());
   host::log_line("OpenGL core: %s", info.gl_core_version.empty() ? "none" : info.gl_core_version.c_str());
   host::log_line("OpenGL compatibility: %s",

@@ -1,6 +1,7 @@
 // `conduit info`: what a running host offers, and its counters.
 #include <cstdio>
-#include <set>
+#include <map>
+#include <utility>
 #include <sstream>
 #include <string>
 
@@ -46,16 +47,19 @@ void print_extensions(const char* label, const std::string& list) {
 
 // Extensions the host offers that guests do not see, each with its reason.
 void print_hidden_extensions(const nlohmann::json& host) {
-  std::set<std::string> offered;
-  for (const char* key : {"gles_extensions", "gl_extensions", "gl_compat_extensions"}) {
-    const std::string list = host.value(key, "");
-    std::istringstream in(list);
-    for (std::string e; in >> e;) offered.insert(e);
+  const std::pair<const char*, wire::GlApi> lists[] = {{"gles1_extensions", wire::GlApi::kGles1},
+                                                       {"gles_extensions", wire::GlApi::kGles},
+                                                       {"gl_extensions", wire::GlApi::kGl},
+                                                       {"gl_compat_extensions", wire::GlApi::kGl}};
+  std::map<std::string, const char*> hidden;  // extension -> reason
+  for (const auto& [key, api] : lists) {
+    std::istringstream in(host.value(key, ""));
+    for (std::string e; in >> e;) {
+      if (const char* reason = wire::gl_extension_block_reason(e.c_str(), api)) hidden.emplace(e, reason);
+    }
   }
   bool first = true;
-  for (const std::string& e : offered) {
-    const char* reason = wire::gl_extension_block_reason(e.c_str());
-    if (!reason) continue;
+  for (const auto& [e, reason] : hidden) {
     if (first) std::printf("hidden from guests    (not forwarded, and why)\n");
     first = false;
     std::printf("  %-44s %s\n", e.c_str(), reason);
@@ -99,11 +103,15 @@ int run_info(const InfoArgs& a) {
   std::printf("OpenGL core           %s\n", version_text(h.max_gl_core_version).c_str());
   std::printf("OpenGL compatibility  %s\n", version_text(h.max_gl_compat_version).c_str());
   std::printf("max batch             %u bytes\n", h.max_batch_bytes);
-  std::printf("features             %s%s\n", h.features & wire::kFeatureCompression ? " compression" : "",
-              h.features & wire::kFeatureBlobHeap ? " blob-heap" : "");
+  std::printf("features             %s%s%s\n", h.features & wire::kFeatureCompression ? " compression" : "",
+              h.features & wire::kFeatureBlobHeap ? " blob-heap" : "",
+              h.features & wire::kFeatureGles1 ? " gles1" : "");
   if (!stats.is_discarded() && stats.contains("host")) {
     const auto& host = stats["host"];
     std::printf("EGL                   %s\n", host.value("egl_version", "").c_str());
+    if (h.features & wire::kFeatureGles1) {
+      std::printf("OpenGL ES 1.x         %s\n", host.value("gles1_version", "").c_str());
+    }
     print_extensions("OpenGL ES extensions", host.value("gles_extensions", ""));
     print_extensions("OpenGL extensions", host.value("gl_extensions", ""));
     print_hidden_extensions(host);

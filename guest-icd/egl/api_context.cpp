@@ -77,10 +77,7 @@ EGLContext CreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share, con
   const EGLenum api = current_api();
   auto request = parse_context_attribs(api, attribs);
   if (!request.ok()) return fail(request.error, EGL_NO_CONTEXT);
-  const auto& host = d->connection()->host().reply;
-  if (EGLint e = check_context_request(request, c, RenderCaps{static_cast<int>(host.max_gles_version),
-                                                               static_cast<int>(host.max_gl_core_version),
-                                                               static_cast<int>(host.max_gl_compat_version)});
+  if (EGLint e = check_context_request(request, c, render_caps(d->connection()->host().reply));
       e != EGL_SUCCESS)
     return fail(e, EGL_NO_CONTEXT);
   if (shared && shared->api() != api) return fail(EGL_BAD_MATCH, EGL_NO_CONTEXT);

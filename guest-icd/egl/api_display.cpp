@@ -29,11 +29,9 @@ Display* initialized_display(EGLDisplay dpy) {
 
 const char* client_apis(const Display& d) {
   const auto& host = d.connection()->host().reply;
-  const EGLint bits = renderable_bits(RenderCaps{static_cast<int>(host.max_gles_version),
-                                                 static_cast<int>(host.max_gl_core_version),
-                                                 static_cast<int>(host.max_gl_compat_version)});
+  const EGLint bits = renderable_bits(render_caps(host));
   const bool gl = bits & EGL_OPENGL_BIT;
-  const bool gles = bits & EGL_OPENGL_ES2_BIT;
+  const bool gles = bits & (EGL_OPENGL_ES_BIT | EGL_OPENGL_ES2_BIT);
   if (gl && gles) return "OpenGL OpenGL_ES";
   return gl ? "OpenGL" : gles ? "OpenGL_ES" : "";
 }

@@ -66,8 +66,14 @@ constexpr EGLint kTrueColor = 4;
 
 }  // namespace
 
+RenderCaps render_caps(const wire::HelloReply& host) {
+  return RenderCaps{static_cast<int>(host.max_gles_version), static_cast<int>(host.max_gl_core_version),
+                    static_cast<int>(host.max_gl_compat_version), (host.features & wire::kFeatureGles1) != 0};
+}
+
 EGLint renderable_bits(const RenderCaps& caps) {
   EGLint bits = 0;
+  if (caps.gles1) bits |= EGL_OPENGL_ES_BIT;
   if (caps.max_gles >= 20) bits |= EGL_OPENGL_ES2_BIT;
   if (caps.max_gles >= 30) bits |= EGL_OPENGL_ES3_BIT;
   if (caps.max_gl_core > 0 || caps.max_gl_compat > 0) bits |= EGL_OPENGL_BIT;

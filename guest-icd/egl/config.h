@@ -9,6 +9,8 @@
 #include <span>
 #include <vector>
 
+#include "wire/control.h"
+
 namespace icd {
 
 struct Config {
@@ -39,7 +41,11 @@ struct RenderCaps {
   int max_gles = 0;  // major * 10 + minor
   int max_gl_core = 0;
   int max_gl_compat = 0;
+  bool gles1 = false;  // OpenGL ES 1.x contexts
 };
+
+// What the host said it can make.
+RenderCaps render_caps(const wire::HelloReply& host);
 
 EGLint renderable_bits(const RenderCaps& caps);
 

@@ -18,11 +18,7 @@ std::vector<std::unique_ptr<Display>>& registry() {
   return *displays;
 }
 
-RenderCaps caps_of(const HostInfo& host) {
-  return RenderCaps{static_cast<int>(host.reply.max_gles_version),
-                    static_cast<int>(host.reply.max_gl_core_version),
-                    static_cast<int>(host.reply.max_gl_compat_version)};
-}
+RenderCaps caps_of(const HostInfo& host) { return render_caps(host.reply); }
 
 }  // namespace
 

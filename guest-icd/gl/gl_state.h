@@ -68,6 +68,8 @@ class GlState {
   GlState(bool gles, int major, int minor);
 
   bool gles() const { return gles_; }
+  // Desktop GL and OpenGL ES 1.x have fixed-function client arrays.
+  bool fixed_function() const { return !gles_ || major_ < 2; }
   int major() const { return major_; }
   int minor() const { return minor_; }
 

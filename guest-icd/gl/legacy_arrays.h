@@ -1,5 +1,5 @@
 // Guest state of the fixed-function client arrays (glVertexPointer,
-// glColorPointer ...): which are enabled and where their data lives, so a
+// glColorPointer ..., and OpenGL ES 1.x's glPointSizePointerOES): which are enabled and where their data lives, so a
 // draw can send the vertices it reads. Wire layouts:
 // host-renderer/gl/legacy_handlers.cpp.
 #pragma once
@@ -22,6 +22,7 @@ enum class LegacySlot : uint8_t {
   kFogCoord,
   kIndex,
   kEdgeFlag,
+  kPointSize,  // OpenGL ES 1.x (GL_OES_point_size_array)
   kTexCoord0,  // kTexCoord0 + unit
 };
 

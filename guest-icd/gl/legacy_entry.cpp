@@ -1,6 +1,6 @@
 // Legacy desktop GL that needs the guest: display list names (allocated
 // here as a contiguous range), glCallLists' typed name arrays, and the
-// fixed-function client arrays, which are recorded when set and sent with
+// fixed-function client arrays of desktop GL and OpenGL ES 1.x, which are recorded when set and sent with
 // each draw like the generic ones in draw_entry.cpp.
 // Wire layouts: host-renderer/gl/legacy_handlers.cpp.
 #include "gl/legacy_arrays.h"
@@ -27,6 +27,7 @@ wire::GlOp op_of(LegacySlot slot) {
     case LegacySlot::kFogCoord: return wire::GlOp::glFogCoordPointer;
     case LegacySlot::kIndex: return wire::GlOp::glIndexPointer;
     case LegacySlot::kEdgeFlag: return wire::GlOp::glEdgeFlagPointer;
+    case LegacySlot::kPointSize: return wire::GlOp::glPointSizePointerOES;
     default: return wire::GlOp::glTexCoordPointer;
   }
 }
@@ -76,6 +77,7 @@ size_t slot_of(GlState& st, GLenum array) {
     case 0x8079: return static_cast<size_t>(LegacySlot::kEdgeFlag);
     case 0x8457: return static_cast<size_t>(LegacySlot::kFogCoord);
     case 0x845E: return static_cast<size_t>(LegacySlot::kSecondaryColor);
+    case 0x8B9C: return static_cast<size_t>(LegacySlot::kPointSize);
     default: return kLegacySlots;
   }
 }
@@ -86,7 +88,7 @@ void track_client_array(GlState& st, GLenum array, bool enable) {
   if (array == kRestart || array == kRestartNv) st.primitive_restart().enabled = enable;
   if (array == kRestartFixedIndex) st.primitive_restart().fixed_index = enable;
   const size_t slot = slot_of(st, array);
-  if (slot < kLegacySlots && !st.gles() && st.default_vertex_array()) {
+  if (slot < kLegacySlots && st.fixed_function() && st.default_vertex_array()) {
     st.legacy_arrays().slots[slot].enabled = enable;
   }
 }
@@ -209,6 +211,10 @@ void GLAPIENTRY handle_glIndexPointer(GLenum type, GLsizei stride, const void* p
 
 void GLAPIENTRY handle_glEdgeFlagPointer(GLsizei stride, const void* pointer) {
   set_pointer(static_cast<size_t>(LegacySlot::kEdgeFlag), 1, 0x1401, stride, pointer);  // GLboolean bytes
+}
+
+void GLAPIENTRY handle_glPointSizePointerOES(GLenum type, GLsizei stride, const void* pointer) {
+  set_pointer(static_cast<size_t>(LegacySlot::kPointSize), 1, type, stride, pointer);
 }
 
 void GLAPIENTRY handle_glTexCoordPointer(GLint size, GLenum type, GLsizei stride, const void* pointer) {

@@ -103,8 +103,10 @@ const std::vector<std::string>& extension_list(Stream& s) {
     std::istringstream in(*flat);
     for (std::string e; in >> e;) all.push_back(e);
   }
+  const GlState& st = s.gl_state();
+  const wire::GlApi api = !st.gles() ? wire::GlApi::kGl : st.major() < 2 ? wire::GlApi::kGles1 : wire::GlApi::kGles;
   for (auto& e : all) {
-    if (!wire::gl_extension_blocked(e.c_str())) list.push_back(std::move(e));
+    if (!wire::gl_extension_blocked(e.c_str(), api)) list.push_back(std::move(e));
   }
   return list;
 }

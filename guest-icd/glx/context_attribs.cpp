@@ -63,8 +63,9 @@ ContextRequest parse_context_attribs(const int* attribs) {
 HostContext host_context_for(ContextRequest& r, const RenderCaps& caps) {
   const int wanted = r.major * 10 + r.minor;
   if (r.profile_mask & GLX_CONTEXT_ES_PROFILE_BIT_EXT) {
-    // OpenGL ES 1.x commands are not carried; later versions as asked.
-    if (r.profile_mask != GLX_CONTEXT_ES_PROFILE_BIT_EXT || r.major < 2 || wanted > caps.max_gles) {
+    // OpenGL ES 1.x is an API of its own: 2.0 and later do not include it.
+    const bool offered = r.major == 1 ? caps.gles1 && r.minor <= 1 : r.major >= 2 && wanted <= caps.max_gles;
+    if (r.profile_mask != GLX_CONTEXT_ES_PROFILE_BIT_EXT || !offered) {
       r.error = BadMatch;
       return {};
     }

@@ -71,9 +71,7 @@ bool GlxDisplay::connect() {
 
 RenderCaps GlxDisplay::caps() const {
   if (!connection_) return {};
-  const auto& r = connection_->host().reply;
-  return RenderCaps{static_cast<int>(r.max_gles_version), static_cast<int>(r.max_gl_core_version),
-                    static_cast<int>(r.max_gl_compat_version)};
+  return render_caps(connection_->host().reply);
 }
 
 const FbConfig* GlxDisplay::find_config(GLXFBConfig handle) const {

@@ -47,6 +47,7 @@ ArrayExtent extent(GLuint buffer, int64_t offset, int64_t stride, GLint size, GL
 
 // False when GL answers no query (inside glBegin/glEnd).
 bool generic_arrays(GlContextState::Impl& st, std::vector<ArrayExtent>& out) {
+  if (st.gles) return true;  // OpenGL ES 1.x: fixed-function arrays only
   GLint count = -1;
   glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &count);
   if (count < 0) return false;
@@ -80,32 +81,37 @@ bool generic_arrays(GlContextState::Impl& st, std::vector<ArrayExtent>& out) {
   return true;
 }
 
+enum ApiBits : uint8_t { kDesktop = 1, kGles1 = 2, kBoth = 3 };
+
 // A fixed-function array's state queries (size or type 0: fixed values).
 struct LegacyQueries {
   GLenum cap, buffer, pointer, stride, size, type;
   GLint fixed_size;
   GLenum fixed_type;
+  uint8_t apis;  // ApiBits: the contexts that have it
 };
 
 constexpr LegacyQueries kLegacy[] = {
     {GL_VERTEX_ARRAY, GL_VERTEX_ARRAY_BUFFER_BINDING, GL_VERTEX_ARRAY_POINTER,
-     GL_VERTEX_ARRAY_STRIDE, GL_VERTEX_ARRAY_SIZE, GL_VERTEX_ARRAY_TYPE, 0, 0},
+     GL_VERTEX_ARRAY_STRIDE, GL_VERTEX_ARRAY_SIZE, GL_VERTEX_ARRAY_TYPE, 0, 0, kBoth},
     {GL_NORMAL_ARRAY, GL_NORMAL_ARRAY_BUFFER_BINDING, GL_NORMAL_ARRAY_POINTER,
-     GL_NORMAL_ARRAY_STRIDE, 0, GL_NORMAL_ARRAY_TYPE, 3, 0},
+     GL_NORMAL_ARRAY_STRIDE, 0, GL_NORMAL_ARRAY_TYPE, 3, 0, kBoth},
     {GL_COLOR_ARRAY, GL_COLOR_ARRAY_BUFFER_BINDING, GL_COLOR_ARRAY_POINTER,
-     GL_COLOR_ARRAY_STRIDE, GL_COLOR_ARRAY_SIZE, GL_COLOR_ARRAY_TYPE, 0, 0},
+     GL_COLOR_ARRAY_STRIDE, GL_COLOR_ARRAY_SIZE, GL_COLOR_ARRAY_TYPE, 0, 0, kBoth},
     {GL_SECONDARY_COLOR_ARRAY, GL_SECONDARY_COLOR_ARRAY_BUFFER_BINDING,
      GL_SECONDARY_COLOR_ARRAY_POINTER, GL_SECONDARY_COLOR_ARRAY_STRIDE,
-     GL_SECONDARY_COLOR_ARRAY_SIZE, GL_SECONDARY_COLOR_ARRAY_TYPE, 0, 0},
+     GL_SECONDARY_COLOR_ARRAY_SIZE, GL_SECONDARY_COLOR_ARRAY_TYPE, 0, 0, kDesktop},
     {GL_FOG_COORD_ARRAY, GL_FOG_COORD_ARRAY_BUFFER_BINDING, GL_FOG_COORD_ARRAY_POINTER,
-     GL_FOG_COORD_ARRAY_STRIDE, 0, GL_FOG_COORD_ARRAY_TYPE, 1, 0},
+     GL_FOG_COORD_ARRAY_STRIDE, 0, GL_FOG_COORD_ARRAY_TYPE, 1, 0, kDesktop},
     {GL_INDEX_ARRAY, GL_INDEX_ARRAY_BUFFER_BINDING, GL_INDEX_ARRAY_POINTER,
-     GL_INDEX_ARRAY_STRIDE, 0, GL_INDEX_ARRAY_TYPE, 1, 0},
+     GL_INDEX_ARRAY_STRIDE, 0, GL_INDEX_ARRAY_TYPE, 1, 0, kDesktop},
     {GL_EDGE_FLAG_ARRAY, GL_EDGE_FLAG_ARRAY_BUFFER_BINDING, GL_EDGE_FLAG_ARRAY_POINTER,
-     GL_EDGE_FLAG_ARRAY_STRIDE, 0, 0, 1, GL_UNSIGNED_BYTE},
+     GL_EDGE_FLAG_ARRAY_STRIDE, 0, 0, 1, GL_UNSIGNED_BYTE, kDesktop},
+    {GL_POINT_SIZE_ARRAY_OES, GL_POINT_SIZE_ARRAY_BUFFER_BINDING_OES, GL_POINT_SIZE_ARRAY_POINTER_OES,
+     GL_POINT_SIZE_ARRAY_STRIDE_OES, 0, GL_POINT_SIZE_ARRAY_TYPE_OES, 1, 0, kGles1},
     {GL_TEXTURE_COORD_ARRAY, GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING,
      GL_TEXTURE_COORD_ARRAY_POINTER, GL_TEXTURE_COORD_ARRAY_STRIDE, GL_TEXTURE_COORD_ARRAY_SIZE,
-     GL_TEXTURE_COORD_ARRAY_TYPE, 0, 0},
+     GL_TEXTURE_COORD_ARRAY_TYPE, 0, 0, kBoth},
 };
 
 void legacy_array(const LegacyQueries& q, std::vector<ArrayExtent>& out) {
@@ -122,12 +128,13 @@ void legacy_array(const LegacyQueries& q, std::vector<ArrayExtent>& out) {
                        static_cast<GLenum>(type)));
 }
 
-void legacy_arrays(std::vector<ArrayExtent>& out) {
+void legacy_arrays(GlContextState::Impl& st, std::vector<ArrayExtent>& out) {
+  const uint8_t api = st.gles ? kGles1 : kDesktop;
   for (const LegacyQueries& q : kLegacy) {
-    if (q.cap != GL_TEXTURE_COORD_ARRAY) legacy_array(q, out);
+    if (q.cap != GL_TEXTURE_COORD_ARRAY && (q.apis & api)) legacy_array(q, out);
   }
   GLint units = 0, active = GL_TEXTURE0;
-  glGetIntegerv(GL_MAX_TEXTURE_COORDS, &units);
+  glGetIntegerv(st.gles ? GL_MAX_TEXTURE_UNITS : GL_MAX_TEXTURE_COORDS, &units);
   glGetIntegerv(GL_CLIENT_ACTIVE_TEXTURE, &active);
   for (GLint unit = 0; unit < std::clamp(units, 0, 32); ++unit) {
     glClientActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
@@ -145,7 +152,13 @@ int64_t buffer_size(GlContextState::Impl& st, GLuint buffer) {
   GLint bound = 0;
   glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &bound);
   glBindBuffer(GL_ARRAY_BUFFER, buffer);
-  glGetBufferParameteri64v(GL_ARRAY_BUFFER, GL_BUFFER_SIZE, &size);
+  if (st.gles) {  // OpenGL ES 1.x has no 64-bit query
+    GLint small = 0;
+    glGetBufferParameteriv(GL_ARRAY_BUFFER, GL_BUFFER_SIZE, &small);
+    size = small;
+  } else {
+    glGetBufferParameteri64v(GL_ARRAY_BUFFER, GL_BUFFER_SIZE, &size);
+  }
   glBindBuffer(GL_ARRAY_BUFFER, static_cast<GLuint>(bound));
   return size;
 }
@@ -156,7 +169,7 @@ int64_t buffer_size(GlContextState::Impl& st, GLuint buffer) {
 int64_t last_held_vertex(GlContextState::Impl& st) {
   std::vector<ArrayExtent> arrays;
   if (!generic_arrays(st, arrays)) return -1;
-  legacy_arrays(arrays);
+  legacy_arrays(st, arrays);
   int64_t last = INT64_MAX;
   for (const ArrayExtent& a : arrays) {
     const int64_t room = a.buffer == 0 ? -1 : buffer_size(st, a.buffer) - a.offset - a.element;

@@ -85,8 +85,8 @@ wire::Status handle_glMapNamedBufferRange(DispatchEnv& env, wire::Reader& r) {
 namespace {
 
 // Attributes of the current vertex array that read from one of `buffers`.
-std::vector<GLuint> attributes_using(std::span<const GLuint> buffers) {
-  const std::vector<GLuint> bound = attribute_buffers();
+std::vector<GLuint> attributes_using(GlContextState::Impl& st, std::span<const GLuint> buffers) {
+  const std::vector<GLuint> bound = attribute_buffers(st);
   std::vector<GLuint> out;
   for (GLuint i = 0; i < bound.size(); ++i) {
     if (bound[i] != 0 && std::find(buffers.begin(), buffers.end(), bound[i]) != buffers.end()) {
@@ -108,7 +108,7 @@ wire::Status handle_glDeleteBuffers(DispatchEnv& env, wire::Args_glDeleteBuffers
   if (!guest) return guest.error();
   auto hosts = translate_array(st, ObjectType::kBuffer, *guest, count, NameUse::kDelete);
   if (!hosts) return hosts.error();
-  const std::vector<GLuint> orphaned = attributes_using(*hosts);
+  const std::vector<GLuint> orphaned = attributes_using(st, *hosts);
   const std::vector<LegacyArray> orphaned_legacy = legacy_arrays_using(st, *hosts);
   glDeleteBuffers(static_cast<GLsizei>(count), hosts->data());
   forget_array(st, ObjectType::kBuffer, *guest, count);

@@ -18,10 +18,14 @@ GLuint scratch_array_buffer(GlContextState::Impl& st, size_t index) {
 
 }  // namespace
 
-void upload_scratch(GLenum target, GLuint buffer, uint64_t start, const wire::Data& data) {
+GLenum scratch_usage(GlContextState::Impl& st) {
+  return st.gles && st.version() < 20 ? GL_DYNAMIC_DRAW : GL_STREAM_DRAW;
+}
+
+void upload_scratch(GlContextState::Impl& st, GLenum target, GLuint buffer, uint64_t start,
+                    const wire::Data& data) {
   glBindBuffer(target, buffer);
-  glBufferData(target, static_cast<GLsizeiptr>(start + data.bytes.size()), nullptr,
-               GL_STREAM_DRAW);
+  glBufferData(target, static_cast<GLsizeiptr>(start + data.bytes.size()), nullptr, scratch_usage(st));
   glBufferSubData(target, static_cast<GLintptr>(start),
                   static_cast<GLsizeiptr>(data.bytes.size()), data.bytes.data());
 }
@@ -52,7 +56,7 @@ wire::Status set_array_pointer(GlContextState::Impl& st, size_t scratch_index, u
   }
   GLint bound = 0;
   glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &bound);
-  upload_scratch(GL_ARRAY_BUFFER, scratch_array_buffer(st, scratch_index), start, data);
+  upload_scratch(st, GL_ARRAY_BUFFER, scratch_array_buffer(st, scratch_index), start, data);
   set(nullptr);
   glBindBuffer(GL_ARRAY_BUFFER, static_cast<GLuint>(bound));
   return {};
@@ -73,7 +77,8 @@ void park_attribute(GlContextState::Impl& st, GLuint index) {
   });
 }
 
-std::vector<GLuint> attribute_buffers() {
+std::vector<GLuint> attribute_buffers(GlContextState::Impl& st) {
+  if (st.gles && st.version() < 20) return {};  // OpenGL ES 1.x has no generic attributes
   GLint count = 0;
   glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &count);
   std::vector<GLuint> out(static_cast<size_t>(std::clamp(count, 0, 64)));

@@ -31,12 +31,16 @@ void park_array(GlContextState::Impl& st, size_t scratch_index,
 
 // The buffer each generic attribute of the current vertex array reads from
 // (0: none or client memory), by attribute index.
-std::vector<GLuint> attribute_buffers();
+std::vector<GLuint> attribute_buffers(GlContextState::Impl& st);
 
 // park_array for generic attribute `index`.
 void park_attribute(GlContextState::Impl& st, GLuint index);
 
 // Puts client bytes at [start, start + size) of `buffer`, bound to `target`.
-void upload_scratch(GLenum target, GLuint buffer, uint64_t start, const wire::Data& data);
+void upload_scratch(GlContextState::Impl& st, GLenum target, GLuint buffer, uint64_t start,
+                    const wire::Data& data);
+// The usage hint of buffers refilled for every draw (OpenGL ES 1.x has no
+// GL_STREAM_DRAW).
+GLenum scratch_usage(GlContextState::Impl& st);
 
 }  // namespace host

@@ -40,6 +40,11 @@ bool buffer_bound(GLenum binding_query) {
   return bound != 0;
 }
 
+bool pixel_buffer_bound(GlContextState::Impl& st, GLenum binding_query) {
+  if (st.gles && st.version() < 30) return false;
+  return buffer_bound(binding_query);
+}
+
 void refuse_call(GlContextState::Impl& st, GLenum error) {
   if (st.refused_error == GL_NO_ERROR) st.refused_error = error;
 }
@@ -63,7 +68,7 @@ wire::Result<const void*> input_array(DispatchEnv& env, const wire::Data& data, 
       if (nullable) return static_cast<const void*>(nullptr);
       return wire::make_error(wire::Errc::kBadValue, "null array of " + std::to_string(*needed));
     case wire::DataKind::kBufferOffset:
-      if (!from_unpack || !buffer_bound(GL_PIXEL_UNPACK_BUFFER_BINDING)) {
+      if (!from_unpack || !pixel_buffer_bound(env.state.impl(), GL_PIXEL_UNPACK_BUFFER_BINDING)) {
         return wire::make_error(wire::Errc::kBadValue, "buffer offset without a bound buffer");
       }
       return reinterpret_cast<const void*>(static_cast<uintptr_t>(data.offset));

@@ -62,6 +62,9 @@ void forget_array(GlContextState::Impl& st, ObjectType t, const void* guest, siz
 // Whether a buffer is bound to `binding_query` (e.g. GL_PIXEL_UNPACK_BUFFER_BINDING):
 // offsets from the guest are only ever used as offsets into a bound buffer.
 bool buffer_bound(GLenum binding_query);
+// The same for GL_PIXEL_PACK/UNPACK_BUFFER_BINDING, which OpenGL ES before
+// 3.0 has not (asking would raise an error the guest would see).
+bool pixel_buffer_bound(GlContextState::Impl& st, GLenum binding_query);
 
 // Records `error` for the guest's next glGetError (unless an earlier one
 // waits) instead of making a call the host will not make: the error GL gives

@@ -98,7 +98,7 @@ wire::Result<const void*> bind_indices(GlContextState::Impl& st, const ElementsD
   }
   glGetIntegerv(GL_ELEMENT_ARRAY_BUFFER_BINDING, restore);
   if (st.scratch_elements == 0) glGenBuffers(1, &st.scratch_elements);
-  upload_scratch(GL_ELEMENT_ARRAY_BUFFER, st.scratch_elements, 0, d.indices);
+  upload_scratch(st, GL_ELEMENT_ARRAY_BUFFER, st.scratch_elements, 0, d.indices);
   return static_cast<const void*>(nullptr);
 }
 
@@ -164,7 +164,7 @@ wire::Status bind_multi_indices(GlContextState::Impl& st, const MultiElementsDra
   glGetIntegerv(GL_ELEMENT_ARRAY_BUFFER_BINDING, restore);
   if (st.scratch_elements == 0) glGenBuffers(1, &st.scratch_elements);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, st.scratch_elements);
-  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(packed), nullptr, GL_STREAM_DRAW);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(packed), nullptr, scratch_usage(st));
   for (size_t i = 0; i < d.size(); ++i) {
     const auto& bytes = d.indices[i].bytes;
     glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, reinterpret_cast<GLintptr>(offsets[i]),

@@ -1,4 +1,5 @@
-// Legacy desktop GL: display lists and the fixed-function client arrays.
+// Legacy desktop GL: display lists; and the fixed-function client arrays,
+// which OpenGL ES 1.x has too (with glPointSizePointerOES).
 //
 // Display list names need no map: a guest's host contexts hold only that
 // guest's lists, and glListBase offsets in glCallLists make a map
@@ -6,12 +7,14 @@
 //
 // Wire layouts (guest-icd/gl/legacy_entry.cpp writes them):
 //   glCallLists                 i32 n, u32 type, Data names (n * size of type)
-//   gl{Vertex,Normal,Color,SecondaryColor,FogCoord,Index,EdgeFlag,TexCoord}Pointer
+//   gl{Vertex,Normal,Color,SecondaryColor,FogCoord,Index,EdgeFlag,TexCoord}Pointer,
+//   glPointSizePointerOES
 //                               u32 texture unit, i32 size, u32 type, i32 stride,
 //                               u64 start, Data (buffer offset, or bytes from `start`)
 #include <epoxy/gl.h>
 
 #include <algorithm>
+#include <span>
 
 #include "gl/client_arrays.h"
 #include "gl/display_lists.h"
@@ -29,7 +32,12 @@ constexpr size_t kScratchBase = 64;
 constexpr uint32_t kMaxTexUnits = 8;
 constexpr GLsizei kMaxCallLists = 1 << 24;  // names one glCallLists / glDeleteLists may cover
 
-enum class Slot { kVertex, kNormal, kColor, kSecondaryColor, kFogCoord, kIndex, kEdgeFlag, kTexCoord };
+enum class Slot { kVertex, kNormal, kColor, kSecondaryColor, kFogCoord, kIndex, kEdgeFlag, kPointSize, kTexCoord };
+
+// The arrays of each API besides texture coordinates.
+constexpr Slot kDesktopSlots[] = {Slot::kVertex,   Slot::kNormal, Slot::kColor,   Slot::kSecondaryColor,
+                                  Slot::kFogCoord, Slot::kIndex,  Slot::kEdgeFlag};
+constexpr Slot kGles1Slots[] = {Slot::kVertex, Slot::kNormal, Slot::kColor, Slot::kPointSize};
 
 struct Pointer {
   uint32_t unit = 0;
@@ -49,6 +57,7 @@ void set_pointer(Slot slot, const Pointer& p, const void* at) {
     case Slot::kFogCoord: glFogCoordPointer(p.type, p.stride, at); break;
     case Slot::kIndex: glIndexPointer(p.type, p.stride, at); break;
     case Slot::kEdgeFlag: glEdgeFlagPointer(p.stride, at); break;
+    case Slot::kPointSize: glPointSizePointerOES(p.type, p.stride, at); break;
     case Slot::kTexCoord: {
       // The guest names the unit: the host's client active texture may
       // have moved on since the guest set this pointer.
@@ -76,6 +85,7 @@ GLenum binding_query(Slot slot) {
     case Slot::kFogCoord: return GL_FOG_COORD_ARRAY_BUFFER_BINDING;
     case Slot::kIndex: return GL_INDEX_ARRAY_BUFFER_BINDING;
     case Slot::kEdgeFlag: return GL_EDGE_FLAG_ARRAY_BUFFER_BINDING;
+    case Slot::kPointSize: return GL_POINT_SIZE_ARRAY_BUFFER_BINDING_OES;
     case Slot::kTexCoord: return GL_TEXTURE_COORD_ARRAY_BUFFER_BINDING;
   }
   return 0;
@@ -87,8 +97,22 @@ GLuint bound_buffer(Slot slot) {
   return static_cast<GLuint>(bound);
 }
 
+std::span<const Slot> slots_of(GlContextState::Impl& st) {
+  if (!st.has_fixed_function_arrays()) return {};
+  if (st.gles) return kGles1Slots;
+  return kDesktopSlots;
+}
+
+bool has_array(GlContextState::Impl& st, Slot slot) {
+  const auto slots = slots_of(st);
+  if (slots.empty()) return false;
+  return slot == Slot::kTexCoord || std::find(slots.begin(), slots.end(), slot) != slots.end();
+}
+
 wire::Status legacy_pointer(DispatchEnv& env, wire::Reader& r, Slot slot) {
-  if (env.state.impl().gles) return wire::make_error(wire::Errc::kBadValue, "fixed-function arrays on GLES");
+  if (!has_array(env.state.impl(), slot)) {
+    return wire::make_error(wire::Errc::kBadValue, "a fixed-function array the context does not have");
+  }
   Pointer p;
   WIRE_TRY(read_args(r, p.unit, p.size, p.type, p.stride, p.start));
   WIRE_TRY(read_data(r, p.data));
@@ -101,13 +125,11 @@ wire::Status legacy_pointer(DispatchEnv& env, wire::Reader& r, Slot slot) {
 
 std::vector<LegacyArrayBuffer> legacy_array_buffers(GlContextState::Impl& st) {
   std::vector<LegacyArrayBuffer> out;
-  if (!st.has_fixed_function_arrays()) return out;
-  for (Slot slot : {Slot::kVertex, Slot::kNormal, Slot::kColor, Slot::kSecondaryColor,
-                    Slot::kFogCoord, Slot::kIndex, Slot::kEdgeFlag}) {
-    out.push_back({{static_cast<int>(slot), 0}, bound_buffer(slot)});
-  }
+  const auto slots = slots_of(st);
+  if (slots.empty()) return out;
+  for (Slot slot : slots) out.push_back({{static_cast<int>(slot), 0}, bound_buffer(slot)});
   GLint units = 0, active = GL_TEXTURE0;
-  glGetIntegerv(GL_MAX_TEXTURE_COORDS, &units);
+  glGetIntegerv(st.gles ? GL_MAX_TEXTURE_UNITS : GL_MAX_TEXTURE_COORDS, &units);
   glGetIntegerv(GL_CLIENT_ACTIVE_TEXTURE, &active);
   for (uint32_t unit = 0; unit < std::min<uint32_t>(kMaxTexUnits, std::max(units, 0)); ++unit) {
     glClientActiveTexture(GL_TEXTURE0 + unit);
@@ -132,7 +154,7 @@ void park_legacy_array(GlContextState::Impl& st, const LegacyArray& array) {
   const auto slot = static_cast<Slot>(array.slot);
   Pointer p;
   p.unit = array.unit;
-  p.size = slot == Slot::kSecondaryColor ? 3 : 4;
+  p.size = slot == Slot::kSecondaryColor ? 3 : slot == Slot::kPointSize ? 1 : 4;
   p.type = slot == Slot::kEdgeFlag ? GL_UNSIGNED_BYTE : GL_FLOAT;
   park_array(st, scratch_index(slot, array.unit), [&](const void* at) { set_pointer(slot, p, at); });
 }
@@ -196,6 +218,9 @@ wire::Status handle_glIndexPointer(DispatchEnv& env, wire::Reader& r) {
 }
 wire::Status handle_glEdgeFlagPointer(DispatchEnv& env, wire::Reader& r) {
   return legacy_pointer(env, r, Slot::kEdgeFlag);
+}
+wire::Status handle_glPointSizePointerOES(DispatchEnv& env, wire::Reader& r) {
+  return legacy_pointer(env, r, Slot::kPointSize);
 }
 wire::Status handle_glTexCoordPointer(DispatchEnv& env, wire::Reader& r) {
   return legacy_pointer(env, r, Slot::kTexCoord);

@@ -69,7 +69,7 @@ wire::Result<PixelSource> input_pixels(GlContextState::Impl& st, const wire::Dat
   // Offsets and NULL read a bound unpack buffer; bytes travel inline or in the heap.
   const bool offset = data.kind == wire::DataKind::kBufferOffset;
   const bool bound = (offset || data.kind == wire::DataKind::kNull) &&
-                     buffer_bound(GL_PIXEL_UNPACK_BUFFER_BINDING);
+                     pixel_buffer_bound(st, GL_PIXEL_UNPACK_BUFFER_BINDING);
   if (offset && !bound) return wire::make_error(wire::Errc::kBadValue, "pixel offset without an unpack buffer");
   if (bound && guest_format && !wire::size::drawable_from_buffer(format)) {
     refuse_pixels(st, GL_INVALID_OPERATION);

@@ -19,7 +19,7 @@ namespace host {
 template <typename MakeRoom, typename Read>
 wire::Status read_back(DispatchEnv& env, const wire::Data& target, MakeRoom make_room, Read read) {
   if (target.kind == wire::DataKind::kBufferOffset) {
-    if (!buffer_bound(GL_PIXEL_PACK_BUFFER_BINDING)) {
+    if (!pixel_buffer_bound(env.state.impl(), GL_PIXEL_PACK_BUFFER_BINDING)) {
       return wire::make_error(wire::Errc::kBadValue, "pack offset without a pack buffer");
     }
     read(reinterpret_cast<void*>(static_cast<uintptr_t>(target.offset)));

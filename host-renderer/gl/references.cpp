@@ -82,7 +82,7 @@ class Scan {
         add(ObjectType::kBuffer, get_indexed(GL_VERTEX_BINDING_BUFFER, i));
       }
     } else {
-      for (GLuint b : attribute_buffers()) add(ObjectType::kBuffer, static_cast<GLint>(b));
+      for (GLuint b : attribute_buffers(st_)) add(ObjectType::kBuffer, static_cast<GLint>(b));
     }
     for (const LegacyArrayBuffer& a : legacy_array_buffers(st_)) {
       add(ObjectType::kBuffer, static_cast<GLint>(a.buffer));
@@ -101,18 +101,22 @@ class Scan {
     for (GLuint i = 0; i < (many ? limit(GL_MAX_COLOR_ATTACHMENTS, 32) : 1); ++i) {
       attachments.push_back(GL_COLOR_ATTACHMENT0 + i);
     }
+    // OpenGL ES 1.x has framebuffers through GL_OES_framebuffer_object only.
+    const bool oes = st_.gles && st_.version() < 20;
+    auto bind = [oes](GLenum t, GLuint f) { oes ? glBindFramebufferOES(t, f) : glBindFramebuffer(t, f); };
     for (GLuint fbo : fbos) {
-      glBindFramebuffer(target, fbo);
-      for (GLenum a : attachments) attachment(target, a);
+      bind(target, fbo);
+      for (GLenum a : attachments) attachment(target, a, oes);
     }
-    glBindFramebuffer(target, static_cast<GLuint>(saved));
+    bind(target, static_cast<GLuint>(saved));
   }
 
-  void attachment(GLenum target, GLenum a) {
+  void attachment(GLenum target, GLenum a, bool oes) {
+    auto query = oes ? glGetFramebufferAttachmentParameterivOES : glGetFramebufferAttachmentParameteriv;
     GLint type = GL_NONE, name = 0;
-    glGetFramebufferAttachmentParameteriv(target, a, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+    query(target, a, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
     if (type != GL_TEXTURE && type != GL_RENDERBUFFER) return;
-    glGetFramebufferAttachmentParameteriv(target, a, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
+    query(target, a, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME, &name);
     add(type == GL_TEXTURE ? ObjectType::kTexture : ObjectType::kRenderbuffer, name);
   }
 
@@ -134,7 +138,8 @@ class Scan {
   void texture_units() {
     const std::vector<GLenum> bindings = texture_bindings();
     const GLint saved = get(GL_ACTIVE_TEXTURE);
-    for (GLuint unit = 0; unit < limit(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, 1024); ++unit) {
+    const GLenum units = has(20, 20) ? GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS : GL_MAX_TEXTURE_UNITS;
+    for (GLuint unit = 0; unit < limit(units, 1024); ++unit) {
       glActiveTexture(GL_TEXTURE0 + unit);
       for (GLenum b : bindings) add(ObjectType::kTexture, get(b));
     }
@@ -164,7 +169,7 @@ class Scan {
       GLenum indexed_limit;  // 0: not an indexed target
     };
     static constexpr Binding kBindings[] = {
-        {GL_ARRAY_BUFFER_BINDING, 15, 20, 0},
+        {GL_ARRAY_BUFFER_BINDING, 15, 11, 0},
         {GL_PIXEL_PACK_BUFFER_BINDING, 21, 30, 0},
         {GL_PIXEL_UNPACK_BUFFER_BINDING, 21, 30, 0},
         {GL_COPY_READ_BUFFER_BINDING, 31, 30, 0},

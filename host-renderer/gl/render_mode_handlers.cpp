@@ -20,7 +20,7 @@ namespace host {
 namespace {
 
 // GL writes a kept buffer only in contexts with selection and feedback.
-bool has_render_modes(GlContextState::Impl& st) { return st.has_fixed_function_arrays(); }
+bool has_render_modes(GlContextState::Impl& st) { return !st.gles && st.has_fixed_function_arrays(); }
 
 // What GL writes comes back in glRenderMode's reply, as large as any other.
 constexpr size_t kMaxKeptWords = kMaxReplyArrayBytes / sizeof(uint32_t);

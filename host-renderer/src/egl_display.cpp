@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <span>
 #include <string>
 
 #include "driver_libraries.h"
@@ -63,6 +64,7 @@ const char* gl_string(GLenum name) {
 }
 
 std::string extension_list() {
+  if (epoxy_gl_version() < 30) return gl_string(GL_EXTENSIONS);  // no indexed list before 3.0
   GLint n = 0;
   glGetIntegerv(GL_NUM_EXTENSIONS, &n);
   std::string out;
@@ -72,7 +74,6 @@ std::string extension_list() {
     if (!out.empty()) out += ' ';
     out += reinterpret_cast<const char*>(e);
   }
-  if (n == 0) out = gl_string(GL_EXTENSIONS);  // OpenGL ES 2.0
   return out;
 }
 
@@ -144,23 +145,28 @@ wire::Status EglDisplay::probe() {
     std::string* version;
     uint32_t* code;
     std::string* extensions;
+    std::span<const uint32_t> versions;  // highest first
   };
+  static constexpr uint32_t kGles1[] = {11, 10};
+  static constexpr uint32_t kGles[] = {32, 31, 30, 20};
+  static constexpr uint32_t kGlCore[] = {46, 45, 44, 43, 42, 41, 40, 33, 32};
+  static constexpr uint32_t kGlCompat[] = {46, 45, 44, 43, 42, 41, 40, 33, 32, 31, 30, 20};
   const Probe probes[] = {
-      {wire::Api::kGles, wire::Profile::kNone, &info_.gles_version, &info_.max_gles, &info_.gles_extensions},
-      {wire::Api::kGl, wire::Profile::kCore, &info_.gl_core_version, &info_.max_gl_core, &info_.gl_extensions},
+      {wire::Api::kGles, wire::Profile::kNone, &info_.gles1_version, &info_.max_gles1, &info_.gles1_extensions,
+       kGles1},
+      {wire::Api::kGles, wire::Profile::kNone, &info_.gles_version, &info_.max_gles, &info_.gles_extensions, kGles},
+      {wire::Api::kGl, wire::Profile::kCore, &info_.gl_core_version, &info_.max_gl_core, &info_.gl_extensions,
+       kGlCore},
       {wire::Api::kGl, wire::Profile::kCompatibility, &info_.gl_compat_version, &info_.max_gl_compat,
-       &info_.gl_compat_extensions},
+       &info_.gl_compat_extensions, kGlCompat},
   };
-  const uint32_t versions[] = {46, 45, 44, 43, 42, 41, 40, 33, 32, 31, 30, 20};
   EGLSurface pbuffer = EGL_NO_SURFACE;
   if (!surfaceless_context_) {
     const EGLint size[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
     pbuffer = eglCreatePbufferSurface(display_, default_config_, size);
   }
   for (const Probe& p : probes) {
-    for (uint32_t v : versions) {
-      if (p.api == wire::Api::kGles && v > 32) continue;
-      if (p.profile == wire::Profile::kCore && v < 32) break;
+    for (uint32_t v : p.versions) {
       auto ctx = create_egl_context(*this, {p.api, v / 10, v % 10, p.profile, 0}, EGL_NO_CONTEXT);
       if (!ctx) continue;
       if (make_current(display_, p.api, *ctx, pbuffer, pbuffer)) {

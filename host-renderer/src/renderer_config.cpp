@@ -60,8 +60,11 @@ nlohmann::json to_json(const RendererInfo& i) {
           {"max_gles", i.max_gles},
           {"max_gl_core", i.max_gl_core},
           {"max_gl_compat", i.max_gl_compat},
+          {"gles1_version", i.gles1_version},
+          {"max_gles1", i.max_gles1},
           {"egl_version", i.egl_version},
           {"egl_extensions", i.egl_extensions},
+          {"gles1_extensions", i.gles1_extensions},
           {"gles_extensions", i.gles_extensions},
           {"gl_extensions", i.gl_extensions},
           {"gl_compat_extensions", i.gl_compat_extensions}};
@@ -79,8 +82,11 @@ RendererInfo info_from_json(const nlohmann::json& j) {
   i.max_gles = j.value("max_gles", 0u);
   i.max_gl_core = j.value("max_gl_core", 0u);
   i.max_gl_compat = j.value("max_gl_compat", 0u);
+  i.gles1_version = text("gles1_version");
+  i.max_gles1 = j.value("max_gles1", 0u);
   i.egl_version = text("egl_version");
   i.egl_extensions = text("egl_extensions");
+  i.gles1_extensions = text("gles1_extensions");
   i.gles_extensions = text("gles_extensions");
   i.gl_extensions = text("gl_extensions");
   i.gl_compat_extensions = text("gl_compat_extensions");

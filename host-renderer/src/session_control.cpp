@@ -68,6 +68,7 @@ wire::Status Session::hello(wire::Reader& r) {
   uint32_t host_features = wire::kFeatureCompression;
   if (channel_->outgoing_heap() || !channel_->incoming_heap().empty()) host_features |= wire::kFeatureBlobHeap;
   const RendererInfo& info = display_.info();
+  if (info.max_gles1 != 0) host_features |= wire::kFeatureGles1;
   wire::HelloReply reply{wire::kProtocolVersion, h->features & host_features, stats_->id, info.max_gles,
                          info.max_gl_core, info.max_gl_compat,
                          static_cast<uint32_t>(limits_.max_batch_bytes)};
@@ -275,7 +276,9 @@ wire::Status Session::get_stats() {
                {"platform", info.platform},       {"gles_version", info.gles_version},
                {"gl_core_version", info.gl_core_version},
                {"gl_compat_version", info.gl_compat_version},
-               {"egl_version", info.egl_version}, {"gles_extensions", info.gles_extensions},
+               {"gles1_version", info.gles1_version},
+               {"egl_version", info.egl_version}, {"gles1_extensions", info.gles1_extensions},
+               {"gles_extensions", info.gles_extensions},
                {"gl_extensions", info.gl_extensions},
                {"gl_compat_extensions", info.gl_compat_extensions}};
   std::string text = j.dump();

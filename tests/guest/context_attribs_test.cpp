@@ -22,8 +22,11 @@ TEST(ContextAttribs, GlesVersions) {
   EXPECT_EQ(r.profile, wire::Profile::kNone);
   EXPECT_EQ(check_context_request(r, nullptr, kCaps), EGL_SUCCESS);
 
-  // GLES 1 is not offered; 2.1 does not exist; 3.2 needs a host that has it.
+  // GLES 1 (the default version) needs a host that offers it; 2.1 does not
+  // exist; 3.2 needs a host that has it.
   EXPECT_EQ(check_context_request(parse(EGL_OPENGL_ES_API, {}), nullptr, kCaps), EGL_BAD_MATCH);
+  EXPECT_EQ(check_context_request(parse(EGL_OPENGL_ES_API, {}), nullptr, RenderCaps{32, 45, 45, true}),
+            EGL_SUCCESS);
   EXPECT_EQ(check_context_request(parse(EGL_OPENGL_ES_API, {EGL_CONTEXT_MAJOR_VERSION, 2, EGL_CONTEXT_MINOR_VERSION, 1}),
                                   nullptr, kCaps),
             EGL_BAD_MATCH);
@@ -39,6 +42,8 @@ TEST(ContextAttribs, ConfigMustBeRenderableForTheVersion) {
   EXPECT_EQ(check_context_request(es2, &es2_only, kCaps), EGL_SUCCESS);
   auto gl = parse(EGL_OPENGL_API, {});
   EXPECT_EQ(check_context_request(gl, &es2_only, kCaps), EGL_BAD_MATCH);
+  auto es1 = parse(EGL_OPENGL_ES_API, {EGL_CONTEXT_CLIENT_VERSION, 1});
+  EXPECT_EQ(check_context_request(es1, &es2_only, RenderCaps{32, 45, 45, true}), EGL_BAD_MATCH);
 }
 
 TEST(ContextAttribs, DesktopProfiles) {

@@ -166,8 +166,8 @@ TEST_F(Egl, MakeCurrentErrors) {
 
 TEST_F(Egl, CreateContextErrors) {
   EGLConfig c = config();
-  const EGLint gles1[] = {EGL_CONTEXT_CLIENT_VERSION, 1, EGL_NONE};
-  EXPECT_EQ(CreateContext(dpy_, c, EGL_NO_CONTEXT, gles1), EGL_NO_CONTEXT);
+  const EGLint gles4[] = {EGL_CONTEXT_CLIENT_VERSION, 4, EGL_NONE};  // no such version
+  EXPECT_EQ(CreateContext(dpy_, c, EGL_NO_CONTEXT, gles4), EGL_NO_CONTEXT);
   EXPECT_EQ(GetError(), EGL_BAD_MATCH);
   const EGLint bad[] = {0x7777, 1, EGL_NONE};
   EXPECT_EQ(CreateContext(dpy_, c, EGL_NO_CONTEXT, bad), EGL_NO_CONTEXT);

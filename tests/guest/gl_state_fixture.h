@@ -1,6 +1,6 @@
 // The fixture of the guest GL tests: a real host in the test, an EGL context
-// of the guest ICD on a 16x16 pbuffer (OpenGL ES 3, or desktop GL for
-// LegacyGlState), and helpers that call GL through the ICD's entry points.
+// of the guest ICD on a 16x16 pbuffer (OpenGL ES 3, desktop GL for
+// LegacyGlState, OpenGL ES 1.1 for Gles1State), and helpers that call GL through the ICD's entry points.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -42,14 +42,15 @@ class GlState : public ::testing::Test {
     dpy_ = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, nullptr, nullptr);
     ASSERT_TRUE(Initialize(dpy_, nullptr, nullptr));
     ASSERT_TRUE(BindAPI(desktop_ ? EGL_OPENGL_API : EGL_OPENGL_ES_API));
-    const EGLint want[] = {EGL_RENDERABLE_TYPE, desktop_ ? EGL_OPENGL_BIT : EGL_OPENGL_ES3_BIT,
+    const EGLint type = desktop_ ? EGL_OPENGL_BIT : gles_major_ == 1 ? EGL_OPENGL_ES_BIT : EGL_OPENGL_ES3_BIT;
+    const EGLint want[] = {EGL_RENDERABLE_TYPE, type,
                            EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE};
     EGLConfig config = nullptr;
     EGLint n = 0;
     ASSERT_TRUE(ChooseConfig(dpy_, want, &config, 1, &n));
     const EGLint size[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
     surface_ = CreatePbufferSurface(dpy_, config, size);
-    const EGLint version[] = {EGL_CONTEXT_CLIENT_VERSION, 3, EGL_NONE};
+    const EGLint version[] = {EGL_CONTEXT_CLIENT_VERSION, gles_major_, EGL_NONE};
     context_ = CreateContext(dpy_, config, EGL_NO_CONTEXT, desktop_ ? nullptr : version);
     ASSERT_TRUE(MakeCurrent(dpy_, surface_, surface_, context_));
   }
@@ -120,6 +121,7 @@ class GlState : public ::testing::Test {
   }
 
   bool desktop_ = false;  // a desktop GL compatibility context instead of GLES 3
+  EGLint gles_major_ = 3;
   EGLDisplay dpy_ = EGL_NO_DISPLAY;
   EGLSurface surface_ = EGL_NO_SURFACE;
   EGLContext context_ = EGL_NO_CONTEXT;
@@ -129,6 +131,14 @@ class LegacyGlState : public GlState {
  protected:
   void SetUp() override {
     desktop_ = true;
+    GlState::SetUp();
+  }
+};
+
+class Gles1State : public GlState {
+ protected:
+  void SetUp() override {
+    gles_major_ = 1;
     GlState::SetUp();
   }
 };

@@ -30,6 +30,8 @@ REGISTRY = """<registry><types/><commands>
   <param><ptype>GLbitfield</ptype> <name>mask</name></param><alias name="glClear"/></command>
 <command><proto>void <name>glFrobTEST</name></proto>
   <param><ptype>GLint</ptype> <name>x</name></param></command>
+<command><proto>void <name>glFrobxTEST</name></proto>
+  <param><ptype>GLfixed</ptype> <name>x</name></param></command>
 <command><proto>void <name>glBufferStorageTEST</name></proto>
   <param><ptype>GLsizeiptr</ptype> <name>size</name></param></command>
 </commands>
@@ -37,12 +39,15 @@ REGISTRY = """<registry><types/><commands>
   <command name="glColorPointer"/><command name="glSelectBuffer"/>
   <command name="glGetPointerv"/><command name="glClear"/>
 </require></feature>
+<feature api="gles1" name="GL_VERSION_ES_CM_1_0" number="1.0"><require>
+  <command name="glClear"/></require></feature>
 <extensions>
 <extension name="GL_TEST_aliases" supported="gl"><require><command name="glClearTEST"/></require></extension>
 <extension name="GL_TEST_new" supported="gl"><require>
   <command name="glClearTEST"/><command name="glFrobTEST"/></require></extension>
 <extension name="GL_TEST_storage" supported="gl"><require><command name="glBufferStorageTEST"/></require></extension>
-<extension name="GL_TEST_es1" supported="gles1"><require><command name="glFrobTEST"/></require></extension>
+<extension name="GL_TEST_es1" supported="gl|gles1"><require><command name="glFrobxTEST"/></require>
+  <require api="gl"><command name="glSelectBuffer"/></require></extension>
 </extensions></registry>
 """
 
@@ -180,6 +185,17 @@ class CarriedExtensions(unittest.TestCase):
     def test_unsupported_command_hides_its_extension_with_the_reason(self):
         m = model(extra=HAND_WRITTEN + '\n[unsupported]\nglFrobTEST = "host memory"')
         self.assertEqual(m.blocked_extensions().get("GL_TEST_new"), "glFrobTEST: host memory")
+
+    def test_opengl_es_1_commands_are_marked(self):
+        self.assertTrue(self.m.commands["glClear"].gles1)
+        self.assertFalse(self.m.commands["glColorPointer"].gles1)
+        self.assertIn("GL_TEST_es1", self.m.commands["glFrobxTEST"].extensions)
+
+    def test_a_command_of_one_api_hides_its_extension_there_only(self):
+        m = model(extra=HAND_WRITTEN.replace('glSelectBuffer = "b"', '') +
+                  '\n[unsupported]\nglSelectBuffer = "host memory"')
+        self.assertIn("GL_TEST_es1", m.blocked_extensions(("gl",)))
+        self.assertNotIn("GL_TEST_es1", m.blocked_extensions(("gles1",)))
 
     def test_guest_only_command_is_carried_without_an_opcode(self):
         m = model(extra=HAND_WRITTEN + '\n[guest_only]\nglFrobTEST = "glClear"')

@@ -36,19 +36,34 @@ def gl_opcodes_h(model):
             "enum class GlOp : uint32_t {\n" + rows + "};\n\n"
             f"// Words of a bit set over gl_extension_names().\n"
             f"constexpr int kGlExtensionWords = {extension_words(model)};\n\n"
+            "// The kinds of GL context, as bits.\n"
+            "enum class GlApi : uint32_t { kGl = 1, kGles1 = 2, kGles = 4 };\n\n"
             "// Where a command comes from, to tell whether a host context has it.\n"
             "struct GlCommandInfo {\n  const char* name;\n  uint16_t gl_version;    "
             "// major*10+minor, 0 = not in desktop GL\n  uint16_t gles_version;  "
-            "// 0 = not in OpenGL ES\n  uint64_t extensions[kGlExtensionWords];  // bits of gl_extension_names()\n"
+            "// 0 = not in OpenGL ES 2.0+\n  bool gles1;             // in OpenGL ES 1.x\n  uint64_t extensions[kGlExtensionWords];  // bits of gl_extension_names()\n"
             "};\n\n// Info for a GL opcode, or null when it is none.\n"
             "const GlCommandInfo* gl_command_info(uint32_t opcode);\n"
-            "// Whether an extension brings commands that Conduit does not carry, so\n"
-            "// the guest must not advertise it.\n"
-            "bool gl_extension_blocked(const char* name);\n"
+            "// Whether an extension brings commands that Conduit does not carry in\n"
+            "// contexts of `api`, so the guest must not advertise it there.\n"
+            "bool gl_extension_blocked(const char* name, GlApi api);\n"
             "// Why Conduit hides an extension (a command it does not carry), or null.\n"
-            "const char* gl_extension_block_reason(const char* name);\n"
+            "const char* gl_extension_block_reason(const char* name, GlApi api);\n"
             "// The carried extensions, in the order of GlCommandInfo::extensions bits.\n"
             "const char* const* gl_extension_names(int* count);\n\n}  // namespace wire\n")
+
+
+API_BITS = {"gl": 1, "gles1": 2, "gles2": 4}  # wire::GlApi
+
+
+def blocked_by_api(model):
+    """(name, (reason, GlApi mask)) of every extension hidden in some API."""
+    out = {}
+    for api, bit in API_BITS.items():
+        for name, why in model.blocked_extensions((api,)).items():
+            reason, mask = out.get(name, (why, 0))
+            out[name] = (reason, mask | bit)
+    return sorted(out.items())
 
 
 def gl_opcodes_cpp(model):
@@ -59,28 +74,30 @@ def gl_opcodes_cpp(model):
     for op in range(first, last + 1):
         c = by_op.get(op)
         if c is None:
-            rows.append("  {nullptr, 0, 0, {}},\n")
+            rows.append("  {nullptr, 0, 0, false, {}},\n")
             continue
         words = [0] * extension_words(model)
         for ext in c.extensions:
             bit = model.extensions.index(ext)
             words[bit // 64] |= 1 << (bit % 64)
         mask = ", ".join(f"0x{w:x}ull" for w in words)
-        rows.append(f'  {{"{c.name}", {c.gl_version}, {c.gles_version}, {{{mask}}}}},\n')
+        rows.append(f'  {{"{c.name}", {c.gl_version}, {c.gles_version}, {str(c.gles1).lower()}, {{{mask}}}}},\n')
     exts = "".join(f'  "{e}",\n' for e in model.extensions)
-    blocked = "".join(f'  {{"{e}", {json.dumps(why)}}},\n' for e, why in sorted(model.blocked_extensions().items()))
+    blocked = "".join(f'  {{"{e}", {json.dumps(why)}, {mask}}},\n' for e, (why, mask) in blocked_by_api(model))
     return (HEADER + '#include "wire/gl_opcodes.h"\n\n#include <algorithm>\n#include <cstring>\n#include <iterator>\n\n'
             'namespace wire {\nnamespace {\n\n'
             f"constexpr uint32_t kFirst = {first};\n"
             "constexpr GlCommandInfo kInfo[] = {\n" + "".join(rows) + "};\n"
             "constexpr const char* kExtensions[] = {\n" + exts + "};\n"
-            "struct Blocked {\n  const char* name;\n  const char* reason;\n};\n\n"
+            "struct Blocked {\n  const char* name;\n  const char* reason;\n  uint32_t apis;  // GlApi bits\n};\n\n"
             "constexpr Blocked kBlocked[] = {\n" + blocked + "};\n\n}  // namespace\n\n"
-            "const char* gl_extension_block_reason(const char* name) {\n"
+            "const char* gl_extension_block_reason(const char* name, GlApi api) {\n"
             "  auto it = std::lower_bound(std::begin(kBlocked), std::end(kBlocked), name,\n"
             "      [](const Blocked& a, const char* b) { return std::strcmp(a.name, b) < 0; });\n"
-            "  return it != std::end(kBlocked) && std::strcmp(it->name, name) == 0 ? it->reason : nullptr;\n}\n\n"
-            "bool gl_extension_blocked(const char* name) { return gl_extension_block_reason(name) != nullptr; }\n\n"
+            "  const bool found = it != std::end(kBlocked) && std::strcmp(it->name, name) == 0;\n"
+            "  return found && (it->apis & static_cast<uint32_t>(api)) ? it->reason : nullptr;\n}\n\n"
+            "bool gl_extension_blocked(const char* name, GlApi api) {\n"
+            "  return gl_extension_block_reason(name, api) != nullptr;\n}\n\n"
             "const GlCommandInfo* gl_command_info(uint32_t opcode) {\n"
             "  if (opcode < kFirst || opcode - kFirst >= sizeof kInfo / sizeof kInfo[0]) "
             "return nullptr;\n  const GlCommandInfo* info = &kInfo[opcode - kFirst];\n"

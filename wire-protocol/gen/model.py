@@ -30,6 +30,10 @@ ELEMENT_BYTES |= {"GLintptr": 8, "GLsizeiptr": 8, "GLintptrARB": 8, "GLsizeiptrA
 
 
 
+# The registry's API names whose features and extensions are carried.
+CARRIED_APIS = ("gl", "gles1", "gles2")
+
+
 class Unsupported(Exception):
     """A command the generator cannot handle without hand-written code."""
 
@@ -60,7 +64,8 @@ class Command:
     params: list
     alias_of: str | None
     gl_version: int = 0      # first desktop GL version (major*10+minor), 0 = none
-    gles_version: int = 0    # first GLES version, 0 = none
+    gles_version: int = 0    # first GLES 2.0+ version, 0 = none
+    gles1: bool = False      # in OpenGL ES 1.x (core or an ES 1 extension)
     extensions: list = field(default_factory=list)
     aliases: list = field(default_factory=list)  # extension names routed here
     opcode: int = 0
@@ -143,7 +148,7 @@ class Model:
     def _select(self):
         for feature in self.root.iter("feature"):
             api = feature.get("api")
-            if api not in ("gl", "gles2"):
+            if api not in CARRIED_APIS:
                 continue
             version = _version(feature.get("number"))
             for req in feature.findall("require"):
@@ -153,12 +158,13 @@ class Model:
                         c.gl_version = version
                     if api == "gles2" and not c.gles_version:
                         c.gles_version = version
+                    c.gles1 |= api == "gles1"
         self.core_names = sorted(self.commands)
         for ext in self.registry_extensions():
             if ext.get("name") in self.blocked:
                 continue
             for req in ext.findall("require"):
-                if req.get("api") not in (None, "gl", "gles2"):
+                if req.get("api") not in (None, *CARRIED_APIS):
                     continue
                 for cmd in req.findall("command"):
                     self._add_extension_command(cmd.get("name"), ext.get("name"))
@@ -168,10 +174,10 @@ class Model:
         self._route_all_aliases()
 
     def registry_extensions(self):
-        """Every GL and GLES 2+ extension of the registry."""
+        """Every GL and GLES extension of the registry."""
         for ext in self.root.iter("extension"):
             apis = set((ext.get("supported") or "").split("|"))
-            if apis & {"gl", "glcore", "gles2"}:
+            if apis & {"glcore", *CARRIED_APIS}:
                 yield ext
 
     def _route_all_aliases(self):
@@ -182,7 +188,7 @@ class Model:
         applies on the host."""
         for ext in self.root.iter("extension"):
             for req in ext.findall("require"):
-                if req.get("api") not in (None, "gl", "gles2"):
+                if req.get("api") not in (None, *CARRIED_APIS):
                     continue
                 for cmd in req.findall("command"):
                     alias = self.all[cmd.get("name")].find("alias")
@@ -366,24 +372,29 @@ class Model:
             return
         raise Unsupported(f"length {p.len} of {p.name}")
 
-    def blocked_extensions(self):
-        """Extensions Conduit does not carry, each with why: those annotated
-        as a whole, and those with a command outside the carried set. The
-        guest hides them, and `conduit info` says so. A block of commands
-        that another extension brings (an interaction) blocks nothing."""
+    def blocked_extensions(self, apis=CARRIED_APIS):
+        """Extensions Conduit does not carry in contexts of any of `apis`,
+        each with why: those annotated as a whole, and those with a command
+        of that API outside the carried set. The guest hides them, and
+        `conduit info` says so. A block of commands that another extension
+        brings (an interaction) blocks nothing."""
         carried = set(self.commands) | set(self.guest_only)
         for c in self.commands.values():
             carried.update(c.aliases)
         out = dict(self.blocked)
         for ext in self.root.iter("extension"):
-            if ext.get("supported") in (None, "disabled") or ext.get("name") in out:
+            supported = set((ext.get("supported") or "").replace("glcore", "gl").split("|"))
+            if ext.get("name") in out:
                 continue
-            names = {c.get("name") for req in ext.findall("require")
-                     if "interaction" not in (req.get("comment") or "")
-                     for c in req.findall("command")}
-            missing = sorted(names - carried)
-            if missing:
-                out[ext.get("name")] = self._missing_reason(missing)
+            for api in supported & set(apis):
+                names = {c.get("name") for req in ext.findall("require")
+                         if req.get("api") in (None, api)
+                         and "interaction" not in (req.get("comment") or "")
+                         for c in req.findall("command")}
+                missing = sorted(names - carried)
+                if missing:
+                    out[ext.get("name")] = self._missing_reason(missing)
+                    break
         return out
 
     def _missing_reason(self, missing):

@@ -32,9 +32,11 @@ struct RendererInfo {
   std::string renderer, vendor;
   std::string gles_version, gl_core_version, gl_compat_version;  // GL_VERSION strings, empty if absent
   uint32_t max_gles = 0, max_gl_core = 0, max_gl_compat = 0;     // major * 10 + minor
+  std::string gles1_version;  // OpenGL ES 1.x, which newer versions do not include
+  uint32_t max_gles1 = 0;
   std::string egl_version, egl_extensions;
   // Space-separated, of the probed contexts (core and compatibility profiles).
-  std::string gles_extensions, gl_extensions, gl_compat_extensions;
+  std::string gles1_extensions, gles_extensions, gl_extensions, gl_compat_extensions;
 };
 
 // A version number as Conduit sends it: major * 10 + minor.

@@ -37,6 +37,7 @@ enum class Profile : uint32_t { kNone = 0, kCore = 1, kCompatibility = 2 };
 enum Feature : uint32_t {
   kFeatureCompression = 1u << 0,
   kFeatureBlobHeap = 1u << 1,
+  kFeatureGles1 = 1u << 2,  // OpenGL ES 1.x contexts (the host offers them)
 };
 
 struct Hello {
