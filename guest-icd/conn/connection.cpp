@@ -91,7 +91,8 @@ wire::Status Connection::handshake() {
   // Frames arrive whenever the host finishes them, also while the
   // application waits for input, so one thread receives all the time.
   receiver_ = std::thread([this] { receive_loop(); });
-  wire::Hello hello{wire::kProtocolVersion, wire::kFeatureCompression | wire::kFeatureBlobHeap | wire::kFeatureGles1,
+  wire::Hello hello{wire::kProtocolVersion, wire::kFeatureCompression | wire::kFeatureBlobHeap | wire::kFeatureGles1 |
+                                          wire::kFeatureGlImages,
                     static_cast<uint32_t>(getpid())};
   uint64_t ticket = 0;
   WIRE_TRY(send_control(wire::ControlOp::kHello, hello, &ticket));

@@ -57,6 +57,12 @@ EGLBoolean WaitSync(EGLDisplay dpy, EGLSync sync, EGLint flags);
 EGLBoolean GetSyncAttrib(EGLDisplay dpy, EGLSync sync, EGLint attribute, EGLAttrib* value);
 EGLBoolean GetSyncAttribKHR(EGLDisplay dpy, EGLSync sync, EGLint attribute, EGLint* value);
 
+EGLImage CreateImage(EGLDisplay dpy, EGLContext ctx, EGLenum target, EGLClientBuffer buffer,
+                     const EGLAttrib* attribs);
+EGLImageKHR CreateImageKHR(EGLDisplay dpy, EGLContext ctx, EGLenum target, EGLClientBuffer buffer,
+                           const EGLint* attribs);
+EGLBoolean DestroyImage(EGLDisplay dpy, EGLImage image);
+
 // The strings libglvnd asks for before any display exists.
 const char* client_extensions();
 const char* platform_extensions();

@@ -15,9 +15,16 @@ constexpr const char* kClientExtensions =
     "EGL_MESA_platform_surfaceless EGL_KHR_client_get_all_proc_addresses";
 constexpr const char* kPlatformExtensions =
     "EGL_KHR_platform_x11 EGL_EXT_platform_x11 EGL_MESA_platform_surfaceless";
-constexpr const char* kDisplayExtensions =
-    "EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses "
-    "EGL_KHR_no_config_context EGL_KHR_surfaceless_context EGL_EXT_platform_base";
+#define CONDUIT_DISPLAY_EXTENSIONS                                                \
+  "EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses " \
+  "EGL_KHR_no_config_context EGL_MESA_configless_context EGL_KHR_surfaceless_context EGL_EXT_platform_base"
+constexpr const char* kDisplayExtensions = CONDUIT_DISPLAY_EXTENSIONS;
+// With a host that makes EGL images of GL objects.
+constexpr const char* kDisplayExtensionsWithImages =
+    CONDUIT_DISPLAY_EXTENSIONS
+    " EGL_KHR_image_base EGL_KHR_image EGL_KHR_gl_texture_2D_image EGL_KHR_gl_texture_cubemap_image"
+    " EGL_KHR_gl_texture_3D_image EGL_KHR_gl_renderbuffer_image";
+#undef CONDUIT_DISPLAY_EXTENSIONS
 
 // A display handle that must be initialized; sets the error otherwise.
 Display* initialized_display(EGLDisplay dpy) {
@@ -94,7 +101,9 @@ const char* QueryString(EGLDisplay dpy, EGLint name) {
   switch (name) {
     case EGL_VENDOR: return "Conduit";
     case EGL_VERSION: return "1.5 Conduit";
-    case EGL_EXTENSIONS: return kDisplayExtensions;
+    case EGL_EXTENSIONS:
+      return d->connection()->host().reply.features & wire::kFeatureGlImages ? kDisplayExtensionsWithImages
+                                                                              : kDisplayExtensions;
     case EGL_CLIENT_APIS: return client_apis(*d);
     default: return fail<const char*>(EGL_BAD_PARAMETER, nullptr);
   }

@@ -14,6 +14,7 @@
 #include <X11/Xlib.h>
 
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -129,6 +130,7 @@ class Display {
   std::map<const void*, std::shared_ptr<Surface>> surfaces;
   std::map<const void*, std::shared_ptr<Context>> contexts;
   std::map<const void*, std::unique_ptr<Sync>> syncs;
+  std::set<const void*> images;  // EGLImage handles: the images' ids
 
   std::shared_ptr<Surface> find_surface(EGLSurface handle) const;
   std::shared_ptr<Context> find_context(EGLContext handle) const;

@@ -31,6 +31,7 @@ const std::array kCore = {
     Entry{"eglClientWaitSync", proc(ClientWaitSync)},
     Entry{"eglCopyBuffers", proc(CopyBuffers)},
     Entry{"eglCreateContext", proc(CreateContext)},
+    Entry{"eglCreateImage", proc(CreateImage)},
     Entry{"eglCreatePbufferFromClientBuffer", proc(CreatePbufferFromClientBuffer)},
     Entry{"eglCreatePbufferSurface", proc(CreatePbufferSurface)},
     Entry{"eglCreatePixmapSurface", proc(CreatePixmapSurface)},
@@ -39,6 +40,7 @@ const std::array kCore = {
     Entry{"eglCreateSync", proc(CreateSync)},
     Entry{"eglCreateWindowSurface", proc(CreateWindowSurface)},
     Entry{"eglDestroyContext", proc(DestroyContext)},
+    Entry{"eglDestroyImage", proc(DestroyImage)},
     Entry{"eglDestroySurface", proc(DestroySurface)},
     Entry{"eglDestroySync", proc(DestroySync)},
     Entry{"eglGetConfigAttrib", proc(GetConfigAttrib)},
@@ -70,6 +72,8 @@ enum Ext : size_t {
   kClientWaitSyncKHR,
   kGetSyncAttribKHR,
   kCreatePlatformWindowSurfaceEXT,
+  kCreateImageKHR,
+  kDestroyImageKHR,
   kExtCount
 };
 
@@ -79,6 +83,8 @@ const std::array<Entry, kExtCount> kExt = {
     Entry{"eglClientWaitSyncKHR", proc(ClientWaitSync)},
     Entry{"eglGetSyncAttribKHR", proc(GetSyncAttribKHR)},
     Entry{"eglCreatePlatformWindowSurfaceEXT", proc(CreatePlatformWindowSurfaceEXT)},
+    Entry{"eglCreateImageKHR", proc(CreateImageKHR)},
+    Entry{"eglDestroyImageKHR", proc(DestroyImage)},
 };
 
 std::array<int, kExtCount> g_ext_index = [] {
@@ -115,6 +121,8 @@ const std::array<Proc, kExtCount> kExtStubs = {
     proc(&Stub<kClientWaitSyncKHR, decltype(&ClientWaitSync)>::call),
     proc(&Stub<kGetSyncAttribKHR, decltype(&GetSyncAttribKHR)>::call),
     proc(&Stub<kCreatePlatformWindowSurfaceEXT, decltype(&CreatePlatformWindowSurfaceEXT)>::call),
+    proc(&Stub<kCreateImageKHR, decltype(&CreateImageKHR)>::call),
+    proc(&Stub<kDestroyImageKHR, decltype(&DestroyImage)>::call),
 };
 
 int ext_slot(const char* name) {

@@ -156,7 +156,7 @@ wire::Status Session::run_gl(const wire::CommandIterator::Command& cmd) {
   if (current_->lost) return {};
   if (!ensure_bound()) return make_error(Errc::kIo, "cannot make the context current", cmd.offset);
   wire::Reader payload(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), heap_copies_);
-  DispatchEnv env{*current_->state, reply_};
+  DispatchEnv env{*current_->state, reply_, &images_};
   WIRE_TRY(dispatch_gl(env, cmd.opcode, payload));
   if (selects_buffers(cmd.opcode)) WIRE_TRY(follow_default_buffers());
   if (cmd.opcode == static_cast<uint32_t>(wire::GlOp::glFlush) ||

@@ -54,6 +54,8 @@ wire::Status Session::run_control(const wire::CommandIterator::Command& cmd) {
                                                 : wire::Status{};
     case ControlOp::kGetStats: return get_stats();
     case ControlOp::kFrameDone: return frame_done(r);
+    case ControlOp::kCreateImage: return create_image(r);
+    case ControlOp::kDestroyImage: return destroy_image(r);
     case ControlOp::kTestFault:
       if (limits_.test_faults) return test_fault(r);
       break;
@@ -69,6 +71,7 @@ wire::Status Session::hello(wire::Reader& r) {
   if (channel_->outgoing_heap() || !channel_->incoming_heap().empty()) host_features |= wire::kFeatureBlobHeap;
   const RendererInfo& info = display_.info();
   if (info.max_gles1 != 0) host_features |= wire::kFeatureGles1;
+  if (offers_gl_images()) host_features |= wire::kFeatureGlImages;
   wire::HelloReply reply{wire::kProtocolVersion, h->features & host_features, stats_->id, info.max_gles,
                          info.max_gl_core, info.max_gl_compat,
                          static_cast<uint32_t>(limits_.max_batch_bytes)};

@@ -33,6 +33,7 @@ void Session::reclaim_memory(bool changed_only) {
       if (!current) bound_ = false;
       if (complete) complete = other->state->add_references(refs);
     }
+    add_image_sources(group, refs);
     if (complete) reclaim_retired(group, refs);
   }
   ensure_bound();

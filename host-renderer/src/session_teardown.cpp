@@ -34,6 +34,7 @@ void Session::teardown() {
   current_ = nullptr;
   draw_id_ = read_id_ = 0;
   frames_.reset();
+  destroy_images();
   for (auto& [id, ctx] : contexts_) destroy(*ctx);
   contexts_.clear();
   surfaces_.clear();

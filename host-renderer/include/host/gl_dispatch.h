@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <unordered_set>
 
@@ -97,6 +98,10 @@ class GlContextState {
   // false when that could not all be read.
   bool add_references(ObjectReferences& refs);
 
+  // The host name of a guest texture or renderbuffer, and the bytes charged
+  // for it, for an EGL image made of it; false when the name names none.
+  bool image_source(wire::ObjectType kind, uint32_t guest, uint32_t* host, uint64_t* bytes);
+
   static std::shared_ptr<ShareGroup> new_share_group();
   const std::shared_ptr<ShareGroup>& share_group() const { return share_; }
 
@@ -116,9 +121,17 @@ bool has_retired(const ShareGroup& group, bool changed_only);
 // refers to; a context of the group must be current.
 void reclaim_retired(ShareGroup& group, const ObjectReferences& refs);
 
+// An EGL image a guest made (session_images.cpp), by its guest id.
+struct GuestImage {
+  void* egl = nullptr;  // the host's EGLImage
+  uint64_t bytes = 0;   // charged to the guest while it lives
+};
+using GuestImages = std::map<uint32_t, GuestImage>;
+
 struct DispatchEnv {
   GlContextState& state;
   wire::Writer& reply;  // reply payload, for commands that hand data back
+  const GuestImages* images = nullptr;  // for glEGLImageTarget*OES
 };
 
 // Decodes, validates and executes one GL command on the current host context.

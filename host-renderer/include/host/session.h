@@ -74,6 +74,13 @@ class Session {
   wire::Status get_stats();
   wire::Status test_fault(wire::Reader& r);  // session_faults.cpp
 
+  // session_images.cpp: EGL images of GL textures and renderbuffers
+  bool offers_gl_images() const;
+  wire::Status create_image(wire::Reader& r);
+  wire::Status destroy_image(wire::Reader& r);
+  void destroy_images();
+  void add_image_sources(const ShareGroup& group, ObjectReferences& refs) const;
+
   // session_front.cpp: front buffers of double-buffered surfaces
   static bool selects_buffers(uint32_t opcode);
   EGLSurface buffer_of(uint32_t surface_id, bool front) const;
@@ -115,6 +122,14 @@ class Session {
   std::map<uint32_t, std::unique_ptr<GuestContext>> contexts_;
   std::map<uint32_t, std::unique_ptr<Surface>> surfaces_;
   std::unique_ptr<FrameReader> frames_;
+  GuestImages images_;
+  // Where each image's storage came from, which it keeps alive.
+  struct ImageSource {
+    const ShareGroup* group;
+    wire::ObjectType kind;
+    uint32_t name;  // host name
+  };
+  std::map<uint32_t, ImageSource> image_sources_;
   std::unique_ptr<Surface> scratch_;  // 1x1, to bind contexts without EGL_KHR_surfaceless_context
 
   GuestContext* current_ = nullptr;

@@ -22,6 +22,8 @@ enum class ControlOp : uint32_t {
   kFrameDone = 11,      // FrameDone: the guest finished with a frame's blob
   kTestFault = 12,      // TestFault; only a host started with --test-faults
                         // honours it (tests of renderer isolation); replies u32 errno
+  kCreateImage = 13,    // CreateImage; host replies u32 EGL error (EGL_SUCCESS = made)
+  kDestroyImage = 14,   // ObjectId
 
   // host -> guest
   kReply = 32,          // Data: the reply to the batch that wanted one
@@ -38,6 +40,7 @@ enum Feature : uint32_t {
   kFeatureCompression = 1u << 0,
   kFeatureBlobHeap = 1u << 1,
   kFeatureGles1 = 1u << 2,  // OpenGL ES 1.x contexts (the host offers them)
+  kFeatureGlImages = 1u << 3,  // EGL images of GL textures and renderbuffers
 };
 
 struct Hello {
@@ -69,6 +72,18 @@ struct CreateContext {
   uint32_t minor;
   uint32_t profile;     // Profile
   uint32_t flags;       // 1 = debug, 2 = robust access
+};
+
+// An EGL image of a context's texture level or renderbuffer
+// (EGL_KHR_gl_texture_2D/cubemap/3D_image, EGL_KHR_gl_renderbuffer_image).
+struct CreateImage {
+  uint32_t image_id;    // guest-chosen, nonzero
+  uint32_t context_id;  // whose share group names `buffer`
+  uint32_t target;      // EGL_GL_TEXTURE_2D_KHR ... EGL_GL_RENDERBUFFER_KHR
+  uint32_t buffer;      // the guest's texture or renderbuffer name
+  uint32_t level;       // EGL_GL_TEXTURE_LEVEL_KHR
+  uint32_t zoffset;     // EGL_GL_TEXTURE_ZOFFSET_KHR
+  uint32_t preserved;   // EGL_IMAGE_PRESERVED_KHR
 };
 
 struct MakeCurrent {
