@@ -37,15 +37,19 @@ bool common_surface_attrib(EGLint attribute, EGLint value, EGLint* error) {
   }
 }
 
+// A window or pixmap surface (`type`), drawn into `drawable` by a presenter.
 template <typename Attrib>
-EGLSurface create_window(EGLDisplay dpy, EGLConfig config, Window window, const Attrib* attribs) {
+EGLSurface create_drawable(EGLDisplay dpy, EGLConfig config, Drawable drawable, const Attrib* attribs,
+                           EGLint type) {
   std::lock_guard lock(api_mutex());
   Target t = display_and_config(dpy, config);
   if (!t.display) return EGL_NO_SURFACE;
+  const bool window = type == EGL_WINDOW_BIT;
+  const EGLint bad_native = window ? EGL_BAD_NATIVE_WINDOW : EGL_BAD_NATIVE_PIXMAP;
   for (const Attrib* a = attribs; a && a[0] != EGL_NONE; a += 2) {
     const EGLint attribute = static_cast<EGLint>(a[0]);
     const EGLint value = static_cast<EGLint>(a[1]);
-    if (attribute == EGL_RENDER_BUFFER) {
+    if (window && attribute == EGL_RENDER_BUFFER) {
       if (value != EGL_BACK_BUFFER && value != EGL_SINGLE_BUFFER)
         return fail(EGL_BAD_ATTRIBUTE, EGL_NO_SURFACE);
       continue;  // single-buffered requests get a back buffer (EGL 1.5 3.5.1 allows it)
@@ -53,22 +57,23 @@ EGLSurface create_window(EGLDisplay dpy, EGLConfig config, Window window, const 
     EGLint error = EGL_SUCCESS;
     if (!common_surface_attrib(attribute, value, &error)) return fail(error, EGL_NO_SURFACE);
   }
-  if (!(t.config->surface_type & EGL_WINDOW_BIT)) return fail(EGL_BAD_MATCH, EGL_NO_SURFACE);
+  if (!(t.config->surface_type & type)) return fail(EGL_BAD_MATCH, EGL_NO_SURFACE);
   ::Display* x = t.display->x_display();
-  if (!x || !window) return fail(EGL_BAD_NATIVE_WINDOW, EGL_NO_SURFACE);
+  if (!x || !drawable) return fail(bad_native, EGL_NO_SURFACE);
   for (const auto& [handle, s] : t.display->surfaces)
-    if (s->window() == window) return fail(EGL_BAD_ALLOC, EGL_NO_SURFACE);
-  // The application's requests (creating the window) must reach the server
-  // before our own connection asks about the window.
+    if (s->window() == drawable) return fail(EGL_BAD_ALLOC, EGL_NO_SURFACE);
+  // The application's requests (creating the drawable) must reach the server
+  // before our own connection asks about it.
   XSync(x, False);
-  auto presenter = std::make_unique<Presenter>(DisplayString(x), window);
+  auto presenter = std::make_unique<Presenter>(DisplayString(x), drawable);
+  if (!presenter->found()) return fail(bad_native, EGL_NO_SURFACE);
+  // A pixmap's pixels must be the config's (EGL 1.5 section 3.5.4).
+  if (!window && presenter->depth() != t.config->visual_depth) return fail(EGL_BAD_MATCH, EGL_NO_SURFACE);
   int width = 0, height = 0;
-  if (!presenter->ok() || !presenter->window_size(&width, &height))
-    return fail(EGL_BAD_NATIVE_WINDOW, EGL_NO_SURFACE);
+  if (!presenter->ok() || !presenter->window_size(&width, &height)) return fail(bad_native, EGL_NO_SURFACE);
 
-  auto surface = std::make_shared<Surface>(t.display->connection(), *t.config,
-                                           EGL_WINDOW_BIT, width, height);
-  surface->attach_window(window, std::move(presenter));
+  auto surface = std::make_shared<Surface>(t.display->connection(), *t.config, type, width, height);
+  surface->attach_window(drawable, std::move(presenter));
   EGLSurface handle = surface.get();
   t.display->surfaces[handle] = std::move(surface);
   set_error(EGL_SUCCESS);
@@ -79,20 +84,20 @@ EGLSurface create_window(EGLDisplay dpy, EGLConfig config, Window window, const 
 
 EGLSurface CreateWindowSurface(EGLDisplay dpy, EGLConfig config, EGLNativeWindowType window,
                                const EGLint* attribs) {
-  return create_window(dpy, config, static_cast<Window>(window), attribs);
+  return create_drawable(dpy, config, static_cast<Window>(window), attribs, EGL_WINDOW_BIT);
 }
 
 // The platform variants take a pointer to the X11 Window (EGL_KHR_platform_x11).
 EGLSurface CreatePlatformWindowSurface(EGLDisplay dpy, EGLConfig config, void* window,
                                        const EGLAttrib* attribs) {
   if (!window) return fail(EGL_BAD_NATIVE_WINDOW, EGL_NO_SURFACE);
-  return create_window(dpy, config, *static_cast<Window*>(window), attribs);
+  return create_drawable(dpy, config, *static_cast<Window*>(window), attribs, EGL_WINDOW_BIT);
 }
 
 EGLSurface CreatePlatformWindowSurfaceEXT(EGLDisplay dpy, EGLConfig config, void* window,
                                           const EGLint* attribs) {
   if (!window) return fail(EGL_BAD_NATIVE_WINDOW, EGL_NO_SURFACE);
-  return create_window(dpy, config, *static_cast<Window*>(window), attribs);
+  return create_drawable(dpy, config, *static_cast<Window*>(window), attribs, EGL_WINDOW_BIT);
 }
 
 EGLSurface CreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint* attribs) {
@@ -136,17 +141,18 @@ EGLSurface CreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint* 
   return handle;
 }
 
-// No config offers EGL_PIXMAP_BIT, so these fail as the spec says for such configs.
-EGLSurface CreatePixmapSurface(EGLDisplay dpy, EGLConfig config, EGLNativePixmapType,
-                               const EGLint*) {
-  std::lock_guard lock(api_mutex());
-  Target t = display_and_config(dpy, config);
-  if (!t.display) return EGL_NO_SURFACE;
-  return fail(EGL_BAD_MATCH, EGL_NO_SURFACE);
+// Pixmaps are single-buffered: what the context draws reaches the pixmap
+// when it flushes or finishes (and eglWaitClient, which finishes).
+EGLSurface CreatePixmapSurface(EGLDisplay dpy, EGLConfig config, EGLNativePixmapType pixmap,
+                               const EGLint* attribs) {
+  return create_drawable(dpy, config, static_cast<Pixmap>(pixmap), attribs, EGL_PIXMAP_BIT);
 }
 
-EGLSurface CreatePlatformPixmapSurface(EGLDisplay dpy, EGLConfig config, void*, const EGLAttrib*) {
-  return CreatePixmapSurface(dpy, config, 0, nullptr);
+// The platform variant takes a pointer to the X11 Pixmap (EGL_KHR_platform_x11).
+EGLSurface CreatePlatformPixmapSurface(EGLDisplay dpy, EGLConfig config, void* pixmap,
+                                       const EGLAttrib* attribs) {
+  if (!pixmap) return fail(EGL_BAD_NATIVE_PIXMAP, EGL_NO_SURFACE);
+  return create_drawable(dpy, config, *static_cast<Pixmap*>(pixmap), attribs, EGL_PIXMAP_BIT);
 }
 
 // EGL_OPENVG_IMAGE is the only client buffer type in EGL 1.5; OpenVG is not offered.
@@ -238,14 +244,6 @@ EGLBoolean BindTexImage(EGLDisplay dpy, EGLSurface surface, EGLint) {
 
 EGLBoolean ReleaseTexImage(EGLDisplay dpy, EGLSurface surface, EGLint buffer) {
   return BindTexImage(dpy, surface, buffer);
-}
-
-EGLBoolean CopyBuffers(EGLDisplay dpy, EGLSurface surface, EGLNativePixmapType) {
-  std::lock_guard lock(api_mutex());
-  Display* d = find_display(dpy);
-  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
-  if (!d->find_surface(surface)) return fail(EGL_BAD_SURFACE, EGL_FALSE);
-  return fail(EGL_BAD_NATIVE_PIXMAP, EGL_FALSE);
 }
 
 EGLBoolean SwapBuffers(EGLDisplay dpy, EGLSurface surface) {

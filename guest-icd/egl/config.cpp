@@ -105,7 +105,8 @@ std::vector<Config> build_configs(const RenderCaps& caps, std::span<const Visual
           c.conformant = renderable;
           c.surface_type = EGL_PBUFFER_BIT;
           if (visual) {
-            c.surface_type |= EGL_WINDOW_BIT;
+            c.surface_type |= EGL_WINDOW_BIT | EGL_PIXMAP_BIT;
+            c.visual_depth = visual->depth;
             c.native_visual_id = visual->id;
             c.native_visual_type = visual->type;
           }
@@ -208,7 +209,7 @@ bool ConfigFilter::matches(const Config& config) const {
         if ((have & wanted) != wanted) return false;
         break;
       case Match::kPixmap:
-        // No pixmap surfaces: a pixmap to match can match no config.
+        // Configs are not matched against a given pixmap's depth: none is chosen.
         if (wanted != EGL_NONE) return false;
         break;
       case Match::kIgnore:

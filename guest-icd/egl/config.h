@@ -18,7 +18,8 @@ struct Config {
   EGLint red = 8, green = 8, blue = 8, alpha = 0;
   EGLint depth = 0, stencil = 0;
   EGLint samples = 0;
-  EGLint surface_type = 0;     // EGL_WINDOW_BIT | EGL_PBUFFER_BIT
+  EGLint surface_type = 0;     // EGL_WINDOW_BIT | EGL_PIXMAP_BIT | EGL_PBUFFER_BIT
+  EGLint visual_depth = 0;     // of the X visual: windows and pixmaps of this depth
   EGLint renderable_type = 0;  // EGL_OPENGL_ES2_BIT ...
   EGLint conformant = 0;
   EGLint native_visual_id = 0;

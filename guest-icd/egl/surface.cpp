@@ -35,9 +35,11 @@ Surface::Surface(std::shared_ptr<Connection> connection, const Config& config, E
       wire::ControlOp::kCreateSurface,
       wire::CreateSurface{id_, static_cast<uint32_t>(width_), static_cast<uint32_t>(height_),
                           surface_config(config_),
-                          type_ != EGL_WINDOW_BIT ? 0u
-                          : double_buffered       ? wire::kSurfaceWindow | wire::kSurfaceDoubleBuffered
-                                                  : wire::kSurfaceWindow});
+                          type_ == EGL_PBUFFER_BIT ? 0u
+                          // A pixmap is single-buffered: flushes after drawing show it.
+                          : type_ == EGL_WINDOW_BIT && double_buffered
+                              ? wire::kSurfaceWindow | wire::kSurfaceDoubleBuffered
+                              : wire::kSurfaceWindow});
 }
 
 Surface::~Surface() {

@@ -34,14 +34,34 @@ Presenter::Presenter(const std::string& display_name, Window window) : window_(w
   // An extension record of our own gives this connection its own error hook.
   if (XExtCodes* codes = XAddExtension(display_)) XESetError(display_, codes->extension, swallow_error);
   std::lock_guard lock(mu_);
-  XWindowAttributes attrs{};
-  t_x_error = false;
-  const Status got = XGetWindowAttributes(display_, window_, &attrs);
-  if (sync_failed() || !got) return;
-  visual_ = attrs.visual;
-  depth_ = attrs.depth;
+  if (!find_visual()) return;
   gc_ = XCreateGC(display_, window_, 0, nullptr);
   use_shm_ = !shm_disabled_by_env() && XShmQueryExtension(display_);
+}
+
+// A window has a visual; a pixmap has only a depth, whose TrueColor visual
+// of the screen describes its pixels.
+bool Presenter::find_visual() {
+  Window root;
+  int x, y;
+  unsigned w = 0, h = 0, border, depth = 0;
+  t_x_error = false;
+  const Status got = XGetGeometry(display_, window_, &root, &x, &y, &w, &h, &border, &depth);
+  if (sync_failed() || !got) return false;
+  found_ = true;
+  depth_ = static_cast<int>(depth);
+  XWindowAttributes attrs{};
+  const Status is_window = XGetWindowAttributes(display_, window_, &attrs);
+  if (!sync_failed() && is_window) {
+    visual_ = attrs.visual;
+    return true;
+  }
+  XWindowAttributes root_attrs{};
+  if (!XGetWindowAttributes(display_, root, &root_attrs)) return false;
+  XVisualInfo info{};
+  if (!XMatchVisualInfo(display_, XScreenNumberOfScreen(root_attrs.screen), depth_, TrueColor, &info)) return false;
+  visual_ = info.visual;
+  return true;
 }
 
 Presenter::~Presenter() {

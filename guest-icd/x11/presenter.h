@@ -1,4 +1,4 @@
-// Puts finished frames (BGRA8, top row first) into an X11 window: MIT-SHM
+// Puts finished frames (BGRA8, top row first) into an X11 window or pixmap: MIT-SHM
 // when the server offers it and can attach our segment, XPutImage otherwise.
 //
 // A presenter has its own connection to the X server, so frames can be
@@ -19,7 +19,8 @@ namespace icd {
 
 class Presenter {
  public:
-  // `display_name`: DisplayString() of the application's connection.
+  // `display_name`: DisplayString() of the application's connection;
+  // `window` may also be a pixmap.
   Presenter(const std::string& display_name, Window window);
   ~Presenter();
   Presenter(const Presenter&) = delete;
@@ -36,8 +37,13 @@ class Presenter {
   bool present(const std::byte* pixels, int width, int height, int stride);
 
   bool using_shm() const { return use_shm_; }
+  // Whether the window or pixmap exists, even one this presenter cannot draw
+  // into (a pixmap of a depth no TrueColor visual has), and its depth.
+  bool found() const { return found_; }
+  int depth() const { return depth_; }
 
  private:
+  bool find_visual();
   bool ensure_image(int width, int height);
   bool make_shm_image(int width, int height);
   void drop_image();
@@ -50,6 +56,7 @@ class Presenter {
   GC gc_ = nullptr;
   Visual* visual_ = nullptr;
   int depth_ = 0;
+  bool found_ = false;
   bool use_shm_ = false;
   XShmSegmentInfo shm_{};
   XImage* image_ = nullptr;    // owned; its data is the shm segment or pixels_

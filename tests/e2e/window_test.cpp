@@ -1,5 +1,6 @@
-// Window surfaces end to end: frames rendered by a real host land in an X
-// window of a private Xvfb, and a resized window is followed.
+// Window and pixmap surfaces end to end: frames rendered by a real host land
+// in an X window of a private Xvfb, a resized window is followed, and
+// drawing reaches a pixmap surface's pixmap, or another one by eglCopyBuffers.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -55,6 +56,20 @@ class Xvfb {
   ::Display* display_ = nullptr;
 };
 
+// One host and one X server for the whole binary: the guest library keeps
+// one connection per process.
+// Both stop when the binary exits.
+struct World {
+  World() { setenv("CONDUIT_HOST", host.address().c_str(), 1); }
+  guesttest::HostProcess host;
+  Xvfb x;
+};
+
+World& world() {
+  static World w;
+  return w;
+}
+
 template <typename F>
 F gl(const char* name) {
   return reinterpret_cast<F>(icd::gl_proc_address(name));
@@ -82,11 +97,9 @@ bool shows(::Display* d, Window w, EGLDisplay dpy, EGLSurface s, int x, int y, u
 }
 
 TEST(WindowSurface, FramesReachTheWindowAndResizesAreFollowed) {
-  guesttest::HostProcess host;
-  ASSERT_TRUE(host.ok()) << host.error();
-  Xvfb x;
+  ASSERT_TRUE(world().host.ok()) << world().host.error();
+  Xvfb& x = world().x;
   ASSERT_NE(x.display(), nullptr) << "Xvfb did not start";
-  setenv("CONDUIT_HOST", host.address().c_str(), 1);
 
   EGLDisplay dpy = get_platform_display(EGL_PLATFORM_X11_KHR, x.display(), nullptr);
   ASSERT_TRUE(Initialize(dpy, nullptr, nullptr)) << std::hex << GetError();
@@ -143,6 +156,59 @@ TEST(WindowSurface, FramesReachTheWindowAndResizesAreFollowed) {
   MakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
   DestroyContext(dpy, ctx);
   DestroySurface(dpy, surf);
+  Terminate(dpy);
+}
+
+// A pixmap surface is single-buffered: what the context drew is in the
+// pixmap once it finishes. eglCopyBuffers copies a surface into a pixmap.
+TEST(PixmapSurface, DrawingReachesThePixmapAndCopiesReachAnother) {
+  ASSERT_TRUE(world().host.ok()) << world().host.error();
+  ::Display* xd = world().x.display();
+  ASSERT_NE(xd, nullptr) << "Xvfb did not start";
+  EGLDisplay dpy = get_platform_display(EGL_PLATFORM_X11_KHR, xd, nullptr);
+  ASSERT_TRUE(Initialize(dpy, nullptr, nullptr)) << std::hex << GetError();
+  const EGLint want[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SURFACE_TYPE, EGL_PIXMAP_BIT,
+                         EGL_RED_SIZE, 8, EGL_ALPHA_SIZE, 0, EGL_NONE};
+  EGLConfig cfg = nullptr;
+  EGLint n = 0;
+  ASSERT_TRUE(ChooseConfig(dpy, want, &cfg, 1, &n));
+  ASSERT_EQ(n, 1);
+  const int depth = DefaultDepth(xd, DefaultScreen(xd));
+  Window root = DefaultRootWindow(xd);
+  Pixmap drawn = XCreatePixmap(xd, root, 40, 30, static_cast<unsigned>(depth));
+  Pixmap copy = XCreatePixmap(xd, root, 40, 30, static_cast<unsigned>(depth));
+  Pixmap shallow = XCreatePixmap(xd, root, 40, 30, 1);
+  XSync(xd, False);
+
+  EGLSurface surf = CreatePixmapSurface(dpy, cfg, drawn, nullptr);
+  ASSERT_NE(surf, EGL_NO_SURFACE) << std::hex << GetError();
+  EGLint w = 0;
+  QuerySurface(dpy, surf, EGL_WIDTH, &w);
+  EXPECT_EQ(w, 40);
+  EXPECT_EQ(CreatePixmapSurface(dpy, cfg, shallow, nullptr), EGL_NO_SURFACE);  // depth 1 is not the config's
+  EXPECT_EQ(GetError(), EGL_BAD_MATCH);
+  const EGLint es2[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
+  EGLContext ctx = CreateContext(dpy, cfg, EGL_NO_CONTEXT, es2);
+  ASSERT_TRUE(MakeCurrent(dpy, surf, surf, ctx));
+
+  gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0.0f, 1.0f, 0.0f, 1.0f);
+  gl<void (*)(GLbitfield)>("glClear")(GL_COLOR_BUFFER_BIT);
+  gl<void (*)()>("glFinish")();
+  EXPECT_EQ(pixel_at(xd, drawn, 20, 15), 0x00ff00u);
+
+  gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0.0f, 0.0f, 1.0f, 1.0f);
+  gl<void (*)(GLbitfield)>("glClear")(GL_COLOR_BUFFER_BIT);
+  ASSERT_TRUE(CopyBuffers(dpy, surf, copy)) << std::hex << GetError();
+  EXPECT_EQ(pixel_at(xd, copy, 5, 25), 0x0000ffu);
+  EXPECT_FALSE(CopyBuffers(dpy, surf, shallow));
+  EXPECT_EQ(GetError(), EGL_BAD_MATCH);
+
+  MakeCurrent(dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  DestroyContext(dpy, ctx);
+  DestroySurface(dpy, surf);
+  XFreePixmap(xd, drawn);
+  XFreePixmap(xd, copy);
+  XFreePixmap(xd, shallow);
   Terminate(dpy);
 }
 

@@ -25,7 +25,8 @@ TEST(Config, BuildsEveryCombinationWithVisuals) {
   auto all = configs();
   ASSERT_EQ(all.size(), 24u);  // 16 on the depth-24 visual, 8 RGBA on the depth-32 one
   for (const auto& c : all) {
-    EXPECT_EQ(c.surface_type, EGL_WINDOW_BIT | EGL_PBUFFER_BIT);
+    EXPECT_EQ(c.surface_type, EGL_WINDOW_BIT | EGL_PIXMAP_BIT | EGL_PBUFFER_BIT);
+    EXPECT_EQ(c.visual_depth, c.config_id <= 16 ? 24 : 32);
     EXPECT_EQ(c.renderable_type, EGL_OPENGL_ES2_BIT | EGL_OPENGL_ES3_BIT | EGL_OPENGL_BIT);
     EXPECT_EQ(c.native_visual_id, c.config_id <= 16 ? 0x21 : 0x40);
   }
@@ -85,7 +86,7 @@ TEST(Config, AtLeastAndMaskMatching) {
     EXPECT_EQ(c->stencil, 8);
     EXPECT_EQ(c->samples, 4);
   }
-  EXPECT_TRUE(choose(all, {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SURFACE_TYPE, EGL_PIXMAP_BIT}).empty());
+  EXPECT_EQ(choose(all, {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SURFACE_TYPE, EGL_PIXMAP_BIT}).size(), 24u);
   EXPECT_TRUE(choose(all, {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_DEPTH_SIZE, 32}).empty());
 }
 
