@@ -1,5 +1,5 @@
-// GLX windows, pbuffers (and the pixmaps Conduit does not offer), their
-// queries, glXSwapBuffers and swap control.
+// GLX windows, pbuffers and pixmaps, their queries, glXSwapBuffers and swap
+// control.
 #include "glx/objects.h"
 
 #include "glx/protocol.h"
@@ -130,24 +130,72 @@ void DestroyPbuffer(::Display* dpy, GLXPbuffer pbuffer) {
   destroy(dpy, pbuffer, GlxDrawable::Kind::kPbuffer, GLXBadPbuffer, X_GLXDestroyPbuffer);
 }
 
-// No config carries GLX_PIXMAP_BIT: rendering to pixmaps is not offered,
-// which GLX reports as BadMatch (GLX 1.4 3.3.5).
-GLXPixmap CreatePixmap(::Display* dpy, GLXFBConfig, Pixmap pixmap, const int*) {
-  send_error(dpy, BadMatch, pixmap, X_GLXCreatePixmap, true);
-  return None;
+namespace {
+
+// A GLX pixmap of `config` on the X pixmap `pixmap`: a single-buffered host
+// surface whose flushed frames a presenter puts into the pixmap (GLX 1.4
+// 3.3.5). It has an XID of its own, as GLX gives it.
+GLXPixmap create_pixmap(::Display* dpy, const FbConfig* c, Pixmap pixmap, int minor_opcode) {
+  GlxDisplay* d = get_display(dpy);
+  if (!(c->drawable_types & GLX_PIXMAP_BIT) || !d->connect()) {
+    send_error(dpy, BadMatch, pixmap, minor_opcode, true);
+    return None;
+  }
+  XSync(dpy, False);  // the pixmap exists for the presenter's own connection
+  auto presenter = std::make_unique<Presenter>(DisplayString(dpy), pixmap);
+  if (!presenter->found()) {
+    send_error(dpy, BadPixmap, pixmap, minor_opcode, true);
+    return None;
+  }
+  int width = 0, height = 0;
+  if (presenter->depth() != c->visual_depth || !presenter->ok() || !presenter->window_size(&width, &height)) {
+    send_error(dpy, BadMatch, pixmap, minor_opcode, true);
+    return None;
+  }
+  auto drawable = std::make_shared<GlxDrawable>();
+  drawable->kind = GlxDrawable::Kind::kPixmap;
+  drawable->xid = XAllocID(dpy);
+  drawable->config = c;
+  drawable->surface = std::make_shared<Surface>(d->connection(), c->color, EGL_PIXMAP_BIT, width, height);
+  drawable->surface->attach_window(pixmap, std::move(presenter));
+  d->drawables[drawable->xid] = drawable;
+  return drawable->xid;
+}
+
+}  // namespace
+
+GLXPixmap CreatePixmap(::Display* dpy, GLXFBConfig config, Pixmap pixmap, const int* attribs) {
+  std::lock_guard lock(api_mutex());
+  GlxDisplay* d = get_display(dpy);
+  const FbConfig* c = d ? d->find_config(config) : nullptr;
+  if (!c) {
+    send_error(dpy, GLXBadFBConfig, 0, X_GLXCreatePixmap, false);
+    return None;
+  }
+  if (attribs && attribs[0] != None) {  // GLX 1.4 defines no pixmap attributes
+    send_error(dpy, BadValue, static_cast<XID>(attribs[0]), X_GLXCreatePixmap, true);
+    return None;
+  }
+  return create_pixmap(dpy, c, pixmap, X_GLXCreatePixmap);
 }
 
 void DestroyPixmap(::Display* dpy, GLXPixmap pixmap) {
-  send_error(dpy, GLXBadPixmap, pixmap, X_GLXDestroyPixmap, false);
+  destroy(dpy, pixmap, GlxDrawable::Kind::kPixmap, GLXBadPixmap, X_GLXDestroyPixmap);
 }
 
-GLXPixmap CreateGLXPixmap(::Display* dpy, XVisualInfo*, Pixmap pixmap) {
-  send_error(dpy, BadMatch, pixmap, X_GLXCreateGLXPixmap, true);
-  return None;
+GLXPixmap CreateGLXPixmap(::Display* dpy, XVisualInfo* visual, Pixmap pixmap) {
+  std::lock_guard lock(api_mutex());
+  GlxDisplay* d = get_display(dpy);
+  const FbConfig* c = d && visual ? d->config_for(visual) : nullptr;
+  if (!c) {
+    send_error(dpy, BadValue, visual ? visual->visualid : 0, X_GLXCreateGLXPixmap, true);
+    return None;
+  }
+  return create_pixmap(dpy, c, pixmap, X_GLXCreateGLXPixmap);
 }
 
 void DestroyGLXPixmap(::Display* dpy, GLXPixmap pixmap) {
-  send_error(dpy, GLXBadPixmap, pixmap, X_GLXDestroyGLXPixmap, false);
+  destroy(dpy, pixmap, GlxDrawable::Kind::kPixmap, GLXBadPixmap, X_GLXDestroyGLXPixmap);
 }
 
 void QueryDrawable(::Display* dpy, GLXDrawable xid, int attribute, unsigned int* value) {
@@ -205,9 +253,9 @@ void SwapBuffers(::Display* dpy, GLXDrawable xid) {
   // Only the calling thread's current drawable has commands to finish;
   // pbuffers have no front buffer to show.
   if (!ctx || ctx->draw != drawable || drawable->kind == GlxDrawable::Kind::kPbuffer) return;
-  // A single-buffered window has nothing to swap (GLX 1.4 section 3.3.11):
-  // the implied flush shows what was drawn.
-  if (drawable->config && !drawable->config->double_buffer) {
+  // A pixmap or a single-buffered window has nothing to swap (GLX 1.4
+  // section 3.3.11): the implied flush shows what was drawn.
+  if (drawable->kind == GlxDrawable::Kind::kPixmap || (drawable->config && !drawable->config->double_buffer)) {
     ContextStream& stream = ctx->context->stream();
     wire::encode_glFlush(stream.writer());
     stream.flush();

@@ -21,7 +21,7 @@ struct FbConfig {
   int visual_depth = 0;
   int visual_class = 0;
   bool double_buffer = true;
-  int drawable_types = GLX_WINDOW_BIT | GLX_PBUFFER_BIT;
+  int drawable_types = GLX_WINDOW_BIT | GLX_PIXMAP_BIT | GLX_PBUFFER_BIT;
 };
 
 // Largest pbuffer a config allows (the host's surfaces are textures).

@@ -21,7 +21,7 @@
 namespace icd::glx {
 
 struct GlxDrawable {
-  enum class Kind { kWindow, kGlxWindow, kPbuffer };
+  enum class Kind { kWindow, kGlxWindow, kPbuffer, kPixmap };
   Kind kind = Kind::kWindow;
   GLXDrawable xid = 0;
   const FbConfig* config = nullptr;
