@@ -51,6 +51,9 @@ ContextRequest parse_context_attribs(EGLenum api, const EGLint* attribs) {
         if (v & ~(EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR | EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR |
                   EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR))
           r.error = EGL_BAD_ATTRIBUTE;
+        // Forward compatibility and robust access are OpenGL's flags only.
+        if (!gl && (v & (EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR | EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR)))
+          r.error = EGL_BAD_ATTRIBUTE;
         if (v & EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR) r.flags |= kFlagDebug;
         if (v & EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR) r.flags |= kFlagRobust;
         break;
@@ -62,11 +65,11 @@ ContextRequest parse_context_attribs(EGLenum api, const EGLint* attribs) {
     const bool profiled = r.major > 3 || (r.major == 3 && r.minor >= 2);
     if (!profiled) {
       r.profile = wire::Profile::kCompatibility;
-    } else if (profile_mask & EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT) {
+    } else if (profile_mask == EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT) {
       r.profile = wire::Profile::kCore;
-    } else if (profile_mask & EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT) {
+    } else if (profile_mask == EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT) {
       r.profile = wire::Profile::kCompatibility;
-    } else {
+    } else {  // none, both, or unknown bits (EGL_KHR_create_context)
       r.error = EGL_BAD_MATCH;
     }
   }

@@ -61,13 +61,22 @@ TEST(ContextAttribs, DesktopProfiles) {
   auto no_profile = parse(EGL_OPENGL_API, {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 2,
                                            EGL_CONTEXT_OPENGL_PROFILE_MASK, 0});
   EXPECT_EQ(no_profile.error, EGL_BAD_MATCH);
+  auto both_profiles = parse(EGL_OPENGL_API, {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 2,
+                                              EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                              EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT |
+                                                  EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT});
+  EXPECT_EQ(both_profiles.error, EGL_BAD_MATCH);
 }
 
 TEST(ContextAttribs, FlagsAndBadAttributes) {
   auto r = parse(EGL_OPENGL_ES_API, {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_CONTEXT_FLAGS_KHR,
-                                     EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR | EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR});
+                                     EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR, EGL_CONTEXT_OPENGL_ROBUST_ACCESS, EGL_TRUE});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.flags, 3u);
+  // The flag bits of forward compatibility and robust access are OpenGL's only.
+  EXPECT_EQ(parse(EGL_OPENGL_ES_API, {EGL_CONTEXT_FLAGS_KHR, EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR}).error,
+            EGL_BAD_ATTRIBUTE);
+  EXPECT_TRUE(parse(EGL_OPENGL_API, {EGL_CONTEXT_FLAGS_KHR, EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR}).ok());
   EXPECT_EQ(parse(EGL_OPENGL_ES_API, {EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT}).error,
             EGL_BAD_ATTRIBUTE);
   EXPECT_EQ(parse(EGL_OPENGL_ES_API, {0x7777, 0}).error, EGL_BAD_ATTRIBUTE);
