@@ -116,6 +116,45 @@ TEST_F(HostileTest, SwapOfAnUnknownSurface) {
   expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kSwapBuffers));
 }
 
+TEST_F(HostileTest, ImageOfAnUnknownContext) {
+  wire::Writer w;
+  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kCreateImage));
+  w.put(wire::CreateImage{5, 99, 0x30B1 /* EGL_GL_TEXTURE_2D_KHR */, 1, 0, 0, 0});
+  w.end(at);
+  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kCreateImage));
+}
+
+TEST_F(HostileTest, DestroyOfAnUnknownImage) {
+  wire::Writer w;
+  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kDestroyImage));
+  w.put(wire::ObjectId{77});
+  w.end(at);
+  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kDestroyImage));
+}
+
+// An image of a name that names nothing, or of a target the host has not,
+// is EGL's error in the reply; nothing is lost, and an unknown image bound
+// to a texture is GL's GL_INVALID_VALUE.
+TEST_F(HostileTest, ImagesOfNothingAreEglErrors) {
+  expect_witness_renders(*witness_, 1);
+  for (uint32_t target : {0x30B1u /* EGL_GL_TEXTURE_2D_KHR */, 0x1234u}) {
+    attacker_->control(ControlOp::kCreateImage, wire::CreateImage{7, 1, target, 4242, 0, 0, 0});
+    auto reply = attacker_->call();
+    ASSERT_TRUE(reply.ok());
+    uint32_t error = 0;
+    ASSERT_GE(reply->size(), sizeof error);
+    std::memcpy(&error, reply->data(), sizeof error);
+    EXPECT_EQ(error, 0x300Cu);  // EGL_BAD_PARAMETER
+  }
+  size_t at = attacker_->w().begin(static_cast<uint32_t>(wire::GlOp::glEGLImageTargetTexture2DOES));
+  attacker_->w().put(uint32_t{0x0DE1});  // GL_TEXTURE_2D
+  attacker_->w().put(uint32_t{7});       // never made
+  attacker_->w().end(at);
+  EXPECT_EQ(gl_error(*attacker_), 0x0501u);  // GL_INVALID_VALUE
+  EXPECT_TRUE(attacker_->lost.empty());
+  expect_witness_renders(*witness_, 2);
+}
+
 TEST_F(HostileTest, DestroyOfAnUnknownSurface) {
   wire::Writer w;
   size_t at = w.begin(static_cast<uint32_t>(ControlOp::kDestroySurface));
