@@ -132,6 +132,14 @@ EGLBoolean ChooseConfig(EGLDisplay dpy, const EGLint* attribs, EGLConfig* config
   if (!num) return fail(EGL_BAD_PARAMETER, EGL_FALSE);
   auto filter = ConfigFilter::parse(attribs);
   if (!filter) return fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);
+  if (const EGLint pixmap = filter->native_pixmap(); pixmap != EGL_NONE) {
+    // Asked on a connection of our own: a bad pixmap is EGL's error, not an X one.
+    ::Display* x = d->x_display();
+    if (x) XSync(x, False);
+    Presenter presenter(x ? DisplayString(x) : "", static_cast<Pixmap>(pixmap));
+    if (!x || !presenter.found()) return fail(EGL_BAD_NATIVE_PIXMAP, EGL_FALSE);
+    filter->set_native_pixmap_depth(presenter.depth());
+  }
   auto chosen = choose_configs(d->configs(), *filter);
   EGLint n = static_cast<EGLint>(chosen.size());
   if (configs) {

@@ -209,8 +209,10 @@ bool ConfigFilter::matches(const Config& config) const {
         if ((have & wanted) != wanted) return false;
         break;
       case Match::kPixmap:
-        // Configs are not matched against a given pixmap's depth: none is chosen.
-        if (wanted != EGL_NONE) return false;
+        // Configs whose pixmap surfaces the pixmap can be (EGL 1.5 3.4.1.1).
+        if (wanted != EGL_NONE &&
+            (!(config.surface_type & EGL_PIXMAP_BIT) || config.visual_depth != pixmap_depth_))
+          return false;
         break;
       case Match::kIgnore:
         break;

@@ -66,6 +66,9 @@ class ConfigFilter {
   static std::optional<ConfigFilter> parse(const EGLint* attribs);
 
   bool matches(const Config& config) const;
+  // EGL_MATCH_NATIVE_PIXMAP's pixmap, or EGL_NONE; the caller finds its depth.
+  EGLint native_pixmap() const { return value_of(EGL_MATCH_NATIVE_PIXMAP).value_or(EGL_NONE); }
+  void set_native_pixmap_depth(EGLint depth) { pixmap_depth_ = depth; }
   // True when `a` sorts before `b` under the spec's precedence rules.
   bool before(const Config& a, const Config& b) const;
 
@@ -78,6 +81,7 @@ class ConfigFilter {
   EGLint color_bits(const Config& config) const;
 
   std::vector<Wanted> wanted_;  // defaults overridden by the application
+  EGLint pixmap_depth_ = 0;     // of EGL_MATCH_NATIVE_PIXMAP's pixmap
 };
 
 // The configs matching `attribs`, best first.

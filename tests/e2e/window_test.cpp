@@ -180,6 +180,16 @@ TEST(PixmapSurface, DrawingReachesThePixmapAndCopiesReachAnother) {
   Pixmap shallow = XCreatePixmap(xd, root, 40, 30, 1);
   XSync(xd, False);
 
+  // Configs chosen for a pixmap are those of its depth.
+  auto matching = [&](Pixmap p) {
+    const EGLint match[] = {EGL_MATCH_NATIVE_PIXMAP, static_cast<EGLint>(p), EGL_NONE};
+    EGLint count = -1;
+    EXPECT_TRUE(ChooseConfig(dpy, match, nullptr, 0, &count));
+    return count;
+  };
+  EXPECT_GT(matching(drawn), 0);
+  EXPECT_EQ(matching(shallow), 0);
+
   EGLSurface surf = CreatePixmapSurface(dpy, cfg, drawn, nullptr);
   ASSERT_NE(surf, EGL_NO_SURFACE) << std::hex << GetError();
   EGLint w = 0;
