@@ -246,18 +246,34 @@ EGLBoolean ReleaseTexImage(EGLDisplay dpy, EGLSurface surface, EGLint buffer) {
   return BindTexImage(dpy, surface, buffer);
 }
 
+}  // namespace icd::egl
+
+namespace icd {
+
+DrawnSurface current_draw_surface(EGLDisplay dpy, EGLSurface surface) {
+  Display* d = find_display(dpy);
+  if (!d) return fail(EGL_BAD_DISPLAY, DrawnSurface{});
+  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, DrawnSurface{});
+  auto s = d->find_surface(surface);
+  if (!s) return fail(EGL_BAD_SURFACE, DrawnSurface{});
+  auto ctx = current_state().context;
+  if (!ctx || ctx->draw != s) return fail(EGL_BAD_SURFACE, DrawnSurface{});
+  return DrawnSurface{d, std::move(s), std::move(ctx)};
+}
+
+}  // namespace icd
+
+namespace icd::egl {
+
 EGLBoolean SwapBuffers(EGLDisplay dpy, EGLSurface surface) {
   std::shared_ptr<Surface> s;
   std::shared_ptr<Context> ctx;
   {
     std::lock_guard lock(api_mutex());
-    Display* d = find_display(dpy);
-    if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
-    if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, EGL_FALSE);
-    s = d->find_surface(surface);
-    if (!s) return fail(EGL_BAD_SURFACE, EGL_FALSE);
-    ctx = current_state().context;
-    if (!ctx || ctx->draw != s) return fail(EGL_BAD_SURFACE, EGL_FALSE);
+    DrawnSurface drawn = current_draw_surface(dpy, surface);
+    if (!drawn.surface) return EGL_FALSE;
+    s = std::move(drawn.surface);
+    ctx = std::move(drawn.context);
   }
   if (ctx->stream().lost()) return fail(EGL_CONTEXT_LOST, EGL_FALSE);
   if (s->type() != EGL_WINDOW_BIT) return ok();  // no effect on pbuffers (EGL 1.5 3.10.1)

@@ -49,16 +49,12 @@ EGLBoolean CopyBuffers(EGLDisplay dpy, EGLSurface surface, EGLNativePixmapType t
   ::Display* x = nullptr;
   {
     std::lock_guard lock(api_mutex());
-    Display* d = find_display(dpy);
-    if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
-    if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, EGL_FALSE);
-    s = d->find_surface(surface);
-    if (!s) return fail(EGL_BAD_SURFACE, EGL_FALSE);
     // Only a context can read the surface back: it must be the current one's.
-    const auto& ctx = current_state().context;
-    if (!ctx || ctx->draw != s) return fail(EGL_BAD_SURFACE, EGL_FALSE);
-    if (ctx->stream().lost()) return fail(EGL_CONTEXT_LOST, EGL_FALSE);
-    x = d->x_display();
+    DrawnSurface drawn = current_draw_surface(dpy, surface);
+    if (!drawn.surface) return EGL_FALSE;
+    if (drawn.context->stream().lost()) return fail(EGL_CONTEXT_LOST, EGL_FALSE);
+    s = std::move(drawn.surface);
+    x = drawn.display->x_display();
   }
   const auto pixmap = static_cast<Pixmap>(target);
   if (!x || !pixmap) return fail(EGL_BAD_NATIVE_PIXMAP, EGL_FALSE);

@@ -165,4 +165,14 @@ struct CurrentState {
 };
 CurrentState& current_state();
 
+// `surface` of an initialized `dpy` that the calling thread's context draws
+// into, with that context; sets the EGL error and gives nulls otherwise.
+// The caller holds api_mutex().
+struct DrawnSurface {
+  Display* display = nullptr;
+  std::shared_ptr<Surface> surface;
+  std::shared_ptr<Context> context;
+};
+DrawnSurface current_draw_surface(EGLDisplay dpy, EGLSurface surface);
+
 }  // namespace icd
