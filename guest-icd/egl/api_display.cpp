@@ -135,10 +135,10 @@ EGLBoolean ChooseConfig(EGLDisplay dpy, const EGLint* attribs, EGLConfig* config
   if (const EGLint pixmap = filter->native_pixmap(); pixmap != EGL_NONE) {
     // Asked on a connection of our own: a bad pixmap is EGL's error, not an X one.
     ::Display* x = d->x_display();
-    if (x) XSync(x, False);
-    Presenter presenter(x ? DisplayString(x) : "", static_cast<Pixmap>(pixmap));
-    if (!x || !presenter.found()) return fail(EGL_BAD_NATIVE_PIXMAP, EGL_FALSE);
-    filter->set_native_pixmap_depth(presenter.depth());
+    if (!x) return fail(EGL_BAD_NATIVE_PIXMAP, EGL_FALSE);
+    auto presenter = Presenter::open(x, static_cast<Pixmap>(pixmap));
+    if (!presenter->found()) return fail(EGL_BAD_NATIVE_PIXMAP, EGL_FALSE);
+    filter->set_native_pixmap_depth(presenter->depth());
   }
   auto chosen = choose_configs(d->configs(), *filter);
   EGLint n = static_cast<EGLint>(chosen.size());

@@ -57,9 +57,10 @@ EGLImage create_image(EGLDisplay dpy, EGLContext ctx, EGLenum target, EGLClientB
   if (name == 0) return fail(EGL_BAD_PARAMETER, EGL_NO_IMAGE);
   wire::CreateImage msg{conn.new_id(), source->id(), target, name, 0, 0, 0};
   if (EGLint e = read_attribs(target, attribs, msg); e != EGL_SUCCESS) return fail(e, EGL_NO_IMAGE);
-  // The commands that made the texture go first.
-  source->stream().flush();
-  if (auto& cur = current_state(); cur.context && cur.context != source) cur.context->stream().flush();
+  // The commands that made the texture go first. Only the calling thread's
+  // context can have unsent ones: a context is flushed when it is released,
+  // and one current on another thread is that thread's to use.
+  if (auto& cur = current_state(); cur.context) cur.context->stream().flush();
   uint64_t ticket = 0;
   if (!conn.send_control(wire::ControlOp::kCreateImage, msg, &ticket)) return fail(EGL_BAD_ALLOC, EGL_NO_IMAGE);
   auto reply = conn.wait_reply(ticket);

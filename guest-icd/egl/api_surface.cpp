@@ -62,10 +62,7 @@ EGLSurface create_drawable(EGLDisplay dpy, EGLConfig config, Drawable drawable, 
   if (!x || !drawable) return fail(bad_native, EGL_NO_SURFACE);
   for (const auto& [handle, s] : t.display->surfaces)
     if (s->window() == drawable) return fail(EGL_BAD_ALLOC, EGL_NO_SURFACE);
-  // The application's requests (creating the drawable) must reach the server
-  // before our own connection asks about it.
-  XSync(x, False);
-  auto presenter = std::make_unique<Presenter>(DisplayString(x), drawable);
+  auto presenter = Presenter::open(x, drawable);
   if (!presenter->found()) return fail(bad_native, EGL_NO_SURFACE);
   // A pixmap's pixels must be the config's (EGL 1.5 section 3.5.4).
   if (!window && presenter->depth() != t.config->visual_depth) return fail(EGL_BAD_MATCH, EGL_NO_SURFACE);

@@ -141,8 +141,7 @@ GLXPixmap create_pixmap(::Display* dpy, const FbConfig* c, Pixmap pixmap, int mi
     send_error(dpy, BadMatch, pixmap, minor_opcode, true);
     return None;
   }
-  XSync(dpy, False);  // the pixmap exists for the presenter's own connection
-  auto presenter = std::make_unique<Presenter>(DisplayString(dpy), pixmap);
+  auto presenter = Presenter::open(dpy, pixmap);
   if (!presenter->found()) {
     send_error(dpy, BadPixmap, pixmap, minor_opcode, true);
     return None;

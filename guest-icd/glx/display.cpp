@@ -108,10 +108,7 @@ std::shared_ptr<GlxContext> GlxDisplay::find_context(GLXContext handle) const {
 std::shared_ptr<GlxDrawable> GlxDisplay::drawable_for(GLXDrawable xid, const FbConfig* config) {
   if (auto d = find_drawable(xid)) return d;
   if (!config || !connect()) return nullptr;
-  // The presenter has its own X connection: the window the application
-  // just made must reach the server first.
-  XSync(dpy_, False);
-  auto presenter = std::make_unique<Presenter>(DisplayString(dpy_), static_cast<Window>(xid));
+  auto presenter = Presenter::open(dpy_, xid);
   int width = 0, height = 0;
   if (!presenter->ok() || !presenter->window_size(&width, &height)) return nullptr;
   auto d = std::make_shared<GlxDrawable>();

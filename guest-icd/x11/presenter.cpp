@@ -64,6 +64,11 @@ bool Presenter::find_visual() {
   return true;
 }
 
+std::unique_ptr<Presenter> Presenter::open(::Display* app, Drawable drawable) {
+  XSync(app, False);
+  return std::make_unique<Presenter>(DisplayString(app), static_cast<Window>(drawable));
+}
+
 Presenter::~Presenter() {
   if (!display_) return;
   {

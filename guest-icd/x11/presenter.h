@@ -11,6 +11,7 @@
 #include <X11/extensions/XShm.h>
 
 #include <cstddef>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -37,6 +38,10 @@ class Presenter {
   bool present(const std::byte* pixels, int width, int height, int stride);
 
   bool using_shm() const { return use_shm_; }
+  // A presenter for `drawable`, which the program has just named on its own
+  // connection `app`: the program's requests reach the server first, so the
+  // drawable exists for ours.
+  static std::unique_ptr<Presenter> open(::Display* app, Drawable drawable);
   // Whether the window or pixmap exists, even one this presenter cannot draw
   // into (a pixmap of a depth no TrueColor visual has), and its depth.
   bool found() const { return found_; }

@@ -47,7 +47,7 @@ ArrayExtent extent(GLuint buffer, int64_t offset, int64_t stride, GLint size, GL
 
 // False when GL answers no query (inside glBegin/glEnd).
 bool generic_arrays(GlContextState::Impl& st, std::vector<ArrayExtent>& out) {
-  if (st.gles) return true;  // OpenGL ES 1.x: fixed-function arrays only
+  if (st.gles1()) return true;  // fixed-function arrays only
   GLint count = -1;
   glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &count);
   if (count < 0) return false;
@@ -129,12 +129,12 @@ void legacy_array(const LegacyQueries& q, std::vector<ArrayExtent>& out) {
 }
 
 void legacy_arrays(GlContextState::Impl& st, std::vector<ArrayExtent>& out) {
-  const uint8_t api = st.gles ? kGles1 : kDesktop;
+  const uint8_t api = st.gles1() ? kGles1 : kDesktop;
   for (const LegacyQueries& q : kLegacy) {
     if (q.cap != GL_TEXTURE_COORD_ARRAY && (q.apis & api)) legacy_array(q, out);
   }
   GLint units = 0, active = GL_TEXTURE0;
-  glGetIntegerv(st.gles ? GL_MAX_TEXTURE_UNITS : GL_MAX_TEXTURE_COORDS, &units);
+  glGetIntegerv(st.gles1() ? GL_MAX_TEXTURE_UNITS : GL_MAX_TEXTURE_COORDS, &units);
   glGetIntegerv(GL_CLIENT_ACTIVE_TEXTURE, &active);
   for (GLint unit = 0; unit < std::clamp(units, 0, 32); ++unit) {
     glClientActiveTexture(GL_TEXTURE0 + static_cast<GLenum>(unit));
@@ -152,7 +152,7 @@ int64_t buffer_size(GlContextState::Impl& st, GLuint buffer) {
   GLint bound = 0;
   glGetIntegerv(GL_ARRAY_BUFFER_BINDING, &bound);
   glBindBuffer(GL_ARRAY_BUFFER, buffer);
-  if (st.gles) {  // OpenGL ES 1.x has no 64-bit query
+  if (st.gles1()) {  // no 64-bit query
     GLint small = 0;
     glGetBufferParameteriv(GL_ARRAY_BUFFER, GL_BUFFER_SIZE, &small);
     size = small;

@@ -19,7 +19,7 @@ GLuint scratch_array_buffer(GlContextState::Impl& st, size_t index) {
 }  // namespace
 
 GLenum scratch_usage(GlContextState::Impl& st) {
-  return st.gles && st.version() < 20 ? GL_DYNAMIC_DRAW : GL_STREAM_DRAW;
+  return st.gles1() ? GL_DYNAMIC_DRAW : GL_STREAM_DRAW;
 }
 
 void upload_scratch(GlContextState::Impl& st, GLenum target, GLuint buffer, uint64_t start,
@@ -78,7 +78,7 @@ void park_attribute(GlContextState::Impl& st, GLuint index) {
 }
 
 std::vector<GLuint> attribute_buffers(GlContextState::Impl& st) {
-  if (st.gles && st.version() < 20) return {};  // OpenGL ES 1.x has no generic attributes
+  if (st.gles1()) return {};  // no generic attributes
   GLint count = 0;
   glGetIntegerv(GL_MAX_VERTEX_ATTRIBS, &count);
   std::vector<GLuint> out(static_cast<size_t>(std::clamp(count, 0, 64)));

@@ -212,7 +212,7 @@ void GlContextState::Impl::release_reply() {
 void GlContextState::Impl::probe_support() {
   probed_ = true;
   version_ = epoxy_gl_version();
-  fixed_function_ = gles && version_ < 20;  // OpenGL ES 1.x
+  fixed_function_ = gles1();
   if (!gles) {
     GLint mask = 0;
     if (version_ >= 32) glGetIntegerv(GL_CONTEXT_PROFILE_MASK, &mask);
@@ -244,8 +244,8 @@ int GlContextState::Impl::version() {
 
 bool GlContextState::Impl::supports(const wire::GlCommandInfo& info) {
   if (!probed_) probe_support();
-  if (gles && version_ < 20) {
-    if (info.gles1) return true;  // OpenGL ES 1.x: its own set of commands
+  if (gles1()) {
+    if (info.gles1) return true;  // its own set of commands
   } else {
     const int needed = gles ? info.gles_version : info.gl_version;
     if (needed != 0 && needed <= version_) return true;

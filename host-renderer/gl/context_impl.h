@@ -71,11 +71,13 @@ struct GlContextState::Impl {
                            const std::function<void(GLuint*)>& make_one);
   // Whether the current host context has a command (checked once per context).
   bool supports(const wire::GlCommandInfo& info);
-  // Whether the context has desktop GL's fixed-function client arrays
-  // (before 3.2, or a compatibility profile).
+  // Whether the context has fixed-function client arrays: desktop GL before
+  // 3.2 or a compatibility profile, and OpenGL ES 1.x.
   bool has_fixed_function_arrays();
   // The host context's version, major*10+minor.
   int version();
+  // OpenGL ES 1.x, an API of its own (no generic attributes or shaders).
+  bool gles1() { return gles && version() < 20; }
   // Whether a desktop GL context runs on Mesa's draw module (llvmpipe,
   // softpipe), whose bugs driver_workarounds.h avoids.
   bool draw_module_driver();

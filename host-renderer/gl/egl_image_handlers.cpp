@@ -22,8 +22,8 @@ wire::Status target_image(DispatchEnv& env, wire::Reader& r, Target target_stora
   GLenum target = 0;
   uint32_t id = 0;
   WIRE_TRY(read_args(r, target, id));
-  const auto it = env.images ? env.images->find(id) : GuestImages::const_iterator{};
-  if (!env.images || it == env.images->end()) {
+  const auto it = env.images->find(id);
+  if (it == env.images->end()) {
     refuse_call(env.state.impl(), GL_INVALID_VALUE);
     return {};
   }

@@ -99,7 +99,7 @@ GLuint bound_buffer(Slot slot) {
 
 std::span<const Slot> slots_of(GlContextState::Impl& st) {
   if (!st.has_fixed_function_arrays()) return {};
-  if (st.gles) return kGles1Slots;
+  if (st.gles1()) return kGles1Slots;
   return kDesktopSlots;
 }
 
@@ -129,7 +129,7 @@ std::vector<LegacyArrayBuffer> legacy_array_buffers(GlContextState::Impl& st) {
   if (slots.empty()) return out;
   for (Slot slot : slots) out.push_back({{static_cast<int>(slot), 0}, bound_buffer(slot)});
   GLint units = 0, active = GL_TEXTURE0;
-  glGetIntegerv(st.gles ? GL_MAX_TEXTURE_UNITS : GL_MAX_TEXTURE_COORDS, &units);
+  glGetIntegerv(st.gles1() ? GL_MAX_TEXTURE_UNITS : GL_MAX_TEXTURE_COORDS, &units);
   glGetIntegerv(GL_CLIENT_ACTIVE_TEXTURE, &active);
   for (uint32_t unit = 0; unit < std::min<uint32_t>(kMaxTexUnits, std::max(units, 0)); ++unit) {
     glClientActiveTexture(GL_TEXTURE0 + unit);

@@ -102,7 +102,7 @@ class Scan {
       attachments.push_back(GL_COLOR_ATTACHMENT0 + i);
     }
     // OpenGL ES 1.x has framebuffers through GL_OES_framebuffer_object only.
-    const bool oes = st_.gles && st_.version() < 20;
+    const bool oes = st_.gles1();
     auto bind = [oes](GLenum t, GLuint f) { oes ? glBindFramebufferOES(t, f) : glBindFramebuffer(t, f); };
     for (GLuint fbo : fbos) {
       bind(target, fbo);

@@ -1,6 +1,7 @@
 // Conduit's own commands: handshake, contexts, surfaces and frames.
 #include <string>
 
+#include "control_args.h"
 #include "host/egl_context.h"
 #include "host/log.h"
 #include "host/session.h"
@@ -12,21 +13,6 @@ using wire::Errc;
 using wire::make_error;
 
 namespace {
-
-template <typename T>
-wire::Result<T> read(wire::Reader& r) {
-  auto v = r.get<T>();
-  if (!v) return v.error();
-  if (r.remaining() != 0) {
-    return make_error(Errc::kBadLength, std::to_string(r.remaining()) + " bytes after the arguments",
-                      r.offset());
-  }
-  return v;
-}
-
-wire::Error unknown(const char* what, uint32_t id, size_t off) {
-  return make_error(Errc::kBadName, std::string("unknown ") + what + " " + std::to_string(id), off);
-}
 
 // The status a guest waits for after kCreateContext: 0, or 1 + the Errc.
 uint32_t status_code(const wire::Status& st) {
@@ -87,7 +73,7 @@ wire::Status Session::hello(wire::Reader& r) {
 }
 
 wire::Status Session::create_context(wire::Reader& r) {
-  auto c = read<wire::CreateContext>(r);
+  auto c = read_control<wire::CreateContext>(r);
   if (!c) return c.error();
   auto attempt = [&]() -> wire::Status {
     if (c->context_id == 0 || contexts_.count(c->context_id)) {
@@ -99,7 +85,7 @@ wire::Status Session::create_context(wire::Reader& r) {
     GuestContext* share = nullptr;
     if (c->share_id != 0) {
       auto it = contexts_.find(c->share_id);
-      if (it == contexts_.end()) return unknown("share context", c->share_id, 0);
+      if (it == contexts_.end()) return unknown_id("share context", c->share_id, 0);
       share = it->second.get();
     }
     // Deleted objects GL has freed since may make room.
@@ -131,10 +117,10 @@ wire::Status Session::create_context(wire::Reader& r) {
 }
 
 wire::Status Session::destroy_context(wire::Reader& r) {
-  auto id = read<wire::ObjectId>(r);
+  auto id = read_control<wire::ObjectId>(r);
   if (!id) return id.error();
   auto it = contexts_.find(id->id);
-  if (it == contexts_.end()) return unknown("context", id->id, r.offset());
+  if (it == contexts_.end()) return unknown_id("context", id->id, r.offset());
   destroy(*it->second);
   if (current_ == it->second.get()) {
     current_ = nullptr;
@@ -146,16 +132,16 @@ wire::Status Session::destroy_context(wire::Reader& r) {
 }
 
 wire::Status Session::make_current(wire::Reader& r) {
-  auto m = read<wire::MakeCurrent>(r);
+  auto m = read_control<wire::MakeCurrent>(r);
   if (!m) return m.error();
   GuestContext* ctx = nullptr;
   if (m->context_id != 0) {
     auto it = contexts_.find(m->context_id);
-    if (it == contexts_.end()) return unknown("context", m->context_id, r.offset());
+    if (it == contexts_.end()) return unknown_id("context", m->context_id, r.offset());
     ctx = it->second.get();
   }
   for (uint32_t s : {m->draw_id, m->read_id}) {
-    if (s != 0 && !surfaces_.count(s)) return unknown("surface", s, r.offset());
+    if (s != 0 && !surfaces_.count(s)) return unknown_id("surface", s, r.offset());
   }
   if (ctx && (m->draw_id == 0 || m->read_id == 0) && !display_.surfaceless_context()) {
     return make_error(Errc::kBadValue, "surfaceless contexts are not supported", r.offset());
@@ -172,7 +158,7 @@ wire::Status Session::make_current(wire::Reader& r) {
 }
 
 wire::Status Session::create_surface(wire::Reader& r) {
-  auto c = read<wire::CreateSurface>(r);
+  auto c = read_control<wire::CreateSurface>(r);
   if (!c) return c.error();
   if (c->surface_id == 0 || surfaces_.count(c->surface_id)) {
     return make_error(Errc::kBadName, "surface id " + std::to_string(c->surface_id), r.offset());
@@ -195,10 +181,10 @@ wire::Status Session::create_surface(wire::Reader& r) {
 }
 
 wire::Status Session::destroy_surface(wire::Reader& r) {
-  auto id = read<wire::ObjectId>(r);
+  auto id = read_control<wire::ObjectId>(r);
   if (!id) return id.error();
   auto it = surfaces_.find(id->id);
-  if (it == surfaces_.end()) return unknown("surface", id->id, r.offset());
+  if (it == surfaces_.end()) return unknown_id("surface", id->id, r.offset());
   if (frames_) frames_->forget_surface(id->id);
   if (draw_id_ == id->id) draw_id_ = 0;
   if (read_id_ == id->id) read_id_ = 0;
@@ -213,10 +199,10 @@ wire::Status Session::destroy_surface(wire::Reader& r) {
 }
 
 wire::Status Session::resize_surface(wire::Reader& r) {
-  auto m = read<wire::ResizeSurface>(r);
+  auto m = read_control<wire::ResizeSurface>(r);
   if (!m) return m.error();
   auto it = surfaces_.find(m->surface_id);
-  if (it == surfaces_.end()) return unknown("surface", m->surface_id, r.offset());
+  if (it == surfaces_.end()) return unknown_id("surface", m->surface_id, r.offset());
   Surface& s = *it->second;
   // The old storage goes with the resize: the new size need only fit without it.
   const size_t old_bytes = s.bytes();
@@ -237,10 +223,10 @@ wire::Status Session::resize_surface(wire::Reader& r) {
 }
 
 wire::Status Session::swap_buffers(wire::Reader& r) {
-  auto m = read<wire::SwapBuffers>(r);
+  auto m = read_control<wire::SwapBuffers>(r);
   if (!m) return m.error();
   auto it = surfaces_.find(m->surface_id);
-  if (it == surfaces_.end()) return unknown("surface", m->surface_id, r.offset());
+  if (it == surfaces_.end()) return unknown_id("surface", m->surface_id, r.offset());
   if (current_ && current_->lost) return {};
   if (auto st = start_frame_reader(); !st) return make_error(st.error().code, st.error().detail, r.offset());
   ensure_bound();  // the read is ordered after the guest's rendering
@@ -255,7 +241,7 @@ wire::Status Session::swap_buffers(wire::Reader& r) {
 }
 
 wire::Status Session::frame_done(wire::Reader& r) {
-  auto m = read<wire::FrameDone>(r);
+  auto m = read_control<wire::FrameDone>(r);
   if (!m) return m.error();
   auto it = frames_out_.find(m->surface_id);
   if (it != frames_out_.end() && it->second > 0) --it->second;

@@ -7,7 +7,7 @@
 // and the source stays referenced for the memory ledger.
 #include <epoxy/egl.h>
 
-#include "host/log.h"
+#include "control_args.h"
 #include "host/session.h"
 
 namespace host {
@@ -15,6 +15,8 @@ namespace {
 
 constexpr size_t kMaxImages = 4096;
 constexpr uint64_t kImageBytes = 256;  // the host's own record, however small the source
+// Beyond any level or 3D slice GL has: refused before EGL reads them as signed.
+constexpr uint32_t kMaxLevel = 31, kMaxZOffset = 1u << 16;
 
 bool renderbuffer_target(uint32_t target) { return target == EGL_GL_RENDERBUFFER_KHR; }
 
@@ -40,21 +42,21 @@ bool Session::offers_gl_images() const {
 }
 
 wire::Status Session::create_image(wire::Reader& r) {
-  auto c = r.get<wire::CreateImage>();
+  auto c = read_control<wire::CreateImage>(r);
   if (!c) return c.error();
   if (c->image_id == 0 || images_.count(c->image_id)) {
     return wire::make_error(wire::Errc::kBadName, "image id " + std::to_string(c->image_id), r.offset());
   }
   auto ctx = contexts_.find(c->context_id);
-  if (ctx == contexts_.end()) {
-    return wire::make_error(wire::Errc::kBadName, "unknown context " + std::to_string(c->context_id), r.offset());
-  }
+  if (ctx == contexts_.end()) return unknown_id("context", c->context_id, r.offset());
   // What EGL itself would answer: the guest checked its side already.
   auto answer = [&](EGLint error) {
     reply_.put(static_cast<uint32_t>(error));
     return wire::Status{};
   };
-  if (!offers_gl_images() || !target_offered(display_, c->target)) return answer(EGL_BAD_PARAMETER);
+  if (!offers_gl_images() || !target_offered(display_, c->target) || c->level > kMaxLevel ||
+      c->zoffset > kMaxZOffset)
+    return answer(EGL_BAD_PARAMETER);
   if (images_.size() >= kMaxImages) return answer(EGL_BAD_ALLOC);
   GlContextState& state = *ctx->second->state;
   const auto kind = renderbuffer_target(c->target) ? wire::ObjectType::kRenderbuffer : wire::ObjectType::kTexture;
@@ -72,22 +74,18 @@ wire::Status Session::create_image(wire::Reader& r) {
     account_.release(bytes + kImageBytes);
     return answer(eglGetError());
   }
-  images_[c->image_id] = GuestImage{image, bytes + kImageBytes};
-  image_sources_[c->image_id] = ImageSource{state.share_group().get(), kind, source};
+  images_[c->image_id] = GuestImage{image, bytes + kImageBytes, state.share_group().get(), kind, source};
   return answer(EGL_SUCCESS);
 }
 
 wire::Status Session::destroy_image(wire::Reader& r) {
-  auto id = r.get<wire::ObjectId>();
+  auto id = read_control<wire::ObjectId>(r);
   if (!id) return id.error();
   auto it = images_.find(id->id);
-  if (it == images_.end()) {
-    return wire::make_error(wire::Errc::kBadName, "unknown image " + std::to_string(id->id), r.offset());
-  }
+  if (it == images_.end()) return unknown_id("image", id->id, r.offset());
   eglDestroyImageKHR(display_.handle(), it->second.egl);
   account_.release(it->second.bytes);
   images_.erase(it);
-  image_sources_.erase(id->id);
   return {};
 }
 
@@ -97,12 +95,11 @@ void Session::destroy_images() {
     account_.release(image.bytes);
   }
   images_.clear();
-  image_sources_.clear();
 }
 
 void Session::add_image_sources(const ShareGroup& group, ObjectReferences& refs) const {
-  for (const auto& [id, source] : image_sources_) {
-    if (source.group == &group) refs.add(source.kind, source.name);
+  for (const auto& [id, image] : images_) {
+    if (image.group == &group) refs.add(image.kind, image.source);
   }
 }
 

@@ -125,13 +125,17 @@ void reclaim_retired(ShareGroup& group, const ObjectReferences& refs);
 struct GuestImage {
   void* egl = nullptr;  // the host's EGLImage
   uint64_t bytes = 0;   // charged to the guest while it lives
+  // Its source, whose storage it keeps alive: referenced for the ledger.
+  const ShareGroup* group = nullptr;
+  wire::ObjectType kind = wire::ObjectType::kTexture;
+  uint32_t source = 0;  // host name
 };
 using GuestImages = std::map<uint32_t, GuestImage>;
 
 struct DispatchEnv {
   GlContextState& state;
   wire::Writer& reply;  // reply payload, for commands that hand data back
-  const GuestImages* images = nullptr;  // for glEGLImageTarget*OES
+  const GuestImages* images;  // the session's, for glEGLImageTarget*OES
 };
 
 // Decodes, validates and executes one GL command on the current host context.

@@ -123,13 +123,6 @@ class Session {
   std::map<uint32_t, std::unique_ptr<Surface>> surfaces_;
   std::unique_ptr<FrameReader> frames_;
   GuestImages images_;
-  // Where each image's storage came from, which it keeps alive.
-  struct ImageSource {
-    const ShareGroup* group;
-    wire::ObjectType kind;
-    uint32_t name;  // host name
-  };
-  std::map<uint32_t, ImageSource> image_sources_;
   std::unique_ptr<Surface> scratch_;  // 1x1, to bind contexts without EGL_KHR_surfaceless_context
 
   GuestContext* current_ = nullptr;
