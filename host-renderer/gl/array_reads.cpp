@@ -5,12 +5,11 @@
 #include <algorithm>
 #include <climits>
 #include <cstring>
-#include <regex>
 #include <string>
 #include <vector>
 
+#include "gl/command_facts.h"
 #include "gl/elements_draw.h"
-#include "gl/opcode_names.h"
 #include "wire/gl_decode.h"
 #include "wire/gl_opcodes.h"
 
@@ -179,30 +178,6 @@ int64_t last_held_vertex(GlContextState::Impl& st) {
   return last;
 }
 
-// Attributes given one vertex at a time; none of them touches an array.
-const std::string kVertexAttributes =
-    "Vertex[234]|VertexAttrib[ILP]?[1-4]|Color[34]|SecondaryColor3|Normal3|TexCoord[1-4]|"
-    "MultiTexCoord[1-4]|FogCoord[df]|Index(ub|[dfis])v?$|EdgeFlagv?$|Material[fi]|"
-    "EvalCoord[12]|EvalPoint[12]";
-
-// Whether GL allows the command between glBegin and glEnd.
-bool allowed_in_begin(uint32_t opcode) {
-  static const std::vector<bool> table =
-      gl_opcodes_named(std::regex("gl(" + kVertexAttributes + "|CallLists?$|ArrayElement$).*"));
-  return opcode_flag(table, opcode);
-}
-
-// Whether the command cannot change a vertex array or a buffer's size.
-// Display lists may switch arrays on (glEnable is compiled): not here.
-bool arrays_stay(uint32_t opcode) {
-  static const std::vector<bool> table = gl_opcodes_named(std::regex(
-      "gl(" + kVertexAttributes + "|ArrayElement$|Begin$|End$|MatrixMode$|LoadIdentity$|"
-      "PushMatrix$|PopMatrix$|(Translate|Rotate|Scale)[df]$|(Mult|Load)Matrix[df]$|Ortho$|"
-      "Frustum$|BindTexture$|Tex(Parameter|Env)[fi]v?$|Light(Model)?[fi]v?$|ShadeModel$|"
-      "Clear(Color|Depth)?$|Viewport$|PointSize$|LineWidth$|Flush$|Finish$|GetError$).*"));
-  return opcode_flag(table, opcode);
-}
-
 // last_held_vertex, read again only after a command of the share group
 // (shared buffers change in any of its contexts) that may change arrays.
 int64_t last_held_vertex_cached(GlContextState::Impl& st) {
@@ -293,21 +268,6 @@ wire::Result<VertexSpan> multi_elements_span(wire::Reader& r) {
   return all;
 }
 
-// Draws whose reads the host does not work out: refused while compiling.
-bool other_draw(uint32_t opcode) {
-  switch (static_cast<GlOp>(opcode)) {
-    case GlOp::glDrawArraysIndirect:
-    case GlOp::glDrawElementsIndirect:
-    case GlOp::glMultiDrawArraysIndirect: case GlOp::glMultiDrawElementsIndirect:
-    case GlOp::glMultiDrawArraysIndirectCount: case GlOp::glMultiDrawElementsIndirectCount:
-    case GlOp::glDrawTransformFeedback: case GlOp::glDrawTransformFeedbackInstanced:
-    case GlOp::glDrawTransformFeedbackStream: case GlOp::glDrawTransformFeedbackStreamInstanced:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // The vertices glMultiDrawArrays reads; unknown when its arrays of firsts
 // and counts are shorter than it says.
 wire::Result<VertexSpan> multi_draw_span(wire::Reader& r) {
@@ -336,12 +296,31 @@ wire::Result<Args> decoded(wire::Status (*decode)(wire::Reader&, Args&), wire::R
   return a;
 }
 
+// The vertices a draw being compiled into a list reads; unknown for the
+// draws whose reads the host does not work out (indirect, transform feedback).
+wire::Result<VertexSpan> compiled_draw_span(wire::GlDraw kind, wire::Reader& r) {
+  switch (kind) {
+    case wire::GlDraw::kArrays: {
+      // The three glDrawArrays forms start with mode, first, count.
+      auto a = decoded(wire::decode_glDrawArrays, r);
+      if (!a) return a.error();
+      VertexSpan span;
+      span.add_run(a->first, a->count);
+      return span;
+    }
+    case wire::GlDraw::kMultiArrays: return multi_draw_span(r);
+    case wire::GlDraw::kElements: return elements_span(r);
+    case wire::GlDraw::kMultiElements: return multi_elements_span(r);
+    default: return VertexSpan{.known = false};
+  }
+}
+
 }  // namespace
 
 wire::Result<bool> array_reads_fit(GlContextState::Impl& st, uint32_t opcode, wire::Reader r) {
   if (!st.has_fixed_function_arrays()) return true;  // no display lists, no glArrayElement
   const auto op = static_cast<GlOp>(opcode);
-  if (!arrays_stay(opcode)) ++st.share->array_epoch;
+  if (!has_fact(opcode, wire::kKeepsArrays)) ++st.share->array_epoch;
   if (op == GlOp::glBegin) {
     // GL answers no query inside glBegin/glEnd: what the arrays hold is
     // known now, and they cannot change before glEnd.
@@ -359,29 +338,13 @@ wire::Result<bool> array_reads_fit(GlContextState::Impl& st, uint32_t opcode, wi
     span.add(a->i, a->i);
     return span.within(known ? st.begin_last_vertex : last_held_vertex(st));
   }
-  if (!allowed_in_begin(opcode)) st.in_begin = false;
-  const bool arrays_draw = op == GlOp::glDrawArrays || op == GlOp::glDrawArraysInstanced ||
-                           op == GlOp::glDrawArraysInstancedBaseInstance;
-  const bool multi_draw = op == GlOp::glMultiDrawArrays;
-  const bool multi_elements = is_multi_elements_draw(opcode);
-  if (!arrays_draw && !multi_draw && !multi_elements && !is_elements_draw(opcode) &&
-      !other_draw(opcode)) {
-    return true;
-  }
+  if (!has_fact(opcode, wire::kAllowedInBegin)) st.in_begin = false;
+  const wire::GlDraw kind = draw_kind(opcode);
   // Draws run now unless a list is being compiled (display_lists.h tracks it).
-  if (st.compiling_list == 0) return true;
-  if (other_draw(opcode)) return false;
-  if (multi_draw || multi_elements || is_elements_draw(opcode)) {
-    auto span = multi_draw ? multi_draw_span(r) : multi_elements ? multi_elements_span(r) : elements_span(r);
-    if (!span) return span.error();
-    return span->within(last_held_vertex(st));
-  }
-  // The three glDrawArrays forms start with mode, first, count.
-  auto a = decoded(wire::decode_glDrawArrays, r);
-  if (!a) return a.error();
-  VertexSpan span;
-  span.add_run(a->first, a->count);
-  return span.within(last_held_vertex(st));
+  if (kind == wire::GlDraw::kNone || st.compiling_list == 0) return true;
+  auto span = compiled_draw_span(kind, r);
+  if (!span) return span.error();
+  return span->within(last_held_vertex(st));
 }
 
 }  // namespace host

@@ -5,9 +5,9 @@
 #include <optional>
 #include <string>
 
+#include "gl/command_facts.h"
 #include "gl/context_impl.h"
 #include "gl/elements_draw.h"
-#include "gl/opcode_names.h"
 #include "gl/read_args.h"
 #include "wire/gl_decode.h"
 #include "wire/gl_opcodes.h"
@@ -53,19 +53,11 @@ void DisplayListCharges::give_back(uint64_t bytes) {
 
 namespace {
 
-// Commands GL runs at once even while compiling a list (OpenGL 4.6
-// compatibility profile, 21.4.1): queries and everything that answers the
-// guest, names, client state and buffer stores. They are never charged, nor
-// refused, so a guest waiting for an answer always gets one.
+// Commands GL runs at once even while compiling a list (annotations.toml
+// [facts]) are never charged, nor refused, so a guest waiting for an answer
+// always gets one. What is no GL command is not compiled either.
 bool runs_while_compiling(uint32_t opcode) {
-  static const std::vector<bool> runs = gl_opcodes_named(std::regex(
-      "gl(Get|Is|Gen|Create|Delete|Read|Finish$|Flush$|RenderMode$|PixelStore|"
-      "FeedbackBuffer$|SelectBuffer$|Map|Unmap|ClientWaitSync$|FenceSync$|DeleteSync$|"
-      "NewList$|EndList$|CheckFramebufferStatus|AreTexturesResident$|TestFence|"
-      "ObjectPurgeable|QueryMatrix|ClientActiveTexture$|(Enable|Disable)ClientState|"
-      "PushClientAttrib$|PopClientAttrib$|.*Pointer$|InterleavedArrays$|"
-      "(Named)?Buffer(Sub)?Data|(Named)?BufferStorage).*"));
-  return opcode_flag(runs, opcode, true);
+  return wire::gl_command_info(opcode) == nullptr || has_fact(opcode, wire::kRunsWhileCompiling);
 }
 
 }  // namespace
@@ -141,11 +133,10 @@ wire::Result<bool> called_lists_held(const DisplayListCharges& lists, wire::Read
   return true;
 }
 
+// Draws from the vertex arrays, which GL refuses inside glBegin/glEnd.
 bool is_array_draw(uint32_t opcode) {
-  const auto op = static_cast<wire::GlOp>(opcode);
-  return op == wire::GlOp::glDrawArrays || op == wire::GlOp::glDrawArraysInstanced ||
-         op == wire::GlOp::glDrawArraysInstancedBaseInstance || op == wire::GlOp::glMultiDrawArrays ||
-         is_elements_draw(opcode) || is_multi_elements_draw(opcode);
+  const wire::GlDraw kind = draw_kind(opcode);
+  return kind != wire::GlDraw::kNone && kind != wire::GlDraw::kImmediate && kind != wire::GlDraw::kOther;
 }
 
 }  // namespace

@@ -1,15 +1,16 @@
 #include "gl/draw_limits.h"
 
+#include <epoxy/gl.h>
+
 #include <cstring>
 
+#include "gl/command_facts.h"
 #include "gl/elements_draw.h"
 #include "wire/gl_decode.h"
 #include "wire/gl_opcodes.h"
 
 namespace host {
 namespace {
-
-using wire::GlOp;
 
 // Vertices processed by `count` vertices drawn `instances` times; negative
 // values are GL's errors and draw nothing.
@@ -31,36 +32,40 @@ wire::Result<uint64_t> multi_draw_vertices(wire::Reader& r) {
   return total;
 }
 
-// The vertices a draw processes; 0 for commands that are not draws.
+wire::Result<uint64_t> elements_vertices(wire::Reader& r) {
+  ElementsDraw d;
+  WIRE_TRY(read_elements_scalars(r, d));  // the indices are the handler's to read
+  return vertices(d.count, d.instances);
+}
+
+wire::Result<uint64_t> multi_elements_vertices(wire::Reader& r) {
+  MultiElementsDraw d;
+  WIRE_TRY(read_multi_elements_draw(r, false, d));
+  uint64_t total = 0;
+  for (GLsizei count : d.counts) total += vertices(count, 1);
+  return total;
+}
+
+// The vertices a draw processes; 0 for commands that are not draws and for
+// draws whose counts the wire does not carry.
 wire::Result<uint64_t> draw_vertices(uint32_t opcode, wire::Reader& r) {
-  switch (static_cast<GlOp>(opcode)) {
-    case GlOp::glDrawArrays: {
-      wire::Args_glDrawArrays a{};
-      WIRE_TRY(wire::decode_glDrawArrays(r, a));
-      return vertices(a.count, 1);
-    }
-    case GlOp::glDrawArraysInstanced: case GlOp::glDrawArraysInstancedBaseInstance: {
-      // Both start with mode, first, count, instance count.
+  switch (draw_kind(opcode)) {
+    case wire::GlDraw::kArrays: {
+      if (opcode == static_cast<uint32_t>(wire::GlOp::glDrawArrays)) {
+        wire::Args_glDrawArrays a{};
+        WIRE_TRY(wire::decode_glDrawArrays(r, a));
+        return vertices(a.count, 1);
+      }
+      // The instanced forms start with mode, first, count, instance count.
       wire::Args_glDrawArraysInstanced a{};
       WIRE_TRY(wire::decode_glDrawArraysInstanced(r, a));
       return vertices(a.count, a.instancecount);
     }
-    case GlOp::glMultiDrawArrays:
-      return multi_draw_vertices(r);
-    default:
-      break;
+    case wire::GlDraw::kMultiArrays: return multi_draw_vertices(r);
+    case wire::GlDraw::kElements: return elements_vertices(r);
+    case wire::GlDraw::kMultiElements: return multi_elements_vertices(r);
+    default: return uint64_t{0};
   }
-  if (is_multi_elements_draw(opcode)) {
-    MultiElementsDraw d;
-    WIRE_TRY(read_multi_elements_draw(r, false, d));
-    uint64_t total = 0;
-    for (GLsizei count : d.counts) total += vertices(count, 1);
-    return total;
-  }
-  if (!is_elements_draw(opcode)) return uint64_t{0};
-  ElementsDraw d;
-  WIRE_TRY(read_elements_scalars(r, d));  // the indices are the handler's to read
-  return vertices(d.count, d.instances);
 }
 
 }  // namespace

@@ -1,19 +1,9 @@
 #include "gl/driver_workarounds.h"
 
-#include <regex>
-#include <vector>
-
-#include "gl/opcode_names.h"
+#include "gl/command_facts.h"
 
 namespace host {
 namespace {
-
-// Commands that draw from the current state (glBegin opens a primitive).
-bool is_draw(uint32_t opcode) {
-  static const std::vector<bool> table = gl_opcodes_named(
-      std::regex("gl(Multi)?Draw(Arrays|Elements|RangeElements|TransformFeedback).*|glBegin"));
-  return opcode_flag(table, opcode);
-}
 
 bool outlines_polygons() {
   GLint modes[2] = {GL_FILL, GL_FILL};  // front, back
@@ -36,7 +26,7 @@ bool draw_module_renderer(std::string_view renderer) {
 void before_draw(GlContextState::Impl& st, uint32_t opcode) {
   if (!st.draw_module_driver() || st.line_smooth_suspended || st.in_begin) return;
   // Inside glNewList a glDisable would be compiled into the guest's list.
-  if (st.compiling_list != 0 || !is_draw(opcode)) return;
+  if (st.compiling_list != 0 || draw_kind(opcode) == wire::GlDraw::kNone) return;
   if (!glIsEnabled(GL_LINE_SMOOTH) || !outlines_polygons() || !glsl_program_current()) return;
   glDisable(GL_LINE_SMOOTH);
   st.line_smooth_suspended = true;

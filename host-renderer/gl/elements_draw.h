@@ -1,5 +1,5 @@
-// The wire layout of the glDrawElements family (guest-icd/gl/draw_entry.cpp
-// writes it): u32 mode, i32 count, u32 type, i32 instances, i32 base vertex,
+// The wire layout of the glDrawElements family (annotations.toml's
+// [facts.draws] elements; guest-icd/gl/draw_entry.cpp writes it): u32 mode, i32 count, u32 type, i32 instances, i32 base vertex,
 // u32 start, u32 end, Data indices (client bytes or an element buffer offset);
 // the base-instance forms add u32 base instance.
 //
@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "gl/read_args.h"
-#include "wire/gl_opcodes.h"
 #include "wire/reader.h"
 #include "wire/result.h"
 #include "wire/sizes.h"  // index_bytes: what GL reads of the indices
@@ -32,20 +31,6 @@ struct ElementsDraw {
   wire::Data indices;
   GLuint base_instance = 0;
 };
-
-// Whether command `opcode` is of the family (all laid out as above).
-inline bool is_elements_draw(uint32_t opcode) {
-  switch (static_cast<wire::GlOp>(opcode)) {
-    case wire::GlOp::glDrawElements: case wire::GlOp::glDrawElementsInstanced:
-    case wire::GlOp::glDrawRangeElements: case wire::GlOp::glDrawElementsBaseVertex:
-    case wire::GlOp::glDrawRangeElementsBaseVertex: case wire::GlOp::glDrawElementsInstancedBaseVertex:
-    case wire::GlOp::glDrawElementsInstancedBaseInstance:
-    case wire::GlOp::glDrawElementsInstancedBaseVertexBaseInstance:
-      return true;
-    default:
-      return false;
-  }
-}
 
 // Everything but the indices: what a draw asks for, without touching them.
 inline wire::Status read_elements_scalars(wire::Reader& r, ElementsDraw& d) {
@@ -80,11 +65,6 @@ struct MultiElementsDraw {
     return d;
   }
 };
-
-inline bool is_multi_elements_draw(uint32_t opcode) {
-  return opcode == static_cast<uint32_t>(wire::GlOp::glMultiDrawElements) ||
-         opcode == static_cast<uint32_t>(wire::GlOp::glMultiDrawElementsBaseVertex);
-}
 
 // Reads an i32 array of exactly `n` values (or none when `optional`).
 inline wire::Status read_int_array(wire::Reader& r, size_t n, bool optional, std::vector<int32_t>& out) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The generator's refusals: a command whose pointer GL keeps after the call
 is generated only with a hand-written host side or not at all, and one that
-allocates storage only with an [allocations] entry. And which extensions it
+allocates storage only with an [allocations] entry. The host's facts of
+each command, from [facts]. And which extensions it
 carries: every one of the registry, except those annotated with a reason and
 those with a command it cannot carry."""
 
@@ -69,6 +70,10 @@ unpack_buffer = []
 in_place = []
 kept_pattern = "^gl(?!Get)\\\\w*Pointer"
 kept = [{kept}]
+[facts]
+{facts}
+[facts.draws]
+{draws}
 [manual]
 glGetPointerv = "returns guest pointers"
 {manual}
@@ -76,13 +81,15 @@ glGetPointerv = "returns guest pointers"
 """
 
 
+FACTS = 'clears = "glClear"\nanswers = ["clears", "glGet.*"]'
+DRAWS = 'first = "glClear"\nsecond = "gl(Clear|GetPointerv)"'
 CHARGED = 'glBufferStorageTEST = { object = "buffer", bytes = "$size" }'
 
 
 def model(kept='"glSelectBuffer.buffer"', manual="", extra="", blocked="", classes="",
-          allocations=CHARGED):
+          allocations=CHARGED, facts=FACTS, draws=DRAWS):
     notes = RULES.format(kept=kept, manual=manual, extra=extra, blocked=blocked, classes=classes,
-                         allocations=allocations)
+                         allocations=allocations, facts=facts, draws=draws)
     with tempfile.TemporaryDirectory() as d:
         paths = {}
         for name, text in (("gl.xml", REGISTRY), ("notes.toml", notes),
@@ -153,6 +160,32 @@ class Classes(unittest.TestCase):
 
 
 HAND_WRITTEN = '[both]\nglColorPointer = "a"\nglSelectBuffer = "b"'
+
+
+class Facts(unittest.TestCase):
+    def test_a_fact_holds_by_name_and_through_the_facts_it_names(self):
+        m = model(extra=HAND_WRITTEN)
+        self.assertEqual(m.commands["glClear"].facts, {"clears", "answers"})
+        self.assertEqual(m.commands["glGetPointerv"].facts, {"answers"})
+        self.assertEqual(m.commands["glColorPointer"].facts, set())
+
+    def test_the_first_draw_kind_that_matches_decides(self):
+        m = model(extra=HAND_WRITTEN)
+        self.assertEqual(m.commands["glClear"].draw, "first")
+        self.assertEqual(m.commands["glGetPointerv"].draw, "second")
+        self.assertEqual(m.commands["glColorPointer"].draw, "")
+
+    def test_a_name_matches_whole(self):
+        m = model(extra=HAND_WRITTEN, facts='clears = "glClear|glGetP"')
+        self.assertEqual(m.commands["glGetPointerv"].facts, set())
+
+    def test_a_fact_of_no_command_is_refused(self):
+        with self.assertRaises(SystemExit) as err:
+            model(extra=HAND_WRITTEN, facts='clears = "glClear"\nwrites = "glWrite.*"')
+        self.assertIn("writes", str(err.exception))
+        with self.assertRaises(SystemExit) as err:
+            model(extra=HAND_WRITTEN, draws='first = "glClear"\nnever = "glNever"')
+        self.assertIn("never", str(err.exception))
 
 
 class CarriedExtensions(unittest.TestCase):

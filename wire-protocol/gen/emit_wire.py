@@ -38,10 +38,13 @@ def gl_opcodes_h(model):
             f"constexpr int kGlExtensionWords = {extension_words(model)};\n\n"
             "// The kinds of GL context, as bits.\n"
             "enum class GlApi : uint32_t { kGl = 1, kGles1 = 2, kGles = 4 };\n\n"
-            "// Where a command comes from, to tell whether a host context has it.\n"
+            + facts_h(model) +
+            "// Where a command comes from, to tell whether a host context has it,\n"
+            "// and what the host must know of it.\n"
             "struct GlCommandInfo {\n  const char* name;\n  uint16_t gl_version;    "
             "// major*10+minor, 0 = not in desktop GL\n  uint16_t gles_version;  "
             "// 0 = not in OpenGL ES 2.0+\n  bool gles1;             // in OpenGL ES 1.x\n  uint64_t extensions[kGlExtensionWords];  // bits of gl_extension_names()\n"
+            "  uint32_t facts;         // GlFact bits\n  GlDraw draw;\n"
             "};\n\n// Info for a GL opcode, or null when it is none.\n"
             "const GlCommandInfo* gl_command_info(uint32_t opcode);\n"
             "// Whether an extension brings commands that Conduit does not carry in\n"
@@ -51,6 +54,25 @@ def gl_opcodes_h(model):
             "const char* gl_extension_block_reason(const char* name, GlApi api);\n"
             "// The carried extensions, in the order of GlCommandInfo::extensions bits.\n"
             "const char* const* gl_extension_names(int* count);\n\n}  // namespace wire\n")
+
+
+def camel(name):
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+def facts_h(model):
+    """What the host must know of each command (annotations.toml [facts])."""
+    bits = "".join(f"  k{camel(n)} = 1u << {i},\n" for i, n in enumerate(model.fact_names))
+    kinds = "".join(f"  k{camel(k)},\n" for k in model.draw_kinds)
+    return ("// Facts of a command (annotations.toml [facts]), as bits.\n"
+            "enum GlFact : uint32_t {\n" + bits + "};\n\n"
+            "// What a draw reads of the vertex arrays (annotations.toml [facts.draws]).\n"
+            "enum class GlDraw : uint8_t {\n  kNone,\n" + kinds + "};\n\n")
+
+
+def fact_fields(model, c):
+    bits = " | ".join(f"k{camel(n)}" for n in model.fact_names if n in c.facts) or "0"
+    return f"{bits}, GlDraw::k{camel(c.draw) if c.draw else 'None'}"
 
 
 API_BITS = {"gl": 1, "gles1": 2, "gles2": 4}  # wire::GlApi
@@ -74,14 +96,14 @@ def gl_opcodes_cpp(model):
     for op in range(first, last + 1):
         c = by_op.get(op)
         if c is None:
-            rows.append("  {nullptr, 0, 0, false, {}},\n")
+            rows.append("  {nullptr, 0, 0, false, {}, 0, GlDraw::kNone},\n")
             continue
         words = [0] * extension_words(model)
         for ext in c.extensions:
             bit = model.extensions.index(ext)
             words[bit // 64] |= 1 << (bit % 64)
         mask = ", ".join(f"0x{w:x}ull" for w in words)
-        rows.append(f'  {{"{c.name}", {c.gl_version}, {c.gles_version}, {str(c.gles1).lower()}, {{{mask}}}}},\n')
+        rows.append(f'  {{"{c.name}", {c.gl_version}, {c.gles_version}, {str(c.gles1).lower()}, {{{mask}}}, {fact_fields(model, c)}}},\n')
     exts = "".join(f'  "{e}",\n' for e in model.extensions)
     blocked = "".join(f'  {{"{e}", {json.dumps(why)}, {mask}}},\n' for e, (why, mask) in blocked_by_api(model))
     return (HEADER + '#include "wire/gl_opcodes.h"\n\n#include <algorithm>\n#include <cstring>\n#include <iterator>\n\n'

@@ -72,6 +72,8 @@ class Command:
     custom: str = ""         # "", guest, host, both, manual
     reason: str = ""
     names_mode: str = ""     # "", gen, delete, lenient
+    facts: set = field(default_factory=set)  # names of [facts] that hold for it
+    draw: str = ""           # the [facts.draws] kind, "" when it draws nothing
 
     @property
     def sync(self):
@@ -129,6 +131,7 @@ class Model:
         # the host asks for each whether its context has it.
         used = {e for c in self.commands.values() for e in c.extensions}
         self.extensions = sorted(used)
+        self._assign_facts()
 
     # -- selection -----------------------------------------------------
     def _add(self, name):
@@ -253,6 +256,25 @@ class Model:
             lines = "\n".join(f"  {n}: {w}" for n, w in sorted(self.failures.items()))
             raise SystemExit("commands needing an annotation (hand-written or unsupported):\n"
                              + lines)
+
+    def _assign_facts(self):
+        """[facts]: what the host must know of each command, by its name."""
+        facts = dict(self.notes["facts"])
+        self.draw_kinds = list(facts.pop("draws"))
+        self.fact_names = list(facts)
+        patterns = {}
+        for name, value in facts.items():
+            items = value if isinstance(value, list) else [value]
+            patterns[name] = [p for item in items
+                              for p in (patterns[item] if item in patterns else [re.compile(item)])]
+        draws = {k: re.compile(v) for k, v in self.notes["facts"]["draws"].items()}
+        for c in self.commands.values():
+            c.facts = {n for n, ps in patterns.items() if any(p.fullmatch(c.name) for p in ps)}
+            c.draw = next((k for k, p in draws.items() if p.fullmatch(c.name)), "")
+        unused = [n for n in self.fact_names if not any(n in c.facts for c in self.commands.values())]
+        unused += [k for k in self.draw_kinds if not any(c.draw == k for c in self.commands.values())]
+        if unused:
+            raise SystemExit(f"annotations: [facts] {', '.join(unused)} match no carried command")
 
     def _check_allocations(self):
         """A command that allocates storage is charged to the guest: it needs
