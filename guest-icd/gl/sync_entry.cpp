@@ -1,11 +1,13 @@
 // Fence syncs: the guest hands out its own handles, so creating and
-// deleting one never waits. Wire layouts: host-renderer/gl/sync_handlers.cpp.
+// deleting one never waits. Wire layouts: wire-protocol/annotations.toml
+// [layouts]; replies: host-renderer/gl/sync_handlers.cpp.
 #include <algorithm>
 #include <cstring>
 #include <unordered_set>
 
 #include "gl/entry_support.h"
 #include "gl/gl_handlers.h"
+#include "wire/gl_encode.h"
 
 namespace icd {
 namespace {
@@ -14,34 +16,22 @@ constexpr GLenum kWaitFailed = 0x911D;
 
 uint64_t handle_of(GLsync sync) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(sync)); }
 
-void put_handle_command(Stream& s, wire::GlOp op, GLsync sync) {
-  size_t cmd = begin(s, op);
-  s.writer().put(handle_of(sync));
-  finish(s, cmd);
-}
-
 }  // namespace
 
 GLsync GLAPIENTRY handle_glFenceSync(GLenum condition, GLbitfield flags) {
   Stream* s = current_stream();
   if (!s) return nullptr;
   const uint64_t handle = s->gl_state().names().allocate_sync();
-  size_t cmd = begin(*s, wire::GlOp::glFenceSync);
-  s->writer().put(static_cast<uint32_t>(condition));
-  s->writer().put(static_cast<uint32_t>(flags));
-  s->writer().put(handle);
-  finish(*s, cmd);
+  wire::encode_glFenceSync(s->writer(), condition, flags, handle);
+  s->commit();
   return reinterpret_cast<GLsync>(static_cast<uintptr_t>(handle));
 }
 
 GLenum GLAPIENTRY handle_glClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout) {
   Stream* s = current_stream();
   if (!s) return kWaitFailed;
-  size_t cmd = begin(*s, wire::GlOp::glClientWaitSync);
-  s->writer().put(handle_of(sync));
-  s->writer().put(static_cast<uint32_t>(flags));
-  s->writer().put(static_cast<uint64_t>(timeout));
-  auto reply = finish_and_wait(*s, cmd);
+  wire::encode_glClientWaitSync(s->writer(), handle_of(sync), flags, timeout);
+  auto reply = s->roundtrip();
   if (!reply) return kWaitFailed;
   wire::Reader r(*reply, 0);
   auto status = r.get<uint32_t>();
@@ -51,17 +41,15 @@ GLenum GLAPIENTRY handle_glClientWaitSync(GLsync sync, GLbitfield flags, GLuint6
 void GLAPIENTRY handle_glWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout) {
   Stream* s = current_stream();
   if (!s) return;
-  size_t cmd = begin(*s, wire::GlOp::glWaitSync);
-  s->writer().put(handle_of(sync));
-  s->writer().put(static_cast<uint32_t>(flags));
-  s->writer().put(static_cast<uint64_t>(timeout));
-  finish(*s, cmd);
+  wire::encode_glWaitSync(s->writer(), handle_of(sync), flags, timeout);
+  s->commit();
 }
 
 void GLAPIENTRY handle_glDeleteSync(GLsync sync) {
   Stream* s = current_stream();
   if (!s || !sync) return;
-  put_handle_command(*s, wire::GlOp::glDeleteSync, sync);
+  wire::encode_glDeleteSync(s->writer(), handle_of(sync));
+  s->commit();
 }
 
 GLboolean GLAPIENTRY handle_glIsSync(GLsync sync) {
@@ -73,11 +61,8 @@ void GLAPIENTRY handle_glGetSynciv(GLsync sync, GLenum pname, GLsizei count, GLs
                                    GLint* values) {
   Stream* s = current_stream();
   if (!s) return;
-  size_t cmd = begin(*s, wire::GlOp::glGetSynciv);
-  s->writer().put(handle_of(sync));
-  s->writer().put(static_cast<uint32_t>(pname));
-  s->writer().put(static_cast<int32_t>(count));
-  auto reply = finish_and_wait(*s, cmd);
+  wire::encode_glGetSynciv(s->writer(), handle_of(sync), pname, count);
+  auto reply = s->roundtrip();
   if (!reply) return;
   wire::Reader r(*reply, 0);
   auto n = r.get<int32_t>();
@@ -90,21 +75,18 @@ void GLAPIENTRY handle_glObjectPtrLabel(const void* ptr, GLsizei length, const G
   Stream* s = current_stream();
   if (!s) return;
   const size_t bytes = !label ? 0 : length < 0 ? std::strlen(label) : static_cast<size_t>(length);
-  size_t cmd = begin(*s, wire::GlOp::glObjectPtrLabel);
-  s->writer().put(handle_of(static_cast<GLsync>(const_cast<void*>(ptr))));
-  s->writer().put(static_cast<uint32_t>(label != nullptr));
-  s->writer().put_data(label, bytes);
-  finish(*s, cmd);
+  wire::encode_glObjectPtrLabel(s->writer(), handle_of(static_cast<GLsync>(const_cast<void*>(ptr))),
+                                label != nullptr, label, bytes);
+  s->commit();
 }
 
 void GLAPIENTRY handle_glGetObjectPtrLabel(const void* ptr, GLsizei buf_size, GLsizei* length,
                                            GLchar* label) {
   Stream* s = current_stream();
   if (!s) return;
-  size_t cmd = begin(*s, wire::GlOp::glGetObjectPtrLabel);
-  s->writer().put(handle_of(static_cast<GLsync>(const_cast<void*>(ptr))));
-  s->writer().put(static_cast<int32_t>(buf_size));
-  auto reply = finish_and_wait(*s, cmd);
+  wire::encode_glGetObjectPtrLabel(s->writer(), handle_of(static_cast<GLsync>(const_cast<void*>(ptr))),
+                                   buf_size);
+  auto reply = s->roundtrip();
   if (!reply) return;
   wire::Reader r(*reply, 0);
   auto n = r.get<int32_t>();

@@ -3,31 +3,29 @@
 // names the image by the id it chose; an id the session does not know is
 // GL_INVALID_VALUE, as an unknown image is natively.
 //
-// Wire layouts (guest-icd/gl/egl_image_entry.cpp writes them):
-//   glEGLImageTargetTexture2DOES, glEGLImageTargetRenderbufferStorageOES
-//                               u32 target, u32 image id
+// Wire layouts: wire-protocol/annotations.toml [layouts].
+
 #include <epoxy/gl.h>
 
 #include "gl/context_impl.h"
 #include "gl/dispatch_support.h"
 #include "gl/gl_host_handlers.h"
 #include "gl/memory_ledger.h"
-#include "gl/read_args.h"
 
 namespace host {
 namespace {
 
-template <typename Target>
-wire::Status target_image(DispatchEnv& env, wire::Reader& r, Target target_storage) {
-  GLenum target = 0;
-  uint32_t id = 0;
-  WIRE_TRY(read_args(r, target, id));
-  const auto it = env.images->find(id);
+template <typename Args, typename Target>
+wire::Status target_image(DispatchEnv& env, wire::Reader& r, wire::Status (*decode)(wire::Reader&, Args&),
+                          Target target_storage) {
+  Args a{};
+  WIRE_TRY(decode(r, a));
+  const auto it = env.images->find(a.image);
   if (it == env.images->end()) {
     refuse_call(env.state.impl(), GL_INVALID_VALUE);
     return {};
   }
-  target_storage(target, static_cast<GLeglImageOES>(it->second.egl));
+  target_storage(a.target, static_cast<GLeglImageOES>(it->second.egl));
   return {};
 }
 
@@ -43,11 +41,12 @@ bool GlContextState::image_source(wire::ObjectType kind, uint32_t guest, uint32_
 }
 
 wire::Status handle_glEGLImageTargetTexture2DOES(DispatchEnv& env, wire::Reader& r) {
-  return target_image(env, r, glEGLImageTargetTexture2DOES);
+  return target_image(env, r, wire::decode_glEGLImageTargetTexture2DOES, glEGLImageTargetTexture2DOES);
 }
 
 wire::Status handle_glEGLImageTargetRenderbufferStorageOES(DispatchEnv& env, wire::Reader& r) {
-  return target_image(env, r, glEGLImageTargetRenderbufferStorageOES);
+  return target_image(env, r, wire::decode_glEGLImageTargetRenderbufferStorageOES,
+                      glEGLImageTargetRenderbufferStorageOES);
 }
 
 }  // namespace host

@@ -1,14 +1,10 @@
 // Fence syncs: the guest names them with 64-bit handles of its own.
 //
-// Wire layouts (guest-icd/gl/sync_entry.cpp writes them):
-//   glFenceSync       u32 condition, u32 flags, u64 guest handle
-//   glClientWaitSync  u64 handle, u32 flags, u64 timeout -> u32 status
-//   glWaitSync        u64 handle, u32 flags, u64 timeout
-//   glDeleteSync      u64 handle
-//   glGetSynciv       u64 handle, u32 pname, i32 count -> i32 length, Data values
-//   glObjectPtrLabel  u64 handle, u32 has label, Data label (no terminator)
-//   glGetObjectPtrLabel u64 handle, i32 buffer size -> i32 length, Data label
-//                     (terminated, at most the buffer size)
+// Wire layouts: wire-protocol/annotations.toml [layouts]. Replies:
+//   glClientWaitSync     u32 status
+//   glGetSynciv          i32 length, Data values
+//   glGetObjectPtrLabel  i32 length, Data label (terminated, at most the buffer size)
+
 #include <epoxy/gl.h>
 
 #include <algorithm>
@@ -44,12 +40,10 @@ constexpr size_t kMaxLabelBytes = 64 * 1024;
 }  // namespace
 
 wire::Status handle_glFenceSync(DispatchEnv& env, wire::Reader& r) {
-  GLenum condition = 0;
-  GLbitfield flags = 0;
-  uint64_t handle = 0;
-  WIRE_TRY(read_args(r, condition, flags, handle));
+  wire::Args_glFenceSync a{};
+  WIRE_TRY(wire::decode_glFenceSync(r, a));
   auto& st = env.state.impl();
-  if (handle == 0 || st.syncs.count(handle)) {
+  if (a.sync == 0 || st.syncs.count(a.sync)) {
     return wire::make_error(wire::Errc::kBadName, "sync handle reused");
   }
   if (st.syncs.size() >= st.account.limits.max_objects) {
@@ -60,9 +54,9 @@ wire::Status handle_glFenceSync(DispatchEnv& env, wire::Reader& r) {
     st.refused_error = GL_OUT_OF_MEMORY;
     return {};
   }
-  GLsync sync = glFenceSync(condition, flags);
+  GLsync sync = glFenceSync(a.condition, a.flags);
   if (sync) {
-    st.syncs.emplace(handle, sync);
+    st.syncs.emplace(a.sync, sync);
   } else {
     st.account.release(kSyncBytes);
   }
@@ -70,31 +64,29 @@ wire::Status handle_glFenceSync(DispatchEnv& env, wire::Reader& r) {
 }
 
 wire::Status handle_glClientWaitSync(DispatchEnv& env, wire::Reader& r) {
-  uint64_t handle = 0, timeout = 0;
-  GLbitfield flags = 0;
-  WIRE_TRY(read_args(r, handle, flags, timeout));
-  auto sync = find_sync(env.state.impl(), handle);
+  wire::Args_glClientWaitSync a{};
+  WIRE_TRY(wire::decode_glClientWaitSync(r, a));
+  auto sync = find_sync(env.state.impl(), a.sync);
   if (!sync) return sync.error();
-  GLenum status = glClientWaitSync(*sync, flags, std::min(timeout, kMaxWaitNs));
+  GLenum status = glClientWaitSync(*sync, a.flags, std::min<uint64_t>(a.timeout, kMaxWaitNs));
   env.reply.put(static_cast<uint32_t>(status));
   return {};
 }
 
 wire::Status handle_glWaitSync(DispatchEnv& env, wire::Reader& r) {
-  uint64_t handle = 0, timeout = 0;
-  GLbitfield flags = 0;
-  WIRE_TRY(read_args(r, handle, flags, timeout));
-  auto sync = find_sync(env.state.impl(), handle);
+  wire::Args_glWaitSync a{};
+  WIRE_TRY(wire::decode_glWaitSync(r, a));
+  auto sync = find_sync(env.state.impl(), a.sync);
   if (!sync) return sync.error();
-  glWaitSync(*sync, flags, GL_TIMEOUT_IGNORED);
+  glWaitSync(*sync, a.flags, GL_TIMEOUT_IGNORED);
   return {};
 }
 
 wire::Status handle_glDeleteSync(DispatchEnv& env, wire::Reader& r) {
-  uint64_t handle = 0;
-  WIRE_TRY(read_args(r, handle));
+  wire::Args_glDeleteSync a{};
+  WIRE_TRY(wire::decode_glDeleteSync(r, a));
   auto& st = env.state.impl();
-  auto it = st.syncs.find(handle);
+  auto it = st.syncs.find(a.sync);
   if (it != st.syncs.end()) {
     glDeleteSync(it->second);
     st.syncs.erase(it);
@@ -106,16 +98,14 @@ wire::Status handle_glDeleteSync(DispatchEnv& env, wire::Reader& r) {
 wire::Status handle_glIsSync(DispatchEnv&, wire::Reader&) { return guest_only("glIsSync"); }
 
 wire::Status handle_glGetSynciv(DispatchEnv& env, wire::Reader& r) {
-  uint64_t handle = 0;
-  GLenum pname = 0;
-  GLsizei count = 0;
-  WIRE_TRY(read_args(r, handle, pname, count));
-  auto sync = find_sync(env.state.impl(), handle);
+  wire::Args_glGetSynciv a{};
+  WIRE_TRY(wire::decode_glGetSynciv(r, a));
+  auto sync = find_sync(env.state.impl(), a.sync);
   if (!sync) return sync.error();
   GLint values[wire::size::kMaxEnumValues] = {};
   GLsizei length = 0;
-  count = std::clamp<GLsizei>(count, 0, wire::size::kMaxEnumValues);
-  glGetSynciv(*sync, pname, count, &length, values);
+  const GLsizei count = std::clamp<GLsizei>(a.count, 0, wire::size::kMaxEnumValues);
+  glGetSynciv(*sync, a.pname, count, &length, values);
   length = std::clamp<GLsizei>(length, 0, count);
   env.reply.put(static_cast<int32_t>(length));
   env.reply.put_data(values, static_cast<size_t>(length) * sizeof(GLint));
@@ -123,33 +113,29 @@ wire::Status handle_glGetSynciv(DispatchEnv& env, wire::Reader& r) {
 }
 
 wire::Status handle_glObjectPtrLabel(DispatchEnv& env, wire::Reader& r) {
-  uint64_t handle = 0;
-  uint32_t has_label = 0;
-  WIRE_TRY(read_args(r, handle, has_label));
-  auto label = r.get_data();
-  if (!label) return label.error();
-  if (label->bytes.size() > kMaxLabelBytes) {
+  wire::Args_glObjectPtrLabel a{};
+  WIRE_TRY(wire::decode_glObjectPtrLabel(r, a));
+  if (a.label.bytes.size() > kMaxLabelBytes) {
     return wire::make_error(wire::Errc::kLimit, "label longer than any GL allows");
   }
-  auto sync = find_sync(env.state.impl(), handle);
+  auto sync = find_sync(env.state.impl(), a.sync);
   if (!sync) return not_a_sync(env.state.impl());
   // GL takes the length given; the copy only adds the terminator.
-  const std::string text(reinterpret_cast<const char*>(label->bytes.data()), label->bytes.size());
-  glObjectPtrLabel(*sync, static_cast<GLsizei>(text.size()), has_label ? text.c_str() : nullptr);
+  const std::string text(reinterpret_cast<const char*>(a.label.bytes.data()), a.label.bytes.size());
+  glObjectPtrLabel(*sync, static_cast<GLsizei>(text.size()), a.has_label ? text.c_str() : nullptr);
   return {};
 }
 
 wire::Status handle_glGetObjectPtrLabel(DispatchEnv& env, wire::Reader& r) {
-  uint64_t handle = 0;
-  GLsizei buf_size = 0;
-  WIRE_TRY(read_args(r, handle, buf_size));
-  auto sync = find_sync(env.state.impl(), handle);
+  wire::Args_glGetObjectPtrLabel a{};
+  WIRE_TRY(wire::decode_glGetObjectPtrLabel(r, a));
+  auto sync = find_sync(env.state.impl(), a.sync);
   if (!sync) {
     env.reply.put(int32_t{0});
     env.reply.put_data(nullptr, 0);
     return not_a_sync(env.state.impl());
   }
-  std::vector<GLchar> text(std::clamp<size_t>(static_cast<size_t>(std::max(buf_size, 0)), 0, kMaxLabelBytes));
+  std::vector<GLchar> text(std::clamp<size_t>(static_cast<size_t>(std::max(a.bufSize, 0)), 0, kMaxLabelBytes));
   GLsizei length = 0;
   glGetObjectPtrLabel(*sync, static_cast<GLsizei>(text.size()), &length, text.empty() ? nullptr : text.data());
   // With no buffer GL answers the label's whole length; else what it wrote.

@@ -10,7 +10,8 @@ def elem_bytes(p):
 
 
 def inputs(c):
-    return [p for p in c.params if p.kind != "out_array"]
+    """What travels of a command: its [layouts] fields, or its input parameters."""
+    return c.layout or [p for p in c.params if p.kind != "out_array"]
 
 
 def outputs(c):
@@ -23,7 +24,9 @@ def encoder_params(c):
     for p in inputs(c):
         parts.append(f"{p.ctype} {p.name}" if p.pointer == 0 else f"{p.ctype}{p.name}")
     for p in inputs(c):
-        if p.kind == "in_array":
+        if p.kind == "data_list":
+            parts.append(f"const size_t* {p.name}_bytes")
+        elif p.kind == "in_array":
             parts.append(f"size_t {p.name}_bytes")
             if p.buffer_source:
                 parts.append(f"bool {p.name}_in_buffer")

@@ -5,9 +5,17 @@ from emit_common import HEADER, inputs
 from emit_wire import encodable
 
 
-def _fill(p):
+def _fill(p, list_counts):
     """Declares a random value for one input; returns (lines, encoder args)."""
     v = f"v_{p.name}"
+    if p.name in list_counts:  # how many Data a later field carries: a few
+        return [f"  {p.base} {v} = static_cast<{p.base}>(rng.scalar<uint8_t>() % 4);"], [v]
+    if p.kind == "data_list":
+        return ([f"  std::vector<std::vector<std::byte>> {v}(static_cast<size_t>(v_{p.count_expr}));",
+                 f"  std::vector<const void*> {v}_at;\n  std::vector<size_t> {v}_bytes;",
+                 f"  for (auto& d : {v}) {{\n    d = rng.bytes();\n    {v}_at.push_back(d.data());\n"
+                 f"    {v}_bytes.push_back(d.size());\n  }}"],
+                [f"{v}_at.data()"])
     if p.kind == "scalar":
         return [f"  {p.base} {v} = rng.scalar<{p.base}>();"], [v]
     if p.kind == "in_string":
@@ -23,16 +31,22 @@ def _check(p):
         return f"  EXPECT_TRUE(same_bytes(a.{p.name}, {v})) << \"{p.name}\";"
     if p.kind == "in_string":
         return f"  EXPECT_EQ(as_string(a.{p.name}), {v} + std::string(1, '\\0')) << \"{p.name}\";"
+    if p.kind == "data_list":
+        return (f"  ASSERT_EQ(a.{p.name}.size(), {v}.size()) << \"{p.name}\";\n"
+                f"  for (size_t i = 0; i < {v}.size(); ++i) EXPECT_EQ(as_bytes(a.{p.name}[i]), {v}[i]);")
     return f"  EXPECT_EQ(as_bytes(a.{p.name}), {v}) << \"{p.name}\";"
 
 
 def roundtrip_fn(c):
     lines, args, sizes = [], [], []
+    list_counts = {p.count_expr for p in inputs(c) if p.kind == "data_list"}
     for p in inputs(c):
-        decl, a = _fill(p)
+        decl, a = _fill(p, list_counts)
         lines += decl
         args += a
-        if p.kind == "in_array":
+        if p.kind == "data_list":
+            sizes.append(f"v_{p.name}_bytes.data()")
+        elif p.kind == "in_array":
             sizes.append(f"v_{p.name}.size()")
             if p.buffer_source:
                 sizes.append("false")

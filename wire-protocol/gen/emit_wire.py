@@ -130,7 +130,8 @@ def gl_opcodes_cpp(model):
 
 
 def encodable(c):
-    return c.custom != "manual"
+    """Whether the generator writes the command's wire code."""
+    return c.custom != "manual" or bool(c.layout)
 
 
 def gl_encode_h(model):
@@ -149,6 +150,9 @@ def encode_body(c):
             lines.append(f"  wire_out.put<{p.base}>({p.name});")
         elif p.kind == "in_string":
             lines.append(f"  wire_out.put_data({p.name}, {p.name} ? std::strlen({p.name}) + 1 : 0);")
+        elif p.kind == "data_list":
+            lines.append(f"  for (int64_t i = 0; i < {p.count_expr}; ++i) "
+                         f"wire_out.put_data({p.name}[i], {p.name}_bytes[i]);")
         elif p.buffer_source:
             lines.append(f"  if ({p.name}_in_buffer) {{\n"
                          f"    wire_out.put_buffer_offset(reinterpret_cast<uintptr_t>({p.name}));\n"
@@ -182,6 +186,8 @@ def args_struct(c):
     for p in inputs(c):
         if p.kind == "scalar":
             fields.append(f"  {p.base} {p.name};")
+        elif p.kind == "data_list":
+            fields.append(f"  std::vector<Data> {p.name};")
         else:
             fields.append(f"  Data {p.name};")
     body = "\n".join(fields) if fields else ""
@@ -190,7 +196,7 @@ def args_struct(c):
 
 def gl_decode_h(model):
     out = [HEADER, "// Decoded arguments; Data members borrow from the batch.\n#pragma once\n\n"
-           '#include "wire/gl_types.h"\n#include "wire/reader.h"\n#include "wire/result.h"\n\n'
+           '#include <vector>\n\n#include "wire/gl_types.h"\n#include "wire/reader.h"\n#include "wire/result.h"\n\n'
            "namespace wire {\n\n"]
     for c in model.ordered():
         if encodable(c):
@@ -203,6 +209,9 @@ def gl_decode_h(model):
 def decode_body(c):
     lines = []
     for p in inputs(c):
+        if p.kind == "data_list":
+            lines.append(data_list_decode(p))
+            continue
         v = f"v_{p.name}"
         in_place = p.in_place or p.size_kind == "pixels"
         read = (f"r.get<{p.base}>()" if p.kind == "scalar" else
@@ -212,6 +221,18 @@ def decode_body(c):
                      f"  a.{p.name} = {value};")
     lines.append("  return {};")
     return "\n".join(lines)
+
+
+def data_list_decode(p):
+    """As many Data as an earlier field says; each takes at least a word, so
+    a count beyond what is left of the command is refused before any room
+    is made for it."""
+    n = f"a.{p.count_expr}"
+    return (f"  if ({n} < 0 || static_cast<uint64_t>({n}) > r.remaining() / sizeof(uint32_t)) {{\n"
+            f"    return make_error(Errc::kBadLength, \"{p.name}: {p.count_expr} beyond the command\");\n  }}\n"
+            f"  a.{p.name}.resize(static_cast<size_t>({n}));\n"
+            f"  for (Data& d : a.{p.name}) {{\n    auto v = r.get_data();\n"
+            f"    if (!v) return v.error();\n    d = *v;\n  }}")
 
 
 def gl_decode_cpp(model):

@@ -74,6 +74,7 @@ class Command:
     names_mode: str = ""     # "", gen, delete, lenient
     facts: set = field(default_factory=set)  # names of [facts] that hold for it
     draw: str = ""           # the [facts.draws] kind, "" when it draws nothing
+    layout: list = field(default_factory=list)  # [layouts] wire fields of a [manual] command
 
     @property
     def sync(self):
@@ -252,10 +253,47 @@ class Model:
                 if kind != "manual":
                     self.failures[name] = str(err)
         self._check_allocations()
+        self._apply_layouts()
         if self.failures:
             lines = "\n".join(f"  {n}: {w}" for n, w in sorted(self.failures.items()))
             raise SystemExit("commands needing an annotation (hand-written or unsupported):\n"
                              + lines)
+
+    def _apply_layouts(self):
+        """[layouts]: the wire layout of a [manual] command, declared once for
+        both ends: "TYPE name" for a GL scalar, "data name" for bytes (or
+        null), "data_or_offset name" for bytes or an offset into a bound
+        buffer, "data[count] name" for as many Data as the scalar field
+        `count` before it says."""
+        for name, decl in self.notes.get("layouts", {}).items():
+            c = self.commands.get(name)
+            if c is None or c.custom != "manual":
+                raise SystemExit(f"annotations: [layouts] {name} is not a [manual] command")
+            c.layout = []
+            for text in decl.split(","):
+                c.layout.append(self._layout_field(name, text.split(), c.layout))
+
+    @staticmethod
+    def _layout_field(command, words, before):
+        if len(words) != 2:
+            raise SystemExit(f"annotations: [layouts] {command}: bad field {' '.join(words)!r}")
+        kind, name = words
+        if kind in SCALARS:
+            return Param(name=name, ctype=kind, base=kind, pointer=0, const=False, len=None,
+                         cls=None, kind="scalar")
+        data = Param(name=name, ctype="const void *", base="void", pointer=1, const=True,
+                     len=None, cls=None, kind="in_array")
+        if kind == "data":
+            return data
+        if kind == "data_or_offset":
+            data.buffer_source = "bound"
+            return data
+        count = re.fullmatch(r"data\[(\w+)\]", kind)
+        if count and any(p.name == count[1] and p.kind == "scalar" for p in before):
+            data.kind, data.count_expr = "data_list", count[1]
+            data.ctype = "const void *const *"
+            return data
+        raise SystemExit(f"annotations: [layouts] {command}: unknown field type {kind!r}")
 
     def _assign_facts(self):
         """[facts]: what the host must know of each command, by its name."""
