@@ -1,72 +1,78 @@
 // Shaders and programs: the guest chooses their names; sources travel as
-// arrays of strings. Wire layouts: host-renderer/gl/shader_handlers.cpp.
+// lists of strings. Wire layouts: wire-protocol/annotations.toml [layouts];
+// replies: host-renderer/gl/shader_handlers.cpp.
 #include <cstring>
+#include <vector>
 
 #include "gl/entry_support.h"
 #include "gl/gl_handlers.h"
+#include "wire/gl_encode.h"
 
 namespace icd {
 namespace {
 
-// Writes `count` NUL-terminated strings, each as a Data.
-void put_strings(wire::Writer& w, GLsizei count, const GLchar* const* strings) {
-  for (GLsizei i = 0; i < count; ++i) {
-    const GLchar* s = strings && strings[i] ? strings[i] : "";
-    w.put_data(s, std::strlen(s) + 1);
-  }
-}
+// Strings as a list of Data: where each starts and its bytes. `lengths`
+// (optional, negative for NUL-terminated ones) gives the bytes of each;
+// without, each is sent with its terminator.
+struct StringList {
+  std::vector<const void*> at;
+  std::vector<size_t> bytes;
 
-GLuint create_named(wire::GlOp op, wire::ObjectType type, const GLenum* shader_type) {
-  Stream* s = current_stream();
-  if (!s) return 0;
-  const GLuint name = s->gl_state().names().allocate_one(type);
-  size_t cmd = begin(*s, op);
-  if (shader_type) s->writer().put(static_cast<uint32_t>(*shader_type));
-  s->writer().put(name);
-  finish(*s, cmd);
-  return name;
-}
+  StringList(GLsizei count, const GLchar* const* strings, const GLint* lengths, bool nul) {
+    for (GLsizei i = 0; i < count; ++i) {
+      const GLchar* s = strings && strings[i] ? strings[i] : "";
+      at.push_back(s);
+      const bool counted = lengths && lengths[i] >= 0;
+      bytes.push_back(counted ? static_cast<size_t>(lengths[i]) : std::strlen(s) + (nul ? 1 : 0));
+    }
+  }
+};
+
+// The name is allocated here; the host makes the object under it.
+GLuint allocate(Stream& s, wire::ObjectType type) { return s.gl_state().names().allocate_one(type); }
 
 }  // namespace
 
 GLuint GLAPIENTRY handle_glCreateShader(GLenum type) {
-  return create_named(wire::GlOp::glCreateShader, wire::ObjectType::kShader, &type);
+  Stream* s = current_stream();
+  if (!s) return 0;
+  const GLuint name = allocate(*s, wire::ObjectType::kShader);
+  wire::encode_glCreateShader(s->writer(), type, name);
+  s->commit();
+  return name;
 }
 
 GLuint GLAPIENTRY handle_glCreateProgram() {
-  return create_named(wire::GlOp::glCreateProgram, wire::ObjectType::kProgram, nullptr);
+  Stream* s = current_stream();
+  if (!s) return 0;
+  const GLuint name = allocate(*s, wire::ObjectType::kProgram);
+  wire::encode_glCreateProgram(s->writer(), name);
+  s->commit();
+  return name;
 }
 
 void GLAPIENTRY handle_glShaderSource(GLuint shader, GLsizei count, const GLchar* const* string,
                                       const GLint* length) {
   Stream* s = current_stream();
   if (!s || count < 0 || !string) return;
-  size_t cmd = begin(*s, wire::GlOp::glShaderSource);
-  auto& w = s->writer();
-  w.put(shader);
-  w.put(static_cast<int32_t>(count));
-  for (GLsizei i = 0; i < count; ++i) {
-    const GLchar* src = string[i] ? string[i] : "";
-    const size_t len = length && length[i] >= 0 ? static_cast<size_t>(length[i]) : std::strlen(src);
-    w.put_data(src, len);
-  }
-  finish(*s, cmd);
+  const StringList list(count, string, length, false);
+  wire::encode_glShaderSource(s->writer(), shader, count, list.at.data(), list.bytes.data());
+  s->commit();
 }
 
 namespace {
 
-// The program's name is allocated here; the host makes it under that name.
-GLuint create_shader_program(wire::GlOp op, GLenum type, GLsizei count, const GLchar* const* strings) {
+using CreateProgramEncoder = void (*)(wire::Writer&, GLenum, GLuint, GLsizei, const void* const*,
+                                      const size_t*);
+
+GLuint create_shader_program(CreateProgramEncoder encode, GLenum type, GLsizei count,
+                             const GLchar* const* strings) {
   Stream* s = current_stream();
   if (!s || count < 0) return 0;
-  const GLuint name = s->gl_state().names().allocate_one(wire::ObjectType::kProgram);
-  size_t cmd = begin(*s, op);
-  auto& w = s->writer();
-  w.put(static_cast<uint32_t>(type));
-  w.put(name);
-  w.put(static_cast<int32_t>(count));
-  put_strings(w, count, strings);
-  finish(*s, cmd);
+  const GLuint name = allocate(*s, wire::ObjectType::kProgram);
+  const StringList list(count, strings, nullptr, true);
+  encode(s->writer(), type, name, count, list.at.data(), list.bytes.data());
+  s->commit();
   return name;
 }
 
@@ -74,16 +80,16 @@ GLuint create_shader_program(wire::GlOp op, GLenum type, GLsizei count, const GL
 
 GLuint GLAPIENTRY handle_glCreateShaderProgramv(GLenum type, GLsizei count,
                                                 const GLchar* const* strings) {
-  return create_shader_program(wire::GlOp::glCreateShaderProgramv, type, count, strings);
+  return create_shader_program(wire::encode_glCreateShaderProgramv, type, count, strings);
 }
 
 GLuint GLAPIENTRY handle_glCreateShaderProgramvEXT(GLenum type, GLsizei count,
                                                    const GLchar** strings) {
-  return create_shader_program(wire::GlOp::glCreateShaderProgramvEXT, type, count, strings);
+  return create_shader_program(wire::encode_glCreateShaderProgramvEXT, type, count, strings);
 }
 
 GLuint GLAPIENTRY handle_glCreateShaderProgramEXT(GLenum type, const GLchar* string) {
-  return create_shader_program(wire::GlOp::glCreateShaderProgramEXT, type, 1, &string);
+  return create_shader_program(wire::encode_glCreateShaderProgramEXT, type, 1, &string);
 }
 
 void GLAPIENTRY handle_glTransformFeedbackVaryings(GLuint program, GLsizei count,
@@ -91,25 +97,19 @@ void GLAPIENTRY handle_glTransformFeedbackVaryings(GLuint program, GLsizei count
                                                    GLenum buffer_mode) {
   Stream* s = current_stream();
   if (!s || count < 0) return;
-  size_t cmd = begin(*s, wire::GlOp::glTransformFeedbackVaryings);
-  auto& w = s->writer();
-  w.put(program);
-  w.put(static_cast<int32_t>(count));
-  put_strings(w, count, varyings);
-  w.put(static_cast<uint32_t>(buffer_mode));
-  finish(*s, cmd);
+  const StringList list(count, varyings, nullptr, true);
+  wire::encode_glTransformFeedbackVaryings(s->writer(), program, count, list.at.data(), buffer_mode,
+                                           list.bytes.data());
+  s->commit();
 }
 
 void GLAPIENTRY handle_glGetUniformIndices(GLuint program, GLsizei count,
                                            const GLchar* const* names, GLuint* indices) {
   Stream* s = current_stream();
   if (!s || count < 0) return;
-  size_t cmd = begin(*s, wire::GlOp::glGetUniformIndices);
-  auto& w = s->writer();
-  w.put(program);
-  w.put(static_cast<int32_t>(count));
-  put_strings(w, count, names);
-  auto reply = finish_and_wait(*s, cmd);
+  const StringList list(count, names, nullptr, true);
+  wire::encode_glGetUniformIndices(s->writer(), program, count, list.at.data(), list.bytes.data());
+  auto reply = s->roundtrip();
   if (!reply) return;
   wire::Reader r(*reply, 0);
   copy_reply(r, indices, static_cast<size_t>(count) * sizeof(GLuint));
@@ -119,10 +119,8 @@ void GLAPIENTRY handle_glGetAttachedShaders(GLuint program, GLsizei max_count, G
                                             GLuint* shaders) {
   Stream* s = current_stream();
   if (!s) return;
-  size_t cmd = begin(*s, wire::GlOp::glGetAttachedShaders);
-  s->writer().put(program);
-  s->writer().put(static_cast<int32_t>(max_count));
-  auto reply = finish_and_wait(*s, cmd);
+  wire::encode_glGetAttachedShaders(s->writer(), program, max_count);
+  auto reply = s->roundtrip();
   if (!reply) return;
   wire::Reader r(*reply, 0);
   auto n = r.get<int32_t>();

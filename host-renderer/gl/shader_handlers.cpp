@@ -1,13 +1,9 @@
 // Shaders and programs: names the guest chose, arrays of source strings.
 //
-// Wire layouts (guest-icd/gl/shader_entry.cpp writes them):
-//   glCreateShader           u32 type, u32 guest name
-//   glCreateProgram          u32 guest name
-//   glShaderSource           u32 shader, i32 count, count x Data (bytes, no NUL)
-//   glCreateShaderProgramv   u32 type, u32 guest name, i32 count, count x Data (NUL-terminated)
-//   glTransformFeedbackVaryings  u32 program, i32 count, count x Data (NUL), u32 mode
-//   glGetUniformIndices      u32 program, i32 count, count x Data (NUL) -> Data indices
-//   glGetAttachedShaders     u32 program, i32 max -> i32 count, Data guest names
+// Wire layouts: wire-protocol/annotations.toml [layouts]. Sources travel
+// without terminators, the other strings with. Replies:
+//   glGetUniformIndices   Data indices
+//   glGetAttachedShaders  i32 count, Data guest names
 #include <epoxy/gl.h>
 
 #include <cctype>
@@ -16,27 +12,24 @@
 #include <vector>
 
 #include "gl/dispatch_support.h"
-#include "gl/read_args.h"
 #include "gl/gl_host_handlers.h"
 
 namespace host {
 namespace {
 
-constexpr int32_t kMaxStrings = 4096;
+constexpr size_t kMaxStrings = 4096;
 
 struct Strings {
   std::vector<const GLchar*> pointers;
   std::vector<GLint> lengths;
 };
 
-// `count` strings, each a Data; with `nul`, each must be NUL-terminated.
-wire::Status read_strings(wire::Reader& r, int32_t count, bool nul, Strings& out) {
-  if (count < 0 || count > kMaxStrings) {
-    return wire::make_error(wire::Errc::kBadValue, "string count " + std::to_string(count));
+// The strings of a list of Data; with `nul`, each must be NUL-terminated.
+wire::Status strings_of(const std::vector<wire::Data>& list, bool nul, Strings& out) {
+  if (list.size() > kMaxStrings) {
+    return wire::make_error(wire::Errc::kBadValue, "string count " + std::to_string(list.size()));
   }
-  for (int32_t i = 0; i < count; ++i) {
-    wire::Data d;
-    WIRE_TRY(read_data(r, d));
+  for (const wire::Data& d : list) {
     if (d.kind == wire::DataKind::kBufferOffset) {
       return wire::make_error(wire::Errc::kBadValue, "string as a buffer offset");
     }
@@ -76,26 +69,24 @@ wire::Status adopt_one(GlContextState::Impl& st, ObjectType t, GLuint guest, GLu
 }  // namespace
 
 wire::Status handle_glCreateShader(DispatchEnv& env, wire::Reader& r) {
-  GLenum type = 0;
-  GLuint guest = 0;
-  WIRE_TRY(read_args(r, type, guest));
-  return adopt_one(env.state.impl(), ObjectType::kShader, guest, glCreateShader(type));
+  wire::Args_glCreateShader a{};
+  WIRE_TRY(wire::decode_glCreateShader(r, a));
+  return adopt_one(env.state.impl(), ObjectType::kShader, a.shader, glCreateShader(a.type));
 }
 
 wire::Status handle_glCreateProgram(DispatchEnv& env, wire::Reader& r) {
-  GLuint guest = 0;
-  WIRE_TRY(read_args(r, guest));
-  return adopt_one(env.state.impl(), ObjectType::kProgram, guest, glCreateProgram());
+  wire::Args_glCreateProgram a{};
+  WIRE_TRY(wire::decode_glCreateProgram(r, a));
+  return adopt_one(env.state.impl(), ObjectType::kProgram, a.program, glCreateProgram());
 }
 
 wire::Status handle_glShaderSource(DispatchEnv& env, wire::Reader& r) {
-  GLuint guest = 0;
-  int32_t count = 0;
-  WIRE_TRY(read_args(r, guest, count));
+  wire::Args_glShaderSource a{};
+  WIRE_TRY(wire::decode_glShaderSource(r, a));
   GLuint shader = 0;
-  WIRE_TRY(env.state.impl().translate(ObjectType::kShader, guest, NameUse::kExisting, &shader));
+  WIRE_TRY(env.state.impl().translate(ObjectType::kShader, a.shader, NameUse::kExisting, &shader));
   Strings s;
-  WIRE_TRY(read_strings(r, count, false, s));
+  WIRE_TRY(strings_of(a.string, false, s));
   auto& st = env.state.impl();
   if (st.gles && st.account.limits.promote_shader_precision) {
     const std::string source = promote_precision(s);
@@ -103,23 +94,22 @@ wire::Status handle_glShaderSource(DispatchEnv& env, wire::Reader& r) {
     glShaderSource(shader, 1, &text, nullptr);
     return {};
   }
-  glShaderSource(shader, count, s.pointers.data(), s.lengths.data());
+  glShaderSource(shader, a.count, s.pointers.data(), s.lengths.data());
   return {};
 }
 
 namespace {
 
 // glCreateShaderProgramv and its two EXT forms reach the driver under their
-// own names (a driver may offer one without the other).
+// own names (a driver may offer one without the other); all three share
+// glCreateShaderProgramv's layout.
 template <typename Create>
 wire::Status create_shader_program(DispatchEnv& env, wire::Reader& r, Create create) {
-  GLenum type = 0;
-  GLuint guest = 0;
-  int32_t count = 0;
-  WIRE_TRY(read_args(r, type, guest, count));
+  wire::Args_glCreateShaderProgramv a{};
+  WIRE_TRY(wire::decode_glCreateShaderProgramv(r, a));
   Strings s;
-  WIRE_TRY(read_strings(r, count, true, s));
-  return adopt_one(env.state.impl(), ObjectType::kProgram, guest, create(type, count, s));
+  WIRE_TRY(strings_of(a.strings, true, s));
+  return adopt_one(env.state.impl(), ObjectType::kProgram, a.program, create(a.type, a.count, s));
 }
 
 }  // namespace
@@ -144,44 +134,39 @@ wire::Status handle_glCreateShaderProgramEXT(DispatchEnv& env, wire::Reader& r) 
 }
 
 wire::Status handle_glTransformFeedbackVaryings(DispatchEnv& env, wire::Reader& r) {
-  GLuint guest = 0;
-  int32_t count = 0;
-  WIRE_TRY(read_args(r, guest, count));
+  wire::Args_glTransformFeedbackVaryings a{};
+  WIRE_TRY(wire::decode_glTransformFeedbackVaryings(r, a));
   Strings s;
-  WIRE_TRY(read_strings(r, count, true, s));
-  GLenum mode = 0;
-  WIRE_TRY(read_args(r, mode));
+  WIRE_TRY(strings_of(a.varyings, true, s));
   GLuint program = 0;
-  WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, guest, NameUse::kExisting, &program));
-  glTransformFeedbackVaryings(program, count, s.pointers.data(), mode);
+  WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, a.program, NameUse::kExisting, &program));
+  glTransformFeedbackVaryings(program, a.count, s.pointers.data(), a.bufferMode);
   return {};
 }
 
 wire::Status handle_glGetUniformIndices(DispatchEnv& env, wire::Reader& r) {
-  GLuint guest = 0;
-  int32_t count = 0;
-  WIRE_TRY(read_args(r, guest, count));
+  wire::Args_glGetUniformIndices a{};
+  WIRE_TRY(wire::decode_glGetUniformIndices(r, a));
   Strings s;
-  WIRE_TRY(read_strings(r, count, true, s));
+  WIRE_TRY(strings_of(a.names, true, s));
   GLuint program = 0;
-  WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, guest, NameUse::kExisting, &program));
-  std::vector<GLuint> indices(static_cast<size_t>(count));
-  glGetUniformIndices(program, count, s.pointers.data(), indices.data());
+  WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, a.program, NameUse::kExisting, &program));
+  std::vector<GLuint> indices(a.names.size());
+  glGetUniformIndices(program, a.count, s.pointers.data(), indices.data());
   env.reply.put_data(indices.data(), indices.size() * sizeof(GLuint));
   return {};
 }
 
 wire::Status handle_glGetAttachedShaders(DispatchEnv& env, wire::Reader& r) {
-  GLuint guest = 0;
-  int32_t max_count = 0;
-  WIRE_TRY(read_args(r, guest, max_count));
+  wire::Args_glGetAttachedShaders a{};
+  WIRE_TRY(wire::decode_glGetAttachedShaders(r, a));
   auto& st = env.state.impl();
   GLuint program = 0;
-  WIRE_TRY(st.translate(ObjectType::kProgram, guest, NameUse::kExisting, &program));
+  WIRE_TRY(st.translate(ObjectType::kProgram, a.program, NameUse::kExisting, &program));
   GLuint host_names[64] = {};
   GLsizei count = 0;
   glGetAttachedShaders(program, 64, &count, host_names);
-  count = std::min<GLsizei>(count, std::max<int32_t>(max_count, 0));
+  count = std::min<GLsizei>(count, std::max<int32_t>(a.maxCount, 0));
   std::vector<GLuint> names;
   for (GLsizei i = 0; i < count; ++i) {
     names.push_back(st.names(ObjectType::kShader).reverse(host_names[i]));
