@@ -264,11 +264,17 @@ class Model:
         both ends: "TYPE name" for a GL scalar, "data name" for bytes (or
         null), "data_or_offset name" for bytes or an offset into a bound
         buffer, "data[count] name" for as many Data as the scalar field
-        `count` before it says."""
-        for name, decl in self.notes.get("layouts", {}).items():
+        `count` before it says; "same as glX" for glX's layout, which the
+        host may then read with glX's decoder."""
+        layouts = self.notes.get("layouts", {})
+        for name, decl in layouts.items():
             c = self.commands.get(name)
             if c is None or c.custom != "manual":
                 raise SystemExit(f"annotations: [layouts] {name} is not a [manual] command")
+            if decl.startswith("same as "):
+                decl = layouts.get(decl[len("same as "):], "")
+                if not decl or decl.startswith("same as "):
+                    raise SystemExit(f"annotations: [layouts] {name}: not the same as a declared layout")
             c.layout = []
             for text in decl.split(","):
                 c.layout.append(self._layout_field(name, text.split(), c.layout))
