@@ -1,7 +1,8 @@
 // Vertex arrays and draws. Client-side vertex arrays are only recorded when
 // set; each draw sends the vertex range it reads (for glDrawElements the
 // range of its indices), so the host never needs guest memory.
-// Wire layouts: host-renderer/gl/draw_handlers.cpp.
+// Wire layouts: wire-protocol/annotations.toml [layouts]; glMultiDrawElements:
+// host-renderer/gl/elements_draw.h.
 #include <algorithm>
 #include <cstdio>
 #include <initializer_list>
@@ -17,28 +18,22 @@ namespace {
 constexpr GLenum kArrayBuffer = 0x8892;
 constexpr GLenum kElementArrayBuffer = 0x8893;
 
-wire::GlOp attrib_op(AttribFormat format) {
-  switch (format) {
-    case AttribFormat::kInteger: return wire::GlOp::glVertexAttribIPointer;
-    case AttribFormat::kLong: return wire::GlOp::glVertexAttribLPointer;
-    case AttribFormat::kFloat: break;
-  }
-  return wire::GlOp::glVertexAttribPointer;
-}
-
 void encode_attrib(Stream& s, GLuint index, const ClientArray& a, uint64_t start,
                    const void* data, size_t bytes, bool in_buffer) {
-  size_t cmd = begin(s, attrib_op(a.format));
   auto& w = s.writer();
-  w.put(static_cast<uint32_t>(index));
-  w.put(static_cast<int32_t>(a.size));
-  w.put(static_cast<uint32_t>(a.type));
-  if (a.format == AttribFormat::kFloat) w.put(static_cast<uint8_t>(a.normalized));
-  w.put(static_cast<int32_t>(a.stride));
-  w.put(start);
-  if (in_buffer) w.put_buffer_offset(reinterpret_cast<uintptr_t>(data));
-  else w.put_data(data, bytes);
-  finish(s, cmd);
+  switch (a.format) {
+    case AttribFormat::kInteger:
+      wire::encode_glVertexAttribIPointer(w, index, a.size, a.type, a.stride, start, data, bytes, in_buffer);
+      break;
+    case AttribFormat::kLong:
+      wire::encode_glVertexAttribLPointer(w, index, a.size, a.type, a.stride, start, data, bytes, in_buffer);
+      break;
+    case AttribFormat::kFloat:
+      wire::encode_glVertexAttribPointer(w, index, a.size, a.type, a.normalized, a.stride, start, data, bytes,
+                                         in_buffer);
+      break;
+  }
+  s.commit();
 }
 
 // Which instances a draw runs, for arrays that advance per instance.
@@ -120,7 +115,11 @@ struct Elements {
   GLuint base_instance = 0;
 };
 
-void draw_elements(wire::GlOp op, const Elements& e) {
+// Every command of the family has glDrawElements's layout.
+using ElementsEncoder = void (*)(wire::Writer&, GLenum, GLsizei, GLenum, GLsizei, GLint, GLuint, GLuint,
+                                 const void*, GLuint, size_t, bool);
+
+void draw_elements(ElementsEncoder encode, const Elements& e) {
   Stream* s = current_stream();
   if (!s || e.count < 0) return;
   GlState& st = s->gl_state();
@@ -136,22 +135,9 @@ void draw_elements(wire::GlOp op, const Elements& e) {
       }
     }
   }
-  size_t cmd = begin(*s, op);
-  auto& w = s->writer();
-  w.put(static_cast<uint32_t>(e.mode));
-  w.put(static_cast<int32_t>(e.count));
-  w.put(static_cast<uint32_t>(e.type));
-  w.put(static_cast<int32_t>(e.instances));
-  w.put(static_cast<int32_t>(e.base_vertex));
-  w.put(static_cast<uint32_t>(e.start));
-  w.put(static_cast<uint32_t>(e.end));
-  if (in_buffer) w.put_buffer_offset(reinterpret_cast<uintptr_t>(e.indices));
-  else w.put_data(e.indices, wire::size::index_bytes(e.count, e.type));
-  if (op == wire::GlOp::glDrawElementsInstancedBaseInstance ||
-      op == wire::GlOp::glDrawElementsInstancedBaseVertexBaseInstance) {
-    w.put(static_cast<uint32_t>(e.base_instance));
-  }
-  finish(*s, cmd);
+  encode(s->writer(), e.mode, e.count, e.type, e.instances, e.base_vertex, e.start, e.end, e.indices,
+         e.base_instance, in_buffer ? 0 : wire::size::index_bytes(e.count, e.type), in_buffer);
+  s->commit();
 }
 
 // glMultiDrawElements[BaseVertex]: one command, so that GL sees one draw
@@ -258,50 +244,50 @@ void GLAPIENTRY handle_glDrawArraysInstanced(GLenum mode, GLint first, GLsizei c
 
 void GLAPIENTRY handle_glDrawElements(GLenum mode, GLsizei count, GLenum type,
                                       const void* indices) {
-  draw_elements(wire::GlOp::glDrawElements, {mode, count, type, indices});
+  draw_elements(wire::encode_glDrawElements, {mode, count, type, indices});
 }
 
 void GLAPIENTRY handle_glDrawElementsInstanced(GLenum mode, GLsizei count, GLenum type,
                                                const void* indices, GLsizei instances) {
-  draw_elements(wire::GlOp::glDrawElementsInstanced, {mode, count, type, indices, instances});
+  draw_elements(wire::encode_glDrawElementsInstanced, {mode, count, type, indices, instances});
 }
 
 void GLAPIENTRY handle_glDrawRangeElements(GLenum mode, GLuint start, GLuint end, GLsizei count,
                                            GLenum type, const void* indices) {
-  draw_elements(wire::GlOp::glDrawRangeElements, {mode, count, type, indices, 1, 0, start, end});
+  draw_elements(wire::encode_glDrawRangeElements, {mode, count, type, indices, 1, 0, start, end});
 }
 
 void GLAPIENTRY handle_glDrawElementsBaseVertex(GLenum mode, GLsizei count, GLenum type,
                                                 const void* indices, GLint base_vertex) {
-  draw_elements(wire::GlOp::glDrawElementsBaseVertex,
+  draw_elements(wire::encode_glDrawElementsBaseVertex,
                 {mode, count, type, indices, 1, base_vertex});
 }
 
 void GLAPIENTRY handle_glDrawRangeElementsBaseVertex(GLenum mode, GLuint start, GLuint end,
                                                      GLsizei count, GLenum type,
                                                      const void* indices, GLint base_vertex) {
-  draw_elements(wire::GlOp::glDrawRangeElementsBaseVertex,
+  draw_elements(wire::encode_glDrawRangeElementsBaseVertex,
                 {mode, count, type, indices, 1, base_vertex, start, end});
 }
 
 void GLAPIENTRY handle_glDrawElementsInstancedBaseVertex(GLenum mode, GLsizei count, GLenum type,
                                                          const void* indices, GLsizei instances,
                                                          GLint base_vertex) {
-  draw_elements(wire::GlOp::glDrawElementsInstancedBaseVertex,
+  draw_elements(wire::encode_glDrawElementsInstancedBaseVertex,
                 {mode, count, type, indices, instances, base_vertex});
 }
 
 void GLAPIENTRY handle_glDrawElementsInstancedBaseInstance(GLenum mode, GLsizei count, GLenum type,
                                                            const void* indices, GLsizei instances,
                                                            GLuint base_instance) {
-  draw_elements(wire::GlOp::glDrawElementsInstancedBaseInstance,
+  draw_elements(wire::encode_glDrawElementsInstancedBaseInstance,
                 {mode, count, type, indices, instances, 0, 0, 0, base_instance});
 }
 
 void GLAPIENTRY handle_glDrawElementsInstancedBaseVertexBaseInstance(
     GLenum mode, GLsizei count, GLenum type, const void* indices, GLsizei instances,
     GLint base_vertex, GLuint base_instance) {
-  draw_elements(wire::GlOp::glDrawElementsInstancedBaseVertexBaseInstance,
+  draw_elements(wire::encode_glDrawElementsInstancedBaseVertexBaseInstance,
                 {mode, count, type, indices, instances, base_vertex, 0, 0, base_instance});
 }
 
@@ -359,76 +345,59 @@ void GLAPIENTRY handle_glPrimitiveRestartIndexNV(GLuint index) {
 
 namespace {
 
-// Starts an indirect draw: mode (and index type), then the offset into the
-// draw-indirect buffer that `indirect` stands for.
-size_t begin_indirect(Stream& s, wire::GlOp op, std::initializer_list<uint32_t> enums,
-                      const void* indirect) {
-  size_t cmd = begin(s, op);
-  for (uint32_t e : enums) s.writer().put(e);
-  s.writer().put(static_cast<uint64_t>(reinterpret_cast<uintptr_t>(indirect)));
-  return cmd;
-}
-
-void multi_draw_indirect(wire::GlOp op, std::initializer_list<uint32_t> enums, const void* indirect,
-                         GLsizei drawcount, GLsizei stride) {
-  Stream* s = current_stream();
-  if (!s) return;
-  size_t cmd = begin_indirect(*s, op, enums, indirect);
-  s->writer().put(static_cast<int32_t>(drawcount));
-  s->writer().put(static_cast<int32_t>(stride));
-  finish(*s, cmd);
-}
-
-// The draw count is read by GL at `drawcount` in the parameter buffer.
-void multi_draw_indirect_count(wire::GlOp op, std::initializer_list<uint32_t> enums,
-                               const void* indirect, GLintptr drawcount, GLsizei max_count,
-                               GLsizei stride) {
-  Stream* s = current_stream();
-  if (!s) return;
-  size_t cmd = begin_indirect(*s, op, enums, indirect);
-  s->writer().put(static_cast<uint64_t>(drawcount));
-  s->writer().put(static_cast<int32_t>(max_count));
-  s->writer().put(static_cast<int32_t>(stride));
-  finish(*s, cmd);
-}
+// Indirect draws carry offsets into the draw-indirect (and parameter) buffers.
+uint64_t offset_of(const void* indirect) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(indirect)); }
 
 }  // namespace
 
 void GLAPIENTRY handle_glMultiDrawArraysIndirect(GLenum mode, const void* indirect, GLsizei drawcount,
                                                  GLsizei stride) {
-  multi_draw_indirect(wire::GlOp::glMultiDrawArraysIndirect, {mode}, indirect, drawcount, stride);
+  Stream* s = current_stream();
+  if (!s) return;
+  wire::encode_glMultiDrawArraysIndirect(s->writer(), mode, offset_of(indirect), drawcount, stride);
+  s->commit();
 }
 
 void GLAPIENTRY handle_glMultiDrawElementsIndirect(GLenum mode, GLenum type, const void* indirect,
                                                    GLsizei drawcount, GLsizei stride) {
-  multi_draw_indirect(wire::GlOp::glMultiDrawElementsIndirect, {mode, type}, indirect, drawcount,
-                      stride);
+  Stream* s = current_stream();
+  if (!s) return;
+  wire::encode_glMultiDrawElementsIndirect(s->writer(), mode, type, offset_of(indirect), drawcount, stride);
+  s->commit();
 }
 
 void GLAPIENTRY handle_glMultiDrawArraysIndirectCount(GLenum mode, const void* indirect,
                                                       GLintptr drawcount, GLsizei max_count,
                                                       GLsizei stride) {
-  multi_draw_indirect_count(wire::GlOp::glMultiDrawArraysIndirectCount, {mode}, indirect, drawcount,
-                            max_count, stride);
+  Stream* s = current_stream();
+  if (!s) return;
+  wire::encode_glMultiDrawArraysIndirectCount(s->writer(), mode, offset_of(indirect),
+                                              static_cast<uint64_t>(drawcount), max_count, stride);
+  s->commit();
 }
 
 void GLAPIENTRY handle_glMultiDrawElementsIndirectCount(GLenum mode, GLenum type,
                                                         const void* indirect, GLintptr drawcount,
                                                         GLsizei max_count, GLsizei stride) {
-  multi_draw_indirect_count(wire::GlOp::glMultiDrawElementsIndirectCount, {mode, type}, indirect,
-                            drawcount, max_count, stride);
+  Stream* s = current_stream();
+  if (!s) return;
+  wire::encode_glMultiDrawElementsIndirectCount(s->writer(), mode, type, offset_of(indirect),
+                                                static_cast<uint64_t>(drawcount), max_count, stride);
+  s->commit();
 }
 
 void GLAPIENTRY handle_glDrawArraysIndirect(GLenum mode, const void* indirect) {
   Stream* s = current_stream();
   if (!s) return;
-  finish(*s, begin_indirect(*s, wire::GlOp::glDrawArraysIndirect, {mode}, indirect));
+  wire::encode_glDrawArraysIndirect(s->writer(), mode, offset_of(indirect));
+  s->commit();
 }
 
 void GLAPIENTRY handle_glDrawElementsIndirect(GLenum mode, GLenum type, const void* indirect) {
   Stream* s = current_stream();
   if (!s) return;
-  finish(*s, begin_indirect(*s, wire::GlOp::glDrawElementsIndirect, {mode, type}, indirect));
+  wire::encode_glDrawElementsIndirect(s->writer(), mode, type, offset_of(indirect));
+  s->commit();
 }
 
 }  // namespace icd

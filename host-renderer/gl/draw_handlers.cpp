@@ -1,18 +1,7 @@
 // Vertex attribute pointers and indexed draws (client arrays: client_arrays.h).
 //
-// Wire layouts (guest-icd/gl/draw_entry.cpp writes them):
-//   glVertexAttribPointer   u32 index, i32 size, u32 type, u8 normalized, i32 stride,
-//                           u64 start, Data (buffer offset, or bytes from `start`)
-//   glVertexAttribIPointer  u32 index, i32 size, u32 type, i32 stride, u64 start, Data
-//   glVertexAttribLPointer  the same as glVertexAttribIPointer
-//   glDrawElements*         u32 mode, i32 count, u32 type, i32 instances, i32 base vertex,
-//                           u32 start, u32 end, Data indices (buffer offset or bytes)
-//                           [u32 base instance: the BaseInstance forms]
-//   glMultiDrawElements*    elements_draw.h
-//   glDraw*Indirect         u32 mode, [u32 type,] u64 offset into the indirect buffer
-//   glMultiDraw*Indirect    as glDraw*Indirect, then i32 drawcount, i32 stride
-//   glMultiDraw*IndirectCount  as glDraw*Indirect, then u64 offset of the count in the
-//                           parameter buffer, i32 maxdrawcount, i32 stride
+// Wire layouts: wire-protocol/annotations.toml [layouts]; glMultiDrawElements
+// [BaseVertex]: elements_draw.h.
 #include <epoxy/gl.h>
 
 #include <string>
@@ -38,17 +27,10 @@ wire::Status attrib_pointer(DispatchEnv& env, GLuint index, uint64_t start,
 }  // namespace
 
 wire::Status handle_glVertexAttribPointer(DispatchEnv& env, wire::Reader& r) {
-  GLuint index = 0;
-  GLint size = 0;
-  GLenum type = 0;
-  uint8_t normalized = 0;
-  GLsizei stride = 0;
-  uint64_t start = 0;
-  wire::Data data;
-  WIRE_TRY(read_args(r, index, size, type, normalized, stride, start));
-  WIRE_TRY(read_data(r, data));
-  return attrib_pointer(env, index, start, data, [&](const void* p) {
-    glVertexAttribPointer(index, size, type, normalized ? GL_TRUE : GL_FALSE, stride, p);
+  wire::Args_glVertexAttribPointer a{};
+  WIRE_TRY(wire::decode_glVertexAttribPointer(r, a));
+  return attrib_pointer(env, a.index, a.start, a.data, [&](const void* p) {
+    glVertexAttribPointer(a.index, a.size, a.type, a.normalized ? GL_TRUE : GL_FALSE, a.stride, p);
   });
 }
 
@@ -57,16 +39,10 @@ namespace {
 // The integer and double variants share a layout and differ in the GL call.
 template <typename Call>
 wire::Status attrib_pointer_without_normalized(DispatchEnv& env, wire::Reader& r, Call call) {
-  GLuint index = 0;
-  GLint size = 0;
-  GLenum type = 0;
-  GLsizei stride = 0;
-  uint64_t start = 0;
-  wire::Data data;
-  WIRE_TRY(read_args(r, index, size, type, stride, start));
-  WIRE_TRY(read_data(r, data));
-  return attrib_pointer(env, index, start, data,
-                        [&](const void* p) { call(index, size, type, stride, p); });
+  wire::Args_glVertexAttribIPointer a{};
+  WIRE_TRY(wire::decode_glVertexAttribIPointer(r, a));
+  return attrib_pointer(env, a.index, a.start, a.data,
+                        [&](const void* p) { call(a.index, a.size, a.type, a.stride, p); });
 }
 
 }  // namespace
@@ -104,7 +80,7 @@ wire::Result<const void*> bind_indices(GlContextState::Impl& st, const ElementsD
 
 wire::Status draw_elements(DispatchEnv& env, wire::Reader& r, uint32_t opcode_kind) {
   ElementsDraw d;
-  WIRE_TRY(opcode_kind >= 6 ? read_base_instance_draw(r, d) : read_elements_draw(r, d));
+  WIRE_TRY(read_elements_draw(r, d));
   GLint restore = -1;
   auto indices = bind_indices(env.state.impl(), d, &restore);
   if (!indices) return indices.error();
@@ -190,41 +166,25 @@ wire::Status multi_draw_elements(DispatchEnv& env, wire::Reader& r, bool base_ve
   return {};
 }
 
-// An offset into the buffer bound at `binding`, which GL checks against
-// the buffer. False when none is bound: GL would read the offset as a host
-// address, so the call is refused with the error a core context gives.
-wire::Result<bool> read_offset(DispatchEnv& env, wire::Reader& r, GLenum binding, const void** out) {
-  uint64_t offset = 0;
-  WIRE_TRY(read_args(r, offset));
-  *out = reinterpret_cast<const void*>(static_cast<uintptr_t>(offset));
+// Whether a buffer is bound at `binding`, for an offset GL reads there. When
+// none is, GL would read the offset as a host address, so the call is
+// refused with the error a core context gives.
+bool offset_usable(DispatchEnv& env, GLenum binding) {
   if (buffer_bound(binding)) return true;
   refuse_call(env.state.impl(), GL_INVALID_OPERATION);
   return false;
 }
 
-// The offsets of an indirect draw: its commands, and for the Count forms
-// where GL reads the draw count; the element buffer for indexed ones.
-struct Indirect {
-  const void* commands = nullptr;
-  const void* count = nullptr;
-};
-
-wire::Result<bool> read_indirect(DispatchEnv& env, wire::Reader& r, bool elements, bool counted,
-                                 Indirect* out) {
-  auto ok = read_offset(env, r, GL_DRAW_INDIRECT_BUFFER_BINDING, &out->commands);
-  if (!ok) return ok.error();
-  bool usable = *ok;
-  if (counted) {
-    auto count_ok = read_offset(env, r, GL_PARAMETER_BUFFER_BINDING, &out->count);
-    if (!count_ok) return count_ok.error();
-    usable = usable && *count_ok;
-  }
-  if (elements && !buffer_bound(GL_ELEMENT_ARRAY_BUFFER_BINDING)) {
-    refuse_call(env.state.impl(), GL_INVALID_OPERATION);
-    usable = false;
-  }
+// Whether an indirect draw may run: its commands' buffer, for the Count
+// forms the parameter buffer, and the element buffer for indexed ones.
+bool indirect_usable(DispatchEnv& env, bool elements, bool counted) {
+  bool usable = offset_usable(env, GL_DRAW_INDIRECT_BUFFER_BINDING);
+  if (counted) usable = offset_usable(env, GL_PARAMETER_BUFFER_BINDING) && usable;
+  if (elements) usable = offset_usable(env, GL_ELEMENT_ARRAY_BUFFER_BINDING) && usable;
   return usable;
 }
+
+const void* at_offset(uint64_t offset) { return reinterpret_cast<const void*>(static_cast<uintptr_t>(offset)); }
 
 }  // namespace
 
@@ -262,75 +222,53 @@ wire::Status handle_glMultiDrawElementsBaseVertex(DispatchEnv& env, wire::Reader
 }
 
 wire::Status handle_glDrawArraysIndirect(DispatchEnv& env, wire::Reader& r) {
-  GLenum mode = 0;
-  Indirect at;
-  WIRE_TRY(read_args(r, mode));
-  auto ok = read_indirect(env, r, false, false, &at);
-  if (!ok) return ok.error();
-  if (*ok) glDrawArraysIndirect(mode, at.commands);
+  wire::Args_glDrawArraysIndirect a{};
+  WIRE_TRY(wire::decode_glDrawArraysIndirect(r, a));
+  if (indirect_usable(env, false, false)) glDrawArraysIndirect(a.mode, at_offset(a.indirect));
   return {};
 }
 
 wire::Status handle_glDrawElementsIndirect(DispatchEnv& env, wire::Reader& r) {
-  GLenum mode = 0, type = 0;
-  Indirect at;
-  WIRE_TRY(read_args(r, mode, type));
-  auto ok = read_indirect(env, r, true, false, &at);
-  if (!ok) return ok.error();
-  if (*ok) glDrawElementsIndirect(mode, type, at.commands);
+  wire::Args_glDrawElementsIndirect a{};
+  WIRE_TRY(wire::decode_glDrawElementsIndirect(r, a));
+  if (indirect_usable(env, true, false)) glDrawElementsIndirect(a.mode, a.type, at_offset(a.indirect));
   return {};
 }
 
 wire::Status handle_glMultiDrawArraysIndirect(DispatchEnv& env, wire::Reader& r) {
-  GLenum mode = 0;
-  Indirect at;
-  GLsizei drawcount = 0, stride = 0;
-  WIRE_TRY(read_args(r, mode));
-  auto ok = read_indirect(env, r, false, false, &at);
-  if (!ok) return ok.error();
-  WIRE_TRY(read_args(r, drawcount, stride));
-  if (*ok) glMultiDrawArraysIndirect(mode, at.commands, drawcount, stride);
+  wire::Args_glMultiDrawArraysIndirect a{};
+  WIRE_TRY(wire::decode_glMultiDrawArraysIndirect(r, a));
+  if (indirect_usable(env, false, false)) {
+    glMultiDrawArraysIndirect(a.mode, at_offset(a.indirect), a.drawcount, a.stride);
+  }
   return {};
 }
 
 wire::Status handle_glMultiDrawElementsIndirect(DispatchEnv& env, wire::Reader& r) {
-  GLenum mode = 0, type = 0;
-  Indirect at;
-  GLsizei drawcount = 0, stride = 0;
-  WIRE_TRY(read_args(r, mode, type));
-  auto ok = read_indirect(env, r, true, false, &at);
-  if (!ok) return ok.error();
-  WIRE_TRY(read_args(r, drawcount, stride));
-  if (*ok) glMultiDrawElementsIndirect(mode, type, at.commands, drawcount, stride);
+  wire::Args_glMultiDrawElementsIndirect a{};
+  WIRE_TRY(wire::decode_glMultiDrawElementsIndirect(r, a));
+  if (indirect_usable(env, true, false)) {
+    glMultiDrawElementsIndirect(a.mode, a.type, at_offset(a.indirect), a.drawcount, a.stride);
+  }
   return {};
 }
 
 wire::Status handle_glMultiDrawArraysIndirectCount(DispatchEnv& env, wire::Reader& r) {
-  GLenum mode = 0;
-  Indirect at;
-  GLsizei max_count = 0, stride = 0;
-  WIRE_TRY(read_args(r, mode));
-  auto ok = read_indirect(env, r, false, true, &at);
-  if (!ok) return ok.error();
-  WIRE_TRY(read_args(r, max_count, stride));
-  if (*ok) {
-    glMultiDrawArraysIndirectCount(mode, at.commands, reinterpret_cast<GLintptr>(at.count), max_count,
-                                   stride);
+  wire::Args_glMultiDrawArraysIndirectCount a{};
+  WIRE_TRY(wire::decode_glMultiDrawArraysIndirectCount(r, a));
+  if (indirect_usable(env, false, true)) {
+    glMultiDrawArraysIndirectCount(a.mode, at_offset(a.indirect), static_cast<GLintptr>(a.drawcount),
+                                   a.maxdrawcount, a.stride);
   }
   return {};
 }
 
 wire::Status handle_glMultiDrawElementsIndirectCount(DispatchEnv& env, wire::Reader& r) {
-  GLenum mode = 0, type = 0;
-  Indirect at;
-  GLsizei max_count = 0, stride = 0;
-  WIRE_TRY(read_args(r, mode, type));
-  auto ok = read_indirect(env, r, true, true, &at);
-  if (!ok) return ok.error();
-  WIRE_TRY(read_args(r, max_count, stride));
-  if (*ok) {
-    glMultiDrawElementsIndirectCount(mode, type, at.commands, reinterpret_cast<GLintptr>(at.count),
-                                     max_count, stride);
+  wire::Args_glMultiDrawElementsIndirectCount a{};
+  WIRE_TRY(wire::decode_glMultiDrawElementsIndirectCount(r, a));
+  if (indirect_usable(env, true, true)) {
+    glMultiDrawElementsIndirectCount(a.mode, a.type, at_offset(a.indirect), static_cast<GLintptr>(a.drawcount),
+                                     a.maxdrawcount, a.stride);
   }
   return {};
 }

@@ -34,7 +34,7 @@ wire::Result<uint64_t> multi_draw_vertices(wire::Reader& r) {
 
 wire::Result<uint64_t> elements_vertices(wire::Reader& r) {
   ElementsDraw d;
-  WIRE_TRY(read_elements_scalars(r, d));  // the indices are the handler's to read
+  WIRE_TRY(read_elements_draw(r, d));
   return vertices(d.count, d.instances);
 }
 

@@ -1,11 +1,9 @@
-// The wire layout of the glDrawElements family (annotations.toml's
-// [facts.draws] elements; guest-icd/gl/draw_entry.cpp writes it): u32 mode, i32 count, u32 type, i32 instances, i32 base vertex,
-// u32 start, u32 end, Data indices (client bytes or an element buffer offset);
-// the base-instance forms add u32 base instance.
-//
-// glMultiDrawElements[BaseVertex]: u32 mode, u32 type, i32 draw count,
-// Data counts (i32 each), Data base vertices (i32 each; none for the plain
-// form), then one Data indices a draw, all client bytes or all offsets.
+// The glDrawElements family, all in glDrawElements's layout
+// (wire-protocol/annotations.toml [layouts]), and glMultiDrawElements
+// [BaseVertex], written by guest-icd/gl/draw_entry.cpp: u32 mode, u32 type,
+// i32 draw count, Data counts (i32 each), Data base vertices (i32 each; none
+// for the plain form), then one Data indices a draw, all client bytes or all
+// offsets.
 #pragma once
 
 #include <epoxy/gl.h>
@@ -15,6 +13,7 @@
 #include <vector>
 
 #include "gl/read_args.h"
+#include "wire/gl_decode.h"
 #include "wire/reader.h"
 #include "wire/result.h"
 #include "wire/sizes.h"  // index_bytes: what GL reads of the indices
@@ -32,19 +31,12 @@ struct ElementsDraw {
   GLuint base_instance = 0;
 };
 
-// Everything but the indices: what a draw asks for, without touching them.
-inline wire::Status read_elements_scalars(wire::Reader& r, ElementsDraw& d) {
-  return read_args(r, d.mode, d.count, d.type, d.instances, d.base_vertex, d.start, d.end);
-}
-
 inline wire::Status read_elements_draw(wire::Reader& r, ElementsDraw& d) {
-  WIRE_TRY(read_elements_scalars(r, d));
-  return read_data(r, d.indices);
-}
-
-inline wire::Status read_base_instance_draw(wire::Reader& r, ElementsDraw& d) {
-  WIRE_TRY(read_elements_draw(r, d));
-  return read_args(r, d.base_instance);
+  wire::Args_glDrawElements a{};
+  WIRE_TRY(wire::decode_glDrawElements(r, a));
+  d = ElementsDraw{a.mode, a.count, a.type, a.instancecount, a.basevertex, a.start, a.end, a.indices,
+                   a.baseinstance};
+  return {};
 }
 
 struct MultiElementsDraw {

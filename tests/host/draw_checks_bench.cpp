@@ -31,13 +31,8 @@ std::vector<std::byte> draw_arrays() {
 std::vector<std::byte> draw_elements(int32_t count) {
   std::vector<uint16_t> indices(static_cast<size_t>(count));
   wire::Writer w;
-  size_t at = w.begin(static_cast<uint32_t>(wire::GlOp::glDrawElements));
-  w.put(kTriangles);
-  w.put(count);
-  w.put(kUnsignedShort);
-  for (int32_t v : {1, 0, 0, 0}) w.put(v);  // instances, base vertex, start, end
-  w.put_data(indices.data(), indices.size() * sizeof(uint16_t));
-  w.end(at);
+  wire::encode_glDrawElements(w, kTriangles, count, kUnsignedShort, 1, 0, 0, 0, indices.data(), 0,
+                              indices.size() * sizeof(uint16_t), false);
   return payload_of(w);
 }
 

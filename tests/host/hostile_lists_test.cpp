@@ -141,17 +141,8 @@ TEST_F(HostileListsTest, CompiledElementsDrawWithANegativeBaseVertex) {
   const uint8_t indices[3] = {0, 1, 2};
   enable_array_without_source();
   wire::encode_glNewList(w(), 1, kCompile);
-  size_t at = w().begin(static_cast<uint32_t>(wire::GlOp::glDrawElementsBaseVertex));
-  // mode, count, type, instances, base vertex, start, end, indices
-  w().put(kTriangles);
-  w().put(GLsizei{3});
-  w().put(kUnsignedByte);
-  w().put(GLsizei{1});
-  w().put(kBaseVertex);
-  w().put(GLuint{0});
-  w().put(GLuint{0});
-  w().put_data(indices, sizeof indices);
-  w().end(at);
+  wire::encode_glDrawElementsBaseVertex(w(), kTriangles, 3, kUnsignedByte, 1, kBaseVertex, 0, 0, indices, 0,
+                                        sizeof indices, false);
   wire::encode_glEndList(w());
   expect_survived(kInvalidOperation);
 }

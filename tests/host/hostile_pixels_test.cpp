@@ -65,16 +65,10 @@ class HostilePixels : public AttackSuite<HostilePixels> {
   // glDrawElementsInstancedBaseInstance and its base-vertex form read count
   // indices of their type: 999 GL_UNSIGNED_INT indices in 1000 bytes lose the
   // attacker's context at `op`.
-  void send_bytes_as_uint_indices(GlOp op) {
+  template <typename Encode>
+  void send_bytes_as_uint_indices(Encode encode, GlOp op) {
     std::vector<std::byte> indices(1000);
-    size_t at = w().begin(static_cast<uint32_t>(op));
-    w().put(static_cast<uint32_t>(kTriangles));
-    w().put(static_cast<int32_t>(999));
-    w().put(static_cast<uint32_t>(kUint));
-    for (int32_t v : {1, 0, 0, 0}) w().put(v);  // instances, base vertex, start, end
-    w().put_data(indices.data(), indices.size());
-    w().put(static_cast<uint32_t>(0));  // base instance
-    w().end(at);
+    encode(w(), kTriangles, 999, kUint, 1, 0, 0, 0, indices.data(), 0, indices.size(), false);
     expect_lost_at(op);
   }
 
@@ -350,24 +344,20 @@ TEST_F(HostilePixels, BitmapWithLongRows) {
 }
 
 TEST_F(HostilePixels, BaseInstanceIndicesOfTheirType) {
-  send_bytes_as_uint_indices(GlOp::glDrawElementsInstancedBaseInstance);
+  send_bytes_as_uint_indices(wire::encode_glDrawElementsInstancedBaseInstance,
+                             GlOp::glDrawElementsInstancedBaseInstance);
 }
 
 TEST_F(HostilePixels, BaseVertexBaseInstanceIndicesOfTheirType) {
-  send_bytes_as_uint_indices(GlOp::glDrawElementsInstancedBaseVertexBaseInstance);
+  send_bytes_as_uint_indices(wire::encode_glDrawElementsInstancedBaseVertexBaseInstance,
+                             GlOp::glDrawElementsInstancedBaseVertexBaseInstance);
 }
 
 // Indices of their type, as many as count: drawn, nothing refused.
 TEST_F(HostilePixels, BaseInstanceDrawOfExactIndices) {
   std::vector<uint32_t> indices = {0, 1, 2};
-  size_t at = w().begin(static_cast<uint32_t>(GlOp::glDrawElementsInstancedBaseInstance));
-  w().put(static_cast<uint32_t>(kPoints));
-  w().put(static_cast<int32_t>(3));
-  w().put(static_cast<uint32_t>(kUint));
-  for (int32_t v : {2, 0, 0, 0}) w().put(v);
-  w().put_data(indices.data(), indices.size() * sizeof(uint32_t));
-  w().put(static_cast<uint32_t>(1));
-  w().end(at);
+  wire::encode_glDrawElementsInstancedBaseInstance(w(), kPoints, 3, kUint, 2, 0, 0, 0, indices.data(), 1,
+                                                   indices.size() * sizeof(uint32_t), false);
   EXPECT_EQ(gl_error(*attacker_), kNoError);
   EXPECT_TRUE(attacker_->lost.empty());
 }
