@@ -61,9 +61,8 @@ EGLBoolean BindAPI(EGLenum api) {
 
 EGLContext CreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share, const EGLint* attribs) {
   std::lock_guard lock(api_mutex());
-  Display* d = find_display(dpy);
-  if (!d) return fail(EGL_BAD_DISPLAY, EGL_NO_CONTEXT);
-  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, EGL_NO_CONTEXT);
+  Display* d = initialized_display(dpy);
+  if (!d) return EGL_NO_CONTEXT;
   const Config* c = nullptr;
   if (config != EGL_NO_CONFIG_KHR) {
     c = d->find_config(config);
@@ -110,9 +109,8 @@ EGLContext CreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share, con
 
 EGLBoolean DestroyContext(EGLDisplay dpy, EGLContext ctx) {
   std::lock_guard lock(api_mutex());
-  Display* d = find_display(dpy);
-  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
-  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, EGL_FALSE);
+  Display* d = initialized_display(dpy);
+  if (!d) return EGL_FALSE;
   if (!d->contexts.erase(ctx)) return fail(EGL_BAD_CONTEXT, EGL_FALSE);
   return ok();
 }
@@ -171,9 +169,8 @@ EGLBoolean MakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLCont
 
 EGLBoolean QueryContext(EGLDisplay dpy, EGLContext ctx, EGLint attribute, EGLint* value) {
   std::lock_guard lock(api_mutex());
-  Display* d = find_display(dpy);
-  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
-  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, EGL_FALSE);
+  Display* d = initialized_display(dpy);
+  if (!d) return EGL_FALSE;
   auto c = d->find_context(ctx);
   if (!c) return fail(EGL_BAD_CONTEXT, EGL_FALSE);
   if (!value) return fail(EGL_BAD_PARAMETER, EGL_FALSE);

@@ -26,14 +26,6 @@ constexpr const char* kDisplayExtensionsWithImages =
     " EGL_KHR_gl_texture_3D_image EGL_KHR_gl_renderbuffer_image";
 #undef CONDUIT_DISPLAY_EXTENSIONS
 
-// A display handle that must be initialized; sets the error otherwise.
-Display* initialized_display(EGLDisplay dpy) {
-  Display* d = find_display(dpy);
-  if (!d) return fail<Display*>(EGL_BAD_DISPLAY, nullptr);
-  if (!d->initialized()) return fail<Display*>(EGL_NOT_INITIALIZED, nullptr);
-  return d;
-}
-
 const char* client_apis(const Display& d) {
   const auto& host = d.connection()->host().reply;
   const EGLint bits = renderable_bits(render_caps(host));

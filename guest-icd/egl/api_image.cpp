@@ -44,9 +44,8 @@ template <typename Attrib>
 EGLImage create_image(EGLDisplay dpy, EGLContext ctx, EGLenum target, EGLClientBuffer buffer,
                       const Attrib* attribs) {
   std::lock_guard lock(api_mutex());
-  Display* d = find_display(dpy);
-  if (!d) return fail(EGL_BAD_DISPLAY, EGL_NO_IMAGE);
-  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, EGL_NO_IMAGE);
+  Display* d = initialized_display(dpy);
+  if (!d) return EGL_NO_IMAGE;
   std::shared_ptr<Context> source = d->find_context(ctx);
   if (!source) return fail(EGL_BAD_CONTEXT, EGL_NO_IMAGE);
   auto& conn = *d->connection();
@@ -87,9 +86,8 @@ EGLImageKHR CreateImageKHR(EGLDisplay dpy, EGLContext ctx, EGLenum target, EGLCl
 
 EGLBoolean DestroyImage(EGLDisplay dpy, EGLImage image) {
   std::lock_guard lock(api_mutex());
-  Display* d = find_display(dpy);
-  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
-  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, EGL_FALSE);
+  Display* d = initialized_display(dpy);
+  if (!d) return EGL_FALSE;
   if (!d->images.erase(image)) return fail(EGL_BAD_PARAMETER, EGL_FALSE);
   const wire::ObjectId id{static_cast<uint32_t>(reinterpret_cast<uintptr_t>(image))};
   // Without a connection the host frees it with the rest of the session.

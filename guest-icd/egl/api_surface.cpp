@@ -13,9 +13,8 @@ struct Target {
 };
 
 Target display_and_config(EGLDisplay dpy, EGLConfig config) {
-  Display* d = find_display(dpy);
-  if (!d) return fail(EGL_BAD_DISPLAY, Target{});
-  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, Target{});
+  Display* d = initialized_display(dpy);
+  if (!d) return Target{};
   const Config* c = d->find_config(config);
   if (!c) return fail(EGL_BAD_CONFIG, Target{});
   return Target{d, c};
@@ -77,6 +76,15 @@ EGLSurface create_drawable(EGLDisplay dpy, EGLConfig config, Drawable drawable, 
   return handle;
 }
 
+// The platform variants take a pointer to the X11 Window or Pixmap
+// (EGL_KHR_platform_x11).
+template <typename Attrib>
+EGLSurface create_platform_drawable(EGLDisplay dpy, EGLConfig config, void* native, const Attrib* attribs,
+                                    EGLint type) {
+  if (!native) return fail(type == EGL_WINDOW_BIT ? EGL_BAD_NATIVE_WINDOW : EGL_BAD_NATIVE_PIXMAP, EGL_NO_SURFACE);
+  return create_drawable(dpy, config, *static_cast<Drawable*>(native), attribs, type);
+}
+
 }  // namespace
 
 EGLSurface CreateWindowSurface(EGLDisplay dpy, EGLConfig config, EGLNativeWindowType window,
@@ -84,17 +92,14 @@ EGLSurface CreateWindowSurface(EGLDisplay dpy, EGLConfig config, EGLNativeWindow
   return create_drawable(dpy, config, static_cast<Window>(window), attribs, EGL_WINDOW_BIT);
 }
 
-// The platform variants take a pointer to the X11 Window (EGL_KHR_platform_x11).
 EGLSurface CreatePlatformWindowSurface(EGLDisplay dpy, EGLConfig config, void* window,
                                        const EGLAttrib* attribs) {
-  if (!window) return fail(EGL_BAD_NATIVE_WINDOW, EGL_NO_SURFACE);
-  return create_drawable(dpy, config, *static_cast<Window*>(window), attribs, EGL_WINDOW_BIT);
+  return create_platform_drawable(dpy, config, window, attribs, EGL_WINDOW_BIT);
 }
 
 EGLSurface CreatePlatformWindowSurfaceEXT(EGLDisplay dpy, EGLConfig config, void* window,
                                           const EGLint* attribs) {
-  if (!window) return fail(EGL_BAD_NATIVE_WINDOW, EGL_NO_SURFACE);
-  return create_drawable(dpy, config, *static_cast<Window*>(window), attribs, EGL_WINDOW_BIT);
+  return create_platform_drawable(dpy, config, window, attribs, EGL_WINDOW_BIT);
 }
 
 EGLSurface CreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint* attribs) {
@@ -145,11 +150,9 @@ EGLSurface CreatePixmapSurface(EGLDisplay dpy, EGLConfig config, EGLNativePixmap
   return create_drawable(dpy, config, static_cast<Pixmap>(pixmap), attribs, EGL_PIXMAP_BIT);
 }
 
-// The platform variant takes a pointer to the X11 Pixmap (EGL_KHR_platform_x11).
 EGLSurface CreatePlatformPixmapSurface(EGLDisplay dpy, EGLConfig config, void* pixmap,
                                        const EGLAttrib* attribs) {
-  if (!pixmap) return fail(EGL_BAD_NATIVE_PIXMAP, EGL_NO_SURFACE);
-  return create_drawable(dpy, config, *static_cast<Pixmap*>(pixmap), attribs, EGL_PIXMAP_BIT);
+  return create_platform_drawable(dpy, config, pixmap, attribs, EGL_PIXMAP_BIT);
 }
 
 // EGL_OPENVG_IMAGE is the only client buffer type in EGL 1.5; OpenVG is not offered.
@@ -163,18 +166,16 @@ EGLSurface CreatePbufferFromClientBuffer(EGLDisplay dpy, EGLenum, EGLClientBuffe
 
 EGLBoolean DestroySurface(EGLDisplay dpy, EGLSurface surface) {
   std::lock_guard lock(api_mutex());
-  Display* d = find_display(dpy);
-  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
-  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, EGL_FALSE);
+  Display* d = initialized_display(dpy);
+  if (!d) return EGL_FALSE;
   if (!d->surfaces.erase(surface)) return fail(EGL_BAD_SURFACE, EGL_FALSE);
   return ok();
 }
 
 EGLBoolean QuerySurface(EGLDisplay dpy, EGLSurface surface, EGLint attribute, EGLint* value) {
   std::lock_guard lock(api_mutex());
-  Display* d = find_display(dpy);
-  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
-  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, EGL_FALSE);
+  Display* d = initialized_display(dpy);
+  if (!d) return EGL_FALSE;
   auto s = d->find_surface(surface);
   if (!s) return fail(EGL_BAD_SURFACE, EGL_FALSE);
   if (!value) return fail(EGL_BAD_PARAMETER, EGL_FALSE);
@@ -210,9 +211,8 @@ EGLBoolean QuerySurface(EGLDisplay dpy, EGLSurface surface, EGLint attribute, EG
 
 EGLBoolean SurfaceAttrib(EGLDisplay dpy, EGLSurface surface, EGLint attribute, EGLint value) {
   std::lock_guard lock(api_mutex());
-  Display* d = find_display(dpy);
-  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
-  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, EGL_FALSE);
+  Display* d = initialized_display(dpy);
+  if (!d) return EGL_FALSE;
   auto s = d->find_surface(surface);
   if (!s) return fail(EGL_BAD_SURFACE, EGL_FALSE);
   switch (attribute) {
@@ -248,9 +248,8 @@ EGLBoolean ReleaseTexImage(EGLDisplay dpy, EGLSurface surface, EGLint buffer) {
 namespace icd {
 
 DrawnSurface current_draw_surface(EGLDisplay dpy, EGLSurface surface) {
-  Display* d = find_display(dpy);
-  if (!d) return fail(EGL_BAD_DISPLAY, DrawnSurface{});
-  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, DrawnSurface{});
+  Display* d = initialized_display(dpy);
+  if (!d) return DrawnSurface{};
   auto s = d->find_surface(surface);
   if (!s) return fail(EGL_BAD_SURFACE, DrawnSurface{});
   auto ctx = current_state().context;
@@ -282,9 +281,8 @@ EGLBoolean SwapBuffers(EGLDisplay dpy, EGLSurface surface) {
 
 EGLBoolean SwapInterval(EGLDisplay dpy, EGLint interval) {
   std::lock_guard lock(api_mutex());
-  Display* d = find_display(dpy);
-  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
-  if (!d->initialized()) return fail(EGL_NOT_INITIALIZED, EGL_FALSE);
+  Display* d = initialized_display(dpy);
+  if (!d) return EGL_FALSE;
   auto& cur = current_state();
   if (!cur.context) return fail(EGL_BAD_CONTEXT, EGL_FALSE);
   if (!cur.context->draw) return fail(EGL_BAD_SURFACE, EGL_FALSE);

@@ -9,17 +9,10 @@
 namespace icd::egl {
 namespace {
 
-Display* sync_display(EGLDisplay dpy) {
-  Display* d = find_display(dpy);
-  if (!d) return fail<Display*>(EGL_BAD_DISPLAY, nullptr);
-  if (!d->initialized()) return fail<Display*>(EGL_NOT_INITIALIZED, nullptr);
-  return d;
-}
-
 template <typename Attrib>
 EGLSync create_sync(EGLDisplay dpy, EGLenum type, const Attrib* attribs) {
   std::lock_guard lock(api_mutex());
-  Display* d = sync_display(dpy);
+  Display* d = initialized_display(dpy);
   if (!d) return EGL_NO_SYNC;
   if (type != EGL_SYNC_FENCE) return fail(EGL_BAD_ATTRIBUTE, EGL_NO_SYNC);
   if (attribs && attribs[0] != EGL_NONE) return fail(EGL_BAD_ATTRIBUTE, EGL_NO_SYNC);
@@ -54,7 +47,7 @@ EGLSyncKHR CreateSyncKHR(EGLDisplay dpy, EGLenum type, const EGLint* attribs) {
 
 EGLBoolean DestroySync(EGLDisplay dpy, EGLSync sync) {
   std::lock_guard lock(api_mutex());
-  Display* d = sync_display(dpy);
+  Display* d = initialized_display(dpy);
   if (!d) return EGL_FALSE;
   if (!d->syncs.erase(sync)) return fail(EGL_BAD_PARAMETER, EGL_FALSE);
   return ok();
@@ -62,7 +55,7 @@ EGLBoolean DestroySync(EGLDisplay dpy, EGLSync sync) {
 
 EGLint ClientWaitSync(EGLDisplay dpy, EGLSync sync, EGLint flags, EGLTime) {
   std::lock_guard lock(api_mutex());
-  Display* d = sync_display(dpy);
+  Display* d = initialized_display(dpy);
   if (!d) return EGL_FALSE;
   Sync* s = d->find_sync(sync);
   if (!s) return fail(EGL_BAD_PARAMETER, EGL_FALSE);
@@ -74,7 +67,7 @@ EGLint ClientWaitSync(EGLDisplay dpy, EGLSync sync, EGLint flags, EGLTime) {
 
 EGLBoolean WaitSync(EGLDisplay dpy, EGLSync sync, EGLint flags) {
   std::lock_guard lock(api_mutex());
-  Display* d = sync_display(dpy);
+  Display* d = initialized_display(dpy);
   if (!d) return EGL_FALSE;
   if (!d->find_sync(sync)) return fail(EGL_BAD_PARAMETER, EGL_FALSE);
   if (flags != 0) return fail(EGL_BAD_PARAMETER, EGL_FALSE);
@@ -84,7 +77,7 @@ EGLBoolean WaitSync(EGLDisplay dpy, EGLSync sync, EGLint flags) {
 
 EGLBoolean GetSyncAttrib(EGLDisplay dpy, EGLSync sync, EGLint attribute, EGLAttrib* value) {
   std::lock_guard lock(api_mutex());
-  Display* d = sync_display(dpy);
+  Display* d = initialized_display(dpy);
   if (!d) return EGL_FALSE;
   Sync* s = d->find_sync(sync);
   if (!s) return fail(EGL_BAD_PARAMETER, EGL_FALSE);

@@ -68,16 +68,17 @@ EGLBoolean CopyBuffers(EGLDisplay dpy, EGLSurface surface, EGLNativePixmapType t
   }
   const auto pixmap = static_cast<Pixmap>(target);
   if (!x || !pixmap) return fail(EGL_BAD_NATIVE_PIXMAP, EGL_FALSE);
-  auto presenter = Presenter::open(x, pixmap);
-  if (!presenter->found()) return fail(EGL_BAD_NATIVE_PIXMAP, EGL_FALSE);
-  if (presenter->depth() != s->config().visual_depth) return fail(EGL_BAD_MATCH, EGL_FALSE);
+  Presenter& presenter = s->copy_target(x, pixmap);
+  if (!presenter.found()) return fail(EGL_BAD_NATIVE_PIXMAP, EGL_FALSE);
+  if (presenter.depth() != s->config().visual_depth) return fail(EGL_BAD_MATCH, EGL_FALSE);
   int width = 0, height = 0;
-  if (!presenter->ok() || !presenter->window_size(&width, &height)) return fail(EGL_BAD_NATIVE_PIXMAP, EGL_FALSE);
+  if (!presenter.ok() || !presenter.window_size(&width, &height)) return fail(EGL_BAD_NATIVE_PIXMAP, EGL_FALSE);
   width = std::min(width, s->width());
   height = std::min(height, s->height());
+  if (width <= 0 || height <= 0) return ok();  // nothing to copy
   const std::vector<std::byte> pixels = read_bgra(ctx->stream().gl_state(), width, height);
   if (pixels.empty()) return fail(EGL_BAD_ALLOC, EGL_FALSE);
-  if (!presenter->present(pixels.data(), width, height, width * 4)) return fail(EGL_BAD_NATIVE_PIXMAP, EGL_FALSE);
+  if (!presenter.present(pixels.data(), width, height, width * 4)) return fail(EGL_BAD_NATIVE_PIXMAP, EGL_FALSE);
   return ok();
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "conn/per_thread.h"
+#include "egl/error.h"
 
 
 namespace icd {
@@ -17,8 +18,6 @@ std::vector<std::unique_ptr<Display>>& registry() {
   static auto* displays = new std::vector<std::unique_ptr<Display>>;
   return *displays;
 }
-
-RenderCaps caps_of(const HostInfo& host) { return render_caps(host.reply); }
 
 }  // namespace
 
@@ -40,6 +39,13 @@ Display* find_display(EGLDisplay handle) {
   for (auto& d : registry())
     if (d.get() == handle) return d.get();
   return nullptr;
+}
+
+Display* initialized_display(EGLDisplay handle) {
+  Display* d = find_display(handle);
+  if (!d) return fail<Display*>(EGL_BAD_DISPLAY, nullptr);
+  if (!d->initialized()) return fail<Display*>(EGL_NOT_INITIALIZED, nullptr);
+  return d;
 }
 
 Display::Display(EGLenum platform, void* native) : platform_(platform), native_(native) {}
@@ -92,7 +98,7 @@ EGLint Display::initialize() {
   connection_ = Connection::shared();
   if (!connection_) return EGL_NOT_INITIALIZED;
   const auto visuals = true_color_visuals();
-  configs_ = build_configs(caps_of(connection_->host()), visuals);
+  configs_ = build_configs(render_caps(connection_->host().reply), visuals);
   initialized_ = true;
   return EGL_SUCCESS;
 }

@@ -46,6 +46,10 @@ class Surface final : public FrameSink {
   Window window() const { return window_; }
   // Asks the window's size; true when it changed (the host must follow).
   bool poll_window_size();
+  // eglCopyBuffers' presenter for `pixmap`, named on the program's
+  // connection `app`: kept while the program copies into the same pixmap,
+  // so a copy a frame does not open an X connection a frame.
+  Presenter& copy_target(::Display* app, Pixmap pixmap);
 
   // eglSwapBuffers on a window surface, `stream` being the current context's.
   bool swap(ContextStream& stream);
@@ -68,6 +72,8 @@ class Surface final : public FrameSink {
   int height_;
   Window window_ = 0;
   std::unique_ptr<Presenter> presenter_;
+  Pixmap copy_pixmap_ = 0;
+  std::unique_ptr<Presenter> copy_presenter_;
   uint32_t next_frame_ = 1;
   std::atomic<uint32_t> last_received_{0};
   uint64_t round_trips_at_swap_ = 0;
@@ -157,6 +163,9 @@ std::mutex& api_mutex();
 Display* get_display(EGLenum platform, void* native);
 // The display behind a handle, or null when it is not one of ours.
 Display* find_display(EGLDisplay handle);
+// The same for a display that must be initialized; null, with the EGL
+// error set, when it is not one of ours or not initialized.
+Display* initialized_display(EGLDisplay handle);
 
 // The calling thread's current EGL state.
 struct CurrentState {

@@ -55,6 +55,14 @@ void Surface::attach_window(Window window, std::unique_ptr<Presenter> presenter)
   connection_->add_sink(id_, this);
 }
 
+Presenter& Surface::copy_target(::Display* app, Pixmap pixmap) {
+  if (!copy_presenter_ || copy_pixmap_ != pixmap || !copy_presenter_->found()) {
+    copy_presenter_ = Presenter::open(app, pixmap);
+    copy_pixmap_ = pixmap;
+  }
+  return *copy_presenter_;
+}
+
 bool Surface::poll_window_size() {
   int w = width_, h = height_;
   if (!presenter_ || !presenter_->window_size(&w, &h)) return false;

@@ -2,7 +2,7 @@
 // here as a contiguous range), glCallLists' typed name arrays, and the
 // fixed-function client arrays of desktop GL and OpenGL ES 1.x, which are recorded when set and sent with
 // each draw like the generic ones in draw_entry.cpp.
-// Wire layouts: host-renderer/gl/legacy_handlers.cpp.
+// Wire layouts: wire-protocol/annotations.toml [layouts].
 #include "gl/legacy_arrays.h"
 
 #include <vector>
@@ -18,35 +18,31 @@ constexpr GLenum kArrayBuffer = 0x8892;
 constexpr GLenum kTexture0 = 0x84C0;
 constexpr GLint kBgra = 0x80E1;
 
-wire::GlOp op_of(LegacySlot slot) {
+// The pointer commands share one layout (annotations.toml [layouts]).
+using PointerEncoder = void (*)(wire::Writer&, GLuint, GLint, GLenum, GLsizei, GLuint64, const void*,
+                                size_t, bool);
+
+PointerEncoder encoder_of(LegacySlot slot) {
   switch (slot) {
-    case LegacySlot::kVertex: return wire::GlOp::glVertexPointer;
-    case LegacySlot::kNormal: return wire::GlOp::glNormalPointer;
-    case LegacySlot::kColor: return wire::GlOp::glColorPointer;
-    case LegacySlot::kSecondaryColor: return wire::GlOp::glSecondaryColorPointer;
-    case LegacySlot::kFogCoord: return wire::GlOp::glFogCoordPointer;
-    case LegacySlot::kIndex: return wire::GlOp::glIndexPointer;
-    case LegacySlot::kEdgeFlag: return wire::GlOp::glEdgeFlagPointer;
-    case LegacySlot::kPointSize: return wire::GlOp::glPointSizePointerOES;
-    default: return wire::GlOp::glTexCoordPointer;
+    case LegacySlot::kVertex: return wire::encode_glVertexPointer;
+    case LegacySlot::kNormal: return wire::encode_glNormalPointer;
+    case LegacySlot::kColor: return wire::encode_glColorPointer;
+    case LegacySlot::kSecondaryColor: return wire::encode_glSecondaryColorPointer;
+    case LegacySlot::kFogCoord: return wire::encode_glFogCoordPointer;
+    case LegacySlot::kIndex: return wire::encode_glIndexPointer;
+    case LegacySlot::kEdgeFlag: return wire::encode_glEdgeFlagPointer;
+    case LegacySlot::kPointSize: return wire::encode_glPointSizePointerOES;
+    default: return wire::encode_glTexCoordPointer;
   }
 }
 
 void encode_pointer(Stream& s, size_t slot, const LegacyArray& a, uint64_t start, const void* data,
                     size_t bytes, bool in_buffer) {
-  const auto ls = static_cast<LegacySlot>(slot);
-  size_t cmd = begin(s, op_of(ls));
-  auto& w = s.writer();
   const size_t unit = slot >= static_cast<size_t>(LegacySlot::kTexCoord0)
                           ? slot - static_cast<size_t>(LegacySlot::kTexCoord0) : 0;
-  w.put(static_cast<uint32_t>(unit));
-  w.put(static_cast<int32_t>(a.size));
-  w.put(static_cast<uint32_t>(a.type));
-  w.put(static_cast<int32_t>(a.stride));
-  w.put(start);
-  if (in_buffer) w.put_buffer_offset(reinterpret_cast<uintptr_t>(data));
-  else w.put_data(data, bytes);
-  finish(s, cmd);
+  encoder_of(static_cast<LegacySlot>(slot))(s.writer(), static_cast<GLuint>(unit), a.size, a.type, a.stride,
+                                             start, data, bytes, in_buffer);
+  s.commit();
 }
 
 void set_pointer(size_t slot, GLint size, GLenum type, GLsizei stride, const void* pointer) {
@@ -154,13 +150,9 @@ void GLAPIENTRY handle_glCallLists(GLsizei n, GLenum type, const void* lists) {
   Stream* s = current_stream();
   const size_t elem = list_name_bytes(type);
   if (!s || n < 0) return;
-  size_t cmd = begin(*s, wire::GlOp::glCallLists);
-  auto& w = s->writer();
-  w.put(static_cast<int32_t>(n));
-  w.put(static_cast<uint32_t>(type));
   // An unknown type sends no names: the host's GL reports GL_INVALID_ENUM.
-  w.put_data(lists, elem ? static_cast<size_t>(n) * elem : 0);
-  finish(*s, cmd);
+  wire::encode_glCallLists(s->writer(), n, type, lists, elem ? static_cast<size_t>(n) * elem : 0);
+  s->commit();
 }
 
 void GLAPIENTRY handle_glEnableClientState(GLenum array) {

@@ -133,11 +133,8 @@ GLXContext CreateContext(::Display* dpy, XVisualInfo* visual, GLXContext share, 
 GLXContext CreateNewContext(::Display* dpy, GLXFBConfig config, int render_type, GLXContext share, Bool) {
   std::lock_guard lock(api_mutex());
   GlxDisplay* d = get_display(dpy);
-  const FbConfig* c = d ? d->find_config(config) : nullptr;
-  if (!c) {
-    send_error(dpy, GLXBadFBConfig, 0, X_GLXCreateNewContext, false);
-    return nullptr;
-  }
+  const FbConfig* c = requested_config(d, dpy, config, X_GLXCreateNewContext);
+  if (!c) return nullptr;
   if (render_type != GLX_RGBA_TYPE) {
     send_error(dpy, BadMatch, 0, X_GLXCreateNewContext, true);
     return nullptr;

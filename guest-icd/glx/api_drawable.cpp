@@ -40,15 +40,8 @@ void destroy(::Display* dpy, GLXDrawable xid, GlxDrawable::Kind kind, int error,
 GLXWindow CreateWindow(::Display* dpy, GLXFBConfig config, Window window, const int* attribs) {
   std::lock_guard lock(api_mutex());
   GlxDisplay* d = get_display(dpy);
-  const FbConfig* c = d ? d->find_config(config) : nullptr;
-  if (!c) {
-    send_error(dpy, GLXBadFBConfig, 0, X_GLXCreateWindow, false);
-    return None;
-  }
-  if (attribs && attribs[0] != None) {  // GLX 1.4 defines no window attributes
-    send_error(dpy, BadValue, static_cast<XID>(attribs[0]), X_GLXCreateWindow, true);
-    return None;
-  }
+  const FbConfig* c = requested_config(d, dpy, config, X_GLXCreateWindow);
+  if (!c || !no_attributes(dpy, attribs, X_GLXCreateWindow)) return None;
   if (!(c->drawable_types & GLX_WINDOW_BIT)) {
     send_error(dpy, BadMatch, window, X_GLXCreateWindow, true);
     return None;
@@ -76,11 +69,8 @@ void DestroyWindow(::Display* dpy, GLXWindow window) {
 GLXPbuffer CreatePbuffer(::Display* dpy, GLXFBConfig config, const int* attribs) {
   std::lock_guard lock(api_mutex());
   GlxDisplay* d = get_display(dpy);
-  const FbConfig* c = d ? d->find_config(config) : nullptr;
-  if (!c) {
-    send_error(dpy, GLXBadFBConfig, 0, X_GLXCreatePbuffer, false);
-    return None;
-  }
+  const FbConfig* c = requested_config(d, dpy, config, X_GLXCreatePbuffer);
+  if (!c) return None;
   int width = 0, height = 0;
   bool largest = false, preserved = true;
   for (const int* a = attribs; a && a[0] != None; a += 2) {
@@ -166,15 +156,8 @@ GLXPixmap create_pixmap(::Display* dpy, const FbConfig* c, Pixmap pixmap, int mi
 GLXPixmap CreatePixmap(::Display* dpy, GLXFBConfig config, Pixmap pixmap, const int* attribs) {
   std::lock_guard lock(api_mutex());
   GlxDisplay* d = get_display(dpy);
-  const FbConfig* c = d ? d->find_config(config) : nullptr;
-  if (!c) {
-    send_error(dpy, GLXBadFBConfig, 0, X_GLXCreatePixmap, false);
-    return None;
-  }
-  if (attribs && attribs[0] != None) {  // GLX 1.4 defines no pixmap attributes
-    send_error(dpy, BadValue, static_cast<XID>(attribs[0]), X_GLXCreatePixmap, true);
-    return None;
-  }
+  const FbConfig* c = requested_config(d, dpy, config, X_GLXCreatePixmap);
+  if (!c || !no_attributes(dpy, attribs, X_GLXCreatePixmap)) return None;
   return create_pixmap(dpy, c, pixmap, X_GLXCreatePixmap);
 }
 

@@ -4,6 +4,7 @@
 #include <X11/Xutil.h>
 
 #include "conn/per_thread.h"
+#include "glx/protocol.h"
 
 namespace icd::glx {
 namespace {
@@ -53,6 +54,18 @@ GlxDisplay* get_display(::Display* dpy) {
     if (d->x_display() == dpy) return d.get();
   registry().push_back(std::make_unique<GlxDisplay>(dpy));
   return registry().back().get();
+}
+
+const FbConfig* requested_config(GlxDisplay* d, ::Display* dpy, GLXFBConfig config, int minor_opcode) {
+  const FbConfig* c = d ? d->find_config(config) : nullptr;
+  if (!c) send_error(dpy, GLXBadFBConfig, 0, minor_opcode, false);
+  return c;
+}
+
+bool no_attributes(::Display* dpy, const int* attribs, int minor_opcode) {
+  if (!attribs || attribs[0] == None) return true;
+  send_error(dpy, BadValue, static_cast<XID>(attribs[0]), minor_opcode, true);
+  return false;
 }
 
 GlxDisplay::GlxDisplay(::Display* dpy) : dpy_(dpy), owner_(EGL_PLATFORM_X11_KHR, dpy) {

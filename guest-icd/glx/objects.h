@@ -93,6 +93,13 @@ std::mutex& api_mutex();
 // The GlxDisplay of an X connection, made on first request.
 GlxDisplay* get_display(::Display* dpy);
 
+// `config` of `d` (which may be null) for request `minor_opcode`; null,
+// with GLXBadFBConfig sent, when it is none of its configs.
+const FbConfig* requested_config(GlxDisplay* d, ::Display* dpy, GLXFBConfig config, int minor_opcode);
+// Whether a create request's attribute list is empty, as GLX 1.4 defines no
+// window or pixmap attributes; sends BadValue otherwise.
+bool no_attributes(::Display* dpy, const int* attribs, int minor_opcode);
+
 // The calling thread's current GLX context.
 struct Current {
   std::shared_ptr<GlxContext> context;

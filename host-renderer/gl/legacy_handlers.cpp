@@ -5,12 +5,7 @@
 // guest's lists, and glListBase offsets in glCallLists make a map
 // impossible to apply anyway, so the guest's names are used as they are.
 //
-// Wire layouts (guest-icd/gl/legacy_entry.cpp writes them):
-//   glCallLists                 i32 n, u32 type, Data names (n * size of type)
-//   gl{Vertex,Normal,Color,SecondaryColor,FogCoord,Index,EdgeFlag,TexCoord}Pointer,
-//   glPointSizePointerOES
-//                               u32 texture unit, i32 size, u32 type, i32 stride,
-//                               u64 start, Data (buffer offset, or bytes from `start`)
+// Wire layouts: wire-protocol/annotations.toml [layouts].
 #include <epoxy/gl.h>
 
 #include <algorithm>
@@ -39,14 +34,8 @@ constexpr Slot kDesktopSlots[] = {Slot::kVertex,   Slot::kNormal, Slot::kColor, 
                                   Slot::kFogCoord, Slot::kIndex,  Slot::kEdgeFlag};
 constexpr Slot kGles1Slots[] = {Slot::kVertex, Slot::kNormal, Slot::kColor, Slot::kPointSize};
 
-struct Pointer {
-  uint32_t unit = 0;
-  GLint size = 0;
-  GLenum type = 0;
-  GLsizei stride = 0;
-  uint64_t start = 0;
-  wire::Data data;
-};
+// Every pointer command has glVertexPointer's layout (annotations.toml).
+using Pointer = wire::Args_glVertexPointer;
 
 void set_pointer(Slot slot, const Pointer& p, const void* at) {
   switch (slot) {
@@ -113,9 +102,8 @@ wire::Status legacy_pointer(DispatchEnv& env, wire::Reader& r, Slot slot) {
   if (!has_array(env.state.impl(), slot)) {
     return wire::make_error(wire::Errc::kBadValue, "a fixed-function array the context does not have");
   }
-  Pointer p;
-  WIRE_TRY(read_args(r, p.unit, p.size, p.type, p.stride, p.start));
-  WIRE_TRY(read_data(r, p.data));
+  Pointer p{};
+  WIRE_TRY(wire::decode_glVertexPointer(r, p));
   if (p.unit >= kMaxTexUnits) return wire::make_error(wire::Errc::kBadValue, "texture unit");
   return set_array_pointer(env.state.impl(), scratch_index(slot, p.unit), p.start, p.data,
                            [&](const void* pointer) { set_pointer(slot, p, pointer); });
@@ -180,11 +168,11 @@ wire::Status handle_glIsList(DispatchEnv& env, wire::Args_glIsList& a) {
 }
 
 wire::Status handle_glCallLists(DispatchEnv&, wire::Reader& r) {
-  GLsizei n = 0;
-  GLenum type = 0;
-  wire::Data names;
-  WIRE_TRY(read_args(r, n, type));
-  WIRE_TRY(read_data(r, names));
+  wire::Args_glCallLists a{};
+  WIRE_TRY(wire::decode_glCallLists(r, a));
+  const GLsizei n = a.n;
+  const GLenum type = a.type;
+  const wire::Data& names = a.lists;
   if (n < 0 || n > kMaxCallLists) return wire::make_error(wire::Errc::kLimit, "glCallLists count");
   const size_t elem = list_name_bytes(type);
   if (elem == 0) {

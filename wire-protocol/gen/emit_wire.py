@@ -184,8 +184,8 @@ def scalar_size_checks(model):
 def args_struct(c):
     fields = []
     for p in inputs(c):
-        if p.kind == "scalar":
-            fields.append(f"  {p.base} {p.name};")
+        if p.kind == "scalar":  # zeroed: a hand-written handler may fill one in part
+            fields.append(f"  {p.base} {p.name}{{}};")
         elif p.kind == "data_list":
             fields.append(f"  std::vector<Data> {p.name};")
         else:
