@@ -171,6 +171,12 @@ uint64_t GlContextState::Impl::allocation_bytes(const Allocation& a, const Memor
 }
 
 bool GlContextState::Impl::admit_allocation(const Allocation& a) {
+  // AMD_pinned_memory would make the host's copy of the guest's data, reused
+  // by later commands, the buffer's storage: refused as an unknown target.
+  if (a.kind == ObjectType::kBuffer && a.target == GL_EXTERNAL_VIRTUAL_MEMORY_BUFFER_AMD) {
+    refused_error = GL_INVALID_ENUM;
+    return false;
+  }
   if (a.bytes < 0) return true;  // GL refuses the arguments and allocates nothing
   auto place = find_storage(a);
   if (!place) return true;  // nothing to fill: GL reports its own error

@@ -142,6 +142,24 @@ TEST_F(HostilePointersTest, IndirectDrawCountWithoutAParameterBuffer) {
   expect_witness_renders(*witness_, 1);
 }
 
+// AMD_pinned_memory makes the memory a glBufferData call points at the
+// buffer's storage. On the host that is the command's scratch memory, reused
+// by later commands: GL would read and write host memory through the
+// buffer. The target is refused as GL refuses one it does not know.
+TEST_F(HostilePointersTest, PinnedMemoryBufferNeverTakesHostMemory) {
+  constexpr GLenum kExternalVirtualMemory = 0x9160, kStreamDraw = 0x88E0, kMapRead = 0x0001;
+  auto a = attacker(host_->address(), Api::kGl, 4, 5, wire::Profile::kCompatibility);
+  ASSERT_TRUE(a);
+  const std::vector<std::byte> memory(4096, std::byte{0x5a});
+  wire::encode_glBindBuffer(a->w(), kExternalVirtualMemory, 7);
+  wire::encode_glBufferData(a->w(), kExternalVirtualMemory, 4096, memory.data(), kStreamDraw, 4096);
+  EXPECT_EQ(gl_error(*a), 0x0500u);  // GL_INVALID_ENUM
+  wire::encode_glBufferStorage(a->w(), kExternalVirtualMemory, 4096, memory.data(), kMapRead, 4096);
+  EXPECT_EQ(gl_error(*a), 0x0500u);
+  EXPECT_TRUE(a->lost.empty());
+  expect_witness_renders(*witness_, 1);
+}
+
 // On main GL wrote hit records into per-command scratch memory that later
 // commands had reallocated; the records never reached the guest.
 TEST_F(HostilePointersTest, SelectionBufferOutlivesLaterCommands) {
