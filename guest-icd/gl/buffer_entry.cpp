@@ -2,11 +2,15 @@
 // shadows, filled from the host only for read maps and sent back on unmap
 // or explicit flush (the host side is host-renderer/gl/buffer_handlers.cpp).
 // A mapping made through a binding and one made by name (OpenGL 4.5) are
-// kept apart: each is flushed and unmapped the way it was made.
+// kept apart: each is flushed and unmapped the way it was made. Persistent
+// mappings are kept by buffer name and in step with their buffer while they
+// last (gl/persistent_mappings.h).
 #include <map>
 
 #include "gl/entry_support.h"
 #include "gl/gl_handlers.h"
+#include "gl/mapping_transfer.h"
+#include "gl/persistent_mappings.h"
 #include "wire/gl_encode.h"
 
 namespace icd {
@@ -15,40 +19,56 @@ namespace {
 constexpr GLbitfield kMapRead = 0x0001, kMapWrite = 0x0002;
 constexpr GLbitfield kFlushExplicit = 0x0010;
 constexpr GLbitfield kInvalidateBuffer = 0x0008;
+constexpr GLbitfield kMapPersistent = 0x0040;
 constexpr GLenum kReadOnly = 0x88B8, kWriteOnly = 0x88B9;
 
-// Starts a map command of `phase` (0: read the range, 1: write it) for the
-// buffer at m's binding or of m's name.
-size_t begin_map(Stream& s, const Mapping& m, uint32_t phase, int64_t offset, int64_t length,
-                 GLbitfield access) {
-  size_t start = begin(s, m.buffer ? wire::GlOp::glMapNamedBufferRange : wire::GlOp::glMapBufferRange);
-  auto& w = s.writer();
-  w.put(phase);
-  w.put(m.buffer ? m.buffer : static_cast<uint32_t>(m.target));
-  w.put(offset);
-  w.put(length);
-  w.put(static_cast<uint32_t>(access));
-  return start;
+Mapping new_mapping(GLenum target, GLuint buffer, int64_t offset, int64_t length,
+                    GLbitfield access) {
+  Mapping m;
+  m.target = target;
+  m.buffer = buffer;
+  m.offset = offset;
+  m.length = length;
+  m.access = access;
+  return m;
 }
 
-// Sends [offset, offset + length) of the mapping's shadow to the host buffer.
-void send_range(Stream& s, const Mapping& m, int64_t offset, int64_t length, GLbitfield access) {
-  if (length <= 0) return;
-  size_t start = begin_map(s, m, 1, m.offset + offset, length, access);
-  s.writer().put_data(m.shadow.data() + offset, static_cast<size_t>(length));
-  finish(s, start);
+// The glGet pname of the buffer binding `target`, 0 for none.
+GLenum binding_query(GLenum target) {
+  static constexpr GLenum kBindings[][2] = {
+      {0x8892, 0x8894}, {0x8893, 0x8895}, {0x88EB, 0x88ED}, {0x88EC, 0x88EF},
+      {0x8A11, 0x8A28}, {0x8C2A, 0x8C2A}, {0x8C8E, 0x8C8F}, {0x8F36, 0x8F36},
+      {0x8F37, 0x8F37}, {0x8F3F, 0x8F43}, {0x90D2, 0x90D3}, {0x90EE, 0x90EF},
+      {0x9192, 0x9193}, {0x92C0, 0x92C1}, {0x80EE, 0x80EF},
+  };
+  for (const auto& b : kBindings) {
+    if (b[0] == target) return b[1];
+  }
+  return 0;
+}
+
+// The buffer bound to `target`, asked of the host (persistent mappings are
+// kept by name, and the guest tracks only the bindings draws need).
+GLuint buffer_at(GLenum target) {
+  const GLenum pname = binding_query(target);
+  GLint buffer = 0;
+  if (pname) handle_glGetIntegerv(pname, &buffer);
+  return static_cast<GLuint>(buffer);
 }
 
 // Makes m's shadow, filled from the host for a read map; the program's pointer.
 void* map_shadow(Stream& s, Mapping& m) {
   m.shadow.assign(static_cast<size_t>(m.length), std::byte{0});
-  if (m.access & kMapRead) {
-    auto reply = finish_and_wait(s, begin_map(s, m, 0, m.offset, m.length, m.access));
-    if (!reply) return nullptr;
-    wire::Reader r(*reply, 0);
-    copy_reply(r, m.shadow.data(), m.shadow.size());
-  }
+  if ((m.access & kMapRead) && !read_range(s, m, 0, m.length, m.shadow.data())) return nullptr;
   return m.shadow.data();
+}
+
+// A persistent mapping of m.buffer, which must not be mapped already.
+void* map_persistent(Stream& s, Mapping m) {
+  if (m.buffer == 0 || s.gl_state().persistent_mappings().count(m.buffer)) return nullptr;
+  void* pointer = map_shadow(s, m);
+  if (pointer) keep_persistent(s, std::move(m));
+  return pointer;
 }
 
 // Sends a mapping written without explicit flushes back as it ends.
@@ -74,10 +94,12 @@ GLboolean end_mapping(Stream& s, std::map<Key, Mapping>& maps, Key key) {
 }
 
 template <typename Key>
-void flush_mapping(Stream& s, std::map<Key, Mapping>& maps, Key key, GLintptr offset,
+bool flush_mapping(Stream& s, std::map<Key, Mapping>& maps, Key key, GLintptr offset,
                    GLsizeiptr length) {
   auto it = maps.find(key);
-  if (it != maps.end()) flush_range(s, it->second, offset, length);
+  if (it == maps.end()) return false;
+  flush_range(s, it->second, offset, length);
+  return true;
 }
 
 // The program's pointer to the mapping under `key`, null when none.
@@ -107,6 +129,7 @@ void GLAPIENTRY handle_glDeleteBuffers(GLsizei n, const GLuint* buffers) {
   for (GLsizei i = 0; i < n; ++i) {
     s->gl_state().forget_buffer(buffers[i]);
     s->gl_state().named_mappings().erase(buffers[i]);  // deleting unmaps
+    s->gl_state().persistent_mappings().erase(buffers[i]);
   }
   wire::encode_glDeleteBuffers(s->writer(), n, buffers, static_cast<size_t>(n) * 4);
   s->commit();
@@ -127,8 +150,11 @@ void* GLAPIENTRY handle_glMapBufferRange(GLenum target, GLintptr offset, GLsizei
                                          GLbitfield access) {
   Stream* s = current_stream();
   if (!s || length <= 0 || offset < 0) return nullptr;
+  if (access & kMapPersistent) {
+    return map_persistent(*s, new_mapping(target, buffer_at(target), offset, length, access));
+  }
   Mapping& m = s->gl_state().mappings()[target];
-  m = Mapping{target, 0, offset, length, access, {}};
+  m = new_mapping(target, 0, offset, length, access);
   return map_shadow(*s, m);
 }
 
@@ -141,21 +167,28 @@ void* GLAPIENTRY handle_glMapBuffer(GLenum target, GLenum access) {
 
 GLboolean GLAPIENTRY handle_glUnmapBuffer(GLenum target) {
   Stream* s = current_stream();
-  return s ? end_mapping(*s, s->gl_state().mappings(), target) : 0;
+  if (!s) return 0;
+  if (end_mapping(*s, s->gl_state().mappings(), target)) return 1;
+  return !s->gl_state().persistent_mappings().empty() && end_persistent(*s, buffer_at(target));
 }
 
 void GLAPIENTRY handle_glFlushMappedBufferRange(GLenum target, GLintptr offset,
                                                 GLsizeiptr length) {
   Stream* s = current_stream();
-  if (s) flush_mapping(*s, s->gl_state().mappings(), target, offset, length);
+  if (s && !flush_mapping(*s, s->gl_state().mappings(), target, offset, length)) {
+    send_mapped_writes(*s);
+  }
 }
 
 void* GLAPIENTRY handle_glMapNamedBufferRange(GLuint buffer, GLintptr offset, GLsizeiptr length,
                                               GLbitfield access) {
   Stream* s = current_stream();
   if (!s || buffer == 0 || length <= 0 || offset < 0) return nullptr;
+  if (access & kMapPersistent) {
+    return map_persistent(*s, new_mapping(0, buffer, offset, length, access));
+  }
   Mapping& m = s->gl_state().named_mappings()[buffer];
-  m = Mapping{0, buffer, offset, length, access, {}};
+  m = new_mapping(0, buffer, offset, length, access);
   return map_shadow(*s, m);
 }
 
@@ -176,23 +209,32 @@ void* GLAPIENTRY handle_glMapNamedBuffer(GLuint buffer, GLenum access) {
 
 GLboolean GLAPIENTRY handle_glUnmapNamedBuffer(GLuint buffer) {
   Stream* s = current_stream();
-  return s ? end_mapping(*s, s->gl_state().named_mappings(), buffer) : 0;
+  if (!s) return 0;
+  return end_mapping(*s, s->gl_state().named_mappings(), buffer) || end_persistent(*s, buffer);
 }
 
 void GLAPIENTRY handle_glFlushMappedNamedBufferRange(GLuint buffer, GLintptr offset,
                                                      GLsizeiptr length) {
   Stream* s = current_stream();
-  if (s) flush_mapping(*s, s->gl_state().named_mappings(), buffer, offset, length);
+  if (s && !flush_mapping(*s, s->gl_state().named_mappings(), buffer, offset, length)) {
+    send_mapped_writes(*s);
+  }
 }
 
 void GLAPIENTRY handle_glGetNamedBufferPointerv(GLuint buffer, GLenum, void** params) {
   Stream* s = current_stream();  // GL_BUFFER_MAP_POINTER is the only pname
-  if (s && params) *params = mapping_pointer(s->gl_state().named_mappings(), buffer);
+  if (!s || !params) return;
+  *params = mapping_pointer(s->gl_state().named_mappings(), buffer);
+  if (!*params) *params = mapping_pointer(s->gl_state().persistent_mappings(), buffer);
 }
 
 void GLAPIENTRY handle_glGetBufferPointerv(GLenum target, GLenum, void** params) {
   Stream* s = current_stream();  // GL_BUFFER_MAP_POINTER is the only pname
-  if (s && params) *params = mapping_pointer(s->gl_state().mappings(), target);
+  if (!s || !params) return;
+  *params = mapping_pointer(s->gl_state().mappings(), target);
+  if (!*params && !s->gl_state().persistent_mappings().empty()) {
+    *params = mapping_pointer(s->gl_state().persistent_mappings(), buffer_at(target));
+  }
 }
 
 }  // namespace icd

@@ -61,6 +61,11 @@ struct Mapping {
   int64_t length = 0;
   GLbitfield access = 0;
   std::vector<std::byte> shadow;
+  // Persistent mappings only: what the host's buffer holds of the range as
+  // far as the guest knows (gl/persistent_mappings.h).
+  std::vector<std::byte> host_copy;
+
+  bool persistent() const { return access & 0x0040; }  // GL_MAP_PERSISTENT_BIT
 };
 
 class GlState {
@@ -101,6 +106,8 @@ class GlState {
 
   std::map<GLenum, Mapping>& mappings() { return mappings_; }
   std::map<GLuint, Mapping>& named_mappings() { return named_mappings_; }
+  // Persistent mappings by buffer name, however they were made.
+  std::map<GLuint, Mapping>& persistent_mappings() { return persistent_mappings_; }
 
   // Fixed-function client arrays (desktop compatibility contexts).
   LegacyArrays& legacy_arrays() { return legacy_arrays_; }
@@ -152,6 +159,7 @@ class GlState {
   PrimitiveRestart restart_;
   std::map<GLenum, Mapping> mappings_;
   std::map<GLuint, Mapping> named_mappings_;
+  std::map<GLuint, Mapping> persistent_mappings_;
   std::unordered_map<uint64_t, std::string> strings_;
   std::unordered_map<uint64_t, std::vector<std::byte>> gets_;
   std::vector<std::string> extensions_;  // what the guest offers, fetched once

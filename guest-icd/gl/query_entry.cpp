@@ -11,6 +11,7 @@
 
 #include "gl/entry_support.h"
 #include "gl/gl_handlers.h"
+#include "gl/persistent_mappings.h"
 #include "wire/gl_encode.h"
 
 namespace icd {
@@ -183,7 +184,7 @@ void GLAPIENTRY handle_glFinish() {
   Stream* s = current_stream();
   if (!s) return;
   wire::encode_glFinish(s->writer());
-  (void)s->roundtrip();
+  if (s->roundtrip()) fetch_mapped_reads(*s);
 }
 
 namespace {

@@ -7,12 +7,15 @@
 
 #include "gl/entry_support.h"
 #include "gl/gl_handlers.h"
+#include "gl/persistent_mappings.h"
 #include "wire/gl_encode.h"
 
 namespace icd {
 namespace {
 
 constexpr GLenum kWaitFailed = 0x911D;
+constexpr GLenum kAlreadySignaled = 0x911A, kConditionSatisfied = 0x911C;
+constexpr GLenum kSyncStatus = 0x9114, kSignaled = 0x9119;
 
 uint64_t handle_of(GLsync sync) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(sync)); }
 
@@ -35,7 +38,9 @@ GLenum GLAPIENTRY handle_glClientWaitSync(GLsync sync, GLbitfield flags, GLuint6
   if (!reply) return kWaitFailed;
   wire::Reader r(*reply, 0);
   auto status = r.get<uint32_t>();
-  return status ? *status : kWaitFailed;
+  if (!status) return kWaitFailed;
+  if (*status == kAlreadySignaled || *status == kConditionSatisfied) fetch_mapped_reads(*s);
+  return *status;
 }
 
 void GLAPIENTRY handle_glWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout) {
@@ -68,6 +73,9 @@ void GLAPIENTRY handle_glGetSynciv(GLsync sync, GLenum pname, GLsizei count, GLs
   auto n = r.get<int32_t>();
   copy_reply(r, values, static_cast<size_t>(std::max(count, 0)) * sizeof(GLint));
   if (length) *length = n ? *n : 0;
+  if (pname == kSyncStatus && count > 0 && values && values[0] == kSignaled) {
+    fetch_mapped_reads(*s);
+  }
 }
 
 // A label names the sync by its handle; a null label removes it (KHR_debug).

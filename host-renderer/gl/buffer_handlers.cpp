@@ -2,9 +2,11 @@
 // only to fill the shadow (read maps) or to take the guest's writes.
 //
 // Wire layout (guest-icd/gl/buffer_entry.cpp writes it):
-//   glMapBufferRange  u32 phase (0 read, 1 write), u32 target, i64 offset, i64 length,
+//   glMapBufferRange  u32 phase (0 read, 1 write; of a persistent mapping: 2 read
+//                     through a copy, 3 write), u32 target (phases 2 and 3:
+//                     a guest buffer name), i64 offset, i64 length,
 //                     u32 access; write: Data bytes; read replies Data bytes
-//   glMapNamedBufferRange  the same with u32 buffer (a guest name) for target
+//   glMapNamedBufferRange  phases 0 and 1 with u32 buffer (a guest name) for target
 #include <epoxy/gl.h>
 
 #include <algorithm>
@@ -22,15 +24,18 @@ namespace host {
 
 namespace {
 
+wire::Status check_range(int64_t offset, int64_t length) {
+  if (offset >= 0 && length > 0 && static_cast<uint64_t>(length) <= kMaxReplyArrayBytes) return {};
+  return wire::make_error(wire::Errc::kBadValue, "map range " + std::to_string(length));
+}
+
 // One phase of a guest mapping (docs/host.md): 0 reads the range back, 1
 // writes the guest's bytes into it. `map(offset, length, access)` and
 // `unmap()` reach the buffer at a binding or by name.
 template <typename Map, typename Unmap>
 wire::Status map_phase(DispatchEnv& env, wire::Reader& r, uint32_t phase, int64_t offset,
                        int64_t length, GLbitfield access, Map map, Unmap unmap) {
-  if (offset < 0 || length <= 0 || static_cast<uint64_t>(length) > kMaxReplyArrayBytes) {
-    return wire::make_error(wire::Errc::kBadValue, "map range " + std::to_string(length));
-  }
+  WIRE_TRY(check_range(offset, length));
   const auto bytes = static_cast<size_t>(length);
   if (phase == 0) {
     if (!env.state.impl().charge_reply(bytes)) return refused_reply(env, 1);
@@ -56,6 +61,51 @@ wire::Status map_phase(DispatchEnv& env, wire::Reader& r, uint32_t phase, int64_
   return {};
 }
 
+// Reads a range of a persistently mapped buffer whose storage may
+// not allow mapping for reading (programs read their write-only persistent
+// mappings, which works natively): copied into a staging buffer of the
+// host's and read from there.
+wire::Status read_through_copy(DispatchEnv& env, GLuint buffer, int64_t offset, int64_t length) {
+  WIRE_TRY(check_range(offset, length));
+  const auto bytes = static_cast<size_t>(length);
+  if (!env.state.impl().charge_reply(bytes)) return refused_reply(env, 1);
+  GLint read_bound = 0, write_bound = 0;
+  glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &read_bound);
+  glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &write_bound);
+  GLuint staging = 0;
+  glGenBuffers(1, &staging);
+  glBindBuffer(GL_COPY_READ_BUFFER, buffer);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, staging);
+  glBufferData(GL_COPY_WRITE_BUFFER, length, nullptr, GL_STREAM_READ);
+  glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, offset, 0, length);
+  const void* mapped = glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, length, GL_MAP_READ_BIT);
+  env.reply.put_data(mapped, mapped ? bytes : 0);
+  if (mapped) glUnmapBuffer(GL_COPY_WRITE_BUFFER);
+  glDeleteBuffers(1, &staging);
+  glBindBuffer(GL_COPY_READ_BUFFER, static_cast<GLuint>(read_bound));
+  glBindBuffer(GL_COPY_WRITE_BUFFER, static_cast<GLuint>(write_bound));
+  return {};
+}
+
+// Phases 2 and 3 keep a persistent mapping in step with its buffer, which
+// need not be bound anywhere then: reached by name (on every API that has
+// persistent mappings, through the copy bindings, put back afterwards).
+wire::Status persistent_phase(DispatchEnv& env, wire::Reader& r, uint32_t phase, GLuint guest,
+                              int64_t offset, int64_t length, GLbitfield access) {
+  GLuint buffer = 0;
+  WIRE_TRY(env.state.impl().translate(ObjectType::kBuffer, guest, NameUse::kExisting, &buffer));
+  if (phase == 2) return read_through_copy(env, buffer, offset, length);
+  GLint bound = 0;
+  glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &bound);
+  glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
+  wire::Status status = map_phase(
+      env, r, 1, offset, length, access,
+      [&](int64_t o, int64_t l, GLbitfield a) { return glMapBufferRange(GL_COPY_WRITE_BUFFER, o, l, a); },
+      [&] { glUnmapBuffer(GL_COPY_WRITE_BUFFER); });
+  glBindBuffer(GL_COPY_WRITE_BUFFER, static_cast<GLuint>(bound));
+  return status;
+}
+
 }  // namespace
 
 wire::Status handle_glMapBufferRange(DispatchEnv& env, wire::Reader& r) {
@@ -64,6 +114,7 @@ wire::Status handle_glMapBufferRange(DispatchEnv& env, wire::Reader& r) {
   int64_t offset = 0, length = 0;
   GLbitfield access = 0;
   WIRE_TRY(read_args(r, phase, target, offset, length, access));
+  if (phase >= 2) return persistent_phase(env, r, phase, target, offset, length, access);
   return map_phase(env, r, phase, offset, length, access,
                    [&](int64_t o, int64_t l, GLbitfield a) { return glMapBufferRange(target, o, l, a); },
                    [&] { glUnmapBuffer(target); });

@@ -1,6 +1,10 @@
-// glGet* and glGetError: answers the host sizes or adds to itself.
+// glGet* and glGetError: answers the host sizes or adds to itself; names of
+// bound objects go back as the guest's names.
 #include <epoxy/gl.h>
 
+#include <type_traits>
+
+#include "gl/bound_names.h"
 #include "gl/dispatch_support.h"
 #include "gl/gl_host_handlers.h"
 
@@ -27,6 +31,12 @@ wire::Status reply_get(DispatchEnv& env, GLenum pname, Fn get) {
   if (!out) return out.error();
   if (out->refused) return refused_reply(env, 1);
   get(pname, static_cast<T*>(out->data));
+  if constexpr (std::is_integral_v<T> && sizeof(T) >= 4) {
+    if (auto type = object_named_by(pname); type && out->bytes >= sizeof(T)) {
+      T* value = static_cast<T*>(out->data);
+      *value = static_cast<T>(env.state.impl().names(*type).reverse(static_cast<GLuint>(*value)));
+    }
+  }
   env.reply.put_data(out->data, out->bytes);
   return {};
 }
