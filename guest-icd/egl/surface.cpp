@@ -1,5 +1,5 @@
 #include "egl/objects.h"
-
+#include "gl/debug_output.h"
 
 namespace icd {
 namespace {
@@ -83,6 +83,7 @@ void Surface::on_frame(const wire::Frame& frame, std::span<const std::byte> pixe
 }
 
 bool Surface::swap(ContextStream& stream) {
+  deliver_debug_messages(stream);  // a round trip, only while a callback is set
   Stats& stats = connection_->stats();
   stats.swaps++;
   const uint64_t round_trips = stats.round_trips;

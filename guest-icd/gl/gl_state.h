@@ -136,8 +136,11 @@ class GlState {
   };
   KeptBuffer select_buffer, feedback_buffer;
 
+  // Debug output (gl/debug_output.h).
   void* debug_callback = nullptr;
   const void* debug_user_param = nullptr;
+  bool debug_synchronous = false;  // GL_DEBUG_OUTPUT_SYNCHRONOUS
+  bool delivering_debug = false;   // the program's callback is running
 
  private:
   bool gles_;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gl/entry_support.h"
+#include "gl/debug_output.h"
 #include "gl/gl_handlers.h"
 #include "wire/gl_encode.h"
 
@@ -98,6 +99,8 @@ void switch_state(GLenum name, bool enable, CapEncoder on, CapEncoder off) {
   Stream* s = current_stream();
   if (!s) return;
   track_client_array(s->gl_state(), name, enable);
+  constexpr GLenum kDebugOutputSynchronous = 0x8242;
+  if (name == kDebugOutputSynchronous && on == wire::encode_glEnable) set_debug_synchronous(*s, enable);
   (enable ? on : off)(s->writer(), name);
   s->commit();
 }

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "gl/entry_support.h"
+#include "gl/debug_output.h"
 #include "gl/gl_handlers.h"
 #include "gl/persistent_mappings.h"
 #include "wire/gl_encode.h"
@@ -185,6 +186,7 @@ void GLAPIENTRY handle_glFinish() {
   if (!s) return;
   wire::encode_glFinish(s->writer());
   if (s->roundtrip()) fetch_mapped_reads(*s);
+  deliver_debug_messages(*s);
 }
 
 namespace {
@@ -209,6 +211,7 @@ GLenum lost_or_asked(void (*encode)(wire::Writer&), GLenum when_lost) {
 // 2.3.1), so glGetError never says "no error" then.
 GLenum GLAPIENTRY handle_glGetError() {
   constexpr GLenum kContextLost = 0x0507;
+  if (Stream* s = current_stream()) deliver_debug_messages(*s);
   return lost_or_asked(wire::encode_glGetError, kContextLost);
 }
 
@@ -223,6 +226,7 @@ void GLAPIENTRY handle_glFlush() {
   if (!s) return;
   wire::encode_glFlush(s->writer());
   s->flush();
+  deliver_debug_messages(*s);
 }
 
 void GLAPIENTRY handle_glPixelStorei(GLenum pname, GLint param) {
@@ -446,10 +450,7 @@ void GLAPIENTRY handle_glGetPointerv(GLenum pname, void** params) {
 
 void GLAPIENTRY handle_glDebugMessageCallback(GLDEBUGPROC callback, const void* user_param) {
   Stream* s = current_stream();
-  if (!s) return;
-  // Kept for glGetPointerv; host debug output is not forwarded to the guest.
-  s->gl_state().debug_callback = reinterpret_cast<void*>(callback);
-  s->gl_state().debug_user_param = user_param;
+  if (s) set_debug_callback(*s, callback, user_param);
 }
 
 }  // namespace icd

@@ -21,7 +21,11 @@ class Stream {
   // Called after every encoded command: flushes when the batch is large.
   void commit() {
     if (writer_.size() >= flush_threshold_) flush();
+    if (after_command_) after_command_(*this);
   }
+
+  // Runs after every command while set (synchronous debug output).
+  void set_after_command(void (*hook)(Stream&)) { after_command_ = hook; }
 
   // Sends what is queued without waiting for the host.
   virtual void flush() = 0;
@@ -40,6 +44,7 @@ class Stream {
  protected:
   wire::Writer writer_;
   size_t flush_threshold_ = 256 * 1024;
+  void (*after_command_)(Stream&) = nullptr;
 };
 
 // The calling thread's current context stream, or null when none is current.
