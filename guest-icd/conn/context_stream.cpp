@@ -16,6 +16,7 @@ ContextStream::ContextStream(std::shared_ptr<Connection> connection, uint32_t co
     : connection_(std::move(connection)), state_(gles, major, minor) {
   binding_.context_id = context_id;
   writer_.set_blob_sink(connection_->blob_sink());
+  ahead_.set_blob_sink(connection_->blob_sink());
 }
 
 void ContextStream::bind(uint32_t draw_id, uint32_t read_id) {
@@ -26,8 +27,16 @@ void ContextStream::bind(uint32_t draw_id, uint32_t read_id) {
   binding_.read_id = read_id;
 }
 
+void ContextStream::send_ahead() {
+  if (!before_send_ || lost()) return;
+  before_send_(*this, ahead_);
+  if (ahead_.size() != 0) (void)connection_->send(&binding_, ahead_.bytes(), ahead_.commands());
+  ahead_.clear();
+}
+
 void ContextStream::flush() {
   if (writer_.size() == 0) return;
+  send_ahead();
   if (!lost()) (void)connection_->send(&binding_, writer_.bytes(), writer_.commands());
   writer_.clear();
 }
@@ -37,6 +46,7 @@ wire::Result<std::span<const std::byte>> ContextStream::roundtrip() {
     writer_.clear();
     return wire::make_error(wire::Errc::kClosed, "context lost");
   }
+  send_ahead();
   uint64_t ticket = 0;
   auto sent = connection_->send(&binding_, writer_.bytes(), writer_.commands(), &ticket);
   writer_.clear();

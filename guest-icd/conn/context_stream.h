@@ -31,7 +31,11 @@ class ContextStream final : public Stream {
   std::shared_ptr<Connection> connection_;
   Binding binding_;
   GlState state_;
+  // Sends what the before-send hook writes, ahead of the batch.
+  void send_ahead();
+
   std::vector<std::byte> reply_;
+  wire::Writer ahead_;
 };
 
 // Makes `stream` the calling thread's current stream (null: none).

@@ -94,12 +94,10 @@ GLboolean end_mapping(Stream& s, std::map<Key, Mapping>& maps, Key key) {
 }
 
 template <typename Key>
-bool flush_mapping(Stream& s, std::map<Key, Mapping>& maps, Key key, GLintptr offset,
+void flush_mapping(Stream& s, std::map<Key, Mapping>& maps, Key key, GLintptr offset,
                    GLsizeiptr length) {
   auto it = maps.find(key);
-  if (it == maps.end()) return false;
-  flush_range(s, it->second, offset, length);
-  return true;
+  if (it != maps.end()) flush_range(s, it->second, offset, length);
 }
 
 // The program's pointer to the mapping under `key`, null when none.
@@ -129,7 +127,7 @@ void GLAPIENTRY handle_glDeleteBuffers(GLsizei n, const GLuint* buffers) {
   for (GLsizei i = 0; i < n; ++i) {
     s->gl_state().forget_buffer(buffers[i]);
     s->gl_state().named_mappings().erase(buffers[i]);  // deleting unmaps
-    s->gl_state().persistent_mappings().erase(buffers[i]);
+    forget_persistent(*s, buffers[i]);
   }
   wire::encode_glDeleteBuffers(s->writer(), n, buffers, static_cast<size_t>(n) * 4);
   s->commit();
@@ -175,9 +173,8 @@ GLboolean GLAPIENTRY handle_glUnmapBuffer(GLenum target) {
 void GLAPIENTRY handle_glFlushMappedBufferRange(GLenum target, GLintptr offset,
                                                 GLsizeiptr length) {
   Stream* s = current_stream();
-  if (s && !flush_mapping(*s, s->gl_state().mappings(), target, offset, length)) {
-    send_mapped_writes(*s);
-  }
+  // A persistent mapping's writes go with the next batch anyway.
+  if (s) flush_mapping(*s, s->gl_state().mappings(), target, offset, length);
 }
 
 void* GLAPIENTRY handle_glMapNamedBufferRange(GLuint buffer, GLintptr offset, GLsizeiptr length,
@@ -216,9 +213,7 @@ GLboolean GLAPIENTRY handle_glUnmapNamedBuffer(GLuint buffer) {
 void GLAPIENTRY handle_glFlushMappedNamedBufferRange(GLuint buffer, GLintptr offset,
                                                      GLsizeiptr length) {
   Stream* s = current_stream();
-  if (s && !flush_mapping(*s, s->gl_state().named_mappings(), buffer, offset, length)) {
-    send_mapped_writes(*s);
-  }
+  if (s) flush_mapping(*s, s->gl_state().named_mappings(), buffer, offset, length);
 }
 
 void GLAPIENTRY handle_glGetNamedBufferPointerv(GLuint buffer, GLenum, void** params) {

@@ -26,30 +26,31 @@ class PersistentMapping : public GlState {
     if (!offers("GL_EXT_buffer_storage")) GTEST_SKIP() << "the host offers no buffer storage";
   }
 
-  // A buffer of kBytes immutable storage with `flags`, bound to `target`.
-  GLuint storage(GLenum target, GLbitfield flags, const void* data = nullptr) {
+  // A buffer of `bytes` immutable storage with `flags`, bound to `target`.
+  GLuint storage(GLenum target, GLbitfield flags, const void* data = nullptr,
+                 GLsizeiptr bytes = kBytes) {
     GLuint buffer = 0;
     gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
     gl<void (*)(GLenum, GLuint)>("glBindBuffer")(target, buffer);
-    gl<void (*)(GLenum, GLsizeiptr, const void*, GLbitfield)>("glBufferStorageEXT")(target, kBytes,
+    gl<void (*)(GLenum, GLsizeiptr, const void*, GLbitfield)>("glBufferStorageEXT")(target, bytes,
                                                                                      data, flags);
     return buffer;
   }
-  uint8_t* map(GLenum target, GLbitfield access) {
+  uint8_t* map(GLenum target, GLbitfield access, GLsizeiptr bytes = kBytes) {
     return static_cast<uint8_t*>(gl<void* (*)(GLenum, GLintptr, GLsizeiptr, GLbitfield)>(
-        "glMapBufferRange")(target, 0, kBytes, access));
+        "glMapBufferRange")(target, 0, bytes, access));
   }
-  void copy(GLuint from, GLuint to) {
+  void copy(GLuint from, GLuint to, GLsizeiptr bytes = kBytes) {
     gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kCopyReadBuffer, from);
     gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kCopyWriteBuffer, to);
     gl<void (*)(GLenum, GLenum, GLintptr, GLintptr, GLsizeiptr)>("glCopyBufferSubData")(
-        kCopyReadBuffer, kCopyWriteBuffer, 0, 0, kBytes);
+        kCopyReadBuffer, kCopyWriteBuffer, 0, 0, bytes);
   }
   // What GL holds in `buffer`, read through a mapping of its own.
-  std::vector<uint8_t> contents(GLuint buffer) {
+  std::vector<uint8_t> contents(GLuint buffer, GLsizeiptr bytes = kBytes) {
     gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kCopyReadBuffer, buffer);
-    auto* p = map(kCopyReadBuffer, kMapRead);
-    std::vector<uint8_t> out(p, p + (p ? kBytes : 0));
+    auto* p = map(kCopyReadBuffer, kMapRead, bytes);
+    std::vector<uint8_t> out(p, p + (p ? bytes : 0));
     gl<GLboolean (*)(GLenum)>("glUnmapBuffer")(kCopyReadBuffer);
     return out;
   }
@@ -102,6 +103,21 @@ TEST_F(PersistentMapping, GlWritesShowAfterAFenceAndAfterFinish) {
   copy(source, mapped);
   gl<void (*)()>("glFinish")();
   EXPECT_EQ(std::memcmp(p, second.data(), kBytes), 0);
+  EXPECT_EQ(get_error(), 0u);
+}
+
+// A mapping larger than one piece of a map command (4 MiB) written whole:
+// every piece arrives, and reads of it come back whole.
+TEST_F(PersistentMapping, LargeMappingsTravelInPieces) {
+  constexpr GLsizeiptr kLarge = (9 << 20) + 123;
+  const GLbitfield flags = kMapWrite | kPersistent | kCoherent;
+  GLuint source = storage(kArrayBuffer, flags, nullptr, kLarge);
+  uint8_t* p = map(kArrayBuffer, flags, kLarge);
+  ASSERT_NE(p, nullptr);
+  for (GLsizeiptr i = 0; i < kLarge; ++i) p[i] = static_cast<uint8_t>(i * 31 + i / 4093);
+  GLuint target = storage(kCopyWriteBuffer, kMapRead, nullptr, kLarge);
+  copy(source, target, kLarge);
+  EXPECT_TRUE(contents(target, kLarge) == std::vector<uint8_t>(p, p + kLarge));
   EXPECT_EQ(get_error(), 0u);
 }
 

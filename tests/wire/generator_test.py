@@ -187,20 +187,6 @@ class Facts(unittest.TestCase):
             model(extra=HAND_WRITTEN, draws='first = "glClear"\nnever = "glNever"')
         self.assertIn("never", str(err.exception))
 
-    def test_persistent_mappings_are_sent_before_commands_that_see_them(self):
-        from emit_guest import gl_entry_cpp
-        m = model(extra=HAND_WRITTEN, facts='sees_mapped_writes = "glClear|glColorPointer"')
-        entries = gl_entry_cpp(m)
-        clear = entries[entries.index("e_glClear("):]
-        self.assertLess(clear.index("send_mapped_writes(*cs);"), clear.index("encode_glClear"))
-        # A hand-written entry point gets the same step in front of it.
-        pointer = entries[entries.index("e_glColorPointer("):]
-        self.assertLess(pointer.index("send_mapped_writes(*cs);"),
-                        pointer.index("handle_glColorPointer("))
-        self.assertIn('{"glColorPointer", reinterpret_cast<void*>(&e_glColorPointer)}', entries)
-        # Without the fact, the hand-written entry point is reached directly.
-        self.assertIn('{"glSelectBuffer", reinterpret_cast<void*>(&handle_glSelectBuffer)}', entries)
-
 
 class CarriedExtensions(unittest.TestCase):
     def setUp(self):

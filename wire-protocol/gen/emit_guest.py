@@ -33,8 +33,6 @@ def _byte_count(p):
 def entry_body(c):
     lines = ["  Stream* cs = current_stream();",
              f"  if (!cs) return{_default_return(c)};"]
-    if "sees_mapped_writes" in c.facts:
-        lines.append("  send_mapped_writes(*cs);")
     if any(p.size_kind == "pixels" or p.buffer_source for p in c.params):
         lines.append("  GlState& cstate = cs->gl_state();")
     args = []
@@ -67,19 +65,9 @@ def entry_body(c):
     return "\n".join(lines)
 
 
-def mapped_writes_first(c):
-    """A hand-written entry point behind which persistent mappings are sent
-    first (the `sees_mapped_writes` fact), as generated ones do."""
-    call = f"handle_{c.name}({c.call_list()})"
-    return (f"{c.ret} GLAPIENTRY e_{c.name}({c.arg_list()}) {{\n"
-            "  if (Stream* cs = current_stream()) send_mapped_writes(*cs);\n"
-            f"  return {call};\n}}\n\n")
-
-
 def gl_entry_cpp(model):
     out = [HEADER, '#include <algorithm>\n#include <cstring>\n\n#include "icd/stream.h"\n'
-           '#include "gl/gl_state.h"\n#include "gl/persistent_mappings.h"\n'
-           '#include "gl_handlers.h"\n#include "wire/gl_encode.h"\n'
+           '#include "gl/gl_state.h"\n#include "gl_handlers.h"\n#include "wire/gl_encode.h"\n'
            '#include "wire/reader.h"\n#include "wire/sizes.h"\n\nnamespace icd {\nnamespace {\n\n'
            "// Copies a reply array into the caller's memory, never more than it holds.\n"
            "void copy_reply_data(wire::Reader& r, void* dst, size_t capacity) {\n"
@@ -89,10 +77,7 @@ def gl_entry_cpp(model):
            "}\n\n"]
     procs = []
     for c in model.ordered():
-        if c.custom in ("guest", "both", "manual") and "sees_mapped_writes" in c.facts:
-            target = f"e_{c.name}"
-            out.append(mapped_writes_first(c))
-        elif c.custom in ("guest", "both", "manual"):
+        if c.custom in ("guest", "both", "manual"):
             target = f"handle_{c.name}"
         else:
             target = f"e_{c.name}"

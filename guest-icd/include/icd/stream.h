@@ -26,6 +26,9 @@ class Stream {
 
   // Runs after every command while set (synchronous debug output).
   void set_after_command(void (*hook)(Stream&)) { after_command_ = hook; }
+  // Runs before each batch goes out while set, writing commands that go
+  // ahead of it (what the program wrote through persistent mappings).
+  void set_before_send(void (*hook)(Stream&, wire::Writer&)) { before_send_ = hook; }
 
   // Sends what is queued without waiting for the host.
   virtual void flush() = 0;
@@ -45,6 +48,7 @@ class Stream {
   wire::Writer writer_;
   size_t flush_threshold_ = 256 * 1024;
   void (*after_command_)(Stream&) = nullptr;
+  void (*before_send_)(Stream&, wire::Writer&) = nullptr;
 };
 
 // The calling thread's current context stream, or null when none is current.
