@@ -77,6 +77,39 @@ TEST_F(EglImage, ATextureIsSharedWithAnotherShareGroup) {
   DestroyContext(dpy_, other);
 }
 
+// GL_EXT_EGL_image_storage: the texture takes the image's storage as
+// immutable storage; an attribute list other than GL_NONE alone is GL's
+// GL_INVALID_VALUE.
+TEST_F(EglImage, ImmutableStorageFromAnImage) {
+  using TexStorage = void (*)(GLenum, GLeglImageOES, const GLint*);
+  constexpr GLenum kTextureImmutableFormat = 0x912F;
+  ASSERT_TRUE(offers("GL_EXT_EGL_image_storage"));
+  GLuint source = make_texture({40, 50, 220, 255});
+  const EGLint level0[] = {EGL_GL_TEXTURE_LEVEL_KHR, 0, EGL_NONE};
+  EGLImageKHR image = CreateImageKHR(dpy_, context_, EGL_GL_TEXTURE_2D_KHR,
+                                     reinterpret_cast<EGLClientBuffer>(uintptr_t{source}), level0);
+  ASSERT_NE(image, EGL_NO_IMAGE_KHR) << std::hex << GetError();
+  GLuint target = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenTextures")(1, &target);
+  gl<void (*)(GLenum, GLuint)>("glBindTexture")(kTexture2D, target);
+  const GLint none[] = {0};
+  gl<TexStorage>("glEGLImageTargetTexStorageEXT")(kTexture2D, image, none);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+  GLint immutable = 0;
+  gl<void (*)(GLenum, GLenum, GLint*)>("glGetTexParameteriv")(kTexture2D, kTextureImmutableFormat,
+                                                              &immutable);
+  EXPECT_EQ(immutable, 1);
+  EXPECT_EQ(read_texture(target), (std::array<uint8_t, 4>{40, 50, 220, 255}));
+
+  GLuint other = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenTextures")(1, &other);
+  gl<void (*)(GLenum, GLuint)>("glBindTexture")(kTexture2D, other);
+  const GLint unknown[] = {0x1234, 1, 0};
+  gl<TexStorage>("glEGLImageTargetTexStorageEXT")(kTexture2D, image, unknown);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), kInvalidValue);
+  EXPECT_TRUE(DestroyImage(dpy_, image));
+}
+
 TEST_F(EglImage, WrongSourcesAreEglErrors) {
   GLuint tex = make_texture({1, 2, 3, 4});
   auto buffer = [](GLuint name) { return reinterpret_cast<EGLClientBuffer>(uintptr_t{name}); };
