@@ -46,10 +46,12 @@ const std::string* fetch_string(Stream& s, GLenum name, GLuint index, bool index
   const uint64_t key = (uint64_t{indexed} << 63) | (uint64_t{index} << 32) | name;
   auto it = cache.find(key);
   if (it != cache.end() && !cache_disabled()) return &it->second;
-  size_t cmd = begin(s, indexed ? wire::GlOp::glGetStringi : wire::GlOp::glGetString);
-  s.writer().put(static_cast<uint32_t>(name));
-  if (indexed) s.writer().put(static_cast<uint32_t>(index));
-  auto reply = finish_and_wait(s, cmd);
+  if (indexed) {
+    wire::encode_glGetStringi(s.writer(), name, index);
+  } else {
+    wire::encode_glGetString(s.writer(), name);
+  }
+  auto reply = s.roundtrip();
   if (!reply) return nullptr;
   wire::Reader r(*reply, 0);
   auto data = r.get_data();
@@ -263,14 +265,14 @@ void GLAPIENTRY handle_glPopClientAttrib() {
 
 namespace {
 
+using UniformEncoder = void (*)(wire::Writer&, GLuint, GLint);
+
 template <typename T>
-void get_uniform(wire::GlOp op, GLuint program, GLint location, T* params) {
+void get_uniform(UniformEncoder encode, GLuint program, GLint location, T* params) {
   Stream* s = current_stream();
   if (!s) return;
-  size_t cmd = begin(*s, op);
-  s->writer().put(program);
-  s->writer().put(static_cast<int32_t>(location));
-  auto reply = finish_and_wait(*s, cmd);
+  encode(s->writer(), program, location);
+  auto reply = s->roundtrip();
   if (!reply) return;
   wire::Reader r(*reply, 0);
   copy_reply(r, params, 16 * sizeof(T));
@@ -279,37 +281,35 @@ void get_uniform(wire::GlOp op, GLuint program, GLint location, T* params) {
 }  // namespace
 
 void GLAPIENTRY handle_glGetUniformfv(GLuint program, GLint location, GLfloat* params) {
-  get_uniform(wire::GlOp::glGetUniformfv, program, location, params);
+  get_uniform(wire::encode_glGetUniformfv, program, location, params);
 }
 
 void GLAPIENTRY handle_glGetUniformiv(GLuint program, GLint location, GLint* params) {
-  get_uniform(wire::GlOp::glGetUniformiv, program, location, params);
+  get_uniform(wire::encode_glGetUniformiv, program, location, params);
 }
 
 void GLAPIENTRY handle_glGetUniformuiv(GLuint program, GLint location, GLuint* params) {
-  get_uniform(wire::GlOp::glGetUniformuiv, program, location, params);
+  get_uniform(wire::encode_glGetUniformuiv, program, location, params);
 }
 
 void GLAPIENTRY handle_glGetUniformdv(GLuint program, GLint location, GLdouble* params) {
-  get_uniform(wire::GlOp::glGetUniformdv, program, location, params);
+  get_uniform(wire::encode_glGetUniformdv, program, location, params);
 }
 
 void GLAPIENTRY handle_glGetUniformi64vARB(GLuint program, GLint location, GLint64* params) {
-  get_uniform(wire::GlOp::glGetUniformi64vARB, program, location, params);
+  get_uniform(wire::encode_glGetUniformi64vARB, program, location, params);
 }
 
 void GLAPIENTRY handle_glGetUniformui64vARB(GLuint program, GLint location, GLuint64* params) {
-  get_uniform(wire::GlOp::glGetUniformui64vARB, program, location, params);
+  get_uniform(wire::encode_glGetUniformui64vARB, program, location, params);
 }
 
 // The host knows the program string's length; the program's buffer holds it.
 void GLAPIENTRY handle_glGetProgramStringARB(GLenum target, GLenum pname, void* string) {
   Stream* s = current_stream();
   if (!s) return;
-  size_t cmd = begin(*s, wire::GlOp::glGetProgramStringARB);
-  s->writer().put(static_cast<uint32_t>(target));
-  s->writer().put(static_cast<uint32_t>(pname));
-  auto reply = finish_and_wait(*s, cmd);
+  wire::encode_glGetProgramStringARB(s->writer(), target, pname);
+  auto reply = s->roundtrip();
   if (!reply) return;
   wire::Reader r(*reply, 0);
   copy_reply(r, string, SIZE_MAX);
@@ -319,11 +319,8 @@ void GLAPIENTRY handle_glGetActiveUniformBlockiv(GLuint program, GLuint block, G
                                                  GLint* params) {
   Stream* s = current_stream();
   if (!s || !params) return;
-  size_t cmd = begin(*s, wire::GlOp::glGetActiveUniformBlockiv);
-  s->writer().put(program);
-  s->writer().put(block);
-  s->writer().put(static_cast<uint32_t>(pname));
-  auto reply = finish_and_wait(*s, cmd);
+  wire::encode_glGetActiveUniformBlockiv(s->writer(), program, block, pname);
+  auto reply = s->roundtrip();
   if (!reply) return;
   wire::Reader r(*reply, 0);
   auto data = r.get_data();

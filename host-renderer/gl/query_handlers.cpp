@@ -1,14 +1,12 @@
 // Queries whose answer size the host must work out: strings, uniform
 // values, block parameters and pixels read back into client memory.
 //
-// Wire layouts (guest-icd/gl/query_entry.cpp writes them):
-//   glGetString               u32 name -> Data (NUL-terminated, empty when none)
-//   glGetStringi              u32 name, u32 index -> Data
-//   glGetUniform{f,i,ui,d}v, glGetUniform{i,ui}64vARB
-//                             u32 program, i32 location -> Data values
-//   glGetProgramStringARB     u32 target, u32 pname -> Data (the program's
-//                             string, GL_PROGRAM_LENGTH_ARB bytes)
-//   glGetActiveUniformBlockiv u32 program, u32 block, u32 pname -> Data values
+// Requests of the queries: annotations.toml [layouts]; their replies:
+//   glGetString, glGetStringi  Data (NUL-terminated, empty when none)
+//   glGetUniform*              Data values, as many as the uniform's type has
+//   glGetProgramStringARB      Data (the program's string, GL_PROGRAM_LENGTH_ARB bytes)
+//   glGetActiveUniformBlockiv  Data values
+// Wire layouts of the read-backs (guest-icd/gl/query_entry.cpp writes them):
 //   glReadPixels              i32 x, y, width, height, u32 format, type, Data
 //                             (pack-buffer offset; or null: replies Data pixels)
 //   glReadnPixels             as glReadPixels, i32 bufSize before the Data
@@ -72,31 +70,29 @@ size_t components_at(GLuint program, GLint location) {
 
 template <typename T, typename Get>
 wire::Status get_uniform(DispatchEnv& env, wire::Reader& r, Get get) {
-  GLuint guest = 0;
-  GLint location = 0;
-  WIRE_TRY(read_args(r, guest, location));
+  wire::Args_glGetUniformfv a;  // the layout of every glGetUniform*
+  WIRE_TRY(wire::decode_glGetUniformfv(r, a));
   GLuint program = 0;
-  WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, guest, NameUse::kExisting, &program));
+  WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, a.program, NameUse::kExisting, &program));
   T values[16] = {};
-  get(program, location, values);
-  env.reply.put_data(values, components_at(program, location) * sizeof(T));
+  get(program, a.location, values);
+  env.reply.put_data(values, components_at(program, a.location) * sizeof(T));
   return {};
 }
 
 }  // namespace
 
 wire::Status handle_glGetString(DispatchEnv& env, wire::Reader& r) {
-  GLenum name = 0;
-  WIRE_TRY(read_args(r, name));
-  reply_string(env, glGetString(name));
+  wire::Args_glGetString a;
+  WIRE_TRY(wire::decode_glGetString(r, a));
+  reply_string(env, glGetString(a.name));
   return {};
 }
 
 wire::Status handle_glGetStringi(DispatchEnv& env, wire::Reader& r) {
-  GLenum name = 0;
-  GLuint index = 0;
-  WIRE_TRY(read_args(r, name, index));
-  reply_string(env, glGetStringi(name, index));
+  wire::Args_glGetStringi a;
+  WIRE_TRY(wire::decode_glGetStringi(r, a));
+  reply_string(env, glGetStringi(a.name, a.index));
   return {};
 }
 
@@ -135,22 +131,23 @@ wire::Status handle_glGetUniformui64vARB(DispatchEnv& env, wire::Reader& r) {
 }
 
 wire::Status handle_glGetProgramStringARB(DispatchEnv& env, wire::Reader& r) {
-  GLenum target = 0, pname = 0;
-  WIRE_TRY(read_args(r, target, pname));
+  wire::Args_glGetProgramStringARB a;
+  WIRE_TRY(wire::decode_glGetProgramStringARB(r, a));
   GLint length = 0;
-  if (pname == GL_PROGRAM_STRING_ARB) glGetProgramivARB(target, GL_PROGRAM_LENGTH_ARB, &length);
+  if (a.pname == GL_PROGRAM_STRING_ARB) glGetProgramivARB(a.target, GL_PROGRAM_LENGTH_ARB, &length);
   std::string text(static_cast<size_t>(std::max(length, 0)), '\0');
-  glGetProgramStringARB(target, pname, text.data());  // GL's own error for a bad target or pname
+  glGetProgramStringARB(a.target, a.pname, text.data());  // GL's own error for a bad target or pname
   env.reply.put_data(text.data(), text.size());
   return {};
 }
 
 wire::Status handle_glGetActiveUniformBlockiv(DispatchEnv& env, wire::Reader& r) {
-  GLuint guest = 0, block = 0;
-  GLenum pname = 0;
-  WIRE_TRY(read_args(r, guest, block, pname));
+  wire::Args_glGetActiveUniformBlockiv a;
+  WIRE_TRY(wire::decode_glGetActiveUniformBlockiv(r, a));
   GLuint program = 0;
-  WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, guest, NameUse::kExisting, &program));
+  WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, a.program, NameUse::kExisting, &program));
+  const GLuint block = a.uniformBlockIndex;
+  const GLenum pname = a.pname;
   GLint count = 1;
   if (pname == GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES) {
     glGetActiveUniformBlockiv(program, block, GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS, &count);
