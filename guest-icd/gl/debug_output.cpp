@@ -26,7 +26,8 @@ template <typename T>
 std::vector<T> values(wire::Reader& r, size_t count) {
   std::vector<T> out(count);
   auto data = r.get_data();
-  if (data) std::memcpy(out.data(), data->bytes.data(), std::min(data->bytes.size(), count * sizeof(T)));
+  const size_t bytes = data ? std::min(data->bytes.size(), count * sizeof(T)) : 0;
+  if (bytes > 0) std::memcpy(out.data(), data->bytes.data(), bytes);
   return out;
 }
 

@@ -38,15 +38,27 @@ inline size_t copy_reply(wire::Reader& r, void* dst, size_t capacity) {
   return data->bytes.size();
 }
 
-// Ends a read-back of pixels: into the bound pack buffer at the offset
-// `pixels` stands for (no wait), or a round trip whose pixels are copied to
-// the program's memory, at most `capacity` bytes.
-void finish_read_back(Stream& s, size_t cmd, void* pixels, size_t capacity);
+// What a read-back command names for the program's `pixels`: the offset
+// into the bound pack buffer they stand for, or null, and the host replies
+// with the image.
+struct PackTarget {
+  const void* data;
+  bool in_buffer;
+};
+inline PackTarget pack_target(Stream& s, void* pixels) {
+  const bool in_buffer = s.gl_state().pack_buffer_bound();
+  return {in_buffer ? pixels : nullptr, in_buffer};
+}
+
+// Ends a read-back whose command was encoded with pack_target(): into the
+// pack buffer (no wait), or a round trip whose pixels are copied to the
+// program's memory, at most `capacity` bytes.
+void finish_read_back(Stream& s, void* pixels, size_t capacity);
 // finish_read_back of an image the guest knows the size of: only the rows GL
 // writes under the pack state are copied, so skipped pixels, rows and images
 // keep what the program had there (reading tiles into one buffer). `dims`
 // 0: the host's reply says how many dimensions the image has.
-void finish_image_read_back(Stream& s, size_t cmd, void* pixels, size_t capacity, int dims,
+void finish_image_read_back(Stream& s, void* pixels, size_t capacity, int dims,
                             GLenum format, GLenum type, int64_t width, int64_t height, int64_t depth);
 
 }  // namespace icd

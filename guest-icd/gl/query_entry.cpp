@@ -329,20 +329,15 @@ void GLAPIENTRY handle_glGetActiveUniformBlockiv(GLuint program, GLuint block, G
 
 namespace {
 
-// Ends a read-back: into the bound pack buffer at the offset `pixels`
-// stands for (no wait, no reply), or a round trip whose reply's image comes
-// back (valid until the stream's next round trip). `dims`: the reply starts
-// with the image's dimensions.
-std::optional<std::span<const std::byte>> read_back_reply(Stream& s, size_t cmd, void* pixels,
-                                                          uint32_t* dims = nullptr) {
-  auto& w = s.writer();
+// Ends a read-back: into the bound pack buffer (no wait, no reply), or a
+// round trip whose reply's image comes back (valid until the stream's next
+// round trip). `dims`: the reply starts with the image's dimensions.
+std::optional<std::span<const std::byte>> read_back_reply(Stream& s, uint32_t* dims = nullptr) {
   if (s.gl_state().pack_buffer_bound()) {
-    w.put_buffer_offset(reinterpret_cast<uintptr_t>(pixels));
-    finish(s, cmd);
+    s.commit();
     return std::nullopt;
   }
-  w.put_data(nullptr, 0);
-  auto reply = finish_and_wait(s, cmd);
+  auto reply = s.roundtrip();
   if (!reply) return std::nullopt;
   wire::Reader r(*reply, 0);
   if (dims) {
@@ -357,16 +352,16 @@ std::optional<std::span<const std::byte>> read_back_reply(Stream& s, size_t cmd,
 
 }  // namespace
 
-void finish_read_back(Stream& s, size_t cmd, void* pixels, size_t capacity) {
-  auto bytes = read_back_reply(s, cmd, pixels);
+void finish_read_back(Stream& s, void* pixels, size_t capacity) {
+  auto bytes = read_back_reply(s);
   const size_t n = bytes ? std::min(capacity, bytes->size()) : 0;
   if (pixels && n > 0) std::memcpy(pixels, bytes->data(), n);
 }
 
-void finish_image_read_back(Stream& s, size_t cmd, void* pixels, size_t capacity, int dims,
+void finish_image_read_back(Stream& s, void* pixels, size_t capacity, int dims,
                             GLenum format, GLenum type, int64_t width, int64_t height, int64_t depth) {
   uint32_t host_dims = 0;
-  auto bytes = read_back_reply(s, cmd, pixels, dims == 0 ? &host_dims : nullptr);
+  auto bytes = read_back_reply(s, dims == 0 ? &host_dims : nullptr);
   if (!bytes || !pixels) return;
   if (dims == 0) dims = static_cast<int>(host_dims);
   auto* out = static_cast<std::byte*>(pixels);
@@ -381,25 +376,19 @@ void GLAPIENTRY handle_glReadPixels(GLint x, GLint y, GLsizei width, GLsizei hei
                                     GLenum format, GLenum type, void* pixels) {
   Stream* s = current_stream();
   if (!s) return;
-  size_t cmd = begin(*s, wire::GlOp::glReadPixels);
-  auto& w = s->writer();
-  for (int32_t v : {x, y, width, height}) w.put(v);
-  w.put(static_cast<uint32_t>(format));
-  w.put(static_cast<uint32_t>(type));
-  finish_image_read_back(*s, cmd, pixels, SIZE_MAX, 2, format, type, width, height, 1);
+  const PackTarget to = pack_target(*s, pixels);
+  wire::encode_glReadPixels(s->writer(), x, y, width, height, format, type, to.data, 0, to.in_buffer);
+  finish_image_read_back(*s, pixels, SIZE_MAX, 2, format, type, width, height, 1);
 }
 
 void GLAPIENTRY handle_glReadnPixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format,
                                      GLenum type, GLsizei buf_size, void* pixels) {
   Stream* s = current_stream();
   if (!s) return;
-  size_t cmd = begin(*s, wire::GlOp::glReadnPixels);
-  auto& w = s->writer();
-  for (int32_t v : {x, y, width, height}) w.put(v);
-  w.put(static_cast<uint32_t>(format));
-  w.put(static_cast<uint32_t>(type));
-  w.put(static_cast<int32_t>(buf_size));
-  finish_image_read_back(*s, cmd, pixels, static_cast<size_t>(std::max(buf_size, 0)), 2, format, type,
+  const PackTarget to = pack_target(*s, pixels);
+  wire::encode_glReadnPixels(s->writer(), x, y, width, height, format, type, buf_size, to.data, 0,
+                             to.in_buffer);
+  finish_image_read_back(*s, pixels, static_cast<size_t>(std::max(buf_size, 0)), 2, format, type,
                          width, height, 1);
 }
 
@@ -407,33 +396,36 @@ void GLAPIENTRY handle_glGetPolygonStipple(GLubyte* mask) {
   Stream* s = current_stream();
   if (!s) return;
   constexpr GLenum kColorIndex = 0x1900, kBitmap = 0x1A00;
-  size_t cmd = begin(*s, wire::GlOp::glGetPolygonStipple);
-  finish_image_read_back(*s, cmd, mask, SIZE_MAX, 2, kColorIndex, kBitmap, 32, 32, 1);
+  const PackTarget to = pack_target(*s, mask);
+  wire::encode_glGetPolygonStipple(s->writer(), to.data, 0, to.in_buffer);
+  finish_image_read_back(*s, mask, SIZE_MAX, 2, kColorIndex, kBitmap, 32, 32, 1);
 }
 
 namespace {
 
 // The host knows the map's size; the program's buffer holds the map.
-void get_pixel_map(wire::GlOp op, GLenum map, void* values) {
+using PixelMapEncoder = void (*)(wire::Writer&, GLenum, const void*, size_t, bool);
+
+void get_pixel_map(PixelMapEncoder encode, GLenum map, void* values) {
   Stream* s = current_stream();
   if (!s) return;
-  size_t cmd = begin(*s, op);
-  s->writer().put(static_cast<uint32_t>(map));
-  finish_read_back(*s, cmd, values, SIZE_MAX);
+  const PackTarget to = pack_target(*s, values);
+  encode(s->writer(), map, to.data, 0, to.in_buffer);
+  finish_read_back(*s, values, SIZE_MAX);
 }
 
 }  // namespace
 
 void GLAPIENTRY handle_glGetPixelMapfv(GLenum map, GLfloat* values) {
-  get_pixel_map(wire::GlOp::glGetPixelMapfv, map, values);
+  get_pixel_map(wire::encode_glGetPixelMapfv, map, values);
 }
 
 void GLAPIENTRY handle_glGetPixelMapuiv(GLenum map, GLuint* values) {
-  get_pixel_map(wire::GlOp::glGetPixelMapuiv, map, values);
+  get_pixel_map(wire::encode_glGetPixelMapuiv, map, values);
 }
 
 void GLAPIENTRY handle_glGetPixelMapusv(GLenum map, GLushort* values) {
-  get_pixel_map(wire::GlOp::glGetPixelMapusv, map, values);
+  get_pixel_map(wire::encode_glGetPixelMapusv, map, values);
 }
 
 void GLAPIENTRY handle_glGetPointerv(GLenum pname, void** params) {

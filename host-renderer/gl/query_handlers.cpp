@@ -6,13 +6,8 @@
 //   glGetUniform*              Data values, as many as the uniform's type has
 //   glGetProgramStringARB      Data (the program's string, GL_PROGRAM_LENGTH_ARB bytes)
 //   glGetActiveUniformBlockiv  Data values
-// Wire layouts of the read-backs (guest-icd/gl/query_entry.cpp writes them):
-//   glReadPixels              i32 x, y, width, height, u32 format, type, Data
-//                             (pack-buffer offset; or null: replies Data pixels)
-//   glReadnPixels             as glReadPixels, i32 bufSize before the Data
-//   glGetPolygonStipple       Data (as glReadPixels: a 32x32 bitmap)
-//   glGetPixelMap{fv,uiv,usv} u32 map, Data (as glReadPixels; the host sizes
-//                             the map from GL, the pack state does not apply)
+//   glReadPixels, glReadnPixels, glGetPolygonStipple, glGetPixelMap*: the
+//                              image (or map) when the pixels named no pack buffer
 #include <epoxy/gl.h>
 
 #include <algorithm>
@@ -162,35 +157,27 @@ wire::Status handle_glGetActiveUniformBlockiv(DispatchEnv& env, wire::Reader& r)
 }
 
 wire::Status handle_glReadPixels(DispatchEnv& env, wire::Reader& r) {
-  GLint x = 0, y = 0;
-  GLsizei width = 0, height = 0;
-  GLenum format = 0, type = 0;
-  wire::Data target;
-  WIRE_TRY(read_args(r, x, y, width, height, format, type));
-  WIRE_TRY(read_data(r, target));
-  return read_back_pixels(env, target, 2, format, type, width, height, 1, [&](void* p) {
-    glReadPixels(x, y, width, height, format, type, p);
+  wire::Args_glReadPixels a;
+  WIRE_TRY(wire::decode_glReadPixels(r, a));
+  return read_back_pixels(env, a.pixels, 2, a.format, a.type, a.width, a.height, 1, [&](void* p) {
+    glReadPixels(a.x, a.y, a.width, a.height, a.format, a.type, p);
   });
 }
 
 wire::Status handle_glReadnPixels(DispatchEnv& env, wire::Reader& r) {
-  GLint x = 0, y = 0;
-  GLsizei width = 0, height = 0, buf_size = 0;
-  GLenum format = 0, type = 0;
-  wire::Data target;
-  WIRE_TRY(read_args(r, x, y, width, height, format, type, buf_size));
-  WIRE_TRY(read_data(r, target));
-  return read_back_pixels_within(env, target, 2, format, type, width, height, 1, buf_size,
+  wire::Args_glReadnPixels a;
+  WIRE_TRY(wire::decode_glReadnPixels(r, a));
+  return read_back_pixels_within(env, a.data, 2, a.format, a.type, a.width, a.height, 1, a.bufSize,
                                  [&](GLsizei room, void* p) {
-                                   glReadnPixels(x, y, width, height, format, type, room, p);
+                                   glReadnPixels(a.x, a.y, a.width, a.height, a.format, a.type, room, p);
                                  });
 }
 
 // The 32x32 stipple as a bitmap under the pack state, like glReadPixels.
 wire::Status handle_glGetPolygonStipple(DispatchEnv& env, wire::Reader& r) {
-  wire::Data destination;
-  WIRE_TRY(read_data(r, destination));
-  return read_back_image(env, destination, 2, GL_COLOR_INDEX, GL_BITMAP, 32, 32, 1,
+  wire::Args_glGetPolygonStipple a;
+  WIRE_TRY(wire::decode_glGetPolygonStipple(r, a));
+  return read_back_image(env, a.mask, 2, GL_COLOR_INDEX, GL_BITMAP, 32, 32, 1,
                          [](void* p) { glGetPolygonStipple(static_cast<GLubyte*>(p)); });
 }
 
@@ -203,10 +190,10 @@ constexpr size_t kMaxPixelMapEntries = 65536;
 // the offset the guest names, or sent back.
 template <typename T, typename Read>
 wire::Status get_pixel_map(DispatchEnv& env, wire::Reader& r, Read read) {
-  GLenum map = 0;
-  wire::Data destination;
-  WIRE_TRY(read_args(r, map));
-  WIRE_TRY(read_data(r, destination));
+  wire::Args_glGetPixelMapfv a;  // the layout of every glGetPixelMap*
+  WIRE_TRY(wire::decode_glGetPixelMapfv(r, a));
+  const GLenum map = a.map;
+  const wire::Data& destination = a.values;
   const bool to_buffer = destination.kind == wire::DataKind::kBufferOffset;
   if (map < GL_PIXEL_MAP_I_TO_I || map > GL_PIXEL_MAP_A_TO_A) {
     refuse_pixels(env.state.impl(), GL_INVALID_ENUM);

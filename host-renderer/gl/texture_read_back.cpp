@@ -3,19 +3,10 @@
 // region). The host sizes every image from GL and its pack state, and hands
 // GL no more room than that (as bufSize where the command takes one).
 //
-// Wire layouts (guest-icd/gl/texture_read_entry.cpp writes them); Data is a
-// pack-buffer offset (no reply) or null (the reply is Data, the image):
-//   glGetTexImage                  u32 target, i32 level, u32 format, type, Data
-//   glGetnTexImage(ARB)            u32 target, i32 level, u32 format, type, i32 bufSize, Data
-//   glGetTextureImage              u32 texture, i32 level, u32 format, type, i32 bufSize, Data
-//   glGetTextureSubImage           u32 texture, i32 level, i32 x, y, z, width, height, depth,
-//                                  u32 format, type, i32 bufSize, Data; the reply starts
-//                                  with u32 dims, the image's dimensions under the pack state
-//   glGetCompressedTexImage        u32 target, i32 level, Data
-//   glGetnCompressedTexImage(ARB)  u32 target, i32 level, i32 bufSize, Data
-//   glGetCompressedTextureImage    u32 texture, i32 level, i32 bufSize, Data
-//   glGetCompressedTextureSubImage u32 texture, i32 level, i32 x, y, z, width, height, depth,
-//                                  i32 bufSize, Data
+// Wire layouts: annotations.toml [layouts]. The pixels are a pack-buffer
+// offset (no reply) or null: the reply is Data, the image;
+// glGetTextureSubImage's starts with u32 dims, the image's dimensions under
+// the pack state.
 #include <epoxy/gl.h>
 
 #include <algorithm>
@@ -137,46 +128,35 @@ constexpr GLsizei kNoLimit = INT32_MAX;
 // glGetnTexImage and its ARB twin are separate entry points (Mesa 22.3 has
 // only the ARB one): each reaches the driver under its own name.
 wire::Status get_n_tex_image(DispatchEnv& env, wire::Reader& r, PFNGLGETNTEXIMAGEPROC get) {
-  GLenum target = 0, format = 0, type = 0;
-  GLint level = 0;
-  GLsizei buf_size = 0;
-  wire::Data destination;
-  WIRE_TRY(read_args(r, target, level, format, type, buf_size));
-  WIRE_TRY(read_data(r, destination));
-  const Level l = level_of_target(target, level, false);
-  return read_back_pixels_within(env, destination, image_dims(target), format, type, l.width, l.height,
-                                 l.depth, buf_size, [&](GLsizei room, void* p) {
-                                   get(target, level, format, type, room, p);
+  wire::Args_glGetnTexImage a;
+  WIRE_TRY(wire::decode_glGetnTexImage(r, a));
+  const Level l = level_of_target(a.target, a.level, false);
+  return read_back_pixels_within(env, a.pixels, image_dims(a.target), a.format, a.type, l.width,
+                                 l.height, l.depth, a.bufSize, [&](GLsizei room, void* p) {
+                                   get(a.target, a.level, a.format, a.type, room, p);
                                  });
 }
 
 // Its compressed twin, the same way.
 wire::Status get_n_compressed_tex_image(DispatchEnv& env, wire::Reader& r,
                                         PFNGLGETNCOMPRESSEDTEXIMAGEPROC get) {
-  GLenum target = 0;
-  GLint level = 0;
-  GLsizei buf_size = 0;
-  wire::Data destination;
-  WIRE_TRY(read_args(r, target, level, buf_size));
-  WIRE_TRY(read_data(r, destination));
-  const Level l = level_of_target(target, level, true);
-  const int64_t bytes = compressed_bytes(l, image_dims(target), l.width, l.height, l.depth);
-  return read_compressed(env, destination, l, bytes, buf_size,
-                         [&](GLsizei room, void* p) { get(target, level, room, p); });
+  wire::Args_glGetnCompressedTexImage a;
+  WIRE_TRY(wire::decode_glGetnCompressedTexImage(r, a));
+  const Level l = level_of_target(a.target, a.lod, true);
+  const int64_t bytes = compressed_bytes(l, image_dims(a.target), l.width, l.height, l.depth);
+  return read_compressed(env, a.pixels, l, bytes, a.bufSize,
+                         [&](GLsizei room, void* p) { get(a.target, a.lod, room, p); });
 }
 
 }  // namespace
 
 wire::Status handle_glGetTexImage(DispatchEnv& env, wire::Reader& r) {
-  GLenum target = 0, format = 0, type = 0;
-  GLint level = 0;
-  wire::Data destination;
-  WIRE_TRY(read_args(r, target, level, format, type));
-  WIRE_TRY(read_data(r, destination));
-  const Level l = level_of_target(target, level, false);
-  return read_back_pixels_within(env, destination, image_dims(target), format, type, l.width,
+  wire::Args_glGetTexImage a;
+  WIRE_TRY(wire::decode_glGetTexImage(r, a));
+  const Level l = level_of_target(a.target, a.level, false);
+  return read_back_pixels_within(env, a.pixels, image_dims(a.target), a.format, a.type, l.width,
                                  l.height, l.depth, kNoLimit, [&](GLsizei, void* p) {
-                                   glGetTexImage(target, level, format, type, p);
+                                   glGetTexImage(a.target, a.level, a.format, a.type, p);
                                  });
 }
 
@@ -189,31 +169,25 @@ wire::Status handle_glGetnTexImageARB(DispatchEnv& env, wire::Reader& r) {
 }
 
 wire::Status handle_glGetTextureImage(DispatchEnv& env, wire::Reader& r) {
-  GLuint guest = 0;
-  GLint level = 0;
-  GLenum format = 0, type = 0;
-  GLsizei buf_size = 0;
-  wire::Data destination;
-  WIRE_TRY(read_args(r, guest, level, format, type, buf_size));
-  WIRE_TRY(read_data(r, destination));
-  auto texture = texture_name(env, guest);
+  wire::Args_glGetTextureImage a;
+  WIRE_TRY(wire::decode_glGetTextureImage(r, a));
+  auto texture = texture_name(env, a.texture);
   if (!texture) return texture.error();
-  const Level l = level_of_texture(env.state.impl(), *texture, level, false);
-  return read_back_pixels_within(env, destination, image_dims(l.target), format, type, l.width,
-                                 l.height, l.depth, buf_size, [&](GLsizei room, void* p) {
-                                   glGetTextureImage(*texture, level, format, type, room, p);
+  const Level l = level_of_texture(env.state.impl(), *texture, a.level, false);
+  return read_back_pixels_within(env, a.pixels, image_dims(l.target), a.format, a.type, l.width,
+                                 l.height, l.depth, a.bufSize, [&](GLsizei room, void* p) {
+                                   glGetTextureImage(*texture, a.level, a.format, a.type, room, p);
                                  });
 }
 
 wire::Status handle_glGetTextureSubImage(DispatchEnv& env, wire::Reader& r) {
-  GLuint guest = 0;
-  GLint level = 0, x = 0, y = 0, z = 0;
-  GLsizei width = 0, height = 0, depth = 0, buf_size = 0;
-  GLenum format = 0, type = 0;
-  wire::Data destination;
-  WIRE_TRY(read_args(r, guest, level, x, y, z, width, height, depth, format, type, buf_size));
-  WIRE_TRY(read_data(r, destination));
-  auto texture = texture_name(env, guest);
+  wire::Args_glGetTextureSubImage a;
+  WIRE_TRY(wire::decode_glGetTextureSubImage(r, a));
+  const GLint level = a.level, x = a.xoffset, y = a.yoffset, z = a.zoffset;
+  const GLsizei width = a.width, height = a.height, depth = a.depth, buf_size = a.bufSize;
+  const GLenum format = a.format, type = a.type;
+  const wire::Data& destination = a.pixels;
+  auto texture = texture_name(env, a.texture);
   if (!texture) return texture.error();
   const Level l = level_of_texture(env.state.impl(), *texture, level, false);
   // Sized for the part inside the level (a cube map's faces count as depth):
@@ -230,15 +204,12 @@ wire::Status handle_glGetTextureSubImage(DispatchEnv& env, wire::Reader& r) {
 }
 
 wire::Status handle_glGetCompressedTexImage(DispatchEnv& env, wire::Reader& r) {
-  GLenum target = 0;
-  GLint level = 0;
-  wire::Data destination;
-  WIRE_TRY(read_args(r, target, level));
-  WIRE_TRY(read_data(r, destination));
-  const Level l = level_of_target(target, level, true);
-  const int64_t bytes = compressed_bytes(l, image_dims(target), l.width, l.height, l.depth);
-  return read_compressed(env, destination, l, bytes, kNoLimit,
-                         [&](GLsizei, void* p) { glGetCompressedTexImage(target, level, p); });
+  wire::Args_glGetCompressedTexImage a;
+  WIRE_TRY(wire::decode_glGetCompressedTexImage(r, a));
+  const Level l = level_of_target(a.target, a.level, true);
+  const int64_t bytes = compressed_bytes(l, image_dims(a.target), l.width, l.height, l.depth);
+  return read_compressed(env, a.img, l, bytes, kNoLimit,
+                         [&](GLsizei, void* p) { glGetCompressedTexImage(a.target, a.level, p); });
 }
 
 wire::Status handle_glGetnCompressedTexImage(DispatchEnv& env, wire::Reader& r) {
@@ -250,29 +221,24 @@ wire::Status handle_glGetnCompressedTexImageARB(DispatchEnv& env, wire::Reader& 
 }
 
 wire::Status handle_glGetCompressedTextureImage(DispatchEnv& env, wire::Reader& r) {
-  GLuint guest = 0;
-  GLint level = 0;
-  GLsizei buf_size = 0;
-  wire::Data destination;
-  WIRE_TRY(read_args(r, guest, level, buf_size));
-  WIRE_TRY(read_data(r, destination));
-  auto texture = texture_name(env, guest);
+  wire::Args_glGetCompressedTextureImage a;
+  WIRE_TRY(wire::decode_glGetCompressedTextureImage(r, a));
+  auto texture = texture_name(env, a.texture);
   if (!texture) return texture.error();
-  const Level l = level_of_texture(env.state.impl(), *texture, level, true);
+  const Level l = level_of_texture(env.state.impl(), *texture, a.level, true);
   const int64_t bytes = compressed_bytes(l, image_dims(l.target), l.width, l.height, l.depth);
-  return read_compressed(env, destination, l, bytes, buf_size, [&](GLsizei room, void* p) {
-    glGetCompressedTextureImage(*texture, level, room, p);
+  return read_compressed(env, a.pixels, l, bytes, a.bufSize, [&](GLsizei room, void* p) {
+    glGetCompressedTextureImage(*texture, a.level, room, p);
   });
 }
 
 wire::Status handle_glGetCompressedTextureSubImage(DispatchEnv& env, wire::Reader& r) {
-  GLuint guest = 0;
-  GLint level = 0, x = 0, y = 0, z = 0;
-  GLsizei width = 0, height = 0, depth = 0, buf_size = 0;
-  wire::Data destination;
-  WIRE_TRY(read_args(r, guest, level, x, y, z, width, height, depth, buf_size));
-  WIRE_TRY(read_data(r, destination));
-  auto texture = texture_name(env, guest);
+  wire::Args_glGetCompressedTextureSubImage a;
+  WIRE_TRY(wire::decode_glGetCompressedTextureSubImage(r, a));
+  const GLint level = a.level, x = a.xoffset, y = a.yoffset, z = a.zoffset;
+  const GLsizei width = a.width, height = a.height, depth = a.depth, buf_size = a.bufSize;
+  const wire::Data& destination = a.pixels;
+  auto texture = texture_name(env, a.texture);
   if (!texture) return texture.error();
   const Level l = level_of_texture(env.state.impl(), *texture, level, true);
   // The region's size is the format's blocks, which GL does not report
