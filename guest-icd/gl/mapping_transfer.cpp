@@ -3,26 +3,25 @@
 #include <algorithm>
 
 #include "gl/entry_support.h"
+#include "wire/gl_encode.h"
 
 namespace icd {
 namespace {
 
-// Starts a map command of `phase` (0: read the range, 1: write it). A
-// persistent mapping is reached by name through glMapBufferRange, which every
-// context with persistent mappings has (phases 2 and 3), and read through a
-// copy: programs read their write-only mappings too, whose storage the host
-// may not map for reading.
-size_t begin_map(wire::Writer& w, const Mapping& m, uint32_t phase, int64_t offset, int64_t length,
-                 GLbitfield access) {
-  const bool by_name = m.buffer != 0 && !m.persistent();
-  size_t start = w.begin(static_cast<uint32_t>(by_name ? wire::GlOp::glMapNamedBufferRange
-                                                       : wire::GlOp::glMapBufferRange));
-  w.put(m.persistent() ? phase + 2 : phase);
-  w.put(m.buffer ? m.buffer : static_cast<uint32_t>(m.target));
-  w.put(offset);
-  w.put(length);
-  w.put(static_cast<uint32_t>(access));
-  return start;
+// Encodes a map command of `phase` (0: read the range, 1: write `bytes`
+// into it). A persistent mapping is reached by name through
+// glMapBufferRange, which every context with persistent mappings has
+// (phases 2 and 3), and read through a copy: programs read their write-only
+// mappings too, whose storage the host may not map for reading.
+void encode_map(wire::Writer& w, const Mapping& m, uint32_t phase, int64_t offset, int64_t length,
+                GLbitfield access, const std::byte* bytes) {
+  const size_t n = bytes ? static_cast<size_t>(length) : 0;
+  if (m.buffer != 0 && !m.persistent()) {
+    wire::encode_glMapNamedBufferRange(w, phase, m.buffer, offset, length, access, bytes, n);
+  } else {
+    wire::encode_glMapBufferRange(w, m.persistent() ? phase + 2 : phase, m.buffer ? m.buffer : m.target,
+                                  offset, length, access, bytes, n);
+  }
 }
 
 // Calls piece(offset, length) for each piece of [offset, offset + length).
@@ -36,9 +35,7 @@ bool in_pieces(int64_t offset, int64_t length, Piece piece) {
 
 void encode_piece(wire::Writer& w, const Mapping& m, int64_t offset, int64_t length,
                   GLbitfield access) {
-  size_t start = begin_map(w, m, 1, m.offset + offset, length, access);
-  w.put_data(m.shadow.data() + offset, static_cast<size_t>(length));
-  w.end(start);
+  encode_map(w, m, 1, m.offset + offset, length, access, m.shadow.data() + offset);
 }
 
 }  // namespace
@@ -61,7 +58,8 @@ void send_range(Stream& s, const Mapping& m, int64_t offset, int64_t length, GLb
 
 bool read_range(Stream& s, const Mapping& m, int64_t offset, int64_t length, std::byte* out) {
   return in_pieces(offset, length, [&](int64_t o, int64_t l) {
-    auto reply = finish_and_wait(s, begin_map(s.writer(), m, 0, m.offset + o, l, m.access));
+    encode_map(s.writer(), m, 0, m.offset + o, l, m.access, nullptr);
+    auto reply = s.roundtrip();
     if (!reply) return false;
     wire::Reader r(*reply, 0);
     copy_reply(r, out + (o - offset), static_cast<size_t>(l));

@@ -1,12 +1,10 @@
 // Buffer mapping: the guest maps a shadow copy; the host maps its buffer
 // only to fill the shadow (read maps) or to take the guest's writes.
 //
-// Wire layout (guest-icd/gl/buffer_entry.cpp writes it):
-//   glMapBufferRange  u32 phase (0 read, 1 write; of a persistent mapping: 2 read
-//                     through a copy, 3 write), u32 target (phases 2 and 3:
-//                     a guest buffer name), i64 offset, i64 length,
-//                     u32 access; write: Data bytes; read replies Data bytes
-//   glMapNamedBufferRange  phases 0 and 1 with u32 buffer (a guest name) for target
+// Wire layouts: annotations.toml [layouts]. Phases: 0 reads the range (the
+// reply is Data, its bytes), 1 writes the command's bytes into it; a
+// persistent mapping's are 2 (read through a copy) and 3 (write), with a
+// guest buffer name in place of the target.
 #include <epoxy/gl.h>
 
 #include <algorithm>
@@ -33,8 +31,8 @@ wire::Status check_range(int64_t offset, int64_t length) {
 // writes the guest's bytes into it. `map(offset, length, access)` and
 // `unmap()` reach the buffer at a binding or by name.
 template <typename Map, typename Unmap>
-wire::Status map_phase(DispatchEnv& env, wire::Reader& r, uint32_t phase, int64_t offset,
-                       int64_t length, GLbitfield access, Map map, Unmap unmap) {
+wire::Status map_phase(DispatchEnv& env, uint32_t phase, int64_t offset, int64_t length,
+                       GLbitfield access, const wire::Data& data, Map map, Unmap unmap) {
   WIRE_TRY(check_range(offset, length));
   const auto bytes = static_cast<size_t>(length);
   if (phase == 0) {
@@ -46,8 +44,6 @@ wire::Status map_phase(DispatchEnv& env, wire::Reader& r, uint32_t phase, int64_
     env.reply.put_data(out, mapped ? bytes : 0);
     return {};
   }
-  wire::Data data;
-  WIRE_TRY(read_data(r, data));
   if (data.kind == wire::DataKind::kBufferOffset || data.bytes.size() < bytes) {
     return wire::make_error(wire::Errc::kBadLength, "mapped data shorter than the range");
   }
@@ -90,16 +86,15 @@ wire::Status read_through_copy(DispatchEnv& env, GLuint buffer, int64_t offset, 
 // Phases 2 and 3 keep a persistent mapping in step with its buffer, which
 // need not be bound anywhere then: reached by name (on every API that has
 // persistent mappings, through the copy bindings, put back afterwards).
-wire::Status persistent_phase(DispatchEnv& env, wire::Reader& r, uint32_t phase, GLuint guest,
-                              int64_t offset, int64_t length, GLbitfield access) {
+wire::Status persistent_phase(DispatchEnv& env, const wire::Args_glMapBufferRange& args) {
   GLuint buffer = 0;
-  WIRE_TRY(env.state.impl().translate(ObjectType::kBuffer, guest, NameUse::kExisting, &buffer));
-  if (phase == 2) return read_through_copy(env, buffer, offset, length);
+  WIRE_TRY(env.state.impl().translate(ObjectType::kBuffer, args.target, NameUse::kExisting, &buffer));
+  if (args.phase == 2) return read_through_copy(env, buffer, args.offset, args.length);
   GLint bound = 0;
   glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &bound);
   glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
   wire::Status status = map_phase(
-      env, r, 1, offset, length, access,
+      env, 1, args.offset, args.length, args.access, args.bytes,
       [&](int64_t o, int64_t l, GLbitfield a) { return glMapBufferRange(GL_COPY_WRITE_BUFFER, o, l, a); },
       [&] { glUnmapBuffer(GL_COPY_WRITE_BUFFER); });
   glBindBuffer(GL_COPY_WRITE_BUFFER, static_cast<GLuint>(bound));
@@ -109,26 +104,21 @@ wire::Status persistent_phase(DispatchEnv& env, wire::Reader& r, uint32_t phase,
 }  // namespace
 
 wire::Status handle_glMapBufferRange(DispatchEnv& env, wire::Reader& r) {
-  uint32_t phase = 0;
-  GLenum target = 0;
-  int64_t offset = 0, length = 0;
-  GLbitfield access = 0;
-  WIRE_TRY(read_args(r, phase, target, offset, length, access));
-  if (phase >= 2) return persistent_phase(env, r, phase, target, offset, length, access);
-  return map_phase(env, r, phase, offset, length, access,
+  wire::Args_glMapBufferRange args;
+  WIRE_TRY(wire::decode_glMapBufferRange(r, args));
+  if (args.phase >= 2) return persistent_phase(env, args);
+  const GLenum target = args.target;
+  return map_phase(env, args.phase, args.offset, args.length, args.access, args.bytes,
                    [&](int64_t o, int64_t l, GLbitfield a) { return glMapBufferRange(target, o, l, a); },
                    [&] { glUnmapBuffer(target); });
 }
 
 wire::Status handle_glMapNamedBufferRange(DispatchEnv& env, wire::Reader& r) {
-  uint32_t phase = 0;
-  GLuint guest = 0;
-  int64_t offset = 0, length = 0;
-  GLbitfield access = 0;
-  WIRE_TRY(read_args(r, phase, guest, offset, length, access));
+  wire::Args_glMapNamedBufferRange args;
+  WIRE_TRY(wire::decode_glMapNamedBufferRange(r, args));
   GLuint buffer = 0;
-  WIRE_TRY(env.state.impl().translate(ObjectType::kBuffer, guest, NameUse::kExisting, &buffer));
-  return map_phase(env, r, phase, offset, length, access,
+  WIRE_TRY(env.state.impl().translate(ObjectType::kBuffer, args.buffer, NameUse::kExisting, &buffer));
+  return map_phase(env, args.phase, args.offset, args.length, args.access, args.bytes,
                    [&](int64_t o, int64_t l, GLbitfield a) { return glMapNamedBufferRange(buffer, o, l, a); },
                    [&] { glUnmapNamedBuffer(buffer); });
 }
