@@ -30,12 +30,8 @@ class HostileDataTest : public AttackSuite<HostileDataTest> {
   void SetUp() override {
     AttackSuite::SetUp();
     if (HasFatalFailure()) return;
-    attacker_ = TestGuest::connect(host_->ring_address());
-    ASSERT_TRUE(attacker_ && attacker_->hello().ok());
-    ASSERT_EQ(attacker_->create_context(1, Api::kGles, 3, 0), 0u);
-    attacker_->create_surface(1, 16, 16);
-    attacker_->make_current(1, 1, 1);
-    ASSERT_TRUE(attacker_->send().ok());
+    attacker_ = guest_with_context(host_->ring_address(), Api::kGles, 3, 0);
+    ASSERT_TRUE(attacker_);
     ASSERT_GE(attacker_->heap_to_host().size(), 8192u);
   }
 

@@ -27,12 +27,8 @@ class HostileGles1Test : public AttackSuite<HostileGles1Test> {
   void SetUp() override {
     AttackSuite::SetUp();
     if (HasFatalFailure()) return;
-    attacker_ = TestGuest::connect(host_->address());
-    ASSERT_TRUE(attacker_ && attacker_->hello().ok());
-    if (attacker_->create_context(1, Api::kGles, 1, 1) != 0) GTEST_SKIP() << "no OpenGL ES 1.1 on the host";
-    attacker_->create_surface(1, 16, 16);
-    attacker_->make_current(1, 1, 1);
-    ASSERT_TRUE(attacker_->send().ok());
+    attacker_ = guest_with_context(host_->address(), Api::kGles, 1, 1);
+    if (!attacker_) GTEST_SKIP() << "no OpenGL ES 1.1 context on the host";
   }
 
   wire::Writer& w() { return attacker_->w(); }

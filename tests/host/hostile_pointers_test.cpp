@@ -44,18 +44,8 @@ class HostilePointersTest : public AttackSuite<HostilePointersTest> {
     expect_witness_renders(*witness_, 1);
   }
 
-  // A guest at `address` with context 1 of `api` current on a 16x16 surface.
-  static std::unique_ptr<TestGuest> attacker(const std::string& address, Api api, uint32_t major,
-                                             uint32_t minor,
-                                             wire::Profile profile = wire::Profile::kNone) {
-    auto g = TestGuest::connect(address);
-    if (!g || !g->hello().ok() || g->create_context(1, api, major, minor, profile) != 0) return nullptr;
-    g->create_surface(1, 16, 16);
-    g->make_current(1, 1, 1);
-    return g->send().ok() ? std::move(g) : nullptr;
-  }
   static std::unique_ptr<TestGuest> desktop_attacker() {
-    return attacker(host_->address(), Api::kGl, 2, 1);
+    return guest_with_context(host_->address(), Api::kGl, 2, 1);
   }
 
   // glRenderMode's reply: GL's answer, the mode it left, the words GL wrote.
@@ -84,7 +74,7 @@ class HostilePointersTest : public AttackSuite<HostilePointersTest> {
 // The command as the registry describes it (a pointer of `size` bytes): on
 // main, GL kept a pointer into the batch buffer and a draw read far past it.
 TEST_F(HostilePointersTest, DoubleAttributePointerIntoTheBatch) {
-  auto a = attacker(host_->address(), Api::kGl, 4, 1, wire::Profile::kCompatibility);
+  auto a = guest_with_context(host_->address(), Api::kGl, 4, 1, wire::Profile::kCompatibility);
   ASSERT_TRUE(a);
   const std::vector<std::byte> vertex(32, std::byte{0});
   size_t at = a->w().begin(static_cast<uint32_t>(wire::GlOp::glVertexAttribLPointer));
@@ -103,7 +93,7 @@ TEST_F(HostilePointersTest, DoubleAttributePointerIntoTheBatch) {
 // A client array of doubles goes through a host-only buffer like the other
 // generic attributes: a draw reading past it reads nothing of the host's.
 TEST_F(HostilePointersTest, DoubleAttributeClientArrayDrawnPastItsEnd) {
-  auto a = attacker(host_->address(), Api::kGl, 4, 1, wire::Profile::kCompatibility);
+  auto a = guest_with_context(host_->address(), Api::kGl, 4, 1, wire::Profile::kCompatibility);
   ASSERT_TRUE(a);
   const std::vector<double> vertex = {0.0, 0.0, 0.0, 1.0};
   size_t at = a->w().begin(static_cast<uint32_t>(wire::GlOp::glVertexAttribLPointer));
@@ -125,7 +115,7 @@ TEST_F(HostilePointersTest, DoubleAttributeClientArrayDrawnPastItsEnd) {
 // The draw is refused with a core context's error; nothing is lost.
 TEST_F(HostilePointersTest, IndirectDrawCountWithoutAParameterBuffer) {
   constexpr GLenum kDrawIndirectBuffer = 0x8F3F, kStaticDraw = 0x88E4;
-  auto a = attacker(host_->address(), Api::kGl, 4, 5, wire::Profile::kCompatibility);
+  auto a = guest_with_context(host_->address(), Api::kGl, 4, 5, wire::Profile::kCompatibility);
   ASSERT_TRUE(a);
   const std::vector<uint32_t> command = {3, 1, 0, 0};
   wire::encode_glBindBuffer(a->w(), kDrawIndirectBuffer, 5);
@@ -148,7 +138,7 @@ TEST_F(HostilePointersTest, IndirectDrawCountWithoutAParameterBuffer) {
 // buffer. The target is refused as GL refuses one it does not know.
 TEST_F(HostilePointersTest, PinnedMemoryBufferNeverTakesHostMemory) {
   constexpr GLenum kExternalVirtualMemory = 0x9160, kStreamDraw = 0x88E0, kMapRead = 0x0001;
-  auto a = attacker(host_->address(), Api::kGl, 4, 5, wire::Profile::kCompatibility);
+  auto a = guest_with_context(host_->address(), Api::kGl, 4, 5, wire::Profile::kCompatibility);
   ASSERT_TRUE(a);
   const std::vector<std::byte> memory(4096, std::byte{0x5a});
   wire::encode_glBindBuffer(a->w(), kExternalVirtualMemory, 7);
@@ -217,7 +207,7 @@ TEST_F(HostilePointersTest, SelectionBufferBeyondTheGuestMemory) {
 // keeps changing: the host checks the copy GL reads, so GL only ever sees
 // the name the host checked ("u"), never "ux" that lies past the reference.
 TEST_F(HostilePointersTest, HeapStringChangedAfterItWasChecked) {
-  auto a = attacker(host_->ring_address(), Api::kGles, 3, 0);
+  auto a = guest_with_context(host_->ring_address(), Api::kGles, 3, 0);
   ASSERT_TRUE(a);
   ASSERT_GE(a->heap_to_host().size(), 8192u);
   constexpr GLuint kProgram = 1, kVertex = 2, kFragment = 3;

@@ -46,13 +46,22 @@ class SharedHostTest : public ::testing::Test {
   static inline RunningHost* host_ = nullptr;
 };
 
-// A guest at `address` with context 1 (OpenGL ES 3.0) current on a 16x16
-// surface 1, clearing to (red, 0, 1, 1); null when the host refuses it.
-inline std::unique_ptr<TestGuest> clearing_guest(const std::string& address, float red = 0.0f) {
+// A guest at `address` with context 1 of `api` current on a 16x16 surface
+// 1; null when the host refuses it.
+inline std::unique_ptr<TestGuest> guest_with_context(const std::string& address, wire::Api api,
+                                                     uint32_t major, uint32_t minor,
+                                                     wire::Profile profile = wire::Profile::kNone) {
   auto g = TestGuest::connect(address);
-  if (!g || !g->hello().ok() || g->create_context(1, wire::Api::kGles, 3, 0) != 0) return nullptr;
+  if (!g || !g->hello().ok() || g->create_context(1, api, major, minor, profile) != 0) return nullptr;
   g->create_surface(1, 16, 16);
   g->make_current(1, 1, 1);
+  return g->send().ok() ? std::move(g) : nullptr;
+}
+
+// A guest_with_context (OpenGL ES 3.0) clearing to (red, 0, 1, 1).
+inline std::unique_ptr<TestGuest> clearing_guest(const std::string& address, float red = 0.0f) {
+  auto g = guest_with_context(address, wire::Api::kGles, 3, 0);
+  if (!g) return nullptr;
   wire::encode_glClearColor(g->w(), red, 0.0f, 1.0f, 1.0f);
   if (!g->send().ok()) return nullptr;
   return g;
