@@ -9,6 +9,7 @@
 
 #include "gl/entry_support.h"
 #include "gl/gl_handlers.h"
+#include "gl/map_errors.h"
 #include "gl/mapping_transfer.h"
 #include "gl/persistent_mappings.h"
 #include "wire/gl_encode.h"
@@ -20,7 +21,8 @@ constexpr GLbitfield kMapRead = 0x0001, kMapWrite = 0x0002;
 constexpr GLbitfield kFlushExplicit = 0x0010;
 constexpr GLbitfield kInvalidateBuffer = 0x0008;
 constexpr GLbitfield kMapPersistent = 0x0040;
-constexpr GLenum kReadOnly = 0x88B8, kWriteOnly = 0x88B9;
+constexpr GLenum kInvalidEnum = 0x0500, kInvalidOperation = 0x0502;
+constexpr GLenum kBufferSize = 0x8764;
 
 Mapping new_mapping(GLenum target, GLuint buffer, int64_t offset, int64_t length,
                     GLbitfield access) {
@@ -56,18 +58,61 @@ GLuint buffer_at(GLenum target) {
   return static_cast<GLuint>(buffer);
 }
 
-// Makes m's shadow, filled from the host for a read map; the program's pointer.
-void* map_shadow(Stream& s, Mapping& m) {
+// The host's size of the buffer a mapping names (by name, or bound to its target).
+int64_t host_buffer_size(Stream& s, const Mapping& m) {
+  if (m.buffer) {
+    wire::encode_glGetNamedBufferParameteri64v(s.writer(), m.buffer, kBufferSize);
+  } else {
+    wire::encode_glGetBufferParameteriv(s.writer(), m.target, kBufferSize);
+  }
+  auto reply = s.roundtrip();
+  if (!reply) return -1;
+  wire::Reader r(*reply, 0);
+  int64_t size = 0;
+  copy_reply(r, &size, m.buffer ? sizeof size : sizeof(GLint));
+  return size;
+}
+
+// GL's error for mapping m, 0 when GL maps it. The size this context gave
+// the buffer may be stale (another context of the share group can give it
+// new storage), so a range past it is checked against the host's.
+GLenum map_error(Stream& s, const Mapping& m, bool mapped) {
+  const GLenum error = map_range_error(m.offset, m.length, m.access, {mapped, -1});
+  const int64_t known = s.gl_state().buffer_size(m.buffer ? m.buffer : m.bound);
+  if (error || known < 0 || m.offset <= known - m.length) return error;
+  return map_range_error(m.offset, m.length, m.access, {mapped, host_buffer_size(s, m)});
+}
+
+// Makes m's shadow, filled from the host for a read map; the program's
+// pointer, null (and GL's error raised) when GL refuses the map.
+void* map_shadow(Stream& s, Mapping& m, bool mapped) {
+  if (const GLenum error = map_error(s, m, mapped)) {
+    s.gl_state().raise_error(error);
+    return nullptr;
+  }
   m.shadow.assign(static_cast<size_t>(m.length), std::byte{0});
   if ((m.access & kMapRead) && !read_range(s, m, 0, m.length, m.shadow.data())) return nullptr;
   return m.shadow.data();
 }
 
-// A persistent mapping of m.buffer, which must not be mapped already.
+// A persistent mapping of m.buffer (0 when no buffer is bound).
 void* map_persistent(Stream& s, Mapping m) {
-  if (m.buffer == 0 || s.gl_state().persistent_mappings().count(m.buffer)) return nullptr;
-  void* pointer = map_shadow(s, m);
+  if (m.buffer == 0) {
+    s.gl_state().raise_error(kInvalidOperation);
+    return nullptr;
+  }
+  void* pointer = map_shadow(s, m, s.gl_state().persistent_mappings().count(m.buffer) != 0);
   if (pointer) keep_persistent(s, std::move(m));
+  return pointer;
+}
+
+// Makes the mapping kept under `key`, unless GL refuses it.
+template <typename Key>
+void* map_kept(Stream& s, std::map<Key, Mapping>& maps, Key key, Mapping m) {
+  auto kept = maps.find(key);
+  const bool mapped = kept != maps.end() && kept->second.bound == m.bound;
+  void* pointer = map_shadow(s, m, mapped || s.gl_state().persistent_mappings().count(m.buffer));
+  if (pointer) maps[key] = std::move(m);
   return pointer;
 }
 
@@ -107,10 +152,6 @@ void* mapping_pointer(std::map<Key, Mapping>& maps, Key key) {
   return it == maps.end() ? nullptr : it->second.shadow.data();
 }
 
-GLbitfield access_bits(GLenum access) {
-  return access == kReadOnly ? kMapRead : access == kWriteOnly ? kMapWrite : (kMapRead | kMapWrite);
-}
-
 }  // namespace
 
 void GLAPIENTRY handle_glBindBuffer(GLenum target, GLuint buffer) {
@@ -138,7 +179,7 @@ void GLAPIENTRY handle_glBufferData(GLenum target, GLsizeiptr size, const void* 
   Stream* s = current_stream();
   if (!s) return;
   GlState& st = s->gl_state();
-  st.set_buffer_size(st.bound_buffer(target), size);
+  if (const GLuint bound = st.bound_buffer(target)) st.set_buffer_size(bound, size);
   wire::encode_glBufferData(s->writer(), target, size, data, usage,
                             size > 0 ? static_cast<size_t>(size) : 0);
   s->commit();
@@ -147,27 +188,37 @@ void GLAPIENTRY handle_glBufferData(GLenum target, GLsizeiptr size, const void* 
 void* GLAPIENTRY handle_glMapBufferRange(GLenum target, GLintptr offset, GLsizeiptr length,
                                          GLbitfield access) {
   Stream* s = current_stream();
-  if (!s || length <= 0 || offset < 0) return nullptr;
+  if (!s) return nullptr;
   if (access & kMapPersistent) {
     return map_persistent(*s, new_mapping(target, buffer_at(target), offset, length, access));
   }
-  Mapping& m = s->gl_state().mappings()[target];
-  m = new_mapping(target, 0, offset, length, access);
-  return map_shadow(*s, m);
+  Mapping m = new_mapping(target, 0, offset, length, access);
+  m.bound = s->gl_state().bound_buffer(target);
+  return map_kept(*s, s->gl_state().mappings(), target, std::move(m));
 }
 
+// The whole buffer: its size is the one this context gave it, or the host's.
 void* GLAPIENTRY handle_glMapBuffer(GLenum target, GLenum access) {
   Stream* s = current_stream();
   if (!s) return nullptr;
-  const int64_t size = s->gl_state().buffer_size(s->gl_state().bound_buffer(target));
-  return handle_glMapBufferRange(target, 0, size, access_bits(access));
+  const GLbitfield bits = map_access_bits(access);
+  if (!bits) {
+    s->gl_state().raise_error(kInvalidEnum);
+    return nullptr;
+  }
+  int64_t size = s->gl_state().buffer_size(s->gl_state().bound_buffer(target));
+  if (size < 0) size = host_buffer_size(*s, new_mapping(target, 0, 0, 0, bits));
+  return handle_glMapBufferRange(target, 0, size, bits);
 }
 
+// Unmapping a buffer that is not mapped is GL's GL_INVALID_OPERATION.
 GLboolean GLAPIENTRY handle_glUnmapBuffer(GLenum target) {
   Stream* s = current_stream();
   if (!s) return 0;
   if (end_mapping(*s, s->gl_state().mappings(), target)) return 1;
-  return !s->gl_state().persistent_mappings().empty() && end_persistent(*s, buffer_at(target));
+  if (!s->gl_state().persistent_mappings().empty() && end_persistent(*s, buffer_at(target))) return 1;
+  s->gl_state().raise_error(kInvalidOperation);
+  return 0;
 }
 
 void GLAPIENTRY handle_glFlushMappedBufferRange(GLenum target, GLintptr offset,
@@ -180,13 +231,12 @@ void GLAPIENTRY handle_glFlushMappedBufferRange(GLenum target, GLintptr offset,
 void* GLAPIENTRY handle_glMapNamedBufferRange(GLuint buffer, GLintptr offset, GLsizeiptr length,
                                               GLbitfield access) {
   Stream* s = current_stream();
-  if (!s || buffer == 0 || length <= 0 || offset < 0) return nullptr;
+  if (!s) return nullptr;
   if (access & kMapPersistent) {
     return map_persistent(*s, new_mapping(0, buffer, offset, length, access));
   }
-  Mapping& m = s->gl_state().named_mappings()[buffer];
-  m = new_mapping(0, buffer, offset, length, access);
-  return map_shadow(*s, m);
+  return map_kept(*s, s->gl_state().named_mappings(), buffer,
+                  new_mapping(0, buffer, offset, length, access));
 }
 
 // The buffer's size comes from the host: named storage may have been made
@@ -194,20 +244,23 @@ void* GLAPIENTRY handle_glMapNamedBufferRange(GLuint buffer, GLintptr offset, GL
 void* GLAPIENTRY handle_glMapNamedBuffer(GLuint buffer, GLenum access) {
   Stream* s = current_stream();
   if (!s) return nullptr;
-  constexpr GLenum kBufferSize = 0x8764;
-  wire::encode_glGetNamedBufferParameteri64v(s->writer(), buffer, kBufferSize);
-  auto reply = s->roundtrip();
-  if (!reply) return nullptr;
-  wire::Reader r(*reply, 0);
-  int64_t size = 0;
-  copy_reply(r, &size, sizeof size);
-  return handle_glMapNamedBufferRange(buffer, 0, size, access_bits(access));
+  const GLbitfield bits = map_access_bits(access);
+  if (!bits) {
+    s->gl_state().raise_error(kInvalidEnum);
+    return nullptr;
+  }
+  const int64_t size = host_buffer_size(*s, new_mapping(0, buffer, 0, 0, bits));
+  return handle_glMapNamedBufferRange(buffer, 0, size, bits);
 }
 
 GLboolean GLAPIENTRY handle_glUnmapNamedBuffer(GLuint buffer) {
   Stream* s = current_stream();
   if (!s) return 0;
-  return end_mapping(*s, s->gl_state().named_mappings(), buffer) || end_persistent(*s, buffer);
+  if (end_mapping(*s, s->gl_state().named_mappings(), buffer) || end_persistent(*s, buffer)) {
+    return 1;
+  }
+  s->gl_state().raise_error(kInvalidOperation);
+  return 0;
 }
 
 void GLAPIENTRY handle_glFlushMappedNamedBufferRange(GLuint buffer, GLintptr offset,

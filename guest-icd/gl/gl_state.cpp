@@ -110,7 +110,7 @@ void GlState::forget_buffer(GLuint buffer) {
 
 int64_t GlState::buffer_size(GLuint buffer) const {
   auto it = buffer_sizes_.find(buffer);
-  return it == buffer_sizes_.end() ? 0 : it->second;
+  return it == buffer_sizes_.end() ? -1 : it->second;
 }
 
 ClientArray& GlState::attrib(GLuint index) {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "gl/legacy_arrays.h"
@@ -56,6 +57,7 @@ struct ClientArray {
 
 struct Mapping {
   GLenum target = 0;   // mapped through a binding
+  GLuint bound = 0;    // then the buffer bound there, where the guest tracks it
   GLuint buffer = 0;   // mapped by name (glMapNamedBuffer*); then target is 0
   int64_t offset = 0;
   int64_t length = 0;
@@ -96,6 +98,7 @@ class GlState {
   GLuint bound_buffer(GLenum target) const;
   void forget_buffer(GLuint buffer);
   void set_buffer_size(GLuint buffer, int64_t size) { buffer_sizes_[buffer] = size; }
+  // The size this context gave the buffer's storage, -1 when it did not.
   int64_t buffer_size(GLuint buffer) const;
 
   void bind_vertex_array(GLuint vao) { vertex_array_ = vao; }
@@ -137,6 +140,13 @@ class GlState {
   KeptBuffer select_buffer, feedback_buffer;
 
   // Debug output (gl/debug_output.h).
+  // An error the guest raised itself (a map GL would refuse), which the
+  // next glGetError reports ahead of the host's.
+  void raise_error(GLenum error) {
+    if (!local_error_) local_error_ = error;
+  }
+  GLenum take_error() { return std::exchange(local_error_, 0); }
+
   void* debug_callback = nullptr;
   const void* debug_user_param = nullptr;
   bool debug_synchronous = false;  // GL_DEBUG_OUTPUT_SYNCHRONOUS
@@ -166,6 +176,7 @@ class GlState {
   std::unordered_map<uint64_t, std::string> strings_;
   std::unordered_map<uint64_t, std::vector<std::byte>> gets_;
   std::vector<std::string> extensions_;  // what the guest offers, fetched once
+  GLenum local_error_ = 0;
 };
 
 }  // namespace icd

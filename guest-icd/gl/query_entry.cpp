@@ -211,9 +211,15 @@ GLenum lost_or_asked(void (*encode)(wire::Writer&), GLenum when_lost) {
 
 // A lost context generates GL_CONTEXT_LOST for every command (OpenGL 4.6,
 // 2.3.1), so glGetError never says "no error" then.
+// An error the guest raised itself comes first.
 GLenum GLAPIENTRY handle_glGetError() {
   constexpr GLenum kContextLost = 0x0507;
-  if (Stream* s = current_stream()) deliver_debug_messages(*s);
+  if (Stream* s = current_stream()) {
+    deliver_debug_messages(*s);
+    if (!s->lost()) {
+      if (const GLenum local = s->gl_state().take_error()) return local;
+    }
+  }
   return lost_or_asked(wire::encode_glGetError, kContextLost);
 }
 

@@ -168,6 +168,47 @@ TEST_F(GlState, MappedBufferWritesReachTheHostAndReadBack) {
   EXPECT_TRUE(unmap(kArrayBuffer));
 }
 
+// A write-only map reaches the host only at unmap, so the guest raises GL's
+// errors for a bad map itself, at the map, and the map returns null.
+TEST_F(GlState, BadMapsRaiseGlsErrorsAtTheMap) {
+  constexpr GLenum kInvalidEnum = 0x0500, kInvalidValue = 0x0501, kInvalidOperation = 0x0502;
+  constexpr GLbitfield kFlushExplicit = 0x0010;
+  auto get_error = gl<GLenum (*)()>("glGetError");
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kArrayBuffer, buffer);
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kArrayBuffer, 100,
+                                                                       nullptr, kStaticDraw);
+  auto map = gl<void* (*)(GLenum, GLintptr, GLsizeiptr, GLbitfield)>("glMapBufferRange");
+  auto unmap = gl<GLboolean (*)(GLenum)>("glUnmapBuffer");
+  ASSERT_EQ(get_error(), 0u);
+  const struct {
+    GLintptr offset;
+    GLsizeiptr length;
+    GLbitfield access;
+    GLenum error;
+  } bad[] = {
+      {-1, 1, kMapWrite, kInvalidValue},      {0, -1, kMapWrite, kInvalidValue},
+      {1, 100, kMapWrite, kInvalidValue},     {0, 10, kMapWrite | 0x100, kInvalidValue},
+      {0, 0, kMapWrite, kInvalidOperation},   {0, 10, 0, kInvalidOperation},
+      {0, 10, kMapRead | kFlushExplicit, kInvalidOperation},
+  };
+  for (const auto& b : bad) {
+    EXPECT_EQ(map(kArrayBuffer, b.offset, b.length, b.access), nullptr) << b.offset << " " << b.length;
+    EXPECT_EQ(get_error(), b.error) << b.offset << " " << b.length << " " << b.access;
+    EXPECT_EQ(get_error(), 0u);
+  }
+  ASSERT_NE(map(kArrayBuffer, 0, 100, kMapWrite), nullptr);
+  EXPECT_EQ(map(kArrayBuffer, 0, 10, kMapWrite), nullptr);
+  EXPECT_EQ(get_error(), kInvalidOperation);
+  EXPECT_TRUE(unmap(kArrayBuffer));
+  EXPECT_FALSE(unmap(kArrayBuffer));
+  EXPECT_EQ(get_error(), kInvalidOperation);
+  EXPECT_EQ(gl<void* (*)(GLenum, GLenum)>("glMapBufferOES")(kArrayBuffer, 0x1234), nullptr);
+  EXPECT_EQ(get_error(), kInvalidEnum);
+  EXPECT_EQ(get_error(), 0u);
+}
+
 // Answers past the shared heap's threshold travel in the heap on `shm:`
 // transports: a 64x64 texture read back whole, and a mapped 64 KiB buffer,
 // arrive byte for byte.

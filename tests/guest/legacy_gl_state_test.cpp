@@ -99,7 +99,8 @@ TEST_F(LegacyGlState, NamedBufferMappings) {
   p[0] = 100;
   auto unmap = gl<GLboolean (*)(GLuint)>("glUnmapNamedBuffer");
   EXPECT_TRUE(unmap(buffer));
-  EXPECT_FALSE(unmap(buffer));
+  EXPECT_FALSE(unmap(buffer));  // not mapped: GL_INVALID_OPERATION, as natively
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0x0502u);
   auto* q = static_cast<uint8_t*>(gl<void* (*)(GLuint, GLintptr, GLsizeiptr, GLbitfield)>(
       "glMapNamedBufferRange")(buffer, 8, 8, kMapWrite | kFlushExplicit));
   ASSERT_NE(q, nullptr);
