@@ -19,7 +19,7 @@ namespace {
 
 constexpr GLbitfield kMapRead = 0x0001, kMapWrite = 0x0002;
 constexpr GLbitfield kFlushExplicit = 0x0010;
-constexpr GLbitfield kInvalidateBuffer = 0x0008;
+constexpr GLbitfield kInvalidateRange = 0x0004, kInvalidateBuffer = 0x0008;
 constexpr GLbitfield kMapPersistent = 0x0040;
 constexpr GLenum kInvalidEnum = 0x0500, kInvalidOperation = 0x0502;
 constexpr GLenum kBufferSize = 0x8764;
@@ -83,15 +83,22 @@ GLenum map_error(Stream& s, const Mapping& m, bool mapped) {
   return map_range_error(m.offset, m.length, m.access, {mapped, host_buffer_size(s, m)});
 }
 
-// Makes m's shadow, filled from the host for a read map; the program's
-// pointer, null (and GL's error raised) when GL refuses the map.
+// Whether a map shows the buffer's contents: a read map, and a write map
+// that does not invalidate them (what the program leaves alone stays, so
+// its shadow starts as the buffer's bytes, not zeros).
+bool keeps_contents(GLbitfield access) {
+  return (access & kMapRead) || !(access & (kInvalidateRange | kInvalidateBuffer));
+}
+
+// Makes m's shadow, filled from the host unless the map invalidates; the
+// program's pointer, null (and GL's error raised) when GL refuses the map.
 void* map_shadow(Stream& s, Mapping& m, bool mapped) {
   if (const GLenum error = map_error(s, m, mapped)) {
     s.gl_state().raise_error(error);
     return nullptr;
   }
   m.shadow.assign(static_cast<size_t>(m.length), std::byte{0});
-  if ((m.access & kMapRead) && !read_range(s, m, 0, m.length, m.shadow.data())) return nullptr;
+  if (keeps_contents(m.access) && !read_range(s, m, 0, m.length, m.shadow.data())) return nullptr;
   return m.shadow.data();
 }
 

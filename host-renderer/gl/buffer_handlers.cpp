@@ -2,7 +2,9 @@
 // only to fill the shadow (read maps) or to take the guest's writes.
 //
 // Wire layouts: annotations.toml [layouts]. Phases: 0 reads the range (the
-// reply is Data, its bytes), 1 writes the command's bytes into it; a
+// reply is Data, its bytes; a write-only map reads it too, through a copy,
+// to keep what the program does not overwrite), 1 writes the command's
+// bytes into it; a
 // persistent mapping's are 2 (read through a copy) and 3 (write), with a
 // guest buffer name in place of the target.
 #include <epoxy/gl.h>
@@ -27,14 +29,65 @@ wire::Status check_range(int64_t offset, int64_t length) {
   return wire::make_error(wire::Errc::kBadValue, "map range " + std::to_string(length));
 }
 
-// One phase of a guest mapping (docs/host.md): 0 reads the range back, 1
-// writes the guest's bytes into it. `map(offset, length, access)` and
-// `unmap()` reach the buffer at a binding or by name.
-template <typename Map, typename Unmap>
+GLenum copy_binding(GLenum target) {
+  return target == GL_COPY_READ_BUFFER ? GL_COPY_READ_BUFFER_BINDING : GL_COPY_WRITE_BUFFER_BINDING;
+}
+
+// Reads `length` bytes of a buffer into the reply without mapping it, so
+// storage that may not be mapped for reading reads too (programs read
+// their write-only persistent mappings, and a write-only map keeps what it
+// does not overwrite): copy() copies the range into the staging buffer,
+// bound at `staging_target` meanwhile.
+template <typename Copy>
+wire::Status read_through_copy(DispatchEnv& env, int64_t length, GLenum staging_target, Copy copy) {
+  const auto bytes = static_cast<size_t>(length);
+  if (!env.state.impl().charge_reply(bytes)) return refused_reply(env, 1);
+  GLint bound = 0;
+  glGetIntegerv(copy_binding(staging_target), &bound);
+  GLuint staging = 0;
+  glGenBuffers(1, &staging);
+  glBindBuffer(staging_target, staging);
+  glBufferData(staging_target, length, nullptr, GL_STREAM_READ);
+  copy();
+  const void* mapped = glMapBufferRange(staging_target, 0, length, GL_MAP_READ_BIT);
+  env.reply.put_data(mapped, mapped ? bytes : 0);
+  if (mapped) glUnmapBuffer(staging_target);
+  glDeleteBuffers(1, &staging);
+  glBindBuffer(staging_target, static_cast<GLuint>(bound));
+  return {};
+}
+
+// The range of the buffer bound at `target`, through a copy.
+wire::Status read_bound_through_copy(DispatchEnv& env, GLenum target, int64_t offset, int64_t length) {
+  const GLenum staging_target = target == GL_COPY_WRITE_BUFFER ? GL_COPY_READ_BUFFER : GL_COPY_WRITE_BUFFER;
+  return read_through_copy(env, length, staging_target, [&] {
+    glCopyBufferSubData(target, staging_target, offset, 0, length);
+  });
+}
+
+// The range of the buffer with host name `buffer`, through a copy; the
+// binding the copy reads from is put back afterwards.
+wire::Status read_named_through_copy(DispatchEnv& env, GLuint buffer, int64_t offset, int64_t length) {
+  GLint bound = 0;
+  glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &bound);
+  glBindBuffer(GL_COPY_READ_BUFFER, buffer);
+  wire::Status status = read_bound_through_copy(env, GL_COPY_READ_BUFFER, offset, length);
+  glBindBuffer(GL_COPY_READ_BUFFER, static_cast<GLuint>(bound));
+  return status;
+}
+
+// One phase of a guest mapping (docs/host.md): 0 reads the range back
+// (mapped for reading when the program maps it so, through a copy when it
+// maps for writing only), 1 writes the guest's bytes into it.
+// `map(offset, length, access)` and `unmap()` reach the buffer at a binding
+// or by name; `read_copy(offset, length)` reads it through a copy.
+template <typename Map, typename Unmap, typename ReadCopy>
 wire::Status map_phase(DispatchEnv& env, uint32_t phase, int64_t offset, int64_t length,
-                       GLbitfield access, const wire::Data& data, Map map, Unmap unmap) {
+                       GLbitfield access, const wire::Data& data, Map map, Unmap unmap,
+                       ReadCopy read_copy) {
   WIRE_TRY(check_range(offset, length));
   const auto bytes = static_cast<size_t>(length);
+  if (phase == 0 && !(access & GL_MAP_READ_BIT)) return read_copy(offset, length);
   if (phase == 0) {
     if (!env.state.impl().charge_reply(bytes)) return refused_reply(env, 1);
     void* mapped = map(offset, length, GL_MAP_READ_BIT);
@@ -57,46 +110,24 @@ wire::Status map_phase(DispatchEnv& env, uint32_t phase, int64_t offset, int64_t
   return {};
 }
 
-// Reads a range of a persistently mapped buffer whose storage may
-// not allow mapping for reading (programs read their write-only persistent
-// mappings, which works natively): copied into a staging buffer of the
-// host's and read from there.
-wire::Status read_through_copy(DispatchEnv& env, GLuint buffer, int64_t offset, int64_t length) {
-  WIRE_TRY(check_range(offset, length));
-  const auto bytes = static_cast<size_t>(length);
-  if (!env.state.impl().charge_reply(bytes)) return refused_reply(env, 1);
-  GLint read_bound = 0, write_bound = 0;
-  glGetIntegerv(GL_COPY_READ_BUFFER_BINDING, &read_bound);
-  glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &write_bound);
-  GLuint staging = 0;
-  glGenBuffers(1, &staging);
-  glBindBuffer(GL_COPY_READ_BUFFER, buffer);
-  glBindBuffer(GL_COPY_WRITE_BUFFER, staging);
-  glBufferData(GL_COPY_WRITE_BUFFER, length, nullptr, GL_STREAM_READ);
-  glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, offset, 0, length);
-  const void* mapped = glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, length, GL_MAP_READ_BIT);
-  env.reply.put_data(mapped, mapped ? bytes : 0);
-  if (mapped) glUnmapBuffer(GL_COPY_WRITE_BUFFER);
-  glDeleteBuffers(1, &staging);
-  glBindBuffer(GL_COPY_READ_BUFFER, static_cast<GLuint>(read_bound));
-  glBindBuffer(GL_COPY_WRITE_BUFFER, static_cast<GLuint>(write_bound));
-  return {};
-}
-
 // Phases 2 and 3 keep a persistent mapping in step with its buffer, which
 // need not be bound anywhere then: reached by name (on every API that has
 // persistent mappings, through the copy bindings, put back afterwards).
 wire::Status persistent_phase(DispatchEnv& env, const wire::Args_glMapBufferRange& args) {
   GLuint buffer = 0;
   WIRE_TRY(env.state.impl().translate(ObjectType::kBuffer, args.target, NameUse::kExisting, &buffer));
-  if (args.phase == 2) return read_through_copy(env, buffer, args.offset, args.length);
+  if (args.phase == 2) {
+    WIRE_TRY(check_range(args.offset, args.length));
+    return read_named_through_copy(env, buffer, args.offset, args.length);
+  }
   GLint bound = 0;
   glGetIntegerv(GL_COPY_WRITE_BUFFER_BINDING, &bound);
   glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
   wire::Status status = map_phase(
       env, 1, args.offset, args.length, args.access, args.bytes,
       [&](int64_t o, int64_t l, GLbitfield a) { return glMapBufferRange(GL_COPY_WRITE_BUFFER, o, l, a); },
-      [&] { glUnmapBuffer(GL_COPY_WRITE_BUFFER); });
+      [&] { glUnmapBuffer(GL_COPY_WRITE_BUFFER); },
+      [&](int64_t o, int64_t l) { return read_bound_through_copy(env, GL_COPY_WRITE_BUFFER, o, l); });
   glBindBuffer(GL_COPY_WRITE_BUFFER, static_cast<GLuint>(bound));
   return status;
 }
@@ -110,7 +141,8 @@ wire::Status handle_glMapBufferRange(DispatchEnv& env, wire::Reader& r) {
   const GLenum target = args.target;
   return map_phase(env, args.phase, args.offset, args.length, args.access, args.bytes,
                    [&](int64_t o, int64_t l, GLbitfield a) { return glMapBufferRange(target, o, l, a); },
-                   [&] { glUnmapBuffer(target); });
+                   [&] { glUnmapBuffer(target); },
+                   [&](int64_t o, int64_t l) { return read_bound_through_copy(env, target, o, l); });
 }
 
 wire::Status handle_glMapNamedBufferRange(DispatchEnv& env, wire::Reader& r) {
@@ -120,7 +152,8 @@ wire::Status handle_glMapNamedBufferRange(DispatchEnv& env, wire::Reader& r) {
   WIRE_TRY(env.state.impl().translate(ObjectType::kBuffer, args.buffer, NameUse::kExisting, &buffer));
   return map_phase(env, args.phase, args.offset, args.length, args.access, args.bytes,
                    [&](int64_t o, int64_t l, GLbitfield a) { return glMapNamedBufferRange(buffer, o, l, a); },
-                   [&] { glUnmapNamedBuffer(buffer); });
+                   [&] { glUnmapNamedBuffer(buffer); },
+                   [&](int64_t o, int64_t l) { return read_named_through_copy(env, buffer, o, l); });
 }
 
 namespace {

@@ -168,6 +168,46 @@ TEST_F(GlState, MappedBufferWritesReachTheHostAndReadBack) {
   EXPECT_TRUE(unmap(kArrayBuffer));
 }
 
+// A write map that does not invalidate keeps what the program leaves alone,
+// also in storage that cannot be mapped for reading (GL_EXT_buffer_storage
+// with GL_MAP_WRITE_BIT only), without raising an error.
+TEST_F(GlState, WriteMapsKeepWhatTheyDoNotOverwrite) {
+  constexpr GLenum kCopyReadBuffer = 0x8F36, kCopyWriteBuffer = 0x8F37;
+  constexpr GLbitfield kInvalidateRange = 0x0004;
+  std::array<uint8_t, 256> contents{};
+  for (size_t i = 0; i < contents.size(); ++i) contents[i] = static_cast<uint8_t>(i);
+  GLuint buffers[2] = {};
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(2, buffers);
+  auto bind = gl<void (*)(GLenum, GLuint)>("glBindBuffer");
+  bind(kCopyReadBuffer, buffers[0]);
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLbitfield)>("glBufferStorageEXT")(
+      kCopyReadBuffer, contents.size(), contents.data(), kMapWrite);
+  auto map = gl<void* (*)(GLenum, GLintptr, GLsizeiptr, GLbitfield)>("glMapBufferRange");
+  auto unmap = gl<GLboolean (*)(GLenum)>("glUnmapBuffer");
+  auto* w = static_cast<uint8_t*>(map(kCopyReadBuffer, 64, 64, kMapWrite));
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w[0], 64);  // the shadow holds the buffer's bytes
+  w[1] = 200;
+  EXPECT_TRUE(unmap(kCopyReadBuffer));
+  w = static_cast<uint8_t*>(map(kCopyReadBuffer, 128, 16, kMapWrite | kInvalidateRange));
+  ASSERT_NE(w, nullptr);
+  std::memset(w, 7, 16);
+  EXPECT_TRUE(unmap(kCopyReadBuffer));
+  bind(kCopyWriteBuffer, buffers[1]);
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kCopyWriteBuffer, 256,
+                                                                       nullptr, kStaticDraw);
+  gl<void (*)(GLenum, GLenum, GLintptr, GLintptr, GLsizeiptr)>("glCopyBufferSubData")(
+      kCopyReadBuffer, kCopyWriteBuffer, 0, 0, 256);
+  auto* r = static_cast<const uint8_t*>(map(kCopyWriteBuffer, 0, 256, kMapRead));
+  ASSERT_NE(r, nullptr);
+  std::array<uint8_t, 256> expected = contents;
+  expected[65] = 200;
+  std::fill(expected.begin() + 128, expected.begin() + 144, 7);
+  EXPECT_EQ(std::memcmp(r, expected.data(), expected.size()), 0);
+  EXPECT_TRUE(unmap(kCopyWriteBuffer));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // A write-only map reaches the host only at unmap, so the guest raises GL's
 // errors for a bad map itself, at the map, and the map returns null.
 TEST_F(GlState, BadMapsRaiseGlsErrorsAtTheMap) {
