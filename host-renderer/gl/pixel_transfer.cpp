@@ -42,6 +42,16 @@ wire::Error short_pixels(size_t have, size_t need) {
                                                       " bytes, needs " + std::to_string(need));
 }
 
+// A program's NULL where GL reads client pixels is a bug that GL need not
+// catch before it reads: GL reads zeros instead, and still raises its own
+// errors for the call (a format and type it refuses, say).
+wire::Result<PixelSource> zero_pixels(size_t needed) {
+  if (needed > kMaxReplyArrayBytes) {
+    return wire::make_error(wire::Errc::kLimit, "null pixels of " + std::to_string(needed) + " bytes");
+  }
+  return PixelSource{scratch(needed)};
+}
+
 }  // namespace
 
 wire::size::PixelStore gl_pixel_store(GlContextState::Impl& st, bool pack, int dims) {
@@ -78,14 +88,12 @@ wire::Result<PixelSource> input_pixels(GlContextState::Impl& st, const wire::Dat
   if (offset) return PixelSource{reinterpret_cast<const void*>(static_cast<uintptr_t>(data.offset))};
   // GL is asked for the unpack state only where guest bytes are read.
   const bool empty = empty_image(width, height, depth);
-  if (data.kind == wire::DataKind::kNull) {
-    // NULL is an offset of 0 into a bound unpack buffer, which GL checks.
-    if (empty || nullable || bound) return PixelSource{};
-    return wire::make_error(wire::Errc::kBadValue, "null pixels");
-  }
+  // NULL is an offset of 0 into a bound unpack buffer, which GL checks.
+  if (data.kind == wire::DataKind::kNull && (empty || nullable || bound)) return PixelSource{};
   if (empty) return PixelSource{data.bytes.data()};
   const size_t needed = *wire::size::image_bytes(gl_pixel_store(st, false, dims), dims, format,
                                                  type, width, height, depth);
+  if (data.kind == wire::DataKind::kNull) return zero_pixels(needed);
   if (data.bytes.size() < needed) return short_pixels(data.bytes.size(), needed);
   return PixelSource{data.bytes.data()};
 }

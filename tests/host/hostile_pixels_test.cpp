@@ -244,9 +244,27 @@ TEST_F(HostilePixels, ColorIndexBitmapFromAPixelBufferIsRefused) {
   expect_witness_renders(*witness_, 1);
 }
 
-// Reading from NULL is only glTexImage's (allocate without data).
-TEST_F(HostilePixels, NullDrawPixels) {
+// NULL where GL reads client pixels (without an unpack buffer) is a bug GL
+// need not catch before reading: the host gives GL zeros instead, and GL
+// still raises its own errors for the call.
+TEST_F(HostilePixels, NullPixelsReadZeros) {
+  constexpr GLenum kRgbaInteger = 0x8D99, kFloat = 0x1406;
   wire::encode_glDrawPixels(w(), 16, 16, kRgba, kUbyte, nullptr, 0, false);
+  EXPECT_EQ(gl_error(*attacker_), kNoError);
+  wire::encode_glBindTexture(w(), kTexture2D, 7);
+  wire::encode_glTexImage2D(w(), kTexture2D, 0, 0x8D70, 8, 8, 0, kRgbaInteger, kUint, nullptr, 0,
+                            false);  // GL_RGBA32UI
+  wire::encode_glTexSubImage2D(w(), kTexture2D, 0, 0, 0, 4, 4, kRgbaInteger, kFloat, nullptr, 0,
+                               false);
+  EXPECT_EQ(gl_error(*attacker_), kInvalidEnum);
+  EXPECT_TRUE(attacker_->lost.empty());
+  expect_witness_renders(*witness_, 1);
+}
+
+// ... but only up to the largest reply the host makes: 16 GiB of zeros is
+// not something to allocate for a guest.
+TEST_F(HostilePixels, HugeNullPixelsAreLost) {
+  wire::encode_glDrawPixels(w(), 1 << 16, 1 << 16, kRgba, kUint, nullptr, 0, false);
   expect_lost_at(GlOp::glDrawPixels);
 }
 
