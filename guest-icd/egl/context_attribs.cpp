@@ -3,8 +3,6 @@
 namespace icd {
 namespace {
 
-constexpr uint32_t kFlagDebug = 1;
-constexpr uint32_t kFlagRobust = 2;
 
 bool valid_gles_version(int major, int minor) {
   return (major == 1 && minor <= 1) || (major == 2 && minor == 0) || (major == 3 && minor >= 0 && minor <= 2);
@@ -36,13 +34,14 @@ ContextRequest parse_context_attribs(EGLenum api, const EGLint* attribs) {
         profile_mask = v;
         break;
       case EGL_CONTEXT_OPENGL_DEBUG:
-        if (v) r.flags |= kFlagDebug;
+        if (v) r.flags |= wire::kContextDebug;
         break;
       case EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE:
         if (!gl) r.error = EGL_BAD_ATTRIBUTE;
-        break;  // core contexts are forward compatible on every host
+        if (v) r.flags |= wire::kContextForwardCompatible;
+        break;
       case EGL_CONTEXT_OPENGL_ROBUST_ACCESS:
-        if (v) r.flags |= kFlagRobust;
+        if (v) r.flags |= wire::kContextRobustAccess;
         break;
       case EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY:
         if (v != EGL_NO_RESET_NOTIFICATION && v != EGL_LOSE_CONTEXT_ON_RESET) r.error = EGL_BAD_ATTRIBUTE;
@@ -54,8 +53,9 @@ ContextRequest parse_context_attribs(EGLenum api, const EGLint* attribs) {
         // Forward compatibility and robust access are OpenGL's flags only.
         if (!gl && (v & (EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR | EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR)))
           r.error = EGL_BAD_ATTRIBUTE;
-        if (v & EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR) r.flags |= kFlagDebug;
-        if (v & EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR) r.flags |= kFlagRobust;
+        if (v & EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR) r.flags |= wire::kContextDebug;
+        if (v & EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR) r.flags |= wire::kContextRobustAccess;
+        if (v & EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR) r.flags |= wire::kContextForwardCompatible;
         break;
       default: r.error = EGL_BAD_ATTRIBUTE;
     }

@@ -20,7 +20,9 @@ wire::Status validate_request(const ContextRequest& req) {
   if (static_cast<uint32_t>(req.profile) > static_cast<uint32_t>(wire::Profile::kCompatibility)) {
     return make_error(Errc::kBadValue, "profile " + std::to_string(static_cast<uint32_t>(req.profile)));
   }
-  if (req.flags & ~3u) return make_error(Errc::kBadValue, "context flags " + std::to_string(req.flags));
+  constexpr uint32_t kKnownFlags =
+      wire::kContextDebug | wire::kContextRobustAccess | wire::kContextForwardCompatible;
+  if (req.flags & ~kKnownFlags) return make_error(Errc::kBadValue, "context flags " + std::to_string(req.flags));
   return {};
 }
 
@@ -40,8 +42,14 @@ wire::Result<EGLContext> create_egl_context(const EglDisplay& display, const Con
                                                          ? EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT
                                                          : EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT});
   }
-  if (req.flags & 1) attribs.insert(attribs.end(), {EGL_CONTEXT_OPENGL_DEBUG, EGL_TRUE});
-  if (req.flags & 2) attribs.insert(attribs.end(), {EGL_CONTEXT_OPENGL_ROBUST_ACCESS, EGL_TRUE});
+  if (req.flags & wire::kContextDebug) attribs.insert(attribs.end(), {EGL_CONTEXT_OPENGL_DEBUG, EGL_TRUE});
+  if (req.flags & wire::kContextRobustAccess) {
+    attribs.insert(attribs.end(), {EGL_CONTEXT_OPENGL_ROBUST_ACCESS, EGL_TRUE});
+  }
+  // Forward compatibility is desktop OpenGL's, from 3.0 on (EGL 1.5, 3.7.1.1).
+  if ((req.flags & wire::kContextForwardCompatible) && req.api == wire::Api::kGl && req.major >= 3) {
+    attribs.insert(attribs.end(), {EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE, EGL_TRUE});
+  }
   attribs.push_back(EGL_NONE);
   EGLConfig config = display.configless() ? EGL_NO_CONFIG_KHR : display.default_config();
   EGLContext ctx = eglCreateContext(display.handle(), config, share, attribs.data());

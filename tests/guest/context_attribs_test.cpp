@@ -77,6 +77,13 @@ TEST(ContextAttribs, FlagsAndBadAttributes) {
   EXPECT_EQ(parse(EGL_OPENGL_ES_API, {EGL_CONTEXT_FLAGS_KHR, EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR}).error,
             EGL_BAD_ATTRIBUTE);
   EXPECT_TRUE(parse(EGL_OPENGL_API, {EGL_CONTEXT_FLAGS_KHR, EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR}).ok());
+  // Forward compatibility reaches the host, whose GL_CONTEXT_FLAGS then say so.
+  EXPECT_EQ(parse(EGL_OPENGL_API, {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE,
+                                   EGL_TRUE}).flags,
+            wire::kContextForwardCompatible);
+  EXPECT_EQ(parse(EGL_OPENGL_API, {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_FLAGS_KHR,
+                                   EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR}).flags,
+            wire::kContextForwardCompatible);
   EXPECT_EQ(parse(EGL_OPENGL_ES_API, {EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT}).error,
             EGL_BAD_ATTRIBUTE);
   EXPECT_EQ(parse(EGL_OPENGL_ES_API, {0x7777, 0}).error, EGL_BAD_ATTRIBUTE);

@@ -71,7 +71,13 @@ struct CreateContext {
   uint32_t major;
   uint32_t minor;
   uint32_t profile;     // Profile
-  uint32_t flags;       // 1 = debug, 2 = robust access
+  uint32_t flags;       // ContextFlag bits
+};
+
+enum ContextFlag : uint32_t {
+  kContextDebug = 1,
+  kContextRobustAccess = 2,
+  kContextForwardCompatible = 4,  // OpenGL 3.0 on: GL_CONTEXT_FLAGS says so
 };
 
 // An EGL image of a context's texture level or renderbuffer
