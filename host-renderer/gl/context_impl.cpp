@@ -96,6 +96,12 @@ wire::Status GlContextState::Impl::translate(ObjectType t, GLuint guest, NameUse
     *out = other != 0 ? other : kNoSuchObject;
     return {};
   }
+  // Core profiles create nothing on bind: a name no glGen* made stays
+  // unknown, and GL raises its GL_INVALID_OPERATION for it, as natively.
+  if (!gles && !has_fixed_function_arrays()) {
+    *out = kNoSuchObject;
+    return {};
+  }
   // GL creates these on first bind; the host generates its own name for it.
   if (account.objects >= account.limits.max_objects) {
     return wire::make_error(wire::Errc::kLimit, "object count limit");

@@ -269,6 +269,27 @@ TEST_F(HostileTest, CorruptCompressedBatchEndsTheConnection) {
 // A few bytes asking for billions of vertices would keep a software
 // rasterizer busy for minutes: draws past the guest's vertex limit are
 // refused, instances counted, and a draw within it runs.
+// A core profile creates nothing on bind: a name no glGen* made is GL's
+// GL_INVALID_OPERATION there, as natively, and no host object is made for
+// it. A compatibility profile creates the object.
+TEST_F(HostileTest, NamesNoGlGenMadeAreCoreProfileErrors) {
+  constexpr GLenum kArrayBuffer = 0x8892, kTexture2D = 0x0DE1;
+  for (auto profile : {wire::Profile::kCore, wire::Profile::kCompatibility}) {
+    auto g = guest_with_context(host_->address(), wire::Api::kGl, 3, 2, profile);
+    ASSERT_TRUE(g);
+    const GLenum expected = profile == wire::Profile::kCore ? 0x0502u : 0u;
+    wire::encode_glBindBuffer(g->w(), kArrayBuffer, 77);
+    EXPECT_EQ(gl_error(*g), expected);
+    wire::encode_glBindTexture(g->w(), kTexture2D, 78);
+    EXPECT_EQ(gl_error(*g), expected);
+    GLuint made = 5;
+    wire::encode_glGenBuffers(g->w(), 1, &made, sizeof made);
+    wire::encode_glBindBuffer(g->w(), kArrayBuffer, made);
+    EXPECT_EQ(gl_error(*g), 0u);
+    EXPECT_TRUE(g->lost.empty());
+  }
+}
+
 TEST_F(HostileTest, DrawsBeyondTheVertexLimit) {
   constexpr GLenum kTriangles = 0x0004, kOutOfMemory = 0x0505;
   wire::encode_glDrawArrays(attacker_->w(), kTriangles, 0, 0x7fffffff);
