@@ -208,6 +208,35 @@ TEST_F(GlState, WriteMapsKeepWhatTheyDoNotOverwrite) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// The host's buffer is not mapped while the program's mapping lasts, so the
+// guest answers the mapping's state; unmapped, the host answers.
+TEST_F(GlState, MappingStateQueries) {
+  constexpr GLenum kBufferMapped = 0x88BC, kAccessFlags = 0x911F, kMapLength = 0x9120;
+  constexpr GLenum kMapOffset = 0x9121, kBufferSize = 0x8764;
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kArrayBuffer, buffer);
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kArrayBuffer, 100,
+                                                                       nullptr, kStaticDraw);
+  auto get = [](GLenum pname) {
+    GLint64 value = -1;
+    gl<void (*)(GLenum, GLenum, GLint64*)>("glGetBufferParameteri64v")(kArrayBuffer, pname, &value);
+    return value;
+  };
+  ASSERT_NE(gl<void* (*)(GLenum, GLintptr, GLsizeiptr, GLbitfield)>("glMapBufferRange")(
+                kArrayBuffer, 8, 40, kMapWrite),
+            nullptr);
+  EXPECT_EQ(get(kBufferMapped), 1);
+  EXPECT_EQ(get(kMapOffset), 8);
+  EXPECT_EQ(get(kMapLength), 40);
+  EXPECT_EQ(get(kAccessFlags), kMapWrite);
+  EXPECT_EQ(get(kBufferSize), 100);
+  EXPECT_TRUE(gl<GLboolean (*)(GLenum)>("glUnmapBuffer")(kArrayBuffer));
+  EXPECT_EQ(get(kBufferMapped), 0);
+  EXPECT_EQ(get(kMapLength), 0);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // A write-only map reaches the host only at unmap, so the guest raises GL's
 // errors for a bad map itself, at the map, and the map returns null.
 TEST_F(GlState, BadMapsRaiseGlsErrorsAtTheMap) {
