@@ -71,6 +71,20 @@ bool pixel_buffer_bound(GlContextState::Impl& st, GLenum binding_query);
 // a program that makes it natively.
 void refuse_call(GlContextState::Impl& st, GLenum error);
 
+// Runs a query `ask` and tells whether GL answered it. GL writes nothing
+// for a query it refuses, so the guest must not copy an answer into the
+// program's memory then; GL's error waits for the guest's glGetError (an
+// error GL held before the query keeps its place ahead of it).
+template <typename Ask>
+bool answered_by_gl(GlContextState::Impl& st, Ask ask) {
+  if (const GLenum held = glGetError(); held != GL_NO_ERROR) refuse_call(st, held);
+  ask();
+  const GLenum error = glGetError();
+  if (error == GL_NO_ERROR) return true;
+  refuse_call(st, error);
+  return false;
+}
+
 // The target a texture was created with (GL 4.5 named commands have none);
 // 0 when GL does not say. Mesa answers GL_TEXTURE_TARGET in core profiles
 // only: the error it raises elsewhere is the host's and is dropped, while an

@@ -208,6 +208,23 @@ TEST_F(GlState, WriteMapsKeepWhatTheyDoNotOverwrite) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// GL writes nothing for a query it refuses, and neither does the guest:
+// the program's memory keeps what it held, and the error is GL's.
+TEST_F(GlState, RefusedQueriesLeaveTheProgramsMemory) {
+  constexpr GLenum kInvalidEnum = 0x0500, kTextureMinFilter = 0x2801;
+  GLuint texture = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenTextures")(1, &texture);
+  gl<void (*)(GLenum, GLuint)>("glBindTexture")(kTexture2D, texture);
+  auto get = gl<void (*)(GLenum, GLenum, GLint*)>("glGetTexParameteriv");
+  GLint values[4] = {7, 7, 7, 7};
+  get(kTexture2D, 0xBEEF, values);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), kInvalidEnum);
+  EXPECT_EQ(values[0], 7);
+  get(kTexture2D, kTextureMinFilter, values);
+  EXPECT_EQ(values[0], 0x2702);  // GL_NEAREST_MIPMAP_LINEAR
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // The host's buffer is not mapped while the program's mapping lasts, so the
 // guest answers the mapping's state; unmapped, the host answers.
 TEST_F(GlState, MappingStateQueries) {

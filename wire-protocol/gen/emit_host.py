@@ -167,7 +167,7 @@ def _out_arg(model, c, p, lines, post):
     outputs = sum(1 for q in c.params if _is_output(q))
     lines.append(f"  if ({name}->refused) return refused_reply(env, {outputs});")
     ctype = p.ctype.replace("*", "").strip()
-    post.append(f"  env.reply.put_data({name}->data, {name}->bytes);")
+    post.append(f"  env.reply.put_data({name}->data, answered ? {name}->bytes : 0);")
     return f"static_cast<{ctype}*>({name}->data)"
 
 
@@ -220,9 +220,18 @@ def dispatch_body(model, c):
         one = [("1" if q.name == "n" else "one" if q is gen else arg)
                for q, arg in zip(c.params, call_args)]
         post = [line.replace("{regen}", f"{c.name}({', '.join(one)})") for line in post]
-    if c.ret != "void":
+    # A query GL refuses writes nothing into its outputs: the guest then
+    # copies nothing into the program's memory.
+    queries = any(_is_output(p) for p in c.params)
+    if c.ret != "void" and queries:
+        lines.append(f"  {c.ret} ret{{}};")
+        lines.append(f"  const bool answered = answered_by_gl(st, [&] {{ ret = {call}; }});")
+        lines.append("  env.reply.put(ret);")
+    elif c.ret != "void":
         lines.append(f"  {c.ret} ret = {call};")
         lines.append("  env.reply.put(ret);")
+    elif queries:
+        lines.append(f"  const bool answered = answered_by_gl(st, [&] {{ {call}; }});")
     else:
         lines.append(f"  {call};")
     lines.extend(post)
