@@ -99,6 +99,25 @@ TEST_F(FrontBufferTest, FrontAndBackAreBuffersOfTheirOwn) {
   EXPECT_TRUE(guest_->lost.empty());
 }
 
+// glClearBuffer of the window's colour clears the buffer the program
+// selected, front or back, and keeps the clear colour (Mesa's own
+// glClearBuffer would leave the back of such a window alone).
+TEST_F(FrontBufferTest, ClearBufferReachesFrontAndBack) {
+  constexpr GLenum kColor = 0x1800;
+  connect();
+  clear(kBack, kBlue);
+  const float red[] = {1, 0, 0, 1}, green[] = {0, 1, 0, 1};
+  wire::encode_glDrawBuffer(w(), kFront);
+  wire::encode_glClearBufferfv(w(), kColor, 0, green, sizeof green);
+  wire::encode_glDrawBuffer(w(), kBack);
+  wire::encode_glClearBufferfv(w(), kColor, 0, red, sizeof red);
+  EXPECT_EQ(centre(kFront), kGreen);
+  EXPECT_EQ(centre(kBack), kRed);
+  wire::encode_glClear(w(), kColorBufferBit);  // the clear colour is still blue
+  EXPECT_EQ(centre(kBack), kBlue);
+  EXPECT_EQ(gl_error(*guest_), 0u);
+}
+
 TEST_F(FrontBufferTest, SwapShowsTheBackAndMakesItTheFront) {
   connect();
   clear(kFront, kGreen);
