@@ -263,5 +263,50 @@ TEST_F(LegacyGlState, DoubleUniformsReadBack) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// GL_ARB_shader_objects: a handle names a program or a shader, and each of
+// the extension's own commands acts on the kind it names.
+TEST_F(LegacyGlState, ShaderObjectHandles) {
+  constexpr GLenum kObjectType = 0x8B4E, kProgramObject = 0x8B40, kShaderObject = 0x8B48;
+  constexpr GLenum kCompileStatus = 0x8B81, kLinkStatus = 0x8B82, kAttachedObjects = 0x8B85;
+  constexpr GLenum kInvalidValue = 0x0501;
+  ASSERT_TRUE(offers("GL_ARB_shader_objects"));
+  using Handle = GLuint;
+  auto get = gl<void (*)(Handle, GLenum, GLint*)>("glGetObjectParameterivARB");
+  auto value = [&](Handle object, GLenum pname) {
+    GLint v = -1;
+    get(object, pname, &v);
+    return v;
+  };
+  const char* vs = "void main() { gl_Position = gl_Vertex; }";
+  const Handle shader = gl<Handle (*)(GLenum)>("glCreateShaderObjectARB")(kVertexShader);
+  gl<void (*)(Handle, GLsizei, const GLchar**, const GLint*)>("glShaderSourceARB")(shader, 1, &vs,
+                                                                                 nullptr);
+  gl<void (*)(Handle)>("glCompileShaderARB")(shader);
+  EXPECT_EQ(value(shader, kObjectType), static_cast<GLint>(kShaderObject));
+  EXPECT_EQ(value(shader, kCompileStatus), 1);
+  const Handle program = gl<Handle (*)()>("glCreateProgramObjectARB")();
+  gl<void (*)(Handle, Handle)>("glAttachObjectARB")(program, shader);
+  gl<void (*)(Handle)>("glLinkProgramARB")(program);
+  EXPECT_EQ(value(program, kObjectType), static_cast<GLint>(kProgramObject));
+  EXPECT_EQ(value(program, kLinkStatus), 1);
+  EXPECT_EQ(value(program, kAttachedObjects), 1);
+  Handle attached[2] = {};
+  GLsizei count = 0;
+  gl<void (*)(Handle, GLsizei, GLsizei*, Handle*)>("glGetAttachedObjectsARB")(program, 2, &count, attached);
+  EXPECT_EQ(count, 1);
+  EXPECT_EQ(attached[0], shader);
+  gl<void (*)(Handle)>("glUseProgramObjectARB")(program);
+  EXPECT_EQ(gl<Handle (*)(GLenum)>("glGetHandleARB")(kProgramObject), program);
+  char log[64] = "untouched";
+  GLsizei length = -1;
+  gl<void (*)(Handle, GLsizei, GLsizei*, GLchar*)>("glGetInfoLogARB")(shader, sizeof log, &length, log);
+  EXPECT_GE(length, 0);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+  gl<void (*)(Handle)>("glUseProgramObjectARB")(0);
+  gl<void (*)(Handle)>("glDeleteObjectARB")(program);
+  EXPECT_EQ(value(program, kObjectType), -1);  // no such object any more
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), kInvalidValue);
+}
+
 }  // namespace
 }  // namespace icd::egl

@@ -23,6 +23,8 @@ def gl_types_h(model):
         if "typedef" not in text or "#" in text:
             continue
         out.append(text.strip() + "\n")
+    # gl.xml defines it per platform; everywhere but Apple's it is this.
+    out.append("typedef unsigned int GLhandleARB;\n")
     return "".join(out)
 
 
