@@ -50,6 +50,7 @@ GLuint gen_one(ObjectType t) {
     case ObjectType::kRenderbuffer: glGenRenderbuffers(1, &created); break;
     case ObjectType::kDisplayList: created = glGenLists(1); break;
     case ObjectType::kAssemblyProgram: glGenProgramsARB(1, &created); break;
+    case ObjectType::kQuery: glGenQueries(1, &created); break;
     default: break;
   }
   return created;
@@ -96,9 +97,10 @@ wire::Status GlContextState::Impl::translate(ObjectType t, GLuint guest, NameUse
     *out = other != 0 ? other : kNoSuchObject;
     return {};
   }
-  // Core profiles create nothing on bind: a name no glGen* made stays
-  // unknown, and GL raises its GL_INVALID_OPERATION for it, as natively.
-  if (!gles && !has_fixed_function_arrays()) {
+  // Core profiles create nothing on bind, and OpenGL ES no query on
+  // glBeginQuery: a name no glGen* made stays unknown there, and GL raises
+  // its GL_INVALID_OPERATION for it, as natively.
+  if ((!gles && !has_fixed_function_arrays()) || (gles && t == ObjectType::kQuery)) {
     *out = kNoSuchObject;
     return {};
   }

@@ -271,9 +271,10 @@ TEST_F(HostileTest, CorruptCompressedBatchEndsTheConnection) {
 // refused, instances counted, and a draw within it runs.
 // A core profile creates nothing on bind: a name no glGen* made is GL's
 // GL_INVALID_OPERATION there, as natively, and no host object is made for
-// it. A compatibility profile creates the object.
+// it. A compatibility profile creates the object, queries included.
 TEST_F(HostileTest, NamesNoGlGenMadeAreCoreProfileErrors) {
   constexpr GLenum kArrayBuffer = 0x8892, kTexture2D = 0x0DE1;
+  constexpr GLenum kSamplesPassed = 0x8914, kAnySamplesPassed = 0x8C2F;
   for (auto profile : {wire::Profile::kCore, wire::Profile::kCompatibility}) {
     auto g = guest_with_context(host_->address(), wire::Api::kGl, 3, 2, profile);
     ASSERT_TRUE(g);
@@ -282,12 +283,22 @@ TEST_F(HostileTest, NamesNoGlGenMadeAreCoreProfileErrors) {
     EXPECT_EQ(gl_error(*g), expected);
     wire::encode_glBindTexture(g->w(), kTexture2D, 78);
     EXPECT_EQ(gl_error(*g), expected);
+    wire::encode_glBeginQuery(g->w(), kSamplesPassed, 79);
+    wire::encode_glEndQuery(g->w(), kSamplesPassed);
+    EXPECT_EQ(gl_error(*g), expected);
     GLuint made = 5;
     wire::encode_glGenBuffers(g->w(), 1, &made, sizeof made);
     wire::encode_glBindBuffer(g->w(), kArrayBuffer, made);
     EXPECT_EQ(gl_error(*g), 0u);
     EXPECT_TRUE(g->lost.empty());
   }
+  // OpenGL ES creates buffers on bind, but no query on glBeginQuery.
+  auto es = guest_with_context(host_->address(), wire::Api::kGles, 3, 0);
+  ASSERT_TRUE(es);
+  wire::encode_glBeginQuery(es->w(), kAnySamplesPassed, 80);
+  EXPECT_EQ(gl_error(*es), 0x0502u);
+  wire::encode_glBindBuffer(es->w(), kArrayBuffer, 81);
+  EXPECT_EQ(gl_error(*es), 0u);
 }
 
 TEST_F(HostileTest, DrawsBeyondTheVertexLimit) {
