@@ -9,6 +9,7 @@
 
 #include "gl/entry_support.h"
 #include "gl/gl_handlers.h"
+#include "gl/pointer_errors.h"
 #include "wire/gl_encode.h"
 #include "wire/sizes.h"
 
@@ -64,14 +65,28 @@ void send_client_arrays(Stream& s, int64_t first, int64_t count, Instances insta
   }
 }
 
+// GL_MAX_VERTEX_ATTRIBS (asked once per context, then cached).
+GLint max_vertex_attribs() {
+  constexpr GLenum kMaxVertexAttribs = 0x8869;
+  GLint max = 0;
+  handle_glGetIntegerv(kMaxVertexAttribs, &max);
+  return max;
+}
+
 void set_pointer(GLuint index, GLint size, GLenum type, GLboolean normalized, GLsizei stride,
                  const void* pointer, AttribFormat format) {
   Stream* s = current_stream();
   if (!s) return;
   GlState& st = s->gl_state();
+  const bool client = st.bound_buffer(kArrayBuffer) == 0 && st.default_vertex_array();
+  // GL judges a pointer into a buffer itself; a client array is the guest's.
+  if (client) {
+    const GLenum error = attrib_pointer_error(format, index, max_vertex_attribs(), size, type, stride);
+    if (error) return st.raise_error(error);
+  }
   ClientArray& a = st.attrib(index);
   a = ClientArray{a.enabled, false, format, size, type, normalized, stride, pointer, a.divisor};
-  if (st.bound_buffer(kArrayBuffer) != 0 || !st.default_vertex_array()) {
+  if (!client) {
     encode_attrib(*s, index, a, 0, pointer, 0, true);
     return;
   }
@@ -221,6 +236,8 @@ void GLAPIENTRY handle_glVertexAttribLPointer(GLuint index, GLint size, GLenum t
 void GLAPIENTRY handle_glGetVertexAttribPointerv(GLuint index, GLenum pname, void** pointer) {
   Stream* s = current_stream();
   if (!s || !pointer) return;
+  constexpr GLenum kInvalidValue = 0x0501;
+  if (index >= static_cast<GLuint>(max_vertex_attribs())) return s->gl_state().raise_error(kInvalidValue);
   (void)pname;  // GL_VERTEX_ATTRIB_ARRAY_POINTER is the only pname
   *pointer = const_cast<void*>(s->gl_state().attrib(index).pointer);
 }

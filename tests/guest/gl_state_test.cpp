@@ -208,6 +208,41 @@ TEST_F(GlState, WriteMapsKeepWhatTheyDoNotOverwrite) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// A client array reaches the host only with a draw, so the guest raises
+// GL's errors for a bad pointer when it is set, and keeps nothing of it.
+TEST_F(GlState, BadClientArrayPointersRaiseGlsErrors) {
+  constexpr GLenum kInvalidEnum = 0x0500, kInvalidValue = 0x0501, kInvalidOperation = 0x0502;
+  constexpr GLenum kMaxVertexAttribs = 0x8869, kInt2101010 = 0x8D9F, kPointer = 0x8645;
+  auto get_error = gl<GLenum (*)()>("glGetError");
+  auto pointer = gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>(
+      "glVertexAttribPointer");
+  auto ipointer = gl<void (*)(GLuint, GLint, GLenum, GLsizei, const void*)>("glVertexAttribIPointer");
+  auto get_pointer = gl<void (*)(GLuint, GLenum, void**)>("glGetVertexAttribPointerv");
+  GLint max = 0;
+  gl<void (*)(GLenum, GLint*)>("glGetIntegerv")(kMaxVertexAttribs, &max);
+  ASSERT_GT(max, 1);
+  const float data[8] = {};
+  pointer(max - 1, 2, kFloat, 0, 0, data);
+  EXPECT_EQ(get_error(), 0u);
+  pointer(max, 2, kFloat, 0, 0, data + 1);
+  EXPECT_EQ(get_error(), kInvalidValue);
+  void* kept = nullptr;
+  get_pointer(max - 1, kPointer, &kept);
+  EXPECT_EQ(kept, data);  // the last attribute keeps its own pointer
+  get_pointer(max, kPointer, &kept);
+  EXPECT_EQ(get_error(), kInvalidValue);
+  ipointer(0, 2, kFloat, 0, data);
+  EXPECT_EQ(get_error(), kInvalidEnum);
+  pointer(0, 5, kFloat, 0, 0, data);
+  EXPECT_EQ(get_error(), kInvalidValue);
+  pointer(0, 3, kInt2101010, 0, 0, data);
+  EXPECT_EQ(get_error(), kInvalidOperation);
+  pointer(0, 2, kFloat, 0, -4, data);
+  EXPECT_EQ(get_error(), kInvalidValue);
+  ipointer(0, 2, kUbyte, 0, data);
+  EXPECT_EQ(get_error(), 0u);
+}
+
 // GL writes nothing for a query it refuses, and neither does the guest:
 // the program's memory keeps what it held, and the error is GL's.
 TEST_F(GlState, RefusedQueriesLeaveTheProgramsMemory) {

@@ -1,0 +1,45 @@
+#include "gl/pointer_errors.h"
+
+namespace icd {
+namespace {
+
+constexpr GLenum kInvalidEnum = 0x0500, kInvalidValue = 0x0501, kInvalidOperation = 0x0502;
+constexpr GLenum kBgra = 0x80E1, kUnsignedByte = 0x1401;
+constexpr GLenum kInt2101010 = 0x8D9F, kUint2101010 = 0x8368, kUint10f11f11f = 0x8C3B;
+
+bool integer_type(GLenum type) { return type >= 0x1400 && type <= 0x1405; }  // BYTE..UNSIGNED_INT
+
+// The types each function takes, in any API that has it.
+bool takes_type(AttribFormat format, GLenum type) {
+  switch (format) {
+    case AttribFormat::kInteger: return integer_type(type);
+    case AttribFormat::kLong: return type == 0x140A;  // GL_DOUBLE
+    case AttribFormat::kFloat:
+      return integer_type(type) || type == 0x1406 || type == 0x140A || type == 0x140B ||
+             type == 0x140C || type == 0x8D61 || type == kInt2101010 || type == kUint2101010 ||
+             type == kUint10f11f11f;  // FLOAT, DOUBLE, HALF_FLOAT, FIXED, HALF_FLOAT_OES, packed
+  }
+  return false;
+}
+
+// Sizes a type allows (GL_INVALID_OPERATION otherwise); GL_BGRA is a size
+// of the float function only.
+GLenum size_error(AttribFormat format, GLint size, GLenum type) {
+  const bool bgra = size == static_cast<GLint>(kBgra) && format == AttribFormat::kFloat;
+  if (!bgra && (size < 1 || size > 4)) return kInvalidValue;
+  if (type == kInt2101010 || type == kUint2101010) return size == 4 || bgra ? 0 : kInvalidOperation;
+  if (type == kUint10f11f11f) return size == 3 ? 0 : kInvalidOperation;
+  return bgra && type != kUnsignedByte ? kInvalidOperation : 0;
+}
+
+}  // namespace
+
+GLenum attrib_pointer_error(AttribFormat format, GLuint index, GLint max_attribs, GLint size,
+                            GLenum type, GLsizei stride) {
+  if (max_attribs > 0 && index >= static_cast<GLuint>(max_attribs)) return kInvalidValue;
+  if (stride < 0) return kInvalidValue;
+  if (!takes_type(format, type)) return kInvalidEnum;
+  return size_error(format, size, type);
+}
+
+}  // namespace icd
