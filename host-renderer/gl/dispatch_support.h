@@ -4,8 +4,10 @@
 
 #include <epoxy/gl.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 
 #include "gl/context_impl.h"
@@ -83,6 +85,12 @@ bool answered_by_gl(GlContextState::Impl& st, Ask ask) {
   if (error == GL_NO_ERROR) return true;
   refuse_call(st, error);
   return false;
+}
+
+// The bytes GL wrote of a string answer in `bytes` of zeroed room: the
+// string and its NUL.
+inline size_t written_string_bytes(const void* data, size_t bytes) {
+  return bytes == 0 ? 0 : std::min(bytes, ::strnlen(static_cast<const char*>(data), bytes) + 1);
 }
 
 // The target a texture was created with (GL 4.5 named commands have none);

@@ -260,6 +260,23 @@ TEST_F(GlState, RefusedQueriesLeaveTheProgramsMemory) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// GL writes a name and its NUL, nothing more of the program's buffer
+// (programs pass a bufSize larger than what they allocated).
+TEST_F(GlState, StringAnswersWriteTheStringOnly) {
+  const GLuint program = colour_program();
+  char name[32];
+  std::memset(name, '#', sizeof name);
+  GLsizei length = -1;
+  GLint size = 0;
+  GLenum type = 0;
+  gl<void (*)(GLuint, GLuint, GLsizei, GLsizei*, GLint*, GLenum*, GLchar*)>("glGetActiveAttrib")(
+      program, 0, sizeof name, &length, &size, &type, name);
+  ASSERT_EQ(length, 3);  // "col" or "pos"
+  EXPECT_EQ(name[3], '\0');
+  EXPECT_EQ(name[4], '#');
+  EXPECT_EQ(name[31], '#');
+}
+
 // The host's buffer is not mapped while the program's mapping lasts, so the
 // guest answers the mapping's state; unmapped, the host answers.
 TEST_F(GlState, MappingStateQueries) {

@@ -167,7 +167,13 @@ def _out_arg(model, c, p, lines, post):
     outputs = sum(1 for q in c.params if _is_output(q))
     lines.append(f"  if ({name}->refused) return refused_reply(env, {outputs});")
     ctype = p.ctype.replace("*", "").strip()
-    post.append(f"  env.reply.put_data({name}->data, answered ? {name}->bytes : 0);")
+    # GL writes one string (a command with a `length` answer) and its NUL
+    # only: the rest of the program's buffer stays as it was (programs pass
+    # a bufSize larger than what they hold).
+    one_string = (ctype in ("GLchar", "GLcharARB")
+                  and any(q.name == "length" for q in c.params))
+    written = f"written_string_bytes({name}->data, {name}->bytes)" if one_string else f"{name}->bytes"
+    post.append(f"  env.reply.put_data({name}->data, answered ? {written} : 0);")
     return f"static_cast<{ctype}*>({name}->data)"
 
 
