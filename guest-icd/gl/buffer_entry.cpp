@@ -75,7 +75,7 @@ void* map_shadow(Stream& s, Mapping& m, bool mapped) {
     s.gl_state().raise_error(error);
     return nullptr;
   }
-  m.shadow.assign(static_cast<size_t>(m.length), std::byte{0});
+  m.shadow.assign(static_cast<size_t>(m.length), m.offset);
   if (keeps_contents(m.access) && !read_range(s, m, 0, m.length, m.shadow.data())) return nullptr;
   return m.shadow.data();
 }

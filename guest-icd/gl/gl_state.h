@@ -55,6 +55,29 @@ struct ClientArray {
   size_t stride_bytes() const;
 };
 
+// The guest's copy of a mapped range, placed as GL places a mapping: the
+// pointer minus the range's offset is a multiple of
+// GL_MIN_MAP_BUFFER_ALIGNMENT (64 bytes, the value drivers report).
+class MappedShadow {
+ public:
+  static constexpr size_t kAlignment = 64;
+  // `size` zero bytes for a range starting at `offset` in its buffer.
+  void assign(size_t size, int64_t offset) {
+    storage_.assign(size + kAlignment, std::byte{0});
+    const auto base = reinterpret_cast<uintptr_t>(storage_.data());
+    const auto wanted = static_cast<uintptr_t>(offset) % kAlignment;
+    pad_ = (wanted + kAlignment - base % kAlignment) % kAlignment;
+    size_ = size;
+  }
+  std::byte* data() { return storage_.data() + pad_; }
+  const std::byte* data() const { return storage_.data() + pad_; }
+  size_t size() const { return size_; }
+
+ private:
+  std::vector<std::byte> storage_;
+  size_t pad_ = 0, size_ = 0;
+};
+
 struct Mapping {
   GLenum target = 0;   // mapped through a binding
   GLuint bound = 0;    // then the buffer bound there, where the guest tracks it
@@ -62,7 +85,7 @@ struct Mapping {
   int64_t offset = 0;
   int64_t length = 0;
   GLbitfield access = 0;
-  std::vector<std::byte> shadow;
+  MappedShadow shadow;
   // Persistent mappings only: what the host's buffer holds of the range as
   // far as the guest knows (gl/persistent_mappings.h).
   std::vector<std::byte> host_copy;

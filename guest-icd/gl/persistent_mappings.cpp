@@ -58,7 +58,7 @@ void fetch_mapped_reads(Stream& s) {
 }
 
 void keep_persistent(Stream& s, Mapping m) {
-  m.host_copy = m.shadow;
+  m.host_copy.assign(m.shadow.data(), m.shadow.data() + m.shadow.size());
   const GLuint buffer = m.buffer;
   s.gl_state().persistent_mappings()[buffer] = std::move(m);
   s.set_before_send(send_ahead_of_batch);

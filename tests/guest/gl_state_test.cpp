@@ -278,7 +278,8 @@ TEST_F(GlState, StringAnswersWriteTheStringOnly) {
 }
 
 // The host's buffer is not mapped while the program's mapping lasts, so the
-// guest answers the mapping's state; unmapped, the host answers.
+// guest answers the mapping's state; unmapped, the host answers. The
+// mapping is aligned as GL_MIN_MAP_BUFFER_ALIGNMENT says.
 TEST_F(GlState, MappingStateQueries) {
   constexpr GLenum kBufferMapped = 0x88BC, kAccessFlags = 0x911F, kMapLength = 0x9120;
   constexpr GLenum kMapOffset = 0x9121, kBufferSize = 0x8764;
@@ -292,9 +293,11 @@ TEST_F(GlState, MappingStateQueries) {
     gl<void (*)(GLenum, GLenum, GLint64*)>("glGetBufferParameteri64v")(kArrayBuffer, pname, &value);
     return value;
   };
-  ASSERT_NE(gl<void* (*)(GLenum, GLintptr, GLsizeiptr, GLbitfield)>("glMapBufferRange")(
-                kArrayBuffer, 8, 40, kMapWrite),
-            nullptr);
+  void* p = gl<void* (*)(GLenum, GLintptr, GLsizeiptr, GLbitfield)>("glMapBufferRange")(
+      kArrayBuffer, 8, 40, kMapWrite);
+  ASSERT_NE(p, nullptr);
+  // Placed as GL places it: the pointer minus the offset is 64-byte aligned.
+  EXPECT_EQ((reinterpret_cast<uintptr_t>(p) - 8) % 64, 0u);
   EXPECT_EQ(get(kBufferMapped), 1);
   EXPECT_EQ(get(kMapOffset), 8);
   EXPECT_EQ(get(kMapLength), 40);
