@@ -409,6 +409,32 @@ void GLAPIENTRY handle_glGetPolygonStipple(GLubyte* mask) {
 
 namespace {
 
+// The robust forms: GL refuses a bufSize smaller than the stipple it would
+// write into client memory (GL_INVALID_OPERATION, nothing written), and
+// otherwise writes what glGetPolygonStipple writes, not bufSize bytes.
+void get_n_polygon_stipple(GLsizei buf_size, GLubyte* pattern) {
+  Stream* s = current_stream();
+  if (!s) return;
+  constexpr GLenum kColorIndex = 0x1900, kBitmap = 0x1A00, kInvalidOperation = 0x0502;
+  if (!s->gl_state().pack_buffer_bound()) {
+    const auto needed = wire::size::image_bytes(s->gl_state().pack(), 2, kColorIndex, kBitmap, 32, 32, 1);
+    if (needed && static_cast<int64_t>(*needed) > buf_size) return s->gl_state().raise_error(kInvalidOperation);
+  }
+  handle_glGetPolygonStipple(pattern);
+}
+
+}  // namespace
+
+void GLAPIENTRY handle_glGetnPolygonStipple(GLsizei buf_size, GLubyte* pattern) {
+  get_n_polygon_stipple(buf_size, pattern);
+}
+
+void GLAPIENTRY handle_glGetnPolygonStippleARB(GLsizei buf_size, GLubyte* pattern) {
+  get_n_polygon_stipple(buf_size, pattern);
+}
+
+namespace {
+
 // The host knows the map's size; the program's buffer holds the map.
 using PixelMapEncoder = void (*)(wire::Writer&, GLenum, const void*, size_t, bool);
 
@@ -418,6 +444,26 @@ void get_pixel_map(PixelMapEncoder encode, GLenum map, void* values) {
   const PackTarget to = pack_target(*s, values);
   encode(s->writer(), map, to.data, 0, to.in_buffer);
   finish_read_back(*s, values, SIZE_MAX);
+}
+
+// The robust forms: the map comes back whole. GL refuses a bufSize smaller
+// than it (GL_INVALID_OPERATION, nothing written) and otherwise writes the
+// map, not bufSize bytes.
+void get_n_pixel_map(PixelMapEncoder encode, GLenum map, GLsizei buf_size, void* values) {
+  Stream* s = current_stream();
+  if (!s) return;
+  if (s->gl_state().pack_buffer_bound()) return get_pixel_map(encode, map, values);
+  constexpr GLenum kInvalidOperation = 0x0502;
+  encode(s->writer(), map, nullptr, 0, false);
+  auto reply = s->roundtrip();
+  if (!reply) return;
+  wire::Reader r(*reply, 0);
+  auto data = r.get_data();
+  if (!data) return;
+  if (data->bytes.size() > static_cast<size_t>(std::max(buf_size, 0))) {
+    return s->gl_state().raise_error(kInvalidOperation);
+  }
+  if (values && !data->bytes.empty()) std::memcpy(values, data->bytes.data(), data->bytes.size());
 }
 
 }  // namespace
@@ -432,6 +478,30 @@ void GLAPIENTRY handle_glGetPixelMapuiv(GLenum map, GLuint* values) {
 
 void GLAPIENTRY handle_glGetPixelMapusv(GLenum map, GLushort* values) {
   get_pixel_map(wire::encode_glGetPixelMapusv, map, values);
+}
+
+void GLAPIENTRY handle_glGetnPixelMapfv(GLenum map, GLsizei buf_size, GLfloat* values) {
+  get_n_pixel_map(wire::encode_glGetPixelMapfv, map, buf_size, values);
+}
+
+void GLAPIENTRY handle_glGetnPixelMapuiv(GLenum map, GLsizei buf_size, GLuint* values) {
+  get_n_pixel_map(wire::encode_glGetPixelMapuiv, map, buf_size, values);
+}
+
+void GLAPIENTRY handle_glGetnPixelMapusv(GLenum map, GLsizei buf_size, GLushort* values) {
+  get_n_pixel_map(wire::encode_glGetPixelMapusv, map, buf_size, values);
+}
+
+void GLAPIENTRY handle_glGetnPixelMapfvARB(GLenum map, GLsizei buf_size, GLfloat* values) {
+  get_n_pixel_map(wire::encode_glGetPixelMapfv, map, buf_size, values);
+}
+
+void GLAPIENTRY handle_glGetnPixelMapuivARB(GLenum map, GLsizei buf_size, GLuint* values) {
+  get_n_pixel_map(wire::encode_glGetPixelMapuiv, map, buf_size, values);
+}
+
+void GLAPIENTRY handle_glGetnPixelMapusvARB(GLenum map, GLsizei buf_size, GLushort* values) {
+  get_n_pixel_map(wire::encode_glGetPixelMapusv, map, buf_size, values);
 }
 
 void GLAPIENTRY handle_glGetPointerv(GLenum pname, void** params) {

@@ -243,5 +243,33 @@ TEST_F(LegacyGlState, GetPixelMapReadsTheMapBack) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// The robust forms write the map and nothing more of the program's buffer,
+// and nothing at all when bufSize is smaller than it; the stipple likewise.
+TEST_F(LegacyGlState, RobustReadBacksWriteWhatGlWrites) {
+  constexpr GLenum kPixelMapRToR = 0x0C76, kInvalidOperation = 0x0502;
+  const GLfloat map[3] = {0.0f, 0.5f, 1.0f};
+  gl<void (*)(GLenum, GLsizei, const GLfloat*)>("glPixelMapfv")(kPixelMapRToR, 3, map);
+  auto get_n_map = gl<void (*)(GLenum, GLsizei, GLfloat*)>("glGetnPixelMapfvARB");
+  GLfloat floats[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+  get_n_map(kPixelMapRToR, sizeof floats, floats);
+  EXPECT_EQ(std::memcmp(floats, map, sizeof map), 0);
+  EXPECT_EQ(floats[3], -1.0f);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+  GLfloat small[2] = {-1, -1};
+  get_n_map(kPixelMapRToR, sizeof small, small);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), kInvalidOperation);
+  EXPECT_EQ(small[0], -1.0f);
+  GLubyte stipple[129];
+  std::memset(stipple, 0xAB, sizeof stipple);
+  auto get_n_stipple = gl<void (*)(GLsizei, GLubyte*)>("glGetnPolygonStippleARB");
+  get_n_stipple(127, stipple);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), kInvalidOperation);
+  EXPECT_EQ(stipple[0], 0xAB);
+  get_n_stipple(sizeof stipple, stipple);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+  EXPECT_EQ(stipple[0], 0xFF);    // the default stipple is all ones
+  EXPECT_EQ(stipple[128], 0xAB);  // 128 bytes written, not bufSize
+}
+
 }  // namespace
 }  // namespace icd::egl
