@@ -81,7 +81,8 @@ void set_pointer(GLuint index, GLint size, GLenum type, GLboolean normalized, GL
   const bool client = st.bound_buffer(kArrayBuffer) == 0 && st.default_vertex_array();
   // GL judges a pointer into a buffer itself; a client array is the guest's.
   if (client) {
-    const GLenum error = attrib_pointer_error(format, index, max_vertex_attribs(), size, type, stride);
+    const AttribPointer p{format, index, size, type, normalized, stride};
+    const GLenum error = attrib_pointer_error(p, max_vertex_attribs(), !st.gles());
     if (error) return st.raise_error(error);
   }
   ClientArray& a = st.attrib(index);

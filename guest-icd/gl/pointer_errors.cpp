@@ -23,23 +23,23 @@ bool takes_type(AttribFormat format, GLenum type) {
 }
 
 // Sizes a type allows (GL_INVALID_OPERATION otherwise); GL_BGRA is a size
-// of the float function only.
-GLenum size_error(AttribFormat format, GLint size, GLenum type) {
-  const bool bgra = size == static_cast<GLint>(kBgra) && format == AttribFormat::kFloat;
-  if (!bgra && (size < 1 || size > 4)) return kInvalidValue;
-  if (type == kInt2101010 || type == kUint2101010) return size == 4 || bgra ? 0 : kInvalidOperation;
-  if (type == kUint10f11f11f) return size == 3 ? 0 : kInvalidOperation;
-  return bgra && type != kUnsignedByte ? kInvalidOperation : 0;
+// of desktop GL's float function only, normalized.
+GLenum size_error(const AttribPointer& p, bool desktop) {
+  const bool bgra = p.size == static_cast<GLint>(kBgra) && p.format == AttribFormat::kFloat && desktop;
+  if (!bgra && (p.size < 1 || p.size > 4)) return kInvalidValue;
+  if (bgra && !p.normalized) return kInvalidOperation;
+  if (p.type == kInt2101010 || p.type == kUint2101010) return p.size == 4 || bgra ? 0 : kInvalidOperation;
+  if (p.type == kUint10f11f11f) return p.size == 3 ? 0 : kInvalidOperation;
+  return bgra && p.type != kUnsignedByte ? kInvalidOperation : 0;
 }
 
 }  // namespace
 
-GLenum attrib_pointer_error(AttribFormat format, GLuint index, GLint max_attribs, GLint size,
-                            GLenum type, GLsizei stride) {
-  if (max_attribs > 0 && index >= static_cast<GLuint>(max_attribs)) return kInvalidValue;
-  if (stride < 0) return kInvalidValue;
-  if (!takes_type(format, type)) return kInvalidEnum;
-  return size_error(format, size, type);
+GLenum attrib_pointer_error(const AttribPointer& p, GLint max_attribs, bool desktop) {
+  if (max_attribs > 0 && p.index >= static_cast<GLuint>(max_attribs)) return kInvalidValue;
+  if (p.stride < 0) return kInvalidValue;
+  if (!takes_type(p.format, p.type)) return kInvalidEnum;
+  return size_error(p, desktop);
 }
 
 }  // namespace icd

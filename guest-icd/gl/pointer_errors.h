@@ -9,10 +9,19 @@
 
 namespace icd {
 
-// The error glVertexAttrib{,I,L}Pointer raises for these arguments (the
-// function by `format`), or 0 when GL takes them. `max_attribs`:
-// GL_MAX_VERTEX_ATTRIBS.
-GLenum attrib_pointer_error(AttribFormat format, GLuint index, GLint max_attribs, GLint size,
-                            GLenum type, GLsizei stride);
+// The arguments of glVertexAttrib{,I,L}Pointer (the function by `format`).
+struct AttribPointer {
+  AttribFormat format;
+  GLuint index;
+  GLint size;
+  GLenum type;
+  GLboolean normalized;
+  GLsizei stride;
+};
+
+// The error GL raises for `p`, or 0 when GL takes it. `max_attribs`:
+// GL_MAX_VERTEX_ATTRIBS; `desktop`: desktop GL, whose sizes include GL_BGRA
+// (GL_ARB_vertex_array_bgra).
+GLenum attrib_pointer_error(const AttribPointer& p, GLint max_attribs, bool desktop);
 
 }  // namespace icd

@@ -239,6 +239,9 @@ TEST_F(GlState, BadClientArrayPointersRaiseGlsErrors) {
   EXPECT_EQ(get_error(), kInvalidOperation);
   pointer(0, 2, kFloat, 0, -4, data);
   EXPECT_EQ(get_error(), kInvalidValue);
+  constexpr GLint kBgra = 0x80E1;
+  pointer(0, kBgra, kUbyte, 1, 0, data);  // a size of desktop GL's only
+  EXPECT_EQ(get_error(), kInvalidValue);
   ipointer(0, 2, kUbyte, 0, data);
   EXPECT_EQ(get_error(), 0u);
 }

@@ -115,6 +115,22 @@ TEST_F(LegacyGlState, NamedBufferMappings) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// GL_BGRA is a size of normalized unsigned bytes only.
+TEST_F(LegacyGlState, BgraClientArraysMustBeNormalizedBytes) {
+  constexpr GLint kBgra = 0x80E1;
+  constexpr GLenum kInvalidOperation = 0x0502;
+  auto pointer = gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>(
+      "glVertexAttribPointer");
+  auto get_error = gl<GLenum (*)()>("glGetError");
+  const uint8_t colours[4] = {};
+  pointer(1, kBgra, kUbyte, 0, 0, colours);
+  EXPECT_EQ(get_error(), kInvalidOperation);
+  pointer(1, kBgra, kFloat, 1, 0, colours);
+  EXPECT_EQ(get_error(), kInvalidOperation);
+  pointer(1, kBgra, kUbyte, 1, 0, colours);
+  EXPECT_EQ(get_error(), 0u);
+}
+
 // A client array of GL_BGRA colours (ARB_vertex_array_bgra) is four bytes a
 // vertex: the guest sends those, in the order GL swizzles.
 TEST_F(LegacyGlState, BgraClientArrayDraws) {
