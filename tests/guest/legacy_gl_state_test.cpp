@@ -295,8 +295,8 @@ TEST_F(LegacyGlState, ShaderObjectHandles) {
   };
   const char* vs = "void main() { gl_Position = gl_Vertex; }";
   const Handle shader = gl<Handle (*)(GLenum)>("glCreateShaderObjectARB")(kVertexShader);
-  gl<void (*)(Handle, GLsizei, const GLchar**, const GLint*)>("glShaderSourceARB")(shader, 1, &vs,
-                                                                                 nullptr);
+  gl<void (*)(Handle, GLsizei, const GLchar* const*, const GLint*)>("glShaderSourceARB")(
+      shader, 1, &vs, nullptr);
   gl<void (*)(Handle)>("glCompileShaderARB")(shader);
   EXPECT_EQ(value(shader, kObjectType), static_cast<GLint>(kShaderObject));
   EXPECT_EQ(value(shader, kCompileStatus), 1);
