@@ -36,18 +36,16 @@ Mapping new_mapping(GLenum target, GLuint buffer, int64_t offset, int64_t length
   return m;
 }
 
-// The host's size of the buffer a mapping names (by name, or bound to its target).
-int64_t host_buffer_size(Stream& s, const Mapping& m) {
+// The host's size of the buffer a mapping names (by name, or bound to its
+// target), -1 when no answer comes.
+int64_t host_buffer_size(const Mapping& m) {
   if (m.buffer) {
-    wire::encode_glGetNamedBufferParameteri64v(s.writer(), m.buffer, kBufferSize);
-  } else {
-    wire::encode_glGetBufferParameteriv(s.writer(), m.target, kBufferSize);
+    GLint64 size = -1;
+    handle_glGetNamedBufferParameteri64v(m.buffer, kBufferSize, &size);
+    return size;
   }
-  auto reply = s.roundtrip();
-  if (!reply) return -1;
-  wire::Reader r(*reply, 0);
-  int64_t size = 0;
-  copy_reply(r, &size, m.buffer ? sizeof size : sizeof(GLint));
+  GLint size = -1;  // the query every API with mappings has
+  handle_glGetBufferParameteriv(m.target, kBufferSize, &size);
   return size;
 }
 
@@ -58,7 +56,7 @@ GLenum map_error(Stream& s, const Mapping& m, bool mapped) {
   const GLenum error = map_range_error(m.offset, m.length, m.access, {mapped, -1});
   const int64_t known = s.gl_state().buffer_size(m.buffer ? m.buffer : m.bound);
   if (error || known < 0 || m.offset <= known - m.length) return error;
-  return map_range_error(m.offset, m.length, m.access, {mapped, host_buffer_size(s, m)});
+  return map_range_error(m.offset, m.length, m.access, {mapped, host_buffer_size(m)});
 }
 
 // Whether a map shows the buffer's contents: a read map, and a write map
@@ -192,7 +190,7 @@ void* GLAPIENTRY handle_glMapBuffer(GLenum target, GLenum access) {
     return nullptr;
   }
   int64_t size = s->gl_state().buffer_size(s->gl_state().bound_buffer(target));
-  if (size < 0) size = host_buffer_size(*s, new_mapping(target, 0, 0, 0, bits));
+  if (size < 0) size = host_buffer_size(new_mapping(target, 0, 0, 0, bits));
   return handle_glMapBufferRange(target, 0, size, bits);
 }
 
@@ -234,7 +232,7 @@ void* GLAPIENTRY handle_glMapNamedBuffer(GLuint buffer, GLenum access) {
     s->gl_state().raise_error(kInvalidEnum);
     return nullptr;
   }
-  const int64_t size = host_buffer_size(*s, new_mapping(0, buffer, 0, 0, bits));
+  const int64_t size = host_buffer_size(new_mapping(0, buffer, 0, 0, bits));
   return handle_glMapNamedBufferRange(buffer, 0, size, bits);
 }
 

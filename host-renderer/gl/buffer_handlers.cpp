@@ -90,11 +90,9 @@ wire::Status map_phase(DispatchEnv& env, uint32_t phase, int64_t offset, int64_t
   if (phase == 0 && !(access & GL_MAP_READ_BIT)) return read_copy(offset, length);
   if (phase == 0) {
     if (!env.state.impl().charge_reply(bytes)) return refused_reply(env, 1);
-    void* mapped = map(offset, length, GL_MAP_READ_BIT);
-    void* out = scratch(bytes);
-    if (mapped) std::memcpy(out, mapped, bytes);
+    const void* mapped = map(offset, length, GL_MAP_READ_BIT);
+    env.reply.put_data(mapped, mapped ? bytes : 0);  // the reply's copy is the only one
     if (mapped) unmap();
-    env.reply.put_data(out, mapped ? bytes : 0);
     return {};
   }
   if (data.kind == wire::DataKind::kBufferOffset || data.bytes.size() < bytes) {

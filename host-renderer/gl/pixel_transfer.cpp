@@ -44,11 +44,13 @@ wire::Error short_pixels(size_t have, size_t need) {
 
 // A program's NULL where GL reads client pixels is a bug that GL need not
 // catch before it reads: GL reads zeros instead, and still raises its own
-// errors for the call (a format and type it refuses, say).
-wire::Result<PixelSource> zero_pixels(size_t needed) {
+// errors for the call (a format and type it refuses, say). The zeros are
+// charged to the guest while the command runs, as a reply's room is.
+wire::Result<PixelSource> zero_pixels(GlContextState::Impl& st, size_t needed) {
   if (needed > kMaxReplyArrayBytes) {
     return wire::make_error(wire::Errc::kLimit, "null pixels of " + std::to_string(needed) + " bytes");
   }
+  if (!st.charge_reply(needed)) return PixelSource{nullptr, true};  // GL_OUT_OF_MEMORY
   return PixelSource{scratch(needed)};
 }
 
@@ -93,7 +95,7 @@ wire::Result<PixelSource> input_pixels(GlContextState::Impl& st, const wire::Dat
   if (empty) return PixelSource{data.bytes.data()};
   const size_t needed = *wire::size::image_bytes(gl_pixel_store(st, false, dims), dims, format,
                                                  type, width, height, depth);
-  if (data.kind == wire::DataKind::kNull) return zero_pixels(needed);
+  if (data.kind == wire::DataKind::kNull) return zero_pixels(st, needed);
   if (data.bytes.size() < needed) return short_pixels(data.bytes.size(), needed);
   return PixelSource{data.bytes.data()};
 }

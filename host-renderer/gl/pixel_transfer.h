@@ -27,7 +27,9 @@ wire::size::PixelStore gl_pixel_store(GlContextState::Impl& st, bool pack, int d
 
 struct PixelSource {
   const void* data = nullptr;
-  bool refused = false;  // the host cannot size the pair: GL_INVALID_ENUM, not run
+  // Not run, its error waiting: GL_INVALID_ENUM for a pair the host cannot
+  // size, GL_OUT_OF_MEMORY for zeros past the guest's memory limit.
+  bool refused = false;
 };
 
 // What GL reads for an upload of a `dims`-dimensional image: a bound unpack
