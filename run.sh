@@ -14,6 +14,7 @@ PACKAGES=(
   glmark2-x11 glmark2-es2-x11 virgl-server
   xvfb x11-utils x11-apps xauth imagemagick python3-matplotlib
   qemu-system-x86 busybox-static cpio piglit
+  libsdl2-ttf-dev libfontconfig-dev fonts-dejavu-core libvncserver-dev xdotool python3-numpy
 )
 
 log() { printf '\033[1m== %s\033[0m\n' "$*" >&2; }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.h"
+#include "host_viewers.h"
 #include "host/address.h"
 #include "host/log.h"
 #include "host/server.h"
@@ -74,6 +75,7 @@ struct HostArgs {
   std::string token_file;
   std::string renderer_memory = "auto";
   double ring_silence = wire::TransportOptions{}.ring_silence.count() / 1000.0;
+  ViewerOptions viewers;
 };
 
 int run_host(HostArgs& a) {
@@ -98,11 +100,14 @@ int run_host(HostArgs& a) {
   o.renderer_exe = "/proc/self/exe";
   if (o.admin.empty()) o.admin = host::admin_path(o.listen);
   install_signal_handlers();
+  HostViewers viewers(a.viewers);
+  o.compositor = viewers.compositor();
   auto server = host::Server::create(o);
   if (!server) {
     host::log_line("%s", server.error().describe().c_str());
     return 1;
   }
+  if (!viewers.start(**server)) return 1;
   const host::RendererInfo& info = (*server)->info();
   host::log_line("platform %s, EGL %s", info.platform.c_str(), info.egl_version.c_str());
   host::log_line("renderer %s (%s)", info.renderer.c_str(), info.vendor.c_str());
@@ -116,9 +121,9 @@ int run_host(HostArgs& a) {
     log_qemu_options(addr);
   }
   host::log_line("counters for `conduit info --stats` on %s", o.admin.c_str());
-  (*server)->run(g_stop);
+  const int rc = viewers.serve(**server, g_stop);
   host::log_line("exiting: %s", (*server)->summary().c_str());
-  return 0;
+  return rc;
 }
 
 }  // namespace
@@ -215,6 +220,11 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
   cmd->add_option("--admin", o.admin,
                   "Owner-only unix socket serving the host's counters to `conduit info --stats`; "
                   "default: the first unix: or shm: socket's path + .admin");
+  ViewerOptions& v = args->viewers;
+  cmd->add_flag("--window", v.window,
+                "Show every guest window in a host window (SDL2): one tile per window, labelled "
+                "with its program and guest; keys and the pointer go to the window clicked last; "
+                "F11 shows that window alone. Closing the host window stops the host");
   cmd->add_flag("--test-faults", o.limits.test_faults,
                 "Let guests make their renderer crash or try refused calls (isolation tests only)")
       ->group("");

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <errno.h>
+#include <string_view>
 #include <utility>
 
 #include "conn/hello.h"
@@ -94,8 +96,15 @@ wire::Status Connection::handshake() {
   wire::Hello hello{wire::kProtocolVersion, wire::kFeatureCompression | wire::kFeatureBlobHeap | wire::kFeatureGles1 |
                                           wire::kFeatureGlImages,
                     static_cast<uint32_t>(getpid())};
+  // The program's name labels its windows in host viewers.
+  const std::string_view name = program_invocation_short_name;
+  wire::Writer w;
+  size_t at = w.begin(static_cast<uint32_t>(wire::ControlOp::kHello));
+  w.put(hello);
+  w.put_data(name.data(), name.size());
+  w.end(at);
   uint64_t ticket = 0;
-  WIRE_TRY(send_control(wire::ControlOp::kHello, hello, &ticket));
+  WIRE_TRY(send(nullptr, w.bytes(), w.commands(), &ticket));
   auto reply = wait_reply(ticket);
   if (!reply) return reply.error();
   auto info = parse_hello_reply(reply.value());
@@ -246,6 +255,13 @@ void Connection::handle_batch(std::span<const std::byte> commands) {
         auto sink = sinks_.find(frame->surface_id);
         if (sink != sinks_.end()) sink->second->on_frame(frame.value(), pixels->bytes);
         frames_done_.push_back(wire::FrameDone{frame->surface_id, frame->frame_id});
+        break;
+      }
+      case wire::ControlOp::kInput: {
+        auto input = r.get<wire::Input>();
+        if (!input) break;
+        auto sink = sinks_.find(input->surface_id);
+        if (sink != sinks_.end()) sink->second->on_input(input.value());
         break;
       }
       case wire::ControlOp::kContextLost: {

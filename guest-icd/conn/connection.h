@@ -51,6 +51,8 @@ class FrameSink {
  public:
   virtual ~FrameSink() = default;
   virtual void on_frame(const wire::Frame& frame, std::span<const std::byte> pixels) = 0;
+  // A host viewer's key or pointer event for the surface's window.
+  virtual void on_input(const wire::Input& input) = 0;
 };
 
 class Connection {

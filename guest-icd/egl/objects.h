@@ -56,6 +56,7 @@ class Surface final : public FrameSink {
 
   // A finished frame from the host: straight into the window.
   void on_frame(const wire::Frame& frame, std::span<const std::byte> pixels) override;
+  void on_input(const wire::Input& input) override;
 
   EGLint swap_interval = 1;
   bool largest_pbuffer = false;

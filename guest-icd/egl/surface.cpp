@@ -82,6 +82,10 @@ void Surface::on_frame(const wire::Frame& frame, std::span<const std::byte> pixe
   if (frame.frame_id > last_received_) last_received_ = frame.frame_id;
 }
 
+void Surface::on_input(const wire::Input& input) {
+  if (presenter_) presenter_->send_input(input);
+}
+
 bool Surface::swap(ContextStream& stream) {
   deliver_debug_messages(stream);  // a round trip, only while a callback is set
   Stats& stats = connection_->stats();

@@ -79,6 +79,13 @@ Presenter::~Presenter() {
   XCloseDisplay(display_);
 }
 
+bool Presenter::send_input(const wire::Input& input) {
+  if (!ok()) return false;
+  std::lock_guard lock(mu_);
+  t_x_error = false;
+  return input_.send(display_, window_, input) && !sync_failed();
+}
+
 bool Presenter::sync_failed() {
   XSync(display_, False);
   const bool failed = t_x_error;

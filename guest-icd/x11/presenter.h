@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "x11/input_injector.h"
+
 namespace icd {
 
 class Presenter {
@@ -36,6 +38,9 @@ class Presenter {
   // Draws `width` x `height` pixels at the window's origin; false when the
   // window is gone or the server refused the image.
   bool present(const std::byte* pixels, int width, int height, int stride);
+
+  // A host viewer's event for this window; false when it could not be sent.
+  bool send_input(const wire::Input& input);
 
   bool using_shm() const { return use_shm_; }
   // A presenter for `drawable`, which the program has just named on its own
@@ -66,6 +71,7 @@ class Presenter {
   XShmSegmentInfo shm_{};
   XImage* image_ = nullptr;    // owned; its data is the shm segment or pixels_
   std::vector<char> pixels_;  // XPutImage path
+  InputInjector input_;
 };
 
 }  // namespace icd

@@ -50,7 +50,7 @@ wire::Result<std::pair<int, int>> control_socket_pair() {
 }
 
 wire::Status send_control(int fd, ControlMsg type, const nlohmann::json& body,
-                          const std::vector<int>& fds) {
+                          const std::vector<int>& fds, bool wait) {
   if (fds.size() > kMaxControlFds) return make_error(Errc::kLimit, "too many descriptors");
   const std::string text = body.dump();
   if (text.size() > kMaxControlBytes) return make_error(Errc::kLimit, "control message too long");
@@ -71,8 +71,9 @@ wire::Status send_control(int fd, ControlMsg type, const nlohmann::json& body,
   }
   ssize_t n;
   do {
-    n = ::sendmsg(fd, &msg, MSG_NOSIGNAL);
+    n = ::sendmsg(fd, &msg, MSG_NOSIGNAL | (wait ? 0 : MSG_DONTWAIT));
   } while (n < 0 && errno == EINTR);
+  if (n < 0 && errno == EAGAIN) return make_error(Errc::kTimeout, "peer's queue full");
   if (n < 0) return errno == EPIPE || errno == ECONNRESET ? make_error(Errc::kClosed, "peer gone")
                                                           : sys_error("sendmsg");
   return {};

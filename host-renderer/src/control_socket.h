@@ -22,6 +22,10 @@ enum class ControlMsg : uint32_t {
   kFailed = 3,     // renderer -> supervisor: why it cannot serve
   kAdopt = 4,      // supervisor -> renderer: a channel handoff; fds: its descriptors
   kEnded = 5,      // renderer -> supervisor: a session ended, and why
+  kSurfaceShown = 6,  // renderer -> supervisor: a window's frame board (BoardAnnouncement);
+                      // fds: its memory and its doorbell
+  kSurfaceGone = 7,   // renderer -> supervisor: {session, surface}
+  kInput = 8,         // supervisor -> renderer: a viewer's event for a session's surface
 };
 
 struct ControlMessage {
@@ -35,8 +39,9 @@ constexpr size_t kMaxControlFds = 8;
 // Both ends, close-on-exec.
 wire::Result<std::pair<int, int>> control_socket_pair();
 
+// `wait` false: kTimeout instead of waiting when the peer's queue is full.
 wire::Status send_control(int fd, ControlMsg type, const nlohmann::json& body,
-                          const std::vector<int>& fds = {});
+                          const std::vector<int>& fds = {}, bool wait = true);
 // Waits up to `timeout` (forever when empty); kClosed when the peer is gone,
 // kTimeout when nothing came.
 wire::Result<ControlMessage> receive_control(int fd,

@@ -6,6 +6,9 @@
 #include <atomic>
 #include <csignal>
 #include <list>
+#include <map>
+#include <mutex>
+#include <utility>
 #include <memory>
 #include <thread>
 
@@ -41,7 +44,9 @@ class Renderer {
         continue;
       }
       if (!msg) break;  // the supervisor is gone: stop serving
-      if (msg->type == ControlMsg::kAdopt) adopt(std::move(*msg));
+      if (msg->type == ControlMsg::kAdopt) adopt(*msg);
+      if (msg->type == ControlMsg::kInput) pass_input(msg->body);
+      for (int fd : msg->fds) ::close(fd);  // only adoptions carry any, and took theirs
     }
     stop_.store(true);
     for (auto& t : threads_) t.join();
@@ -49,9 +54,9 @@ class Renderer {
   }
 
  private:
-  void adopt(ControlMessage msg) {
+  void adopt(ControlMessage& msg) {
     wire::ChannelHandoff h;
-    h.fds = std::move(msg.fds);
+    h.fds = std::exchange(msg.fds, {});
     h.kind = static_cast<wire::ChannelHandoff::Kind>(msg.body.value("kind", 0u));
     h.description = msg.body.value("description", std::string());
     h.region_bytes = msg.body.value("region_bytes", uint64_t{0});
@@ -66,12 +71,51 @@ class Renderer {
     live_.fetch_add(1);
     auto session = std::make_unique<Session>(*display_, std::move(*channel), config_.limits,
                                              registry_, stop_, id);
+    session->set_frame_outlet(outlet_.get());
+    {
+      std::lock_guard lock(sessions_mutex_);
+      sessions_[id] = session.get();
+    }
     threads_.emplace_back([this, id, s = std::move(session)]() mutable {
       s->run();
+      {
+        std::lock_guard lock(sessions_mutex_);
+        sessions_.erase(id);
+      }
       s.reset();  // frees the guest's objects before the supervisor hears of the end
       (void)send_control(control_, ControlMsg::kEnded, {{"session", id}});
       live_.fetch_sub(1);
     });
+  }
+
+  // A viewer's event for one of this renderer's sessions.
+  void pass_input(const nlohmann::json& body) {
+    wire::Input in{};
+    uint32_t session = 0;
+    try {
+      session = body.at("session").get<uint32_t>();
+      in = {body.at("surface").get<uint32_t>(), body.at("kind").get<uint32_t>(), body.at("pressed").get<uint32_t>(),
+            body.at("code").get<uint32_t>(),    body.at("x").get<int32_t>(),     body.at("y").get<int32_t>()};
+    } catch (const nlohmann::json::exception&) {
+      return;
+    }
+    std::lock_guard lock(sessions_mutex_);
+    auto it = sessions_.find(session);
+    if (it != sessions_.end()) it->second->queue_input(in);
+  }
+
+  // Window frames for the supervisor's compositor, when it has one.
+  std::unique_ptr<FrameOutlet> make_outlet() {
+    if (!config_.viewers) return nullptr;
+    auto announce = [this](const BoardAnnouncement& a, const comp::FrameBoardWriter& board) {
+      const nlohmann::json body = {{"session", a.session}, {"surface", a.surface}, {"width", a.width},
+                                   {"height", a.height},   {"program", a.program}, {"pid", a.pid}};
+      (void)send_control(control_, ControlMsg::kSurfaceShown, body, {board.memory_fd(), board.doorbell_fd()});
+    };
+    auto withdraw = [this](uint32_t session, uint32_t surface) {
+      (void)send_control(control_, ControlMsg::kSurfaceGone, {{"session", session}, {"surface", surface}});
+    };
+    return std::make_unique<FrameOutlet>(announce, withdraw);
   }
 
   void publish() {
@@ -87,7 +131,10 @@ class Renderer {
   RendererConfig config_;
   std::unique_ptr<EglDisplay> display_;
   std::unique_ptr<SharedCounters> counters_;
+  std::unique_ptr<FrameOutlet> outlet_ = make_outlet();
   StatsRegistry registry_;
+  std::mutex sessions_mutex_;
+  std::map<uint32_t, Session*> sessions_;  // live ones, for input; under sessions_mutex_
   std::atomic<bool> stop_{false};
   std::atomic<int> live_{0};
   int started_ = 0;

@@ -16,6 +16,7 @@ nlohmann::json to_json(const RendererConfig& c) {
           {"max_surfaces", l.max_surfaces},
           {"frame_ring", l.frame_ring},
           {"test_faults", l.test_faults},
+          {"viewers", c.viewers},
           {"max_message_bytes", c.transport.max_message_bytes},
           {"io_timeout_ms", c.transport.io_timeout.count()},
           {"ring_silence_ms", c.transport.ring_silence.count()},
@@ -39,6 +40,7 @@ wire::Result<RendererConfig> config_from_json(const nlohmann::json& j) {
     l.max_surfaces = j.at("max_surfaces").get<uint32_t>();
     l.frame_ring = j.at("frame_ring").get<uint32_t>();
     l.test_faults = j.at("test_faults").get<bool>();
+    c.viewers = j.at("viewers").get<bool>();
     c.transport.max_message_bytes = j.at("max_message_bytes").get<size_t>();
     c.transport.io_timeout = std::chrono::milliseconds(j.at("io_timeout_ms").get<int64_t>());
     c.transport.ring_silence = std::chrono::milliseconds(j.at("ring_silence_ms").get<int64_t>());

@@ -16,6 +16,7 @@ struct RendererConfig {
   SessionLimits limits;
   wire::TransportOptions transport;  // token unused: guests arrive authenticated
   SandboxLimits sandbox;
+  bool viewers = false;  // window frames also go to the supervisor's compositor
 };
 
 nlohmann::json to_json(const RendererConfig& c);

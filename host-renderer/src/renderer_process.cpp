@@ -84,17 +84,22 @@ wire::Status RendererProcess::adopt(wire::ChannelHandoff handoff, uint32_t sessi
   return send_control(control_, ControlMsg::kAdopt, body, handoff.fds);
 }
 
-int RendererProcess::wait_exit() {
+int RendererProcess::wait_exit(const std::function<void(ControlMessage&)>& on_message) {
   for (;;) {
     auto msg = receive_control(control_, std::nullopt);
     if (!msg && msg.error().code != Errc::kBadLength && msg.error().code != Errc::kBadValue) break;
     if (msg) {
+      on_message(*msg);
       for (int fd : msg->fds) ::close(fd);
     }
   }
   while (::waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {
   }
   return status_;
+}
+
+void RendererProcess::send_input(const nlohmann::json& event) {
+  (void)send_control(control_, ControlMsg::kInput, event, {}, false);
 }
 
 void RendererProcess::stop() { ::shutdown(control_, SHUT_WR); }

@@ -5,9 +5,11 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 
+#include "control_socket.h"
 #include "counters_page.h"
 #include "host/egl_display.h"
 #include "renderer_config.h"
@@ -29,8 +31,12 @@ class RendererProcess {
   wire::Result<RendererInfo> wait_ready(std::chrono::milliseconds timeout);
   wire::Status adopt(wire::ChannelHandoff handoff, uint32_t session_id);
   // Blocks until the renderer has ended (its control socket hung up and the
-  // process was reaped); returns its wait status.
-  int wait_exit();
+  // process was reaped), giving what it says meanwhile to `on_message`
+  // (which takes the descriptors it keeps); returns its wait status.
+  int wait_exit(const std::function<void(ControlMessage&)>& on_message);
+  // A viewer's event for one of its sessions; dropped when the renderer is
+  // not reading (a viewer never waits for a guest).
+  void send_input(const nlohmann::json& event);
   // Asks it to end its sessions and exit (closes the control socket's writing side).
   void stop();
 

@@ -43,7 +43,9 @@ SupervisorOptions supervisor_options(const HostOptions& opts) {
   s.renderer_exe = opts.renderer_exe;
   s.max_guests = opts.max_guests;
   s.max_guests_per_peer = opts.max_guests_per_peer;
+  s.compositor = opts.compositor;
   RendererConfig& r = s.renderer;
+  r.viewers = opts.compositor != nullptr;
   r.display = opts.display;
   r.limits = opts.limits;
   r.transport = transport_options(opts);
@@ -176,6 +178,10 @@ void Server::start_handshake(std::unique_ptr<wire::PendingPeer> peer) {
     }
     w.done.store(true);
   });
+}
+
+void Server::send_input(comp::SurfaceKey key, const comp::InputEvent& event) {
+  if (supervisor_) supervisor_->send_input(key, event);
 }
 
 // Renderer processes, or (without a renderer program) the session on this thread.

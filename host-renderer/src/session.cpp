@@ -86,7 +86,10 @@ void Session::run() {
         end_reason_ = msg.error().describe();
         break;
       }
-      // The guest is waiting (or idle): hand over the frames still being read.
+      // The guest is waiting (or idle): hand over the frames still being
+      // read, and what viewers typed.
+      deliver_input();
+      if (out_.size() != 0 && !flush()) break;
       if (frames_ && frames_->pending()) {
         frames_->collect(true, [this](auto& f, auto px) { send_frame(f, px); });
         bound_ = false;
@@ -96,6 +99,7 @@ void Session::run() {
     }
     bool keep = handle_message(*msg);
     channel_->release();
+    if (keep) deliver_input();
     if (!keep || !flush()) break;
   }
 }
@@ -206,6 +210,7 @@ void Session::send_frame(const wire::Frame& frame, std::span<const std::byte> pi
   }
   stats_->counters.frames.fetch_add(1, kRelaxed);
   stats_->counters.frame_bytes.fetch_add(pixels.size(), kRelaxed);
+  publish_to_viewers(frame, pixels);
   ++frames_out_[frame.surface_id];
 }
 

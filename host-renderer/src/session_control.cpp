@@ -19,6 +19,20 @@ uint32_t status_code(const wire::Status& st) {
   return st ? 0 : 1 + static_cast<uint32_t>(st.error().code);
 }
 
+// The program name a guest gave, as viewers' labels show it: printable
+// ASCII, bounded; whatever else it sent is replaced or cut.
+std::string program_name(wire::Reader& r) {
+  constexpr size_t kMaxName = 64;
+  auto data = r.get_data();
+  if (!data) return {};
+  std::string name;
+  for (std::byte b : data->bytes.first(std::min(data->bytes.size(), kMaxName))) {
+    const auto c = static_cast<unsigned char>(b);
+    name += c >= 0x20 && c < 0x7f ? static_cast<char>(c) : '?';
+  }
+  return name;
+}
+
 }  // namespace
 
 wire::Status Session::run_control(const wire::CommandIterator::Command& cmd) {
@@ -68,6 +82,7 @@ wire::Status Session::hello(wire::Reader& r) {
   reply_.put(reply);
   reply_.put_data(strings.data(), strings.size());
   stats_->guest_pid = h->pid;
+  if (r.remaining() > 0) program_ = program_name(r);
   greeted_ = true;
   return {};
 }
@@ -186,6 +201,7 @@ wire::Status Session::destroy_surface(wire::Reader& r) {
   auto it = surfaces_.find(id->id);
   if (it == surfaces_.end()) return unknown_id("surface", id->id, r.offset());
   if (frames_) frames_->forget_surface(id->id);
+  withdraw_from_viewers(id->id);
   if (draw_id_ == id->id) draw_id_ = 0;
   if (read_id_ == id->id) read_id_ = 0;
   bound_ = false;

@@ -37,6 +37,7 @@ void Session::teardown() {
   destroy_images();
   for (auto& [id, ctx] : contexts_) destroy(*ctx);
   contexts_.clear();
+  for (const auto& [id, surface] : surfaces_) withdraw_from_viewers(id);
   surfaces_.clear();
   scratch_.reset();
   eglReleaseThread();

@@ -157,7 +157,8 @@ wire::Result<wire::ChannelHandoff> Supervisor::handoff_or_relay(Guest& g,
 
 // Waits for the guest's renderer to end, and accounts for how it ended.
 void Supervisor::watch(Guest& g) {
-  const int status = g.renderer->wait_exit();
+  const int status = g.renderer->wait_exit([this, &g](ControlMessage& m) { on_renderer_message(g, m); });
+  if (opts_.compositor) opts_.compositor->remove_guest(g.id);
   for (auto& ch : g.relayed) ch->close();
   std::lock_guard lock(mutex_);
   finished_.add(g.renderer->counters().counters);
@@ -172,6 +173,45 @@ void Supervisor::watch(Guest& g) {
   if (g.on_release) g.on_release();
   g.done.store(true);
   changed_.notify_all();
+}
+
+// What a renderer says while it serves: its guest's windows for the
+// compositor. A renderer may be compromised: it can only name its own
+// guest's surfaces, and its boards are checked when mapped.
+void Supervisor::on_renderer_message(const Guest& g, ControlMessage& msg) {
+  if (!opts_.compositor) return;
+  try {
+    if (msg.body.at("session").get<uint32_t>() != g.id) return;
+    const uint32_t surface = msg.body.at("surface").get<uint32_t>();
+    if (msg.type == ControlMsg::kSurfaceGone) opts_.compositor->remove_surface({g.id, surface});
+    if (msg.type == ControlMsg::kSurfaceShown) show_surface(g, msg);
+  } catch (const nlohmann::json::exception&) {
+  }
+}
+
+void Supervisor::show_surface(const Guest& g, ControlMessage& msg) {
+  if (msg.fds.size() != 2) return;
+  const comp::FrameSize size{msg.body.at("width").get<uint32_t>(), msg.body.at("height").get<uint32_t>()};
+  const uint32_t surface = msg.body.at("surface").get<uint32_t>();
+  comp::SurfaceLabel label{g.peer.empty() ? g.description : g.peer, msg.body.at("program").get<std::string>(),
+                           msg.body.at("pid").get<uint32_t>()};
+  auto board = comp::FrameBoardReader::adopt(msg.fds[0], msg.fds[1], size);
+  msg.fds.clear();  // the reader owns them, also when it refused them
+  if (!board) {
+    log_guest("session %s: frame board refused: %s", std::to_string(g.id), board.error().describe());
+    return;
+  }
+  opts_.compositor->add_surface({g.id, surface}, std::move(label), std::move(*board));
+}
+
+void Supervisor::send_input(comp::SurfaceKey key, const comp::InputEvent& e) {
+  const nlohmann::json event = {{"session", key.guest}, {"surface", key.surface},
+                                {"kind", static_cast<uint32_t>(e.kind)}, {"pressed", e.pressed},
+                                {"code", e.code}, {"x", e.x}, {"y", e.y}};
+  std::lock_guard lock(mutex_);
+  for (auto& g : guests_) {
+    if (g.id == key.guest && !g.done.load()) g.renderer->send_input(event);
+  }
 }
 
 void Supervisor::reap() {

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "comp/compositor.h"
 #include "renderer_process.h"
 #include "wire/transport.h"
 
@@ -25,6 +26,7 @@ struct SupervisorOptions {
   RendererConfig renderer;
   uint32_t max_guests = 64;           // live renderer processes
   uint32_t max_guests_per_peer = 32;  // of one peer identity (when known)
+  comp::Compositor* compositor = nullptr;  // host viewers, if any
 };
 
 class Supervisor {
@@ -41,6 +43,8 @@ class Supervisor {
   size_t live_guests();
   // Asks every renderer to end its sessions, and waits until they did.
   void stop_all();
+  // A viewer's event for a guest's surface; any thread, never waits.
+  void send_input(comp::SurfaceKey key, const comp::InputEvent& event);
 
  private:
   struct Guest {
@@ -61,6 +65,8 @@ class Supervisor {
   bool all_done() const;  // every guest's renderer has ended; under mutex_
   wire::Result<wire::ChannelHandoff> handoff_or_relay(Guest& g, std::unique_ptr<wire::Channel> channel);
   void watch(Guest& g);
+  void show_surface(const Guest& g, ControlMessage& msg);
+  void on_renderer_message(const Guest& g, ControlMessage& msg);
   void reap();
 
   SupervisorOptions opts_;

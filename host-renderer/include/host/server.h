@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "comp/compositor.h"
 #include "host/egl_display.h"
 #include "host/session.h"
 #include "host/stats.h"
@@ -33,6 +34,9 @@ struct HostOptions {
   std::string admin;               // admin socket path; empty: none
   // Polled rings (shm:file=): a guest silent this long has gone.
   std::chrono::milliseconds ring_silence = wire::TransportOptions{}.ring_silence;
+  // Host viewers (--window, --vnc): every guest window's frames go here too.
+  // Renderer processes only; it must outlive the server.
+  comp::Compositor* compositor = nullptr;
 };
 
 class Supervisor;
@@ -55,6 +59,8 @@ class Server {
   void run(const std::atomic<bool>& stop);
   void stop() { stop_.store(true); }
   size_t live_sessions();
+  // A viewer's event for a guest surface (renderer processes only). Any thread.
+  void send_input(comp::SurfaceKey key, const comp::InputEvent& event);
 
  private:
   Server();

@@ -7,8 +7,11 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "host/egl_display.h"
+#include "host/frame_outlet.h"
 #include "host/frame_reader.h"
 #include "host/gl_dispatch.h"
 #include "host/guest_context.h"
@@ -50,6 +53,12 @@ class Session {
   // Serves the guest until it goes away, breaks the stream, or `stop` is set.
   void run();
 
+  // Host viewers (session_viewers.cpp). Window frames also go to `outlet`
+  // (set before run()); input for a surface's window reaches the guest
+  // between batches. queue_input: any thread.
+  void set_frame_outlet(FrameOutlet* outlet);
+  void queue_input(const wire::Input& input);
+
  private:
   // session.cpp: the stream
   bool handle_message(std::span<const std::byte> message);
@@ -90,6 +99,12 @@ class Session {
   bool draws_shown_buffer() const;
   wire::Status present_front();
   wire::Status start_frame_reader();
+
+  // session_viewers.cpp
+  bool charge_board(uint32_t surface_id, const wire::Frame& frame);
+  void publish_to_viewers(const wire::Frame& frame, std::span<const std::byte> pixels);
+  void withdraw_from_viewers(uint32_t surface_id);
+  void deliver_input();
 
   // session_teardown.cpp: freeing host objects
   void destroy(GuestContext& ctx);
@@ -135,6 +150,12 @@ class Session {
   bool front_drawn_ = false;  // GL ran while drawing into a shown buffer, since the last flush
   std::chrono::steady_clock::time_point last_reclaim_{};
   std::chrono::steady_clock::duration reclaim_wait_{};  // before deletions make the next look
+  std::string program_;  // the guest program's name, from its hello
+
+  FrameOutlet* outlet_ = nullptr;          // host viewers, when there are any
+  std::map<uint32_t, uint64_t> board_bytes_;  // per surface: its frame board, charged to the guest
+  std::mutex input_mutex_;
+  std::vector<wire::Input> input_;  // from viewers, for the guest; under input_mutex_
 };
 
 }  // namespace host

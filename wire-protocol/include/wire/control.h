@@ -29,6 +29,7 @@ enum class ControlOp : uint32_t {
   kReply = 32,          // Data: the reply to the batch that wanted one
   kFrame = 33,          // Frame + Data (pixels)
   kContextLost = 34,    // ContextLost
+  kInput = 35,          // Input: a viewer's key or pointer event for a surface's window
 };
 
 constexpr uint32_t kLastControlOp = 63;
@@ -43,6 +44,7 @@ enum Feature : uint32_t {
   kFeatureGlImages = 1u << 3,  // EGL images of GL textures and renderbuffers
 };
 
+// May be followed by a Data holding the program's name (for viewers' labels).
 struct Hello {
   uint32_t protocol_version;
   uint32_t features;  // Feature bits the guest can use
@@ -155,6 +157,19 @@ struct Frame {
   uint32_t width;
   uint32_t height;
   uint32_t stride;
+};
+
+// What a host viewer's user did over a surface's picture; x and y are
+// in the surface's pixels.
+enum class InputKind : uint32_t { kKey = 1, kButton = 2, kMotion = 3 };
+
+struct Input {
+  uint32_t surface_id;
+  uint32_t kind;     // InputKind
+  uint32_t pressed;  // keys and buttons: 1 down, 0 up
+  uint32_t code;     // keys: X11 keysym; buttons: X11 button number
+  int32_t x;
+  int32_t y;
 };
 
 struct ContextLost {

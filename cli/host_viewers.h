@@ -1,0 +1,48 @@
+// The viewers `conduit host` may run beside its guests: the compositor that
+// every guest window's frames reach, the SDL2 host window (--window) and
+// the RFB server (--vnc). Input from either goes back to the guest program
+// whose surface it was over.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "comp/compositor.h"
+#include "host/server.h"
+
+namespace cli {
+
+struct ViewerOptions {
+  bool window = false;
+  std::string vnc;  // HOST:PORT, empty: no RFB server
+  std::string vnc_password_file;
+  std::string vnc_cert, vnc_key;  // TLS for the WebSocket endpoint
+  std::string novnc_dir;
+
+  bool any() const { return window || !vnc.empty(); }
+};
+
+class HostViewers {
+ public:
+  explicit HostViewers(ViewerOptions options);
+  ~HostViewers();
+
+  // Where the server sends frames; null without viewers.
+  comp::Compositor* compositor() { return compositor_.get(); }
+  // Starts the RFB server; false after saying why on stderr.
+  bool start(host::Server& server);
+  // Runs `server` until `stop`; with --window the window runs on this
+  // thread (SDL wants one) and closing it stops the host. Returns an exit
+  // status.
+  int serve(host::Server& server, std::atomic<bool>& stop);
+
+ private:
+  struct Remote;
+  ViewerOptions options_;
+  std::atomic<host::Server*> server_{nullptr};
+  std::unique_ptr<comp::Compositor> compositor_;
+  std::unique_ptr<Remote> remote_;
+};
+
+}  // namespace cli

@@ -1,0 +1,99 @@
+// Frame boards between a renderer and the compositor: the newest frame
+// wins, frames are never torn by the writer's next one, and a board that
+// lies about itself is refused.
+#include "comp/frame_board.h"
+
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <vector>
+
+namespace comp {
+namespace {
+
+std::vector<std::byte> filled(FrameSize size, uint8_t value) {
+  return std::vector<std::byte>(size.bytes(), std::byte{value});
+}
+
+std::unique_ptr<FrameBoardReader> reader_of(const FrameBoardWriter& w, FrameSize size) {
+  auto r = FrameBoardReader::adopt(::dup(w.memory_fd()), ::dup(w.doorbell_fd()), size);
+  EXPECT_TRUE(r) << (r ? "" : r.error().describe());
+  return r ? std::move(*r) : nullptr;
+}
+
+bool rang(const FrameBoardReader& r) {
+  pollfd p{r.doorbell_fd(), POLLIN, 0};
+  return ::poll(&p, 1, 0) == 1;
+}
+
+TEST(FrameBoard, ReaderTakesTheNewestFrameOnce) {
+  const FrameSize size{7, 5};
+  auto w = FrameBoardWriter::create(size);
+  ASSERT_TRUE(w);
+  auto r = reader_of(**w, size);
+  ASSERT_TRUE(r);
+  std::span<const std::byte> px;
+  FrameStamp stamp;
+  EXPECT_FALSE(r->take(&px, &stamp));
+  EXPECT_FALSE(rang(*r));
+  for (uint8_t v = 1; v <= 3; ++v) (*w)->publish(filled(size, v), 100 + v);
+  EXPECT_TRUE(rang(*r));
+  r->drain_doorbell();
+  EXPECT_FALSE(rang(*r));
+  ASSERT_TRUE(r->take(&px, &stamp));
+  EXPECT_EQ(stamp.frame_id, 103u);
+  EXPECT_EQ(stamp.sequence, 3u);
+  EXPECT_GT(stamp.published_ns, 0);
+  ASSERT_EQ(px.size(), size.bytes());
+  for (auto b : px) ASSERT_EQ(b, std::byte{3});
+  EXPECT_FALSE(r->take(&px, &stamp));
+}
+
+TEST(FrameBoard, FrameBeingReadIsNotOverwritten) {
+  const FrameSize size{4, 4};
+  auto w = FrameBoardWriter::create(size);
+  ASSERT_TRUE(w);
+  auto r = reader_of(**w, size);
+  std::span<const std::byte> px;
+  FrameStamp stamp;
+  (*w)->publish(filled(size, 9), 1);
+  ASSERT_TRUE(r->take(&px, &stamp));
+  // However many frames come while the reader holds its slot, it keeps its bytes.
+  for (uint8_t v = 10; v < 30; ++v) (*w)->publish(filled(size, v), v);
+  for (auto b : px) ASSERT_EQ(b, std::byte{9});
+  ASSERT_TRUE(r->take(&px, &stamp));
+  EXPECT_EQ(stamp.frame_id, 29u);
+  for (auto b : px) ASSERT_EQ(b, std::byte{29});
+}
+
+TEST(FrameBoard, SizesThatDoNotMatchAreRefused) {
+  const FrameSize size{16, 16};
+  auto w = FrameBoardWriter::create(size);
+  ASSERT_TRUE(w);
+  EXPECT_FALSE(FrameBoardReader::adopt(::dup((*w)->memory_fd()), ::dup((*w)->doorbell_fd()), FrameSize{64, 64}));
+  EXPECT_FALSE(FrameBoardReader::adopt(::dup((*w)->memory_fd()), ::dup((*w)->doorbell_fd()), FrameSize{16, 8}));
+  EXPECT_FALSE(FrameBoardReader::adopt(::dup((*w)->memory_fd()), ::dup((*w)->doorbell_fd()), FrameSize{0, 8}));
+  EXPECT_FALSE(FrameBoardWriter::create(FrameSize{0, 1}));
+  EXPECT_FALSE(FrameBoardWriter::create(FrameSize{FrameBoardWriter::kMaxSide + 1, 1}));
+}
+
+TEST(FrameBoard, ScribbledSlotIndexIsIgnored) {
+  const FrameSize size{2, 2};
+  auto w = FrameBoardWriter::create(size);
+  ASSERT_TRUE(w);
+  auto r = reader_of(**w, size);
+  // A renderer that writes nonsense into the shared header: slot 3 with the fresh bit.
+  auto* words = static_cast<uint32_t*>(nullptr);
+  std::vector<std::byte> header(64);
+  ASSERT_EQ(::pread((*w)->memory_fd(), header.data(), header.size(), 0), 64);
+  words = reinterpret_cast<uint32_t*>(header.data());
+  words[3] = 4 | 3;
+  ASSERT_EQ(::pwrite((*w)->memory_fd(), header.data(), header.size(), 0), 64);
+  std::span<const std::byte> px;
+  FrameStamp stamp;
+  EXPECT_FALSE(r->take(&px, &stamp));
+}
+
+}  // namespace
+}  // namespace comp
