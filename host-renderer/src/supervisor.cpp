@@ -178,21 +178,25 @@ void Supervisor::watch(Guest& g) {
 // What a renderer says while it serves: its guest's windows for the
 // compositor. A renderer may be compromised: it can only name its own
 // guest's surfaces, and its boards are checked when mapped.
-void Supervisor::on_renderer_message(const Guest& g, ControlMessage& msg) {
+void Supervisor::on_renderer_message(Guest& g, ControlMessage& msg) {
   if (!opts_.compositor) return;
   try {
     if (msg.body.at("session").get<uint32_t>() != g.id) return;
     const uint32_t surface = msg.body.at("surface").get<uint32_t>();
-    if (msg.type == ControlMsg::kSurfaceGone) opts_.compositor->remove_surface({g.id, surface});
+    if (msg.type == ControlMsg::kSurfaceGone && g.shown.erase(surface)) {
+      opts_.compositor->remove_surface({g.id, surface});
+    }
     if (msg.type == ControlMsg::kSurfaceShown) show_surface(g, msg);
   } catch (const nlohmann::json::exception&) {
   }
 }
 
-void Supervisor::show_surface(const Guest& g, ControlMessage& msg) {
+// A guest shows at most as many surfaces as it may have.
+void Supervisor::show_surface(Guest& g, ControlMessage& msg) {
   if (msg.fds.size() != 2) return;
-  const comp::FrameSize size{msg.body.at("width").get<uint32_t>(), msg.body.at("height").get<uint32_t>()};
   const uint32_t surface = msg.body.at("surface").get<uint32_t>();
+  if (!g.shown.count(surface) && g.shown.size() >= opts_.renderer.limits.max_surfaces) return;
+  const comp::FrameSize size{msg.body.at("width").get<uint32_t>(), msg.body.at("height").get<uint32_t>()};
   comp::SurfaceLabel label{g.peer.empty() ? g.description : g.peer, msg.body.at("program").get<std::string>(),
                            msg.body.at("pid").get<uint32_t>()};
   auto board = comp::FrameBoardReader::adopt(msg.fds[0], msg.fds[1], size);
@@ -201,6 +205,7 @@ void Supervisor::show_surface(const Guest& g, ControlMessage& msg) {
     log_guest("session %s: frame board refused: %s", std::to_string(g.id), board.error().describe());
     return;
   }
+  g.shown.insert(surface);
   opts_.compositor->add_surface({g.id, surface}, std::move(label), std::move(*board));
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -55,6 +56,7 @@ class Supervisor {
     std::vector<std::unique_ptr<wire::Channel>> relayed;  // guest end, renderer end
     std::vector<std::thread> relays;
     std::thread monitor;
+    std::set<uint32_t> shown;  // surfaces given to the compositor; by the monitor only
     std::atomic<bool> done{false};
   };
 
@@ -65,8 +67,8 @@ class Supervisor {
   bool all_done() const;  // every guest's renderer has ended; under mutex_
   wire::Result<wire::ChannelHandoff> handoff_or_relay(Guest& g, std::unique_ptr<wire::Channel> channel);
   void watch(Guest& g);
-  void show_surface(const Guest& g, ControlMessage& msg);
-  void on_renderer_message(const Guest& g, ControlMessage& msg);
+  void show_surface(Guest& g, ControlMessage& msg);
+  void on_renderer_message(Guest& g, ControlMessage& msg);
   void reap();
 
   SupervisorOptions opts_;
