@@ -31,7 +31,8 @@ int64_t monotonic_ns() {
   return int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
 }
 
-size_t slot_bytes(FrameSize size) { return kHeaderBytes + size.bytes(); }
+// Slots start on 64-byte boundaries: their headers hold 8-byte atomics.
+size_t slot_bytes(FrameSize size) { return kHeaderBytes + (size.bytes() + kHeaderBytes - 1) / kHeaderBytes * kHeaderBytes; }
 size_t region_bytes(FrameSize size) { return kHeaderBytes + kSlots * slot_bytes(size); }
 
 bool valid(FrameSize size) {
