@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <span>
 #include <utility>
@@ -154,6 +155,29 @@ TEST(Compositor, SmallSurfaceIsShownOneToOne) {
   ASSERT_TRUE(wait_shows(c, &v, kA, frame));
   EXPECT_EQ(c.tiles()[0].last.frame_id, 77u);
   EXPECT_EQ(c.tiles()[0].last.sequence, 1u);
+}
+
+TEST(Compositor, LabelBarNamesTheSurface) {
+  Compositor c({}, nullptr);
+  Guest g({300, 40});
+  c.add_surface(kA, label_of("es2gears", 4242), g.reader());
+  const Rect f = c.tiles()[0].frame;
+  Viewer v;
+  ASSERT_TRUE(wait_shows(c, &v, kA, solid(g.size, 0)));
+  // The bar above the pixels: dark, unlike the background around tiles,
+  // with light text on it when the font the project installs is there.
+  uint32_t darkest = 0xffffffff, lightest = 0;
+  for (int32_t y = 0; y < f.y; ++y) {
+    for (int32_t x = f.x; x < f.x + f.width; ++x) {
+      const uint32_t green = (v.canvas.pixels[size_t(y) * v.canvas.width + x] >> 8) & 0xff;
+      darkest = std::min(darkest, green);
+      lightest = std::max(lightest, green);
+    }
+  }
+  EXPECT_LT(darkest, 0x30u);
+  if (std::filesystem::exists("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")) {
+    EXPECT_GT(lightest, 0xa0u);
+  }
 }
 
 TEST(Compositor, TwoSurfacesGetTheirOwnTiles) {
