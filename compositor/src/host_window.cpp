@@ -166,9 +166,13 @@ wire::Result<std::unique_ptr<HostWindow>> HostWindow::create(Compositor& composi
   SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
   // The click that raises the window also reaches the guest under it.
   SDL_SetHint(SDL_HINT_MOUSE_FOCUS_CLICKTHROUGH, "1");
+  // Only a window system: SDL would otherwise fall back to drawing off
+  // screen, or take over the console. SDL_VIDEODRIVER still overrides this.
+  SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "x11,wayland", SDL_HINT_DEFAULT);
   auto sdl = std::make_unique<Sdl>();
-  if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0)
-    return sdl_error("cannot start SDL video (is DISPLAY set?)");
+  if (SDL_InitSubSystem(SDL_INIT_VIDEO) != 0) {
+    return sdl_error("no window system to open the window on (DISPLAY or WAYLAND_DISPLAY unset?)");
+  }
   sdl->video.started = true;
   sdl->window.reset(SDL_CreateWindow("Conduit", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
                                      640, 480, SDL_WINDOW_RESIZABLE));
