@@ -66,6 +66,18 @@ CLI::Validator size_validator() {
       "SIZE");
 }
 
+CLI::Validator tile_size_validator() {
+  return CLI::Validator(
+      [](std::string& s) {
+        unsigned w = 0, h = 0;
+        char end = 0;
+        const bool ok = std::sscanf(s.c_str(), "%ux%u%c", &w, &h, &end) == 2 && w >= 64 && h >= 64 &&
+                        w <= 16384 && h <= 16384;
+        return ok ? std::string() : "expected WIDTHxHEIGHT, each 64 to 16384";
+      },
+      "WxH");
+}
+
 struct HostArgs {
   host::HostOptions opts;
   std::string platform = "auto";
@@ -225,6 +237,31 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
                 "Show every guest window in a host window (SDL2): one tile per window, labelled "
                 "with its program and guest; keys and the pointer go to the window clicked last; "
                 "F11 shows that window alone. Closing the host window stops the host");
+  cmd->add_option_function<std::string>(
+         "--tile-size",
+         [&v](const std::string& size) {
+           std::sscanf(size.c_str(), "%ux%u", &v.tile_width, &v.tile_height);
+         },
+         "Largest a guest window is shown in --window and --vnc before it is scaled down "
+         "(keeping its shape); default 960x720")
+      ->type_name("WxH")
+      ->check(tile_size_validator());
+  cmd->add_option("--vnc", v.vnc,
+                  "Serve the same picture to VNC viewers and browsers (RFB with Tight/JPEG, noVNC "
+                  "pages and its WebSocket on the same port) at HOST:PORT, e.g. 127.0.0.1:5900; "
+                  "a non-loopback address needs --vnc-password-file. Viewers' keys and pointer "
+                  "reach the guest program under them")
+      ->type_name("HOST:PORT");
+  cmd->add_option("--vnc-password-file", v.vnc_password_file,
+                  "File whose first line is the viewers' password (VNC authentication: its first "
+                  "8 characters count); only its owner may read it")
+      ->type_name("FILE");
+  cmd->add_option("--vnc-cert", v.vnc_cert, "PEM certificate for WebSocket connections over TLS (wss://)")
+      ->type_name("FILE");
+  cmd->add_option("--vnc-key", v.vnc_key, "The PEM private key of --vnc-cert")->type_name("FILE");
+  cmd->add_option("--novnc-dir", v.novnc_dir,
+                  "noVNC's files, served to browsers at http://HOST:PORT/ (default /usr/share/novnc)")
+      ->type_name("DIR");
   cmd->add_flag("--test-faults", o.limits.test_faults,
                 "Let guests make their renderer crash or try refused calls (isolation tests only)")
       ->group("");

@@ -3,15 +3,24 @@
 #include <thread>
 
 #include "comp/host_window.h"
+#include "comp/vnc_server.h"
 #include "host/log.h"
 
 namespace cli {
 
-struct HostViewers::Remote {};
+// The RFB server and what it serves: the compositor's picture.
+struct HostViewers::Remote {
+  explicit Remote(comp::Compositor& compositor) : source(compositor) {}
+  comp::CompositorSource source;
+  std::unique_ptr<comp::VncServer> server;
+};
 
 HostViewers::HostViewers(ViewerOptions options) : options_(std::move(options)) {
   if (!options_.any()) return;
-  compositor_ = std::make_unique<comp::Compositor>(comp::CompositorOptions{},
+  comp::CompositorOptions layout;
+  layout.max_tile_width = options_.tile_width;
+  layout.max_tile_height = options_.tile_height;
+  compositor_ = std::make_unique<comp::Compositor>(layout,
                                                    [this](comp::SurfaceKey key, const comp::InputEvent& e) {
                                                      if (host::Server* s = server_.load()) s->send_input(key, e);
                                                    });
@@ -21,6 +30,20 @@ HostViewers::~HostViewers() = default;
 
 bool HostViewers::start(host::Server& server) {
   server_.store(&server);
+  if (options_.vnc.empty()) return true;
+  remote_ = std::make_unique<Remote>(*compositor_);
+  comp::VncServerOptions vnc;
+  vnc.listen = options_.vnc;
+  vnc.password_file = options_.vnc_password_file;
+  vnc.novnc_dir = options_.novnc_dir;
+  vnc.tls_cert = options_.vnc_cert;
+  vnc.tls_key = options_.vnc_key;
+  auto started = comp::VncServer::start(remote_->source, std::move(vnc));
+  if (!started) {
+    host::log_line("--vnc: %s", started.error().describe().c_str());
+    return false;
+  }
+  remote_->server = std::move(*started);
   return true;
 }
 

@@ -19,6 +19,9 @@ struct ViewerOptions {
   std::string vnc_password_file;
   std::string vnc_cert, vnc_key;  // TLS for the WebSocket endpoint
   std::string novnc_dir;
+  // Tiles larger than this are scaled down (keeping their shape).
+  uint32_t tile_width = comp::CompositorOptions{}.max_tile_width;
+  uint32_t tile_height = comp::CompositorOptions{}.max_tile_height;
 
   bool any() const { return window || !vnc.empty(); }
 };

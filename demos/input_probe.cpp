@@ -1,8 +1,8 @@
-// input_probe [--frames N] [--fps N] [--log-frames] [--motion]: an X11
+// input_probe [--frames N] [--fps N] [--size WxH] [--log-frames] [--motion]: an X11
 // window drawn with OpenGL ES 2 through EGL that shows what it receives, for
 // checking input and frame delivery through a viewer.
 //
-// The window (320x240, "input-probe") is cleared to a colour that changes
+// The window (320x240 unless --size, "input-probe") is cleared to a colour that changes
 // with every key or button press, shows the frame number as 24 cells of
 // 8x8 pixels along its top-left edge (white 1, black 0, most significant bit
 // first) and a small white square where the pointer last was. Every key and
@@ -46,6 +46,7 @@ struct Options {
   long fps = 60;    // 0: as fast as swaps go
   bool log_frames = false;
   bool motion = false;
+  int width = kWidth, height = kHeight;
 };
 
 struct Probe {
@@ -74,6 +75,18 @@ bool parse_count(const char* text, long* out) {
   return true;
 }
 
+bool parse_size(const char* text, Options* options) {
+  int w = 0, h = 0;
+  char end = 0;
+  if (!text || std::sscanf(text, "%dx%d%c", &w, &h, &end) != 2 || w < 200 || h < 16 || w > 8192 ||
+      h > 8192) {
+    return false;
+  }
+  options->width = w;
+  options->height = h;
+  return true;
+}
+
 bool parse_options(int argc, char** argv, Options* options) {
   for (int i = 1; i < argc; ++i) {
     const char* arg = argv[i];
@@ -86,6 +99,8 @@ bool parse_options(int argc, char** argv, Options* options) {
       ++i;
     } else if (std::strcmp(arg, "--fps") == 0 && parse_count(next, &options->fps)) {
       ++i;
+    } else if (std::strcmp(arg, "--size") == 0 && parse_size(next, options)) {
+      ++i;
     } else {
       return false;
     }
@@ -93,7 +108,7 @@ bool parse_options(int argc, char** argv, Options* options) {
   return true;
 }
 
-bool open_window(Probe* p) {
+bool open_window(Probe* p, const Options& options) {
   p->display = XOpenDisplay(nullptr);
   if (!p->display) return false;
   const int screen = DefaultScreen(p->display);
@@ -101,7 +116,8 @@ bool open_window(Probe* p) {
   attributes.background_pixel = BlackPixel(p->display, screen);
   attributes.event_mask = KeyPressMask | KeyReleaseMask | ButtonPressMask | ButtonReleaseMask |
                           PointerMotionMask | StructureNotifyMask | ExposureMask;
-  p->window = XCreateWindow(p->display, RootWindow(p->display, screen), 0, 0, kWidth, kHeight, 0,
+  p->window = XCreateWindow(p->display, RootWindow(p->display, screen), 0, 0, options.width,
+                            options.height, 0,
                             CopyFromParent, InputOutput, CopyFromParent, CWBackPixel | CWEventMask,
                             &attributes);
   XStoreName(p->display, p->window, "input-probe");
@@ -266,11 +282,11 @@ int run(Probe* p, const Options& options) {
 int main(int argc, char** argv) {
   Options options;
   if (!parse_options(argc, argv, &options)) {
-    std::fprintf(stderr, "usage: input_probe [--frames N] [--fps N] [--log-frames] [--motion]\n");
+    std::fprintf(stderr, "usage: input_probe [--frames N] [--fps N] [--size WxH] [--log-frames] [--motion]\n");
     return 2;
   }
   Probe probe;
-  if (!open_window(&probe))
+  if (!open_window(&probe, options))
     return std::fprintf(stderr, "input_probe: cannot open the X display\n"), 1;
   if (!make_context(&probe)) {
     return std::fprintf(stderr, "input_probe: no OpenGL ES 2 window context (0x%x)\n",

@@ -7,84 +7,20 @@
 #include <string>
 #include <utility>
 
+#include "comp/sdl_keys.h"
+#include "comp/view_fit.h"
+
 namespace comp {
 
 namespace {
 
 // Long enough not to spin, short enough that the window answers at once.
 constexpr std::chrono::milliseconds kPictureWait{16};
-// RFB pointer button mask bits.
-constexpr uint32_t kButtonLeft = 1u << 0, kButtonMiddle = 1u << 1, kButtonRight = 1u << 2;
-constexpr uint32_t kWheelUp = 1u << 3, kWheelDown = 1u << 4;
 // A wheel event larger than this is a flick; the guest needs no more.
 constexpr int32_t kMaxWheelSteps = 10;
 
-struct KeyName {
-  SDL_Keycode sdl;
-  uint32_t keysym;
-};
-
-// Keys whose SDL keycode is no character, with their X11 keysyms (keysymdef.h).
-constexpr KeyName kKeyNames[] = {
-    {SDLK_RETURN, 0xff0d},      {SDLK_ESCAPE, 0xff1b},    {SDLK_BACKSPACE, 0xff08},
-    {SDLK_TAB, 0xff09},         {SDLK_DELETE, 0xffff},    {SDLK_INSERT, 0xff63},
-    {SDLK_HOME, 0xff50},        {SDLK_LEFT, 0xff51},      {SDLK_UP, 0xff52},
-    {SDLK_RIGHT, 0xff53},       {SDLK_DOWN, 0xff54},      {SDLK_PAGEUP, 0xff55},
-    {SDLK_PAGEDOWN, 0xff56},    {SDLK_END, 0xff57},       {SDLK_LSHIFT, 0xffe1},
-    {SDLK_RSHIFT, 0xffe2},      {SDLK_LCTRL, 0xffe3},     {SDLK_RCTRL, 0xffe4},
-    {SDLK_CAPSLOCK, 0xffe5},    {SDLK_LALT, 0xffe9},      {SDLK_RALT, 0xffea},
-    {SDLK_LGUI, 0xffeb},        {SDLK_RGUI, 0xffec},      {SDLK_MODE, 0xff7e},
-    {SDLK_APPLICATION, 0xff67}, {SDLK_MENU, 0xff67},      {SDLK_PRINTSCREEN, 0xff61},
-    {SDLK_SCROLLLOCK, 0xff14},  {SDLK_PAUSE, 0xff13},     {SDLK_NUMLOCKCLEAR, 0xff7f},
-    {SDLK_KP_ENTER, 0xff8d},    {SDLK_KP_DIVIDE, 0xffaf}, {SDLK_KP_MULTIPLY, 0xffaa},
-    {SDLK_KP_MINUS, 0xffad},    {SDLK_KP_PLUS, 0xffab},   {SDLK_KP_PERIOD, 0xffae},
-    {SDLK_KP_EQUALS, 0xffbd},   {SDLK_KP_0, 0xffb0},
-};
-
-// SDL numbers these keys in a row, as X11 does.
-struct KeyRun {
-  SDL_Keycode first, last;
-  uint32_t keysym;
-};
-constexpr KeyRun kKeyRuns[] = {
-    {SDLK_F1, SDLK_F12, 0xffbe},
-    {SDLK_F13, SDLK_F24, 0xffca},
-    {SDLK_KP_1, SDLK_KP_9, 0xffb1},
-};
-
 wire::Error sdl_error(const std::string& what) {
   return wire::make_error(wire::Errc::kIo, "host window: " + what + ": " + SDL_GetError());
-}
-
-uint32_t button_bit(uint8_t sdl_button) {
-  switch (sdl_button) {
-    case SDL_BUTTON_LEFT:
-      return kButtonLeft;
-    case SDL_BUTTON_MIDDLE:
-      return kButtonMiddle;
-    case SDL_BUTTON_RIGHT:
-      return kButtonRight;
-    default:
-      return 0;
-  }
-}
-
-// A window point on the canvas: clamped to it, and whether it was on it.
-struct CanvasPoint {
-  int32_t x = 0, y = 0;
-  bool inside = false;
-};
-
-CanvasPoint to_canvas(Rect view, uint32_t canvas_width, uint32_t canvas_height, int32_t x,
-                      int32_t y) {
-  if (view.width <= 0 || view.height <= 0) return {};
-  CanvasPoint p;
-  p.inside = x >= view.x && y >= view.y && x < view.x + view.width && y < view.y + view.height;
-  const int64_t cx = int64_t{x - view.x} * canvas_width / view.width;
-  const int64_t cy = int64_t{y - view.y} * canvas_height / view.height;
-  p.x = static_cast<int32_t>(std::clamp<int64_t>(cx, 0, int64_t{canvas_width} - 1));
-  p.y = static_cast<int32_t>(std::clamp<int64_t>(cy, 0, int64_t{canvas_height} - 1));
-  return p;
 }
 
 // The part of `r` on a canvas of `width` x `height`.
@@ -97,11 +33,11 @@ SDL_Rect clip(Rect r, uint32_t width, uint32_t height) {
 }
 
 // Where a point of `window` falls on the canvas it shows.
-CanvasPoint place(SDL_Window* window, uint32_t canvas_width, uint32_t canvas_height, int32_t x,
-                  int32_t y) {
+PicturePoint place(SDL_Window* window, uint32_t canvas_width, uint32_t canvas_height, int32_t x,
+                   int32_t y) {
   int width = 0, height = 0;
   SDL_GetWindowSize(window, &width, &height);
-  return to_canvas(letterbox(canvas_width, canvas_height, width, height), canvas_width,
+  return to_picture(letterbox(canvas_width, canvas_height, width, height), canvas_width,
                    canvas_height, x, y);
 }
 
@@ -111,39 +47,6 @@ std::string title_for(const TileInfo& tile) {
 }
 
 }  // namespace
-
-Rect letterbox(uint32_t canvas_width, uint32_t canvas_height, int32_t area_width,
-               int32_t area_height) {
-  if (canvas_width == 0 || canvas_height == 0 || area_width <= 0 || area_height <= 0) return {};
-  int64_t width = area_width, height = area_height;
-  // Integer arithmetic, so an area of the canvas's own size maps 1:1 exactly.
-  if (int64_t{area_width} * canvas_height <= int64_t{area_height} * canvas_width) {
-    height = std::max<int64_t>(
-        1, (int64_t{area_width} * canvas_height + canvas_width / 2) / canvas_width);
-  } else {
-    width = std::max<int64_t>(
-        1, (int64_t{area_height} * canvas_width + canvas_height / 2) / canvas_height);
-  }
-  return Rect{static_cast<int32_t>((area_width - width) / 2),
-              static_cast<int32_t>((area_height - height) / 2), static_cast<int32_t>(width),
-              static_cast<int32_t>(height)};
-}
-
-uint32_t keysym_for_sdl_keycode(int32_t keycode) {
-  for (const KeyName& k : kKeyNames) {
-    if (k.sdl == keycode) return k.keysym;
-  }
-  for (const KeyRun& run : kKeyRuns) {
-    if (keycode >= run.first && keycode <= run.last)
-      return run.keysym + static_cast<uint32_t>(keycode - run.first);
-  }
-  if (keycode & SDLK_SCANCODE_MASK) return 0;  // a key with no character and no name above
-  const auto code = static_cast<uint32_t>(keycode);
-  // Latin-1 keysyms are their code points; other characters are Unicode keysyms.
-  if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff)) return code;
-  if (code > 0xff && code <= 0x10ffff) return 0x01000000 | code;
-  return 0;
-}
 
 // Members are destroyed bottom-up: the texture before its renderer, the
 // renderer before its window, the window before SDL video stops.
@@ -177,7 +80,10 @@ wire::Result<std::unique_ptr<HostWindow>> HostWindow::create(Compositor& composi
   sdl->window.reset(SDL_CreateWindow("Conduit", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED,
                                      640, 480, SDL_WINDOW_RESIZABLE));
   if (!sdl->window) return sdl_error("cannot open a window");
-  // Without a GPU (Xvfb) no accelerated renderer exists: draw in software.
+  // Without a GPU (Xvfb) no accelerated renderer exists: draw in software,
+  // straight into the window; through a GL texture a resize can leave the
+  // picture where the old size put it.
+  SDL_SetHintWithPriority(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0", SDL_HINT_DEFAULT);
   sdl->renderer.reset(SDL_CreateRenderer(sdl->window.get(), -1, 0));
   if (!sdl->renderer)
     sdl->renderer.reset(SDL_CreateRenderer(sdl->window.get(), -1, SDL_RENDERER_SOFTWARE));
@@ -229,8 +135,8 @@ bool HostWindow::pump_events() {
         break;
       case SDL_RENDER_TARGETS_RESET:
       case SDL_RENDER_DEVICE_RESET:
-        sdl_->texture.reset();
-        break;  // made and filled again with the next picture
+        sdl_->texture.reset();  // take_picture() makes and fills it again
+        break;
       default:
         break;
     }
@@ -248,15 +154,15 @@ void HostWindow::on_key(int32_t keycode, bool pressed, bool repeat) {
 }
 
 void HostWindow::on_pointer(int32_t window_x, int32_t window_y, bool always) {
-  const CanvasPoint p =
+  const PicturePoint p =
       place(sdl_->window.get(), texture_width_, texture_height_, window_x, window_y);
   // Over the black bars nothing is under the pointer, unless a drag is on.
-  if (!sdl_->texture || (!p.inside && !always && buttons_ == 0)) return;
+  if (texture_width_ == 0 || (!p.inside && !always && buttons_ == 0)) return;
   compositor_.pointer(p.x, p.y, buttons_);
 }
 
 void HostWindow::on_button(uint8_t sdl_button, bool pressed, int32_t window_x, int32_t window_y) {
-  const uint32_t bit = button_bit(sdl_button);
+  const uint32_t bit = rfb_button_bit(sdl_button);
   if (bit == 0) return;
   if (pressed) {
     if (!place(sdl_->window.get(), texture_width_, texture_height_, window_x, window_y).inside)
@@ -270,9 +176,9 @@ void HostWindow::on_button(uint8_t sdl_button, bool pressed, int32_t window_x, i
 }
 
 void HostWindow::on_wheel(int32_t steps_up, int32_t window_x, int32_t window_y) {
-  const CanvasPoint p =
+  const PicturePoint p =
       place(sdl_->window.get(), texture_width_, texture_height_, window_x, window_y);
-  if (!sdl_->texture || !p.inside) return;
+  if (!p.inside) return;
   const uint32_t bit = steps_up > 0 ? kWheelUp : kWheelDown;
   const int32_t steps = std::min(std::abs(steps_up), kMaxWheelSteps);
   // RFB sends a wheel step as a press and a release of its button.
@@ -294,15 +200,20 @@ void HostWindow::toggle_alone() {
 }
 
 wire::Status HostWindow::take_picture() {
-  if (!compositor_.wait_picture(&version_, &canvas_, &damage_, kPictureWait)) return {};
+  const bool fresh = compositor_.wait_picture(&version_, &canvas_, &damage_, kPictureWait);
   if (canvas_.pixels.size() != size_t{canvas_.width} * canvas_.height) {
     return wire::make_error(wire::Errc::kBadLength,
                             "host window: canvas pixels do not match its size");
   }
-  if (!sdl_->texture || canvas_.width != texture_width_ || canvas_.height != texture_height_) {
+  // Lost with a render device reset, or never made yet.
+  const bool lost = !sdl_->texture && !canvas_.pixels.empty();
+  const bool resized = canvas_.width != texture_width_ || canvas_.height != texture_height_;
+  if (lost || resized) {
     WIRE_TRY(make_texture());
     damage_.assign(
         1, Rect{0, 0, static_cast<int32_t>(canvas_.width), static_cast<int32_t>(canvas_.height)});
+  } else if (!fresh) {
+    return {};
   }
   upload(damage_);
   redraw_ = true;

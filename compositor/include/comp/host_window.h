@@ -25,15 +25,6 @@
 
 namespace comp {
 
-// Where a canvas of `canvas_width` x `canvas_height` is drawn in an area of
-// `area_width` x `area_height`: as large as fits, keeping its shape, centred.
-Rect letterbox(uint32_t canvas_width, uint32_t canvas_height, int32_t area_width,
-               int32_t area_height);
-
-// The X11 keysym for an SDL keycode (SDL_Keycode), or 0 when it has none:
-// the unshifted symbol, as a keyboard's key reports it.
-uint32_t keysym_for_sdl_keycode(int32_t keycode);
-
 class HostWindow {
  public:
   enum class End { kStopped, kClosed };

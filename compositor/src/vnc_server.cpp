@@ -1,0 +1,1042 @@
+// The RFB server. Threads:
+//  - the picture thread waits for composed pictures, copies what changed
+//    into LibVNCServer's framebuffer and marks it modified, resizes the
+//    framebuffer, and schedules lossless refreshes;
+//  - the accept thread takes connections and gives each a short-lived
+//    handshake thread, which tells a browser asking for noVNC's pages from
+//    a VNC viewer or a WebSocket (both handed to LibVNCServer);
+//  - LibVNCServer runs two threads per viewer (its threaded mode): one
+//    reads its input, one encodes and sends its updates, so a slow or
+//    stalled viewer holds up no one else. Sending blocks on that viewer's
+//    socket, never on a growing queue: what is pending is a region.
+//
+// LibVNCServer's own listener is not used: it would serve pages on a second
+// port with a server that handles one connection at a time.
+#include "comp/vnc_server.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
+#include <rfb/rfb.h>
+extern "C" {
+#include <rfb/rfbregion.h>  // declared without C linkage
+}
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cctype>
+#include <cerrno>
+#include <csignal>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <list>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string_view>
+#include <thread>
+#include <utility>
+
+namespace comp {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+constexpr auto kPictureWait = 50ms;
+constexpr auto kFirstPictureWait = 200ms;
+constexpr auto kLosslessDelay = 300ms;   // quiet this long: send what changed losslessly
+constexpr time_t kStalledViewerSeconds = 1;  // a resize waits this long for a viewer's send
+constexpr int kClientWaitMs = 5000;      // a viewer whose socket takes nothing this long is dropped
+constexpr int kSniffMs = 250;            // browsers speak at once; VNC viewers wait for the server
+constexpr auto kRequestTime = 3s;
+constexpr auto kPageSendTime = 10s;
+constexpr size_t kMaxRequestHead = 8192;
+constexpr off_t kMaxPageBytes = 32 << 20;
+constexpr size_t kMaxHandshakes = 16;
+constexpr int kMaxPeerLogsPerMinute = 30;
+constexpr uint32_t kMaxSide = 16384;
+constexpr uint32_t kDefaultWidth = 640, kDefaultHeight = 480;
+constexpr const char* kDefaultNovncDir = "/usr/share/novnc";
+
+// LibVNCServer keeps its client list lock in a global that rfbGetScreen
+// initializes again.
+std::atomic<bool> g_server_running{false};
+
+void vlog(const char* format, va_list args) {
+  char text[512];
+  std::vsnprintf(text, sizeof text, format, args);
+  size_t n = std::strlen(text);
+  while (n > 0 && text[n - 1] == '\n') text[--n] = '\0';
+  std::fprintf(stderr, "conduit host: vnc: %s\n", text);
+}
+
+[[gnu::format(printf, 1, 2)]] void log_line(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  vlog(format, args);
+  va_end(args);
+}
+
+// Viewers (anyone who can connect) decide how often these happen.
+[[gnu::format(printf, 1, 2)]] void log_peer(const char* format, ...) {
+  static std::mutex mutex;
+  static Clock::time_point window;
+  static int count = 0;
+  {
+    std::lock_guard lock(mutex);
+    const auto now = Clock::now();
+    if (now - window > 1min) {
+      window = now;
+      count = 0;
+    }
+    if (++count > kMaxPeerLogsPerMinute) {
+      if (count == kMaxPeerLogsPerMinute + 1) log_line("more viewer messages this minute are not shown");
+      return;
+    }
+  }
+  va_list args;
+  va_start(args, format);
+  vlog(format, args);
+  va_end(args);
+}
+
+void library_log(const char*, ...) {}
+
+void library_error(const char* format, ...) {
+  char text[512];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(text, sizeof text, format, args);
+  va_end(args);
+  log_peer("%s", text);
+}
+
+class Fd {
+ public:
+  Fd() = default;
+  explicit Fd(int fd) : fd_(fd) {}
+  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) {
+      reset();
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
+  ~Fd() { reset(); }
+  int get() const { return fd_; }
+  bool valid() const { return fd_ >= 0; }
+  int release() { return std::exchange(fd_, -1); }
+  void reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+wire::Error bad_value(std::string text) {
+  return wire::make_error(wire::Errc::kBadValue, std::move(text));
+}
+
+wire::Error sys_error(const std::string& what) {
+  return wire::make_error(wire::Errc::kIo, what + ": " + std::strerror(errno));
+}
+
+using Region = std::unique_ptr<sraRegion, decltype(&sraRgnDestroy)>;
+
+Region empty_region() { return Region(sraRgnCreate(), &sraRgnDestroy); }
+
+Region rect_region(int x, int y, int width, int height) {
+  return Region(sraRgnCreateRect(x, y, x + width, y + height), &sraRgnDestroy);
+}
+
+// ---- listening ------------------------------------------------------------
+
+struct Listener {
+  Fd fd;
+  uint16_t port = 0;
+};
+
+bool is_loopback(const sockaddr* address) {
+  if (address->sa_family == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(address);
+    return (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+  }
+  if (address->sa_family == AF_INET6) {
+    const in6_addr& in6 = reinterpret_cast<const sockaddr_in6*>(address)->sin6_addr;
+    return IN6_IS_ADDR_LOOPBACK(&in6) || (IN6_IS_ADDR_V4MAPPED(&in6) && in6.s6_addr[12] == 127);
+  }
+  return false;
+}
+
+uint16_t bound_port(int fd) {
+  sockaddr_storage address{};
+  socklen_t size = sizeof address;
+  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) != 0) return 0;
+  if (address.ss_family == AF_INET6) {
+    return ntohs(reinterpret_cast<const sockaddr_in6*>(&address)->sin6_port);
+  }
+  return ntohs(reinterpret_cast<const sockaddr_in*>(&address)->sin_port);
+}
+
+wire::Result<Listener> listen_on(const HostPort& where, const std::string& shown, bool password) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_NUMERICSERV;
+  addrinfo* found = nullptr;
+  const int failed = ::getaddrinfo(where.host.c_str(), std::to_string(where.port).c_str(), &hints, &found);
+  if (failed != 0) return bad_value(shown + ": " + ::gai_strerror(failed));
+  std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> addresses(found, &freeaddrinfo);
+  for (const addrinfo* a = found; a; a = a->ai_next) {
+    if (!password && !is_loopback(a->ai_addr)) {
+      return bad_value(shown + " is not a loopback address: --vnc on a non-loopback address needs "
+                               "--vnc-password-file");
+    }
+  }
+  errno = EADDRNOTAVAIL;
+  for (const addrinfo* a = found; a; a = a->ai_next) {
+    Fd fd(::socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!fd.valid()) continue;
+    const int on = 1;
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    if (::bind(fd.get(), a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd.get(), SOMAXCONN) == 0) {
+      const uint16_t port = bound_port(fd.get());
+      return Listener{std::move(fd), port};
+    }
+  }
+  return sys_error("listen on " + shown);
+}
+
+// ---- pixels ----------------------------------------------------------------
+
+// rfbNewFramebuffer puts LibVNCServer's own pixel format back on every
+// resize: red in the low byte on this byte order. The framebuffer keeps
+// that order (0x00BBGGRR words) and pictures are swizzled as they are
+// copied in, so a resize never changes the format under the viewers.
+static_assert(std::endian::native == std::endian::little);
+
+uint32_t to_framebuffer(uint32_t rgb) {
+  return (rgb & 0x0000ff00u) | ((rgb >> 16) & 0xffu) | ((rgb & 0xffu) << 16);
+}
+
+bool usable(const Canvas& c) {
+  return c.width > 0 && c.height > 0 && c.width <= kMaxSide && c.height <= kMaxSide &&
+         c.pixels.size() >= size_t{c.width} * c.height;
+}
+
+std::optional<Rect> clip(const Rect& r, const Canvas& c) {
+  const int64_t x0 = std::max<int64_t>(r.x, 0), y0 = std::max<int64_t>(r.y, 0);
+  const int64_t x1 = std::min<int64_t>(int64_t{r.x} + r.width, c.width);
+  const int64_t y1 = std::min<int64_t>(int64_t{r.y} + r.height, c.height);
+  if (x0 >= x1 || y0 >= y1) return std::nullopt;
+  return Rect{static_cast<int32_t>(x0), static_cast<int32_t>(y0), static_cast<int32_t>(x1 - x0),
+              static_cast<int32_t>(y1 - y0)};
+}
+
+// An arrow for viewers that draw the pointer themselves (noVNC shows none
+// without one): white inside a black edge.
+constexpr const char* kArrow[] = {
+    "x          ", "xx         ", "x.x        ", "x..x       ", "x...x      ", "x....x     ",
+    "x.....x    ", "x......x   ", "x.......x  ", "x........x ", "x.....xxxxx", "x..x..x    ",
+    "x.x x..x   ", "xx  x..x   ", "x    x..x  ", "     x..x  ", "      xx   ",
+};
+
+rfbCursorPtr make_arrow(rfbScreenInfoPtr screen) {
+  std::string inside, shape;
+  for (const char* row : kArrow) {
+    for (const char* c = row; *c; ++c) {
+      inside += *c == '.' ? 'x' : ' ';
+      shape += *c == ' ' ? ' ' : 'x';
+    }
+  }
+  const int width = static_cast<int>(std::strlen(kArrow[0]));
+  const int height = static_cast<int>(std::size(kArrow));
+  rfbCursorPtr arrow = rfbMakeXCursor(width, height, inside.data(), shape.data());
+  if (!arrow) return nullptr;
+  // Both forms now: viewer threads would otherwise build one lazily, together.
+  rfbMakeRichCursorFromXCursor(screen, arrow);
+  return arrow;
+}
+
+// ---- pages -------------------------------------------------------------------
+
+enum class Arrival { kViewer, kPage, kGone };
+
+bool wait_for(int fd, short events, int timeout_ms) {
+  pollfd p{fd, events, 0};
+  int n;
+  do {
+    n = ::poll(&p, 1, timeout_ms);
+  } while (n < 0 && errno == EINTR);
+  return n > 0;
+}
+
+std::string lowercase(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+// A request header's value, lowercased; empty when absent. `name` is
+// lowercase and ends with its colon.
+std::string header(const std::string& head, std::string_view name) {
+  const std::string all = lowercase(head);
+  const size_t at = all.find("\r\n" + std::string(name));
+  if (at == std::string::npos) return {};
+  const size_t begin = all.find_first_not_of(' ', at + 2 + name.size());
+  const size_t end = all.find("\r\n", at + 2);
+  return begin < end ? all.substr(begin, all.find_last_not_of(' ', end - 1) + 1 - begin) : std::string();
+}
+
+bool is_websocket(const std::string& head) {
+  return header(head, "upgrade:").find("websocket") != std::string::npos;
+}
+
+// The host part of a Host header names this machine's loopback.
+bool names_loopback(std::string_view host) {
+  host = host.starts_with('[') ? host.substr(0, host.find(']') + 1) : host.substr(0, host.rfind(':'));
+  in_addr v4{};
+  const std::string name(host);
+  return name == "localhost" || name == "[::1]" ||
+         (::inet_pton(AF_INET, name.c_str(), &v4) == 1 && (ntohl(v4.s_addr) >> 24) == 127);
+}
+
+const char* content_type(std::string_view path) {
+  static const std::pair<std::string_view, const char*> kTypes[] = {
+      {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"},
+      {".css", "text/css"},                  {".json", "application/json"},
+      {".svg", "image/svg+xml"},             {".png", "image/png"},
+      {".ico", "image/x-icon"},              {".woff", "font/woff"},
+      {".ttf", "font/ttf"},                  {".mp3", "audio/mpeg"},
+      {".oga", "audio/ogg"},
+  };
+  for (const auto& [suffix, type] : kTypes) {
+    if (path.ends_with(suffix)) return type;
+  }
+  return "application/octet-stream";
+}
+
+// Plain names below the pages folder only: no "..", no hidden files, no escapes.
+std::optional<std::string> page_path(const std::string& dir, std::string_view target) {
+  target = target.substr(0, target.find_first_of("?#"));
+  if (target == "/") target = "/vnc.html";
+  if (!target.starts_with('/')) return std::nullopt;
+  for (size_t at = 1; at <= target.size();) {
+    const size_t end = std::min(target.find('/', at), target.size());
+    const std::string_view part = target.substr(at, end - at);
+    if (part.empty() || part.front() == '.' || part.find_first_of("%\\") != std::string_view::npos) {
+      return std::nullopt;
+    }
+    at = end + 1;
+  }
+  return dir + std::string(target);
+}
+
+std::optional<std::string> read_page(const std::string& path) {
+  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+  struct stat st;
+  if (!fd.valid() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > kMaxPageBytes) {
+    return std::nullopt;
+  }
+  std::string body(static_cast<size_t>(st.st_size), '\0');
+  size_t have = 0;
+  while (have < body.size()) {
+    const ssize_t n = ::read(fd.get(), body.data() + have, body.size() - have);
+    if (n <= 0) return std::nullopt;
+    have += static_cast<size_t>(n);
+  }
+  return body;
+}
+
+std::string http_reply(int code, const char* reason, const char* type, std::string_view body,
+                       bool with_body) {
+  char head[256];
+  std::snprintf(head, sizeof head,
+                "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+                "Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n"
+                "Connection: close\r\n\r\n",
+                code, reason, type, body.size());
+  std::string reply = head;
+  if (with_body) reply += body;
+  return reply;
+}
+
+}  // namespace
+
+// ---- the server --------------------------------------------------------------
+
+// What the server keeps per viewer for lossless refreshes. A viewer whose
+// Tight encoding uses JPEG (or that uses ZYWRLE) gets lossy pictures while
+// they change. Once the picture has been still for kLosslessDelay, the
+// regions that changed since that viewer's last refresh are marked modified
+// again and "owed": LibVNCServer's display hook, called on the viewer's
+// sending thread just before each update is encoded, then turns JPEG off
+// for that update (quality -1, ZYWRLE as ZRLE), and the display-finished
+// hook turns it back on. Owed regions stay marked modified until an update
+// without JPEG has sent them; a lossy update that ran across the scheduling
+// marks them again.
+struct ClientState {
+  struct Levels {
+    int tight_quality, turbo_quality, tight_compress, encoding;
+  };
+
+  std::mutex mutex;  // everything below; taken before the viewer's updateMutex
+  bool whole = true;  // everything is unrefined (a new viewer, or a resize)
+  Region unrefined = empty_region();  // changed since this viewer's last refresh
+  Region owed = empty_region();       // scheduled for a lossless update, not yet sent
+  bool lossless = false;              // the update being sent is lossless
+  Levels saved{};
+  pthread_t thread{};  // LibVNCServer's thread for this viewer, to join
+  bool started = false;
+};
+
+struct VncServer::Impl {
+  Impl(PictureSource& source, VncServerOptions options)
+      : source(source), options(std::move(options)) {}
+  ~Impl();
+
+  wire::Status configure();
+  wire::Status begin();
+
+  void picture_loop();
+  void show(const std::vector<Rect>& damage);
+  void copy(const Rect& r);
+  void resize();
+  void let_go_of_stalled_viewers();
+  void note_change(const sraRegion* changed);
+  void forget_refinement();
+  void refresh_if_quiet();
+  void join_finished_viewers();
+
+  void accept_loop();
+  void reap_handshakes();
+  void take_connection(Fd socket);
+  Arrival sniff(int fd, std::string* head) const;
+  bool websocket_allowed(const std::string& head) const;
+  void serve_page(int fd, const std::string& head) const;
+  bool send_all(int fd, std::string_view data) const;
+  void hand_to_library(int fd);
+  void disconnect_viewers();
+
+  static Impl* of(rfbClientPtr cl) { return static_cast<Impl*>(cl->screen->screenData); }
+  static rfbNewClientAction on_new_client(rfbClientPtr cl);
+  static void on_client_gone(rfbClientPtr cl);
+  static void on_pointer(int mask, int x, int y, rfbClientPtr cl);
+  static void on_key(rfbBool down, rfbKeySym keysym, rfbClientPtr cl);
+  static rfbCursorPtr arrow_of(rfbClientPtr cl) { return of(cl)->arrow; }
+  static void before_update(rfbClientPtr cl);
+  static void after_update(rfbClientPtr cl, int result);
+
+  PictureSource& source;
+  VncServerOptions options;
+  std::string shown;  // HOST:PORT as bound, for messages
+  std::string password;
+  std::array<char*, 2> password_list{};  // rfbCheckPasswordByList's list
+  std::string pages_dir;                 // empty: no pages
+  Listener listener;
+  Fd wake;  // an eventfd, readable once stopping
+  std::atomic<bool> stopping{false};
+
+  rfbScreenInfoPtr screen = nullptr;
+  rfbCursorPtr arrow = nullptr;
+  // 0x00BBGGRR. Its allocation only grows (see resize()).
+  std::vector<uint32_t> framebuffer;
+  uint32_t capacity_width = 0, capacity_height = 0;
+
+  // The picture thread's.
+  uint64_t version = 0;
+  Canvas canvas;
+  Clock::time_point last_change;
+
+  std::mutex input_mutex;    // one input call at a time into the source
+  std::mutex clients_mutex;  // clients and finished; taken before a ClientState's
+  std::map<rfbClientPtr, std::unique_ptr<ClientState>> clients;
+  std::vector<pthread_t> finished;  // threads of viewers that left, to join
+
+  struct Handshake {
+    std::mutex mutex;
+    Fd socket;  // a duplicate while it runs, to end a handshake that hangs at stop
+    bool done = false;
+    std::thread thread;
+  };
+  std::list<Handshake> handshakes;  // the accept thread's
+
+  std::thread picture_thread, accept_thread;
+};
+
+wire::Status VncServer::Impl::configure() {
+  if (!options.password_file.empty()) {
+    auto read = read_vnc_password_file(options.password_file);
+    if (!read) return read.error();
+    password = std::move(*read);
+    password_list[0] = password.data();
+  }
+  if (options.tls_cert.empty() != options.tls_key.empty()) {
+    return bad_value("TLS needs both a certificate and a key");
+  }
+  for (const std::string* file : {&options.tls_cert, &options.tls_key}) {
+    if (!file->empty() && ::access(file->c_str(), R_OK) != 0) return sys_error("TLS file " + *file);
+  }
+  if (!options.novnc_dir.empty()) {
+    struct stat st;
+    if (::stat(options.novnc_dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      return bad_value("noVNC folder " + options.novnc_dir + " is not a folder");
+    }
+    pages_dir = options.novnc_dir;
+  } else if (::access((std::string(kDefaultNovncDir) + "/vnc.html").c_str(), R_OK) == 0) {
+    pages_dir = kDefaultNovncDir;
+  }
+  auto where = parse_host_port(options.listen);
+  if (!where) return where.error();
+  auto bound = listen_on(*where, options.listen, !password.empty());
+  if (!bound) return bound.error();
+  listener = std::move(*bound);
+  const bool v6 = where->host.find(':') != std::string::npos;
+  shown = (v6 ? "[" + where->host + "]" : where->host) + ":" + std::to_string(listener.port);
+  wake = Fd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  if (!wake.valid()) return sys_error("eventfd");
+  return {};
+}
+
+wire::Status VncServer::Impl::begin() {
+  static std::once_flag quiet_library;
+  std::call_once(quiet_library, [] {
+    rfbLog = library_log;
+    rfbErr = library_error;
+  });
+  // As LibVNCServer's own start would: a viewer that vanished must not end the process.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  std::vector<Rect> damage;
+  if (!source.wait_picture(&version, &canvas, &damage, kFirstPictureWait) || !usable(canvas)) {
+    canvas = Canvas{kDefaultWidth, kDefaultHeight,
+                    std::vector<uint32_t>(size_t{kDefaultWidth} * kDefaultHeight, 0)};
+  }
+  const int width = static_cast<int>(canvas.width), height = static_cast<int>(canvas.height);
+  screen = rfbGetScreen(nullptr, nullptr, width, height, 8, 3, 4);
+  if (!screen) return wire::make_error(wire::Errc::kIo, "LibVNCServer could not make a screen");
+  capacity_width = canvas.width;
+  capacity_height = canvas.height;
+  framebuffer.assign(size_t{capacity_width} * capacity_height, 0);
+  copy(Rect{0, 0, width, height});
+  screen->frameBuffer = reinterpret_cast<char*>(framebuffer.data());
+  screen->screenData = this;
+  screen->desktopName = options.desktop_name.c_str();
+  screen->alwaysShared = TRUE;  // a viewer that asks for the screen alone does not push others off
+  screen->maxClientWait = kClientWaitMs;
+  screen->backgroundLoop = TRUE;  // a thread pair per viewer
+  screen->cursor = nullptr;  // never drawn into the framebuffer; sent as a shape
+  arrow = make_arrow(screen);
+  screen->getCursorPtr = &Impl::arrow_of;
+  screen->newClientHook = &Impl::on_new_client;
+  screen->ptrAddEvent = &Impl::on_pointer;
+  screen->kbdAddEvent = &Impl::on_key;
+  screen->displayHook = &Impl::before_update;
+  screen->displayFinishedHook = &Impl::after_update;
+  if (!password.empty()) {
+    screen->authPasswdData = password_list.data();
+    screen->passwordCheck = rfbCheckPasswordByList;
+  }
+  if (!options.tls_cert.empty()) {
+    screen->sslcertfile = options.tls_cert.data();
+    screen->sslkeyfile = options.tls_key.data();
+  }
+  last_change = Clock::now();
+  picture_thread = std::thread([this] { picture_loop(); });
+  accept_thread = std::thread([this] { accept_loop(); });
+  const std::string pages = pages_dir.empty() ? "" : " and browsers (http://" + shown + "/)";
+  log_line("%s: the picture for VNC viewers%s%s", shown.c_str(), pages.c_str(),
+           password.empty() ? "" : ", with a password");
+  if (password.size() > 8) log_line("VNC authentication uses only the first 8 characters of the password");
+  return {};
+}
+
+VncServer::Impl::~Impl() {
+  stopping = true;
+  if (wake.valid()) {
+    const uint64_t one = 1;
+    [[maybe_unused]] ssize_t n = ::write(wake.get(), &one, sizeof one);
+  }
+  if (picture_thread.joinable()) picture_thread.join();
+  if (accept_thread.joinable()) accept_thread.join();
+  for (Handshake& h : handshakes) {
+    std::lock_guard lock(h.mutex);
+    if (h.socket.valid()) ::shutdown(h.socket.get(), SHUT_RDWR);
+  }
+  for (Handshake& h : handshakes) h.thread.join();
+  if (screen) {
+    disconnect_viewers();
+    rfbScreenCleanup(screen);
+  }
+  rfbFreeCursor(arrow);
+  g_server_running = false;
+}
+
+// ---- pictures ----------------------------------------------------------------
+
+void VncServer::Impl::picture_loop() {
+  std::vector<Rect> damage;
+  while (!stopping) {
+    if (source.wait_picture(&version, &canvas, &damage, kPictureWait)) {
+      show(damage);
+    } else {
+      refresh_if_quiet();
+    }
+    join_finished_viewers();
+  }
+}
+
+void VncServer::Impl::show(const std::vector<Rect>& damage) {
+  if (!usable(canvas)) return;
+  if (canvas.width != static_cast<uint32_t>(screen->width) ||
+      canvas.height != static_cast<uint32_t>(screen->height)) {
+    resize();
+    return;
+  }
+  Region changed = empty_region();
+  for (const Rect& r : damage) {
+    const auto inside = clip(r, canvas);
+    if (!inside) continue;
+    copy(*inside);
+    sraRgnOr(changed.get(), rect_region(inside->x, inside->y, inside->width, inside->height).get());
+  }
+  if (sraRgnEmpty(changed.get())) return;
+  // Viewers may be encoding from these pixels: at worst one update tears.
+  rfbMarkRegionAsModified(screen, changed.get());
+  note_change(changed.get());
+}
+
+void VncServer::Impl::copy(const Rect& r) {
+  for (int32_t y = r.y; y < r.y + r.height; ++y) {
+    const size_t row = size_t(y) * canvas.width + size_t(r.x);
+    std::transform(canvas.pixels.begin() + row, canvas.pixels.begin() + row + r.width,
+                   framebuffer.begin() + row, to_framebuffer);
+  }
+}
+
+// The allocation only grows: a viewer's sending thread may still hold a
+// region of the old size when it takes the new framebuffer, and then reads
+// stay inside it. rfbNewFramebuffer waits for every viewer's send in
+// progress, so a viewer that takes nothing is let go first.
+void VncServer::Impl::resize() {
+  let_go_of_stalled_viewers();
+  forget_refinement();
+  std::vector<uint32_t> old;
+  if (canvas.width > capacity_width || canvas.height > capacity_height) {
+    capacity_width = std::max(capacity_width, canvas.width);
+    capacity_height = std::max(capacity_height, canvas.height);
+    old.swap(framebuffer);
+    framebuffer.assign(size_t{capacity_width} * capacity_height, 0);
+  }
+  const int width = static_cast<int>(canvas.width), height = static_cast<int>(canvas.height);
+  copy(Rect{0, 0, width, height});
+  rfbNewFramebuffer(screen, reinterpret_cast<char*>(framebuffer.data()), width, height, 8, 3, 4);
+  last_change = Clock::now();
+}
+
+void VncServer::Impl::let_go_of_stalled_viewers() {
+  timespec deadline{};
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  deadline.tv_sec += kStalledViewerSeconds;
+  rfbClientIteratorPtr it = rfbGetClientIterator(screen);
+  while (rfbClientPtr cl = rfbClientIteratorNext(it)) {
+    if (cl->state == rfbClientRec::RFB_NORMAL && !cl->useNewFBSize) {
+      log_peer("viewer %s cannot follow a change of picture size; disconnecting it", cl->host);
+    } else if (pthread_mutex_timedlock(&cl->sendMutex, &deadline) == 0) {
+      pthread_mutex_unlock(&cl->sendMutex);
+      continue;
+    } else {
+      log_peer("viewer %s takes no updates; disconnecting it", cl->host);
+    }
+    ::shutdown(cl->sock, SHUT_RDWR);
+  }
+  rfbReleaseClientIterator(it);
+}
+
+void VncServer::Impl::note_change(const sraRegion* changed) {
+  last_change = Clock::now();
+  std::lock_guard lock(clients_mutex);
+  for (auto& [cl, state] : clients) {
+    std::lock_guard hold(state->mutex);
+    sraRgnSubtract(state->owed.get(), changed);
+    if (!state->whole) sraRgnOr(state->unrefined.get(), changed);
+  }
+}
+
+// Before a resize: old regions must not reach the new framebuffer.
+void VncServer::Impl::forget_refinement() {
+  std::lock_guard lock(clients_mutex);
+  for (auto& [cl, state] : clients) {
+    std::lock_guard hold(state->mutex);
+    sraRgnMakeEmpty(state->owed.get());
+    sraRgnMakeEmpty(state->unrefined.get());
+    state->whole = true;
+  }
+}
+
+void VncServer::Impl::refresh_if_quiet() {
+  if (Clock::now() - last_change < kLosslessDelay) return;
+  const Region everything = rect_region(0, 0, screen->width, screen->height);
+  std::lock_guard lock(clients_mutex);
+  for (auto& [cl, state] : clients) {
+    if (cl->preferredEncoding == -1) continue;  // its encodings are not known yet
+    std::lock_guard hold(state->mutex);
+    sraRegion* due = state->whole ? everything.get() : state->unrefined.get();
+    const bool lossy = cl->turboQualityLevel != -1 || cl->preferredEncoding == rfbEncodingZYWRLE;
+    if (lossy && !sraRgnEmpty(due)) {
+      pthread_mutex_lock(&cl->updateMutex);
+      sraRgnOr(cl->modifiedRegion, due);
+      pthread_cond_signal(&cl->updateCond);
+      pthread_mutex_unlock(&cl->updateMutex);
+      sraRgnOr(state->owed.get(), due);
+    }
+    state->whole = false;
+    sraRgnMakeEmpty(state->unrefined.get());
+  }
+}
+
+void VncServer::Impl::before_update(rfbClientPtr cl) {
+  auto* state = static_cast<ClientState*>(cl->clientData);
+  if (!state) return;
+  std::lock_guard hold(state->mutex);
+  state->lossless = !sraRgnEmpty(state->owed.get());
+  if (!state->lossless) return;
+  state->saved = {cl->tightQualityLevel, cl->turboQualityLevel, cl->tightCompressLevel,
+                  cl->preferredEncoding};
+  cl->tightQualityLevel = -1;
+  cl->turboQualityLevel = -1;
+  if (cl->preferredEncoding == rfbEncodingZYWRLE) cl->preferredEncoding = rfbEncodingZRLE;
+}
+
+void VncServer::Impl::after_update(rfbClientPtr cl, int) {
+  auto* state = static_cast<ClientState*>(cl->clientData);
+  if (!state) return;
+  std::lock_guard hold(state->mutex);
+  pthread_mutex_lock(&cl->updateMutex);
+  if (state->lossless) {
+    // Levels the viewer changed meanwhile (SetEncodings) are its own.
+    const ClientState::Levels& s = state->saved;
+    if (cl->tightQualityLevel == -1) cl->tightQualityLevel = s.tight_quality;
+    if (cl->turboQualityLevel == -1) cl->turboQualityLevel = s.turbo_quality;
+    cl->tightCompressLevel = s.tight_compress;  // Tight clamps it differently without JPEG
+    if (cl->preferredEncoding == rfbEncodingZRLE) cl->preferredEncoding = s.encoding;
+    state->lossless = false;
+    sraRgnAnd(state->owed.get(), cl->modifiedRegion);  // what is left was not sent yet
+  } else if (!sraRgnEmpty(state->owed.get())) {
+    sraRgnOr(cl->modifiedRegion, state->owed.get());
+    pthread_cond_signal(&cl->updateCond);
+  }
+  pthread_mutex_unlock(&cl->updateMutex);
+}
+
+void VncServer::Impl::join_finished_viewers() {
+  std::vector<pthread_t> done;
+  {
+    std::lock_guard lock(clients_mutex);
+    done.swap(finished);
+  }
+  for (pthread_t t : done) pthread_join(t, nullptr);
+}
+
+// ---- viewers ---------------------------------------------------------------
+
+rfbNewClientAction VncServer::Impl::on_new_client(rfbClientPtr cl) {
+  Impl* self = of(cl);
+  auto state = std::make_unique<ClientState>();
+  cl->clientData = state.get();
+  cl->clientGoneHook = &Impl::on_client_gone;
+  {
+    std::lock_guard lock(self->clients_mutex);
+    self->clients.emplace(cl, std::move(state));
+  }
+  log_peer("viewer %s connected", cl->host);
+  return RFB_CLIENT_ACCEPT;
+}
+
+// On the viewer's own thread, as it ends.
+void VncServer::Impl::on_client_gone(rfbClientPtr cl) {
+  Impl* self = of(cl);
+  std::lock_guard lock(self->clients_mutex);
+  auto it = self->clients.find(cl);
+  if (it == self->clients.end()) return;
+  if (it->second->started) self->finished.push_back(it->second->thread);
+  self->clients.erase(it);
+  cl->clientData = nullptr;
+  log_peer("viewer %s left", cl->host);
+}
+
+void VncServer::Impl::on_pointer(int mask, int x, int y, rfbClientPtr cl) {
+  Impl* self = of(cl);
+  {
+    std::lock_guard lock(self->input_mutex);
+    self->source.pointer(x, y, static_cast<uint32_t>(mask));
+  }
+  rfbDefaultPtrAddEvent(mask, x, y, cl);  // other viewers' pointer positions
+}
+
+void VncServer::Impl::on_key(rfbBool down, rfbKeySym keysym, rfbClientPtr cl) {
+  Impl* self = of(cl);
+  std::lock_guard lock(self->input_mutex);
+  self->source.key(keysym, down != 0);
+}
+
+void VncServer::Impl::disconnect_viewers() {
+  std::vector<pthread_t> threads;
+  {
+    std::lock_guard lock(clients_mutex);
+    for (auto& [cl, state] : clients) {
+      if (cl->sock != RFB_INVALID_SOCKET) {
+        ::shutdown(cl->sock, SHUT_RDWR);  // ends a send that waits on a full socket
+        rfbCloseClient(cl);
+      }
+      if (state->started) threads.push_back(state->thread);
+    }
+    threads.insert(threads.end(), finished.begin(), finished.end());
+    finished.clear();
+  }
+  for (pthread_t t : threads) pthread_join(t, nullptr);
+}
+
+// ---- connections -----------------------------------------------------------
+
+void VncServer::Impl::accept_loop() {
+  pollfd fds[2] = {{listener.fd.get(), POLLIN, 0}, {wake.get(), POLLIN, 0}};
+  while (!stopping) {
+    if (::poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      log_line("accepting viewers: %s", std::strerror(errno));
+      return;
+    }
+    if (fds[1].revents) return;
+    reap_handshakes();
+    Fd socket(::accept4(listener.fd.get(), nullptr, nullptr, SOCK_CLOEXEC));
+    if (!socket.valid()) {
+      if (errno == EMFILE || errno == ENFILE) std::this_thread::sleep_for(100ms);
+      continue;
+    }
+    // LibVNCServer waits on viewers' sockets with select().
+    if (socket.get() >= FD_SETSIZE - 8) {
+      log_peer("too many open files to take another viewer");
+      continue;
+    }
+    if (handshakes.size() >= kMaxHandshakes) {
+      log_peer("too many connections being set up; refusing one");
+      continue;
+    }
+    Handshake& h = handshakes.emplace_back();
+    h.socket = Fd(::fcntl(socket.get(), F_DUPFD_CLOEXEC, 0));
+    h.thread = std::thread([this, &h, s = std::move(socket)]() mutable {
+      take_connection(std::move(s));
+      std::lock_guard lock(h.mutex);
+      h.socket.reset();  // the connection must end when its last real owner closes it
+      h.done = true;
+    });
+  }
+}
+
+void VncServer::Impl::reap_handshakes() {
+  for (auto it = handshakes.begin(); it != handshakes.end();) {
+    bool done;
+    {
+      std::lock_guard lock(it->mutex);
+      done = it->done;
+    }
+    if (!done) {
+      ++it;
+      continue;
+    }
+    it->thread.join();
+    it = handshakes.erase(it);
+  }
+}
+
+void VncServer::Impl::take_connection(Fd socket) {
+  std::string head;
+  switch (sniff(socket.get(), &head)) {
+    case Arrival::kGone:
+      return;
+    case Arrival::kPage:
+      serve_page(socket.get(), head);
+      return;
+    case Arrival::kViewer:
+      hand_to_library(socket.release());
+      return;
+  }
+}
+
+// Browsers let any site's pages open a WebSocket to any address, this
+// machine's loopback included: only noVNC's pages from this server may
+// (same origin), and without a password only under a loopback name, which
+// a site cannot rebind its own name to. (WebSockets over TLS reach
+// LibVNCServer unread; a password guards those.)
+bool VncServer::Impl::websocket_allowed(const std::string& head) const {
+  const std::string host = header(head, "host:"), origin = header(head, "origin:");
+  if (host.empty() || (origin != "http://" + host && origin != "https://" + host)) {
+    log_peer("refused a WebSocket from the pages of %s", origin.empty() ? "no origin" : origin.c_str());
+    return false;
+  }
+  if (password.empty() && !names_loopback(host)) {
+    log_peer("refused a WebSocket for %s: without a password only a loopback name is served", host.c_str());
+    return false;
+  }
+  return true;
+}
+
+// A VNC viewer waits for the server to speak; a browser sends a request at
+// once, for a page or for a WebSocket (LibVNCServer answers those, and TLS).
+Arrival VncServer::Impl::sniff(int fd, std::string* head) const {
+  if (!wait_for(fd, POLLIN, kSniffMs)) return Arrival::kViewer;
+  constexpr std::string_view kGet = "GET ";
+  const auto deadline = Clock::now() + kRequestTime;
+  std::string seen(kMaxRequestHead, '\0');
+  for (;;) {
+    const ssize_t n = ::recv(fd, seen.data(), seen.size(), MSG_PEEK | MSG_DONTWAIT);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) return Arrival::kGone;
+    const std::string_view got(seen.data(), static_cast<size_t>(std::max<ssize_t>(n, 0)));
+    const std::string_view start = got.substr(0, kGet.size());
+    if (start != kGet.substr(0, start.size())) return Arrival::kViewer;
+    if (const size_t end = got.find("\r\n\r\n"); end != std::string_view::npos) {
+      head->assign(got.substr(0, end + 4));
+      return is_websocket(*head) && websocket_allowed(*head) ? Arrival::kViewer : Arrival::kPage;
+    }
+    if (got.size() == seen.size() || Clock::now() > deadline || stopping) return Arrival::kGone;
+    std::this_thread::sleep_for(10ms);
+  }
+}
+
+void VncServer::Impl::serve_page(int fd, const std::string& head) const {
+  // Take the request in, or closing would reset the connection under the reply.
+  for (size_t taken = 0; taken < head.size();) {
+    char sink[1024];
+    const ssize_t n = ::recv(fd, sink, std::min(sizeof sink, head.size() - taken), MSG_DONTWAIT);
+    if (n <= 0) return;
+    taken += static_cast<size_t>(n);
+  }
+  const size_t method_end = head.find(' ');
+  const std::string method = head.substr(0, method_end);
+  const size_t target_end = head.find(' ', method_end + 1);
+  const std::string target = head.substr(method_end + 1, target_end - method_end - 1);
+  std::string reply;
+  if (is_websocket(head)) {
+    reply = http_reply(403, "Forbidden", "text/plain", "WebSocket refused\n", true);
+  } else if (method != "GET") {
+    reply = http_reply(405, "Method Not Allowed", "text/plain", "GET only\n", true);
+  } else if (auto path = page_path(pages_dir, target); pages_dir.empty() || !path) {
+    reply = http_reply(404, "Not Found", "text/plain", "not found\n", true);
+  } else if (auto body = read_page(*path); !body) {
+    reply = http_reply(404, "Not Found", "text/plain", "not found\n", true);
+  } else {
+    reply = http_reply(200, "OK", content_type(*path), *body, true);
+  }
+  if (send_all(fd, reply)) ::shutdown(fd, SHUT_WR);
+}
+
+bool VncServer::Impl::send_all(int fd, std::string_view data) const {
+  const auto deadline = Clock::now() + kPageSendTime;
+  while (!data.empty()) {
+    const ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      data.remove_prefix(static_cast<size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno != EAGAIN && errno != EINTR) return false;
+    if (stopping || Clock::now() > deadline) return false;
+    wait_for(fd, POLLOUT, 100);
+  }
+  return true;
+}
+
+void VncServer::Impl::hand_to_library(int fd) {
+  rfbClientPtr cl = rfbNewClient(screen, fd);  // takes the socket; closes it on failure
+  if (!cl) return;
+  rfbIncrClientRef(cl);  // keeps `cl` until its thread is on record
+  rfbStartOnHoldClient(cl);
+  {
+    std::lock_guard lock(clients_mutex);
+    if (auto it = clients.find(cl); it != clients.end()) {
+      it->second->thread = cl->client_thread;
+      it->second->started = true;
+    }
+  }
+  rfbDecrClientRef(cl);
+}
+
+// ---- public --------------------------------------------------------------------
+
+VncServer::VncServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+VncServer::~VncServer() = default;
+
+uint16_t VncServer::port() const { return impl_->listener.port; }
+
+wire::Result<std::unique_ptr<VncServer>> VncServer::start(PictureSource& source,
+                                                         VncServerOptions options) {
+  if (g_server_running.exchange(true)) return bad_value("a VNC server is running already");
+  auto impl = std::make_unique<Impl>(source, std::move(options));
+  WIRE_TRY(impl->configure());
+  WIRE_TRY(impl->begin());
+  return std::unique_ptr<VncServer>(new VncServer(std::move(impl)));
+}
+
+wire::Result<std::string> read_vnc_password_file(const std::string& path) {
+  const std::string what = "password file " + path;
+  Fd fd(::open(path.c_str(), O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC));
+  struct stat st;
+  if (!fd.valid() || ::fstat(fd.get(), &st) != 0) return sys_error(what);
+  if (!S_ISREG(st.st_mode)) return bad_value(what + " is not a regular file");
+  // Like ssh with private keys: a secret others can read is no secret.
+  if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    return bad_value(what + " (mode " + mode + ") is accessible by other users; refusing it (chmod 600 " +
+                     path + ")");
+  }
+  std::string text(4096, '\0');
+  const ssize_t n = ::read(fd.get(), text.data(), text.size());
+  if (n < 0) return sys_error(what);
+  text.resize(static_cast<size_t>(n));
+  text.resize(std::min(text.size(), text.find('\n')));
+  if (!text.empty() && text.back() == '\r') text.pop_back();
+  if (text.empty()) return bad_value(what + " is empty");
+  return text;
+}
+
+wire::Result<HostPort> parse_host_port(const std::string& address) {
+  const auto wrong = [&] {
+    return bad_value(address + ": expected HOST:PORT, or [IPv6]:PORT");
+  };
+  std::string host, port;
+  if (address.starts_with('[')) {
+    const size_t close = address.find(']');
+    if (close == std::string::npos || address.compare(close, 2, "]:") != 0) return wrong();
+    host = address.substr(1, close - 1);
+    port = address.substr(close + 2);
+  } else {
+    const size_t colon = address.rfind(':');
+    if (colon == std::string::npos) return wrong();
+    host = address.substr(0, colon);
+    port = address.substr(colon + 1);
+    if (host.find(':') != std::string::npos) return wrong();
+  }
+  if (host.empty() || port.empty() || port.size() > 5 ||
+      port.find_first_not_of("0123456789") != std::string::npos || std::stoul(port) > 65535) {
+    return wrong();
+  }
+  return HostPort{host, static_cast<uint16_t>(std::stoul(port))};
+}
+
+}  // namespace comp
