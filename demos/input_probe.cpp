@@ -109,6 +109,8 @@ bool parse_options(int argc, char** argv, Options* options) {
 }
 
 bool open_window(Probe* p, const Options& options) {
+  p->width = options.width;
+  p->height = options.height;
   p->display = XOpenDisplay(nullptr);
   if (!p->display) return false;
   const int screen = DefaultScreen(p->display);

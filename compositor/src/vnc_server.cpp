@@ -48,6 +48,8 @@ extern "C" {
 #include <thread>
 #include <utility>
 
+#include "wire/fd.h"
+
 namespace comp {
 namespace {
 
@@ -123,30 +125,7 @@ void library_error(const char* format, ...) {
   log_peer("%s", text);
 }
 
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-  Fd& operator=(Fd&& other) noexcept {
-    if (this != &other) {
-      reset();
-      fd_ = std::exchange(other.fd_, -1);
-    }
-    return *this;
-  }
-  ~Fd() { reset(); }
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-  int release() { return std::exchange(fd_, -1); }
-  void reset() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_ = -1;
-};
+using wire::Fd;
 
 wire::Error bad_value(std::string text) {
   return wire::make_error(wire::Errc::kBadValue, std::move(text));

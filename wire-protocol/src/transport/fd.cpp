@@ -11,12 +11,12 @@
 #include <cstring>
 #include <vector>
 
-namespace wire::transport {
-
-void Fd::reset() {
+void wire::Fd::reset() {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
 }
+
+namespace wire::transport {
 
 int Deadline::poll_ms() const {
   auto left = at_ - Clock::now();

@@ -1,0 +1,124 @@
+#!/usr/bin/python3
+"""Remote viewer latency and cost: input_probe runs through `conduit host
+--vnc` at each size; viewer-latency clients read its frame counter out of
+the RFB updates. Prints a Markdown table:
+
+- latency: from the probe handing frame N to eglSwapBuffers to a viewer
+  holding the decoded update that shows N (both CLOCK_MONOTONIC on this
+  machine), p50 and p95 over the frames the viewer saw;
+- the host's CPU (its supervisor process, where composition and every
+  viewer's encoding run) with 0, 1 and 2 viewers connected, and per viewer.
+
+usage: viewer_bench.py CONDUIT_EXE INPUT_PROBE VIEWER_LATENCY [--sizes 1280x720,1920x1080]
+       [--seconds 10] [--fps 60]
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+
+from viewer_support import ViewerHost, wait_line  # noqa: E402
+from x11_support import Xvfb  # noqa: E402
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime
+
+
+def supervisor_cpu(pid, seconds):
+    """Share of one core the process used over `seconds`, in percent."""
+    before, start = cpu_seconds(pid), time.monotonic()
+    time.sleep(seconds)
+    return 100 * (cpu_seconds(pid) - before) / (time.monotonic() - start)
+
+
+def percentile(values, share):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def viewers(tool, address, count, seconds, height):
+    return [subprocess.Popen([tool, address, str(seconds), str(height)], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True) for _ in range(count)]
+
+
+def latencies(probe_lines, viewer_out):
+    swapped = {}
+    for line in probe_lines:
+        m = re.match(r"frame (\d+) t=(\d+)", line)
+        if m:
+            swapped[int(m.group(1))] = int(m.group(2))
+    return [(int(t) - swapped[int(n)]) / 1e6 for n, t in re.findall(r"seen (\d+) t=(\d+)", viewer_out)
+            if int(n) in swapped]
+
+
+def measure(args, size, work):
+    width, height = (int(v) for v in size.split("x"))
+    xvfb = Xvfb(f"{max(width, 1024) + 64}x{max(height, 768) + 64}x24")
+    host = ViewerHost(args.conduit, work, xvfb.display,
+                      ["--vnc", "127.0.0.1:0", "--tile-size", size])
+    try:
+        address = host.wait_log(r"vnc: (\S+:\d+): the picture").group(1)
+        probe = host.guest([args.probe, "--size", size, "--fps", str(args.fps), "--log-frames"])
+        wait_line(probe, r"^ready window=", timeout=60)
+        time.sleep(2)
+        row = {"size": size}
+        row["cpu0"] = supervisor_cpu(host.proc.pid, args.seconds)
+        for count in (1, 2):
+            clients = viewers(args.viewer, address, count, args.seconds + 4, height)
+            time.sleep(2)  # connected and past the first full picture
+            row[f"cpu{count}"] = supervisor_cpu(host.proc.pid, args.seconds)
+            outputs = [c.communicate(timeout=60)[0] for c in clients]
+            if count == 1:
+                lat = latencies(probe.lines, outputs[0])
+                row["frames"] = len(lat)
+                row["p50"], row["p95"] = percentile(lat, 0.5), percentile(lat, 0.95)
+                row["rate"] = len(lat) / (args.seconds + 4)
+        probe.stop()
+        return row
+    finally:
+        host.stop()
+        xvfb.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("conduit")
+    parser.add_argument("probe")
+    parser.add_argument("viewer")
+    parser.add_argument("--sizes", default="1280x720,1920x1080")
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--fps", type=int, default=60)
+    args = parser.parse_args()
+    rows = []
+    for size in args.sizes.split(","):
+        work = tempfile.mkdtemp(prefix="conduit-viewer-bench-")
+        try:
+            rows.append(measure(args, size, work))
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"probe at {args.fps} FPS; {args.seconds:g} s per CPU sample; Tight encoding (JPEG), as noVNC asks")
+    print()
+    print("| guest window | frames seen/s | latency p50 (ms) | p95 (ms) | host CPU, no viewer | 1 viewer "
+          "| 2 viewers | per viewer |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        per = (r["cpu2"] - r["cpu0"]) / 2
+        print(f"| {r['size']} | {r['rate']:.1f} | {r['p50']:.1f} | {r['p95']:.1f} | {r['cpu0']:.0f}% "
+              f"| {r['cpu1']:.0f}% | {r['cpu2']:.0f}% | {per:.0f}% |")
+
+
+if __name__ == "__main__":
+    main()
