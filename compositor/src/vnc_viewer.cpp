@@ -194,7 +194,8 @@ void Viewer::on_update(rfbClient* client, int x, int y, int w, int h) {
 char* Viewer::on_password(rfbClient* client) {
   Viewer* self = of(client);
   self->asked_password_ = true;
-  return strdup(self->password_.c_str());  // libvncclient frees it
+  // libvncclient frees it, unless it is empty: then there is none to give.
+  return self->password_.empty() ? nullptr : strdup(self->password_.c_str());
 }
 
 wire::Status Viewer::open_window() {

@@ -5,6 +5,7 @@
 // and its WebSocket share the port.
 #include "comp/vnc_server.h"
 #include "comp/vnc_viewer.h"
+#include "wire/sanitizer.h"
 
 #include <SDL.h>
 #include <arpa/inet.h>
@@ -204,7 +205,10 @@ class TestClient {
     return TRUE;
   }
 
-  static char* on_password(rfbClient* c) { return strdup(of(c)->password_.c_str()); }
+  // libvncclient frees what this returns, unless it is empty.
+  static char* on_password(rfbClient* c) {
+    return of(c)->password_.empty() ? nullptr : strdup(of(c)->password_.c_str());
+  }
 
   rfbClient* client_ = nullptr;
   std::vector<uint32_t> pixels_;
@@ -487,7 +491,10 @@ TEST(VncServer, StalledViewerHoldsNoOneUp) {
     source.show(canvas);
     EXPECT_TRUE(viewer.pump_until([&] { return viewer.shows(canvas); }, 3s));
   }
-  EXPECT_LT(resident_kib() - before, 32 * 1024) << "KiB grown while a viewer took nothing";
+  // (ASan keeps freed memory in quarantine: resident memory says nothing there.)
+  if (!CONDUIT_ASAN) {
+    EXPECT_LT(resident_kib() - before, 32 * 1024) << "KiB grown while a viewer took nothing";
+  }
   canvas = pattern(640, 480, 5);
   source.show(canvas);
   EXPECT_TRUE(viewer.pump_until([&] { return viewer.shows(canvas); }, 4s));
