@@ -1,4 +1,4 @@
-// input_probe [--frames N] [--fps N] [--size WxH] [--log-frames] [--motion]: an X11
+// input_probe [--frames N] [--fps N] [--size WxH] [--log-frames] [--motion] [--moving]: an X11
 // window drawn with OpenGL ES 2 through EGL that shows what it receives, for
 // checking input and frame delivery through a viewer.
 //
@@ -14,6 +14,8 @@
 //                    at CLOCK_MONOTONIC time NS)
 // The keysym is the key's unshifted one; state is the X modifier and button
 // state. "ready window=0x... size=WxH" comes once the first frame is shown.
+// --moving slides bars across the window under the counter, so that every
+// part of it changes with every frame.
 // It exits after N frames (--frames), on Escape, or when the window closes.
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -46,6 +48,7 @@ struct Options {
   long fps = 60;    // 0: as fast as swaps go
   bool log_frames = false;
   bool motion = false;
+  bool moving = false;
   int width = kWidth, height = kHeight;
 };
 
@@ -95,6 +98,8 @@ bool parse_options(int argc, char** argv, Options* options) {
       options->log_frames = true;
     } else if (std::strcmp(arg, "--motion") == 0) {
       options->motion = true;
+    } else if (std::strcmp(arg, "--moving") == 0) {
+      options->moving = true;
     } else if (std::strcmp(arg, "--frames") == 0 && parse_count(next, &options->frames)) {
       ++i;
     } else if (std::strcmp(arg, "--fps") == 0 && parse_count(next, &options->fps)) {
@@ -240,13 +245,25 @@ void fill(const Probe& p, int x, int y, int width, int height, float r, float g,
   glClear(GL_COLOR_BUFFER_BIT);
 }
 
-void draw(const Probe& p, uint32_t frame) {
+// Bars sliding sideways under the frame counter: every part of the window
+// changes with every frame, as in a 3D program's.
+void draw_moving_bars(const Probe& p, uint32_t frame) {
+  constexpr int kBar = 40, kStep = 4;
+  const int shift = static_cast<int>((frame * kStep) % (2 * kBar));
+  for (int x = shift - 2 * kBar; x < p.width; x += 2 * kBar) {
+    const float* colour = kPalette[(p.presses + 1) % kPaletteSize];
+    fill(p, x, kCellSide, kBar, p.height - kCellSide, colour[0], colour[1], colour[2]);
+  }
+}
+
+void draw(const Probe& p, uint32_t frame, bool moving) {
   glViewport(0, 0, p.width, p.height);
   glDisable(GL_SCISSOR_TEST);
   const float* colour = kPalette[p.presses % kPaletteSize];
   glClearColor(colour[0], colour[1], colour[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   glEnable(GL_SCISSOR_TEST);
+  if (moving) draw_moving_bars(p, frame);
   for (int bit = 0; bit < kCellBits; ++bit) {
     const float level = (frame >> (kCellBits - 1 - bit)) & 1u ? 1.0f : 0.0f;
     fill(p, bit * kCellSide, 0, kCellSide, kCellSide, level, level, level);
@@ -261,7 +278,7 @@ int run(Probe* p, const Options& options) {
   const int64_t period_ns = options.fps > 0 ? 1'000'000'000 / options.fps : 0;
   int64_t next_ns = monotonic_ns();
   for (uint32_t frame = 1; !p->done; ++frame) {
-    draw(*p, frame);
+    draw(*p, frame, options.moving);
     const int64_t swap_ns = monotonic_ns();
     if (!eglSwapBuffers(p->egl, p->surface)) {
       std::fprintf(stderr, "input_probe: eglSwapBuffers failed (0x%x)\n", eglGetError());
@@ -284,7 +301,7 @@ int run(Probe* p, const Options& options) {
 int main(int argc, char** argv) {
   Options options;
   if (!parse_options(argc, argv, &options)) {
-    std::fprintf(stderr, "usage: input_probe [--frames N] [--fps N] [--size WxH] [--log-frames] [--motion]\n");
+    std::fprintf(stderr, "usage: input_probe [--frames N] [--fps N] [--size WxH] [--log-frames] [--motion] [--moving]\n");
     return 2;
   }
   Probe probe;

@@ -7,10 +7,16 @@ the RFB updates. Prints a Markdown table:
   holding the decoded update that shows N (both CLOCK_MONOTONIC on this
   machine), p50 and p95 over the frames the viewer saw;
 - the host's CPU (its supervisor process, where composition and every
-  viewer's encoding run) with 0, 1 and 2 viewers connected, and per viewer.
+  viewer's encoding run) with 0, 1 and 2 viewers connected, and per viewer;
+
+for three pictures: "still", a flat window whose frame counter alone
+changes (damage tracking sends a few blocks); "moving", bars sliding across
+the whole window (every block changes with every frame, but in flat colours
+that Tight sends as solid rectangles); and "glmark2", glmark2-es2's shaded
+horse (gradients: JPEG's real work; no frame counter, so CPU only).
 
 usage: viewer_bench.py CONDUIT_EXE INPUT_PROBE VIEWER_LATENCY [--sizes 1280x720,1920x1080]
-       [--seconds 10] [--fps 60]
+       [--scenes still,moving,glmark2] [--seconds 10] [--fps 60]
 """
 import argparse
 import os
@@ -64,17 +70,25 @@ def latencies(probe_lines, viewer_out):
             if int(n) in swapped]
 
 
-def measure(args, size, work):
+def measure(args, size, scene, work):
     width, height = (int(v) for v in size.split("x"))
     xvfb = Xvfb(f"{max(width, 1024) + 64}x{max(height, 768) + 64}x24")
     host = ViewerHost(args.conduit, work, xvfb.display,
                       ["--vnc", "127.0.0.1:0", "--tile-size", size])
     try:
         address = host.wait_log(r"vnc: (\S+:\d+): the picture").group(1)
-        probe = host.guest([args.probe, "--size", size, "--fps", str(args.fps), "--log-frames"])
-        wait_line(probe, r"^ready window=", timeout=60)
+        if scene == "glmark2":
+            probe = host.guest(["glmark2-es2", "--size", size, "--run-forever",
+                                "-b", "shading:shading=phong:duration=1000"])
+            time.sleep(5)  # it prints nothing until a scene ends
+            if probe.proc.poll() is not None:
+                raise RuntimeError("glmark2-es2 ended:\n" + "\n".join(probe.lines))
+        else:
+            probe = host.guest([args.probe, "--size", size, "--fps", str(args.fps), "--log-frames"] +
+                               (["--moving"] if scene == "moving" else []))
+            wait_line(probe, r"^ready window=", timeout=60)
         time.sleep(2)
-        row = {"size": size}
+        row = {"size": size, "scene": scene}
         row["cpu0"] = supervisor_cpu(host.proc.pid, args.seconds)
         for count in (1, 2):
             clients = viewers(args.viewer, address, count, args.seconds + 4, height)
@@ -82,10 +96,11 @@ def measure(args, size, work):
             row[f"cpu{count}"] = supervisor_cpu(host.proc.pid, args.seconds)
             outputs = [c.communicate(timeout=60)[0] for c in clients]
             if count == 1:
+                updates = re.search(r"updates (\d+)", outputs[0])
+                row["rate"] = int(updates.group(1)) / (args.seconds + 4) if updates else 0
+            if count == 1 and scene != "glmark2":
                 lat = latencies(probe.lines, outputs[0])
-                row["frames"] = len(lat)
                 row["p50"], row["p95"] = percentile(lat, 0.5), percentile(lat, 0.95)
-                row["rate"] = len(lat) / (args.seconds + 4)
         probe.stop()
         return row
     finally:
@@ -99,24 +114,27 @@ def main():
     parser.add_argument("probe")
     parser.add_argument("viewer")
     parser.add_argument("--sizes", default="1280x720,1920x1080")
+    parser.add_argument("--scenes", default="still,moving,glmark2")
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--fps", type=int, default=60)
     args = parser.parse_args()
     rows = []
     for size in args.sizes.split(","):
-        work = tempfile.mkdtemp(prefix="conduit-viewer-bench-")
-        try:
-            rows.append(measure(args, size, work))
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
+        for scene in args.scenes.split(","):
+            work = tempfile.mkdtemp(prefix="conduit-viewer-bench-")
+            try:
+                rows.append(measure(args, size, scene, work))
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
     print(f"probe at {args.fps} FPS; {args.seconds:g} s per CPU sample; Tight encoding (JPEG), as noVNC asks")
     print()
-    print("| guest window | frames seen/s | latency p50 (ms) | p95 (ms) | host CPU, no viewer | 1 viewer "
+    print("| guest window | picture | updates/s (1 viewer) | latency p50 (ms) | p95 (ms) | host CPU, no viewer | 1 viewer "
           "| 2 viewers | per viewer |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         per = (r["cpu2"] - r["cpu0"]) / 2
-        print(f"| {r['size']} | {r['rate']:.1f} | {r['p50']:.1f} | {r['p95']:.1f} | {r['cpu0']:.0f}% "
+        seen = f"{r['rate']:.1f} | " + (f"{r['p50']:.1f} | {r['p95']:.1f}" if "p50" in r else "- | -")
+        print(f"| {r['size']} | {r['scene']} | {seen} | {r['cpu0']:.0f}% "
               f"| {r['cpu1']:.0f}% | {r['cpu2']:.0f}% | {per:.0f}% |")
 
 

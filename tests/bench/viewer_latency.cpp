@@ -2,6 +2,7 @@
 // (libvncclient) that reads input_probe's frame counter out of every update
 // and prints when it first saw each frame number:
 //   seen N t=NS      (CLOCK_MONOTONIC, the clock input_probe's --log-frames uses)
+// and at the end how many updates it received in all ("updates N").
 // The probe must be the only surface shown: its picture is the canvas's
 // bottom PROBE_HEIGHT rows, from the left edge (the compositor's single
 // tile under its label bar). ENCODINGS defaults to libvncclient's, Tight
@@ -29,6 +30,7 @@ int64_t monotonic_ns() {
 struct Reader {
   int probe_height = 0;
   int64_t last_seen = -1;
+  long updates = 0;
 };
 char g_tag;
 
@@ -43,6 +45,7 @@ bool cell_is_one(rfbClient* client, int x, int y) {
 
 void on_frame_done(rfbClient* client) {
   auto* reader = static_cast<Reader*>(rfbClientGetClientData(client, &g_tag));
+  ++reader->updates;
   const int top = client->height - reader->probe_height;
   if (top < 0 || client->width < kCellBits * kCellSide) return;
   int64_t frame = 0;
@@ -88,6 +91,7 @@ int main(int argc, char** argv) {
       break;
     }
   }
+  std::printf("updates %ld\n", reader.updates);
   std::fflush(stdout);
   rfbClientCleanup(client);
   return status;
