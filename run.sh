@@ -15,7 +15,7 @@ PACKAGES=(
   xvfb x11-utils x11-apps xauth imagemagick python3-matplotlib
   qemu-system-x86 busybox-static cpio piglit
   libsdl2-ttf-dev libfontconfig-dev fonts-dejavu-core libvncserver-dev xdotool python3-numpy
-  novnc vncsnapshot chromium chromium-driver python3-selenium
+  novnc vncsnapshot chromium chromium-driver python3-selenium openssl
 )
 
 log() { printf '\033[1m== %s\033[0m\n' "$*" >&2; }

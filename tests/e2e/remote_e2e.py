@@ -3,7 +3,8 @@
 view` and by noVNC in a real browser (Debian's chromium, headless, driven
 through chromedriver). Each sees the guest program's own picture; a click
 and a key from the browser page reach the program in the guest; a password
-is asked for when one is set, and without one only loopback is served.
+is asked for when one is set, and without one only loopback is served;
+noVNC's WebSocket works over TLS.
 
 usage: remote_e2e.py CONDUIT_EXE INPUT_PROBE [unittest args]
 """
@@ -107,7 +108,7 @@ class RemoteSuite(unittest.TestCase):
             self.assertLessEqual(share, MAX_DIFFERENT_PIXELS)
         finally:
             viewer.terminate()
-            viewer.wait(20)
+            viewer.communicate(timeout=20)
 
 
 class PasswordSuite(unittest.TestCase):
@@ -153,6 +154,46 @@ class PasswordSuite(unittest.TestCase):
             self.assertIn("cannot connect", wrong.stderr)
         finally:
             host.stop()
+
+
+class TlsSuite(unittest.TestCase):
+    """--vnc-cert and --vnc-key: noVNC's WebSocket over TLS (wss://)."""
+
+    def test_websocket_over_tls_speaks_rfb(self):
+        import socket
+        import ssl
+        work = tempfile.mkdtemp(prefix="conduit-remote-tls-")
+        xvfb = Xvfb("640x480x24")
+        cert, key = os.path.join(work, "cert.pem"), os.path.join(work, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                        "-subj", "/CN=localhost", "-keyout", key, "-out", cert], check=True,
+                       capture_output=True)
+        os.chmod(key, 0o600)
+        host = ViewerHost(CONDUIT, work, xvfb.display,
+                          ["--vnc", "127.0.0.1:0", "--vnc-cert", cert, "--vnc-key", key])
+        try:
+            address = vnc_address(host)
+            context = ssl.create_default_context(cafile=cert)
+            context.check_hostname = False  # the certificate names localhost
+            port = int(address.rsplit(":", 1)[1])
+            with context.wrap_socket(socket.create_connection(("127.0.0.1", port), timeout=10),
+                                     server_hostname="localhost") as tls:
+                tls.sendall(("GET /websockify HTTP/1.1\r\nHost: " + address + "\r\nUpgrade: websocket\r\n"
+                             "Connection: Upgrade\r\nOrigin: https://" + address + "\r\n"
+                             "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                             "Sec-WebSocket-Protocol: binary\r\n\r\n").encode())
+                reply = b""
+                while not reply.endswith(b"\r\n\r\n"):
+                    reply += tls.recv(1)
+                self.assertTrue(reply.startswith(b"HTTP/1.1 101"), reply)
+                frame = b""
+                while len(frame) < 14:
+                    frame += tls.recv(14 - len(frame))
+                self.assertEqual(frame, b"\x82\x0cRFB 003.008\n")  # a binary frame: the RFB greeting
+        finally:
+            host.stop()
+            xvfb.stop()
+            shutil.rmtree(work, ignore_errors=True)
 
 
 class Browser:
