@@ -75,7 +75,7 @@ CLI::Validator tile_size_validator() {
                         w <= 16384 && h <= 16384;
         return ok ? std::string() : "expected WIDTHxHEIGHT, each 64 to 16384";
       },
-      "WxH");
+      "");
 }
 
 struct HostArgs {
@@ -248,10 +248,11 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
       ->check(tile_size_validator());
   cmd->add_option("--vnc", v.vnc,
                   "Serve the same picture to VNC viewers and browsers (RFB with Tight/JPEG, noVNC "
-                  "pages and its WebSocket on the same port) at HOST:PORT, e.g. 127.0.0.1:5900; "
+                  "pages and its WebSocket on the same port) at HOST:PORT, or PORT on 127.0.0.1 "
+                  "(e.g. 5900); "
                   "a non-loopback address needs --vnc-password-file. Viewers' keys and pointer "
                   "reach the guest program under them")
-      ->type_name("HOST:PORT");
+      ->type_name("[HOST:]PORT");
   cmd->add_option("--vnc-password-file", v.vnc_password_file,
                   "File whose first line is the viewers' password (VNC authentication: its first "
                   "8 characters count); only its owner may read it")

@@ -996,10 +996,13 @@ wire::Result<std::string> read_vnc_password_file(const std::string& path) {
 
 wire::Result<HostPort> parse_host_port(const std::string& address) {
   const auto wrong = [&] {
-    return bad_value(address + ": expected HOST:PORT, or [IPv6]:PORT");
+    return bad_value(address + ": expected HOST:PORT, [IPv6]:PORT, or a PORT on 127.0.0.1");
   };
   std::string host, port;
-  if (address.starts_with('[')) {
+  if (!address.empty() && address.find_first_not_of("0123456789") == std::string::npos) {
+    host = "127.0.0.1";  // a port alone: this machine's loopback
+    port = address;
+  } else if (address.starts_with('[')) {
     const size_t close = address.find(']');
     if (close == std::string::npos || address.compare(close, 2, "]:") != 0) return wrong();
     host = address.substr(1, close - 1);

@@ -421,7 +421,11 @@ TEST(VncServer, AddressesAreHostAndPort) {
   ASSERT_TRUE(v6);
   EXPECT_EQ(v6->host, "::1");
   EXPECT_EQ(v6->port, 0);
-  for (const char* bad : {"localhost", "localhost:", ":5900", "::1:5900", "[::1]5900", "host:65536", "host:5x"}) {
+  auto port_alone = parse_host_port("5901");
+  ASSERT_TRUE(port_alone);
+  EXPECT_EQ(port_alone->host, "127.0.0.1");
+  EXPECT_EQ(port_alone->port, 5901);
+  for (const char* bad : {"", "localhost", "localhost:", ":5900", "70000", "::1:5900", "[::1]5900", "host:65536", "host:5x"}) {
     EXPECT_FALSE(parse_host_port(bad)) << bad;
   }
 }

@@ -47,7 +47,8 @@ class CompositorSource final : public PictureSource {
 };
 
 struct VncServerOptions {
-  // HOST:PORT or [IPv6]:PORT. Port 0 takes a free port (see port()).
+  // HOST:PORT, [IPv6]:PORT or PORT (on 127.0.0.1). Port 0 takes a free
+  // port (see port()).
   std::string listen = "127.0.0.1:5900";
   // A file whose first line is the password (VNC authentication, which
   // uses its first 8 characters); only its owner may read it. Required
@@ -83,7 +84,8 @@ class VncServer {
 // write (like an ssh key); shared by the server and the viewer.
 wire::Result<std::string> read_vnc_password_file(const std::string& path);
 
-// "HOST:PORT" or "[IPv6]:PORT" split into its parts, brackets removed.
+// "HOST:PORT" or "[IPv6]:PORT" split into its parts, brackets removed; a
+// PORT alone is on 127.0.0.1.
 struct HostPort {
   std::string host;
   uint16_t port = 0;

@@ -12,7 +12,7 @@
 namespace comp {
 
 struct VncViewerOptions {
-  std::string address;        // HOST:PORT or [IPv6]:PORT
+  std::string address;        // HOST:PORT, [IPv6]:PORT or PORT (on 127.0.0.1)
   std::string password_file;  // first line is the password; owner-only. Empty: none
 };
 
