@@ -147,9 +147,22 @@ void Session::run_commands(std::span<const std::byte> commands) {
       return;  // the rest of the batch cannot be framed
     }
     stats_->counters.commands.fetch_add(1, kRelaxed);
-    wire::Status st = cmd->opcode < wire::kFirstGlOpcode ? run_control(*cmd) : run_gl(*cmd);
+    wire::Status st = run_command(*cmd);
     if (!st) lose(cmd->opcode, st.error());
   }
+}
+
+// Each range of the opcode table has its handler (wire/format.h).
+wire::Status Session::run_command(const wire::CommandIterator::Command& cmd) {
+  switch (wire::range_of(cmd.opcode)) {
+    case wire::OpcodeRange::kControl:
+      return run_control(cmd);
+    case wire::OpcodeRange::kGl:
+      return run_gl(cmd);
+    case wire::OpcodeRange::kVulkan:
+      break;
+  }
+  return make_error(Errc::kUnknownOpcode, "a Vulkan command: this host offers no Vulkan", cmd.offset);
 }
 
 wire::Status Session::run_gl(const wire::CommandIterator::Command& cmd) {
@@ -181,9 +194,10 @@ void Session::lose(uint32_t opcode, const wire::Error& error) {
   uint64_t dropped = 0;
   if (guest_log_limiter().allow(&dropped)) {
     // Opcode 0 stands for the batch framing itself.
-    const char* name = opcode >= wire::kFirstGlOpcode ? gl_command_name(opcode)
-                       : opcode == 0                 ? "batch"
-                                                     : control_op_name(opcode);
+    const char* name = opcode == 0 ? "batch"
+                       : wire::range_of(opcode) == wire::OpcodeRange::kControl ? control_op_name(opcode)
+                       : wire::range_of(opcode) == wire::OpcodeRange::kGl      ? gl_command_name(opcode)
+                                                                               : nullptr;
     std::string op = name ? name : std::to_string(opcode);
     log_line("session %u: context lost: ctx=%u op=%s off=%zu: %s%s", stats_->id, ctx, op.c_str(),
              error.offset, error.describe().c_str(),

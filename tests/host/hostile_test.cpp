@@ -84,6 +84,20 @@ TEST_F(HostileTest, ArgumentsMissing) {
 
 TEST_F(HostileTest, UnknownGlOpcode) {
   wire::Writer w;
+  w.end(w.begin(wire::kFirstVkOpcode - 1));
+  expect_lost(bytes_of(w), wire::kFirstVkOpcode - 1);
+}
+
+// The Vulkan range, to a host that offers no Vulkan: the first opcode of the
+// table and one far past it.
+TEST_F(HostileTest, VulkanOpcodeToAHostWithoutVulkan) {
+  wire::Writer w;
+  w.end(w.begin(wire::kFirstVkOpcode));
+  expect_lost(bytes_of(w), wire::kFirstVkOpcode);
+}
+
+TEST_F(HostileTest, OpcodeFarPastTheTable) {
+  wire::Writer w;
   w.end(w.begin(0x7FFFFF00u));
   expect_lost(bytes_of(w), 0x7FFFFF00u);
 }

@@ -63,6 +63,7 @@ class Session {
   // session.cpp: the stream
   bool handle_message(std::span<const std::byte> message);
   void run_commands(std::span<const std::byte> commands);
+  wire::Status run_command(const wire::CommandIterator::Command& cmd);
   wire::Status run_gl(const wire::CommandIterator::Command& cmd);
   void lose(uint32_t opcode, const wire::Error& error);
   void send_frame(const wire::Frame& frame, std::span<const std::byte> pixels);

@@ -43,8 +43,18 @@ enum class DataKind : uint32_t {
 
 constexpr size_t align_up(size_t n) { return (n + kAlign - 1) & ~(kAlign - 1); }
 
-// Opcodes below kFirstGlOpcode are Conduit's own (control and replies);
-// GL opcodes come from the committed table wire-protocol/gl-opcodes.txt.
+// One stable opcode table in ranges: below kFirstGlOpcode Conduit's own
+// (control and replies); then GL (wire-protocol/gl-opcodes.txt); from
+// kFirstVkOpcode Vulkan (wire-protocol/vk-opcodes.txt). Each is append-only.
 constexpr uint32_t kFirstGlOpcode = 1024;
+constexpr uint32_t kFirstVkOpcode = 65536;
+
+enum class OpcodeRange { kControl, kGl, kVulkan };
+
+constexpr OpcodeRange range_of(uint32_t opcode) {
+  return opcode < kFirstGlOpcode   ? OpcodeRange::kControl
+         : opcode < kFirstVkOpcode ? OpcodeRange::kGl
+                                   : OpcodeRange::kVulkan;
+}
 
 }  // namespace wire
