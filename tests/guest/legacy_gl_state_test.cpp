@@ -115,6 +115,47 @@ TEST_F(LegacyGlState, NamedBufferMappings) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// GL refuses to clear any part of a buffer mapped without persistence; the
+// map is a guest shadow, so the guest must refuse it: by binding and by name,
+// for the whole buffer and for ranges that meet the map, not for others.
+TEST_F(LegacyGlState, ClearsOfMappedRangesAreRefused) {
+  constexpr GLenum kR8ui = 0x8232, kRedInteger = 0x8D94, kUnsignedByte = 0x1401;
+  constexpr GLenum kInvalidOperation = 0x0502;
+  ASSERT_TRUE(offers("GL_ARB_clear_buffer_object"));
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kArrayBuffer, buffer);
+  const std::array<uint8_t, 16> start{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kArrayBuffer, 16, start.data(),
+                                                                       kStaticDraw);
+  auto error = gl<GLenum (*)()>("glGetError");
+  auto clear = gl<void (*)(GLenum, GLenum, GLenum, GLenum, const void*)>("glClearBufferData");
+  auto clear_sub = gl<void (*)(GLenum, GLenum, GLintptr, GLsizeiptr, GLenum, GLenum, const void*)>(
+      "glClearBufferSubData");
+  auto clear_named_sub = gl<void (*)(GLuint, GLenum, GLintptr, GLsizeiptr, GLenum, GLenum, const void*)>(
+      "glClearNamedBufferSubData");
+  const uint8_t zero = 0, nine = 9;
+  auto* p = static_cast<uint8_t*>(gl<void* (*)(GLenum, GLintptr, GLsizeiptr, GLbitfield)>(
+      "glMapBufferRange")(kArrayBuffer, 4, 4, kMapWrite));
+  ASSERT_NE(p, nullptr);
+  clear(kArrayBuffer, kR8ui, kRedInteger, kUnsignedByte, &zero);
+  EXPECT_EQ(error(), kInvalidOperation) << "the whole buffer";
+  clear_sub(kArrayBuffer, kR8ui, 6, 4, kRedInteger, kUnsignedByte, &zero);
+  EXPECT_EQ(error(), kInvalidOperation) << "a range that meets the map";
+  clear_named_sub(buffer, kR8ui, 6, 4, kRedInteger, kUnsignedByte, &zero);
+  EXPECT_EQ(error(), kInvalidOperation) << "by name";
+  clear_sub(kArrayBuffer, kR8ui, 12, 4, kRedInteger, kUnsignedByte, &nine);
+  EXPECT_EQ(error(), 0u) << "a range apart from the map";
+  std::memset(p, 7, 4);
+  EXPECT_TRUE(gl<GLboolean (*)(GLenum)>("glUnmapBuffer")(kArrayBuffer));
+  clear_sub(kArrayBuffer, kR8ui, 0, 2, kRedInteger, kUnsignedByte, &zero);
+  EXPECT_EQ(error(), 0u) << "unmapped";
+  std::array<uint8_t, 16> back{};
+  gl<void (*)(GLenum, GLintptr, GLsizeiptr, void*)>("glGetBufferSubData")(kArrayBuffer, 0, 16, back.data());
+  const std::array<uint8_t, 16> expected{0, 0, 3, 4, 7, 7, 7, 7, 9, 10, 11, 12, 9, 9, 9, 9};
+  EXPECT_EQ(back, expected);
+}
+
 // GL_BGRA is a size of normalized unsigned bytes only.
 TEST_F(LegacyGlState, BgraClientArraysMustBeNormalizedBytes) {
   constexpr GLint kBgra = 0x80E1;
