@@ -8,6 +8,7 @@ constexpr GLenum kElementArrayBuffer = 0x8893;
 constexpr GLenum kPixelPackBuffer = 0x88EB;
 constexpr GLenum kPixelUnpackBuffer = 0x88EC;
 constexpr GLenum kDrawIndirectBuffer = 0x8F3F;
+constexpr GLenum kQueryBuffer = 0x9192;
 constexpr size_t kMaxAttribs = 64;
 constexpr GLbitfield kClientPixelStoreBit = 0x1;
 // GL_MAX_CLIENT_ATTRIB_STACK_DEPTH: the minimum GL allows, Mesa's value.
@@ -78,6 +79,7 @@ void GlState::bind_buffer(GLenum target, GLuint buffer) {
     case kPixelPackBuffer: pack_buffer_ = buffer; break;
     case kPixelUnpackBuffer: unpack_buffer_ = buffer; break;
     case kDrawIndirectBuffer: indirect_buffer_ = buffer; break;
+    case kQueryBuffer: query_buffer_ = buffer; break;
     default: break;
   }
 }
@@ -92,6 +94,7 @@ GLuint GlState::bound_buffer(GLenum target) const {
     case kPixelPackBuffer: return pack_buffer_;
     case kPixelUnpackBuffer: return unpack_buffer_;
     case kDrawIndirectBuffer: return indirect_buffer_;
+    case kQueryBuffer: return query_buffer_;
     default: return 0;
   }
 }
@@ -99,7 +102,7 @@ GLuint GlState::bound_buffer(GLenum target) const {
 void GlState::forget_buffer(GLuint buffer) {
   // Deleting a bound buffer unbinds it (OpenGL ES 3.2, 5.1.2).
   for (GLuint* b : {&array_buffer_, &element_buffer_, &pack_buffer_, &unpack_buffer_,
-                    &indirect_buffer_}) {
+                    &indirect_buffer_, &query_buffer_}) {
     if (*b == buffer) *b = 0;
   }
   for (auto& [vao, b] : vao_element_buffers_) {

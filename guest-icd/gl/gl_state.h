@@ -187,6 +187,7 @@ class GlState {
   std::vector<SavedClientAttrib> client_attrib_stack_;
   GLuint array_buffer_ = 0, element_buffer_ = 0, pack_buffer_ = 0, unpack_buffer_ = 0;
   GLuint indirect_buffer_ = 0;
+  GLuint query_buffer_ = 0;  // GL_QUERY_BUFFER: query results go there
   GLuint vertex_array_ = 0;
   std::unordered_map<GLuint, GLuint> vao_element_buffers_;
   std::unordered_map<GLuint, int64_t> buffer_sizes_;

@@ -156,6 +156,39 @@ TEST_F(LegacyGlState, ClearsOfMappedRangesAreRefused) {
   EXPECT_EQ(back, expected);
 }
 
+// With a buffer bound to GL_QUERY_BUFFER, a query's result goes into that
+// buffer at the offset the program passes as its pointer; unbound, it comes
+// back into the program's memory.
+TEST_F(LegacyGlState, QueryResultsIntoAQueryBuffer) {
+  constexpr GLenum kQueryBuffer = 0x9192, kTimeElapsed = 0x88BF, kQueryResult = 0x8866;
+  constexpr GLenum kQueryResultAvailable = 0x8867;
+  ASSERT_TRUE(offers("GL_ARB_query_buffer_object"));
+  GLuint query = 0, buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenQueries")(1, &query);
+  gl<void (*)(GLenum, GLuint)>("glBeginQuery")(kTimeElapsed, query);
+  gl<void (*)(GLbitfield)>("glClear")(0x4000);
+  gl<void (*)(GLenum)>("glEndQuery")(kTimeElapsed);
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kQueryBuffer, buffer);
+  const std::array<uint32_t, 4> marks{0xCCCCCCCCu, 0xCCCCCCCCu, 0xCCCCCCCCu, 0xCCCCCCCCu};
+  gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kQueryBuffer, 16, marks.data(),
+                                                                       kStaticDraw);
+  auto get_uiv = gl<void (*)(GLuint, GLenum, GLuint*)>("glGetQueryObjectuiv");
+  get_uiv(query, kQueryResult, nullptr);                                     // offset 0
+  get_uiv(query, kQueryResultAvailable, reinterpret_cast<GLuint*>(uintptr_t{8}));  // offset 8
+  std::array<uint32_t, 4> back{};
+  gl<void (*)(GLenum, GLintptr, GLsizeiptr, void*)>("glGetBufferSubData")(kQueryBuffer, 0, 16, back.data());
+  EXPECT_NE(back[0], 0xCCCCCCCCu) << "the result was written into the buffer";
+  EXPECT_EQ(back[1], 0xCCCCCCCCu);
+  EXPECT_EQ(back[2], 1u) << "available";
+  EXPECT_EQ(back[3], 0xCCCCCCCCu);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kQueryBuffer, 0);
+  GLuint available = 7;
+  get_uiv(query, kQueryResultAvailable, &available);
+  EXPECT_EQ(available, 1u) << "unbound: into the program's memory";
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // GL_BGRA is a size of normalized unsigned bytes only.
 TEST_F(LegacyGlState, BgraClientArraysMustBeNormalizedBytes) {
   constexpr GLint kBgra = 0x80E1;
