@@ -203,10 +203,9 @@ wire::Result<Listener> listen_on(const HostPort& where, const std::string& shown
 
 // ---- pixels ----------------------------------------------------------------
 
-// rfbNewFramebuffer puts LibVNCServer's own pixel format back on every
-// resize: red in the low byte on this byte order. The framebuffer keeps
-// that order (0x00BBGGRR words) and pictures are swizzled as they are
-// copied in, so a resize never changes the format under the viewers.
+// The framebuffer keeps LibVNCServer's own pixel format, red in the low
+// byte on this byte order (0x00BBGGRR words): pictures are swizzled as they
+// are copied in, and a resize never changes the format under the viewers.
 static_assert(std::endian::native == std::endian::little);
 
 uint32_t to_framebuffer(uint32_t rgb) {
@@ -395,6 +394,7 @@ struct VncServer::Impl {
   void show(const std::vector<Rect>& damage);
   void copy(const Rect& r);
   void resize();
+  void switch_framebuffer(int width, int height);
   void let_go_of_stalled_viewers();
   void note_change(const sraRegion* changed);
   void forget_refinement();
@@ -609,8 +609,8 @@ void VncServer::Impl::copy(const Rect& r) {
 
 // The allocation only grows: a viewer's sending thread may still hold a
 // region of the old size when it takes the new framebuffer, and then reads
-// stay inside it. rfbNewFramebuffer waits for every viewer's send in
-// progress, so a viewer that takes nothing is let go first.
+// stay inside it. The switch waits for every viewer's send in progress, so
+// a viewer that takes nothing is let go first.
 void VncServer::Impl::resize() {
   let_go_of_stalled_viewers();
   forget_refinement();
@@ -623,8 +623,45 @@ void VncServer::Impl::resize() {
   }
   const int width = static_cast<int>(canvas.width), height = static_cast<int>(canvas.height);
   copy(Rect{0, 0, width, height});
-  rfbNewFramebuffer(screen, reinterpret_cast<char*>(framebuffer.data()), width, height, 8, 3, 4);
+  switch_framebuffer(width, height);
   last_change = Clock::now();
+}
+
+// What rfbNewFramebuffer does for a framebuffer of the same pixel format,
+// without its flaw: it takes every open viewer's send lock, then releases
+// the locks of the viewers still open when it is done, so one that closed
+// meanwhile (one let go above, or one leaving) keeps its lock forever and
+// its thread hangs as it ends. Here the viewers locked are the ones
+// released, each held by a reference until then.
+void VncServer::Impl::switch_framebuffer(int width, int height) {
+  std::vector<rfbClientPtr> locked;
+  rfbClientIteratorPtr it = rfbGetClientIterator(screen);
+  while (rfbClientPtr cl = rfbClientIteratorNext(it)) {
+    rfbIncrClientRef(cl);
+    pthread_mutex_lock(&cl->sendMutex);
+    locked.push_back(cl);
+  }
+  rfbReleaseClientIterator(it);
+  pthread_mutex_lock(&screen->cursorMutex);
+  screen->width = width;
+  screen->height = height;
+  screen->paddedWidthInBytes = width * 4;
+  screen->frameBuffer = reinterpret_cast<char*>(framebuffer.data());
+  screen->cursorX = std::min(screen->cursorX, width - 1);
+  screen->cursorY = std::min(screen->cursorY, height - 1);
+  for (rfbClientPtr cl : locked) {
+    pthread_mutex_lock(&cl->updateMutex);
+    sraRgnDestroy(cl->modifiedRegion);
+    cl->modifiedRegion = sraRgnCreateRect(0, 0, width, height);
+    sraRgnMakeEmpty(cl->copyRegion);
+    cl->copyDX = cl->copyDY = 0;
+    if (cl->useNewFBSize) cl->newFBSizePending = TRUE;
+    pthread_cond_signal(&cl->updateCond);
+    pthread_mutex_unlock(&cl->updateMutex);
+    pthread_mutex_unlock(&cl->sendMutex);
+    rfbDecrClientRef(cl);
+  }
+  pthread_mutex_unlock(&screen->cursorMutex);
 }
 
 void VncServer::Impl::let_go_of_stalled_viewers() {
