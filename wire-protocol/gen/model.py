@@ -9,6 +9,8 @@ import tomllib
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
+import opcode_table
+
 # Scalar GL types: (C++ type used in code, bytes on the wire).
 SCALARS = {
     "GLenum": ("GLenum", 4), "GLboolean": ("GLboolean", 1), "GLbitfield": ("GLbitfield", 4),
@@ -476,29 +478,7 @@ class Model:
 
     # -- opcodes ---------------------------------------------------------
     def assign_opcodes(self, update=False):
-        table = {}
-        try:
-            with open(self.opcodes_path) as f:
-                for line in f:
-                    line = line.split("#", 1)[0].strip()
-                    if line:
-                        number, name = line.split()
-                        table[name] = int(number)
-        except FileNotFoundError:
-            pass
-        missing = sorted(n for n in self.commands if n not in table)
-        if missing and not update:
-            raise SystemExit("commands without an opcode (run the generator with "
-                             "--update-opcodes and commit gl-opcodes.txt): " + ", ".join(missing[:20]))
-        if missing:
-            next_op = max(table.values(), default=1023) + 1
-            with open(self.opcodes_path, "a") as f:
-                for name in missing:
-                    table[name] = next_op
-                    f.write(f"{next_op} {name}\n")
-                    next_op += 1
-        for name, c in self.commands.items():
-            c.opcode = table[name]
+        opcode_table.assign(self.commands, self.opcodes_path, 1024, update)
 
     def ordered(self):
         return sorted(self.commands.values(), key=lambda c: c.opcode)

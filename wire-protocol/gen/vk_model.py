@@ -15,6 +15,7 @@ import tomllib
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
+import opcode_table
 from model import Command, Param, Unsupported, _text
 
 # The Vulkan API name of the registry's features, extensions and variants.
@@ -324,25 +325,7 @@ class VkModel:
 
     # -- opcodes -------------------------------------------------------------
     def assign_opcodes(self, update=False):
-        table = {}
-        with open(self.opcodes_path) as f:
-            for line in f:
-                line = line.split("#", 1)[0].strip()
-                if line:
-                    number, name = line.split()
-                    table[name] = int(number)
-        new = sorted(set(self.commands) - set(table))
-        if new and not update:
-            raise SystemExit("Vulkan commands without an opcode (run with --update-opcodes): "
-                             + ", ".join(new[:10]) + ("..." if len(new) > 10 else ""))
-        next_opcode = max(table.values(), default=FIRST_OPCODE - 1) + 1
-        with open(self.opcodes_path, "a") as f:
-            for name in new:
-                table[name] = next_opcode
-                f.write(f"{next_opcode} {name}\n")
-                next_opcode += 1
-        for name, c in self.commands.items():
-            c.opcode = table[name]
+        opcode_table.assign(self.commands, self.opcodes_path, FIRST_OPCODE, update)
 
     # -- report ---------------------------------------------------------------
     def report(self):
