@@ -10,6 +10,7 @@
 #include "gl/entry_support.h"
 #include "gl/debug_output.h"
 #include "gl/gl_handlers.h"
+#include "gl/pointer_errors.h"
 #include "wire/gl_encode.h"
 
 namespace icd {
@@ -46,10 +47,20 @@ void encode_pointer(Stream& s, size_t slot, const LegacyArray& a, uint64_t start
   s.commit();
 }
 
+bool colour_array(size_t slot) {
+  return slot == static_cast<size_t>(LegacySlot::kColor) ||
+         slot == static_cast<size_t>(LegacySlot::kSecondaryColor);
+}
+
 void set_pointer(size_t slot, GLint size, GLenum type, GLsizei stride, const void* pointer) {
   Stream* s = current_stream();
   if (!s || slot >= kLegacySlots) return;
   GlState& st = s->gl_state();
+  // A client array reaches GL only with a draw: GL's errors are raised here.
+  if (const GLenum error = st.gles() ? 0 : fixed_function_pointer_error(colour_array(slot), size, type, stride)) {
+    st.raise_error(error);
+    return;
+  }
   LegacyArray& a = st.legacy_arrays().slots[slot];
   a = LegacyArray{a.enabled, false, size, type, stride, pointer};
   if (st.bound_buffer(kArrayBuffer) != 0 || !st.default_vertex_array()) {

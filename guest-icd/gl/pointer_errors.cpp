@@ -42,4 +42,12 @@ GLenum attrib_pointer_error(const AttribPointer& p, GLint max_attribs, bool desk
   return size_error(p, desktop);
 }
 
+GLenum fixed_function_pointer_error(bool colour_array, GLint size, GLenum type, GLsizei stride) {
+  if (stride < 0) return kInvalidValue;
+  if (size != static_cast<GLint>(kBgra)) return 0;
+  if (!colour_array) return kInvalidValue;
+  const bool takes_bgra = type == kUnsignedByte || type == kInt2101010 || type == kUint2101010;
+  return takes_bgra ? 0 : kInvalidOperation;
+}
+
 }  // namespace icd

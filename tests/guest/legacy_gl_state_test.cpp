@@ -205,6 +205,31 @@ TEST_F(LegacyGlState, BgraClientArraysMustBeNormalizedBytes) {
   EXPECT_EQ(get_error(), 0u);
 }
 
+// The fixed-function colour arrays take GL_BGRA of unsigned bytes; other
+// arrays do not take it, and no array takes a negative stride. Client
+// arrays reach GL only with a draw, so the guest raises these.
+TEST_F(LegacyGlState, FixedFunctionPointerErrors) {
+  constexpr GLint kBgra = 0x80E1;
+  constexpr GLenum kInvalidValue = 0x0501, kInvalidOperation = 0x0502, kShort = 0x1402;
+  using Pointer = void (*)(GLint, GLenum, GLsizei, const void*);
+  auto colour = gl<Pointer>("glColorPointer");
+  auto secondary = gl<Pointer>("glSecondaryColorPointer");
+  auto vertex = gl<Pointer>("glVertexPointer");
+  auto get_error = gl<GLenum (*)()>("glGetError");
+  const uint8_t colours[16] = {};
+  colour(kBgra, kFloat, 0, colours);
+  EXPECT_EQ(get_error(), kInvalidOperation);
+  secondary(kBgra, kShort, 0, colours);
+  EXPECT_EQ(get_error(), kInvalidOperation);
+  vertex(kBgra, kFloat, 0, colours);
+  EXPECT_EQ(get_error(), kInvalidValue);
+  colour(4, kFloat, -4, colours);
+  EXPECT_EQ(get_error(), kInvalidValue);
+  colour(kBgra, kUbyte, 0, colours);
+  secondary(kBgra, kUbyte, 0, colours);
+  EXPECT_EQ(get_error(), 0u);
+}
+
 // A client array of GL_BGRA colours (ARB_vertex_array_bgra) is four bytes a
 // vertex: the guest sends those, in the order GL swizzles.
 TEST_F(LegacyGlState, BgraClientArrayDraws) {
