@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cstring>
+#include <ctime>
 #include <deque>
 
 #include "labels.h"
@@ -23,6 +25,9 @@ constexpr int32_t kBlock = 64;          // damage granularity
 constexpr size_t kHistory = 16;         // damaged rectangles kept for this many pictures
 constexpr size_t kMaxDamageRects = 256;
 constexpr int kFallbackPollMs = 50;  // only without a wake-up eventfd
+// Pictures are composed at most this often: a guest drawing faster than any
+// display shows costs one composition a period, with its newest frame.
+constexpr std::chrono::nanoseconds kComposePeriod{1'000'000'000 / 120};
 constexpr uint32_t kBackground = 0x303030;
 constexpr uint32_t kNoFrame = 0x000000;
 
@@ -547,12 +552,24 @@ struct Compositor::Impl {
           drawn_generation = layout_generation;
         }
       }
+      const auto started = std::chrono::steady_clock::now();
       composer.pull(boards);
       bool full = false;
       composer.compose(&damage, &full);
       publish(composer, damage, full);
+      rest_until(started + kComposePeriod);
       wait_for_doorbells(boards);
     }
+  }
+
+  // Sleeps until `until`, or until woken (a change of surfaces, or stopping).
+  void rest_until(std::chrono::steady_clock::time_point until) const {
+    const auto left = until - std::chrono::steady_clock::now();
+    if (left <= std::chrono::nanoseconds::zero() || wake_fd < 0) return;
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(left).count();
+    const timespec timeout{static_cast<time_t>(ns / 1'000'000'000), static_cast<long>(ns % 1'000'000'000)};
+    pollfd fd{wake_fd, POLLIN, 0};
+    ::ppoll(&fd, 1, &timeout, nullptr);
   }
 
   // Brings the viewers' canvas up to the composer's picture: whole when it
