@@ -28,6 +28,9 @@ constexpr int kFallbackPollMs = 50;  // only without a wake-up eventfd
 // Pictures are composed at most this often: a guest drawing faster than any
 // display shows costs one composition a period, with its newest frame.
 constexpr std::chrono::nanoseconds kComposePeriod{1'000'000'000 / 120};
+// Pictures are composed while a viewer has asked for one this recently: an
+// RFB server without viewers asks for none, and then composing costs nothing.
+constexpr std::chrono::seconds kWatchedFor{1};
 constexpr uint32_t kBackground = 0x303030;
 constexpr uint32_t kNoFrame = 0x000000;
 
@@ -510,6 +513,18 @@ struct Compositor::Impl {
     if (wake_fd >= 0) (void)!::write(wake_fd, &one, sizeof one);
   }
 
+  bool watched_locked(std::chrono::steady_clock::time_point now) const {
+    return now - asked < kWatchedFor;
+  }
+
+  // A viewer asks for pictures: composing starts again if it had stopped.
+  void note_asked_locked() {
+    const auto now = std::chrono::steady_clock::now();
+    const bool idle = !watched_locked(now);
+    asked = now;
+    if (idle) wake();
+  }
+
   Surface* find_locked(SurfaceKey key) {
     auto it = std::find_if(surfaces.begin(), surfaces.end(),
                            [&](const Surface& s) { return s.key == key; });
@@ -542,15 +557,24 @@ struct Compositor::Impl {
     uint64_t drawn_generation = 0;
     std::vector<Rect> damage;
     for (;;) {
+      bool watched = false;
       {
         std::lock_guard lock(mutex);
         if (stopping) return;
+        watched = watched_locked(std::chrono::steady_clock::now());
         boards.clear();
-        for (const auto& s : surfaces) boards.push_back({s.key, s.board});
+        if (watched) {
+          for (const auto& s : surfaces) boards.push_back({s.key, s.board});
+        }
         if (drawn_generation != layout_generation) {
           composer.set_layout(layout);
           drawn_generation = layout_generation;
         }
+      }
+      if (!watched) {
+        // Frames wait on their boards; the newest is taken when a viewer asks.
+        wait_for_doorbells(boards);
+        continue;
       }
       const auto started = std::chrono::steady_clock::now();
       composer.pull(boards);
@@ -644,6 +668,7 @@ struct Compositor::Impl {
   bool stopping = false;
 
   int wake_fd = -1;
+  std::chrono::steady_clock::time_point asked{};  // a viewer last asked for a picture
   std::thread thread;  // last: it starts once everything above exists
 };
 
@@ -703,6 +728,7 @@ std::optional<SurfaceKey> Compositor::shown_alone() const {
 bool Compositor::wait_picture(uint64_t* version, Canvas* out, std::vector<Rect>* damage,
                               std::chrono::milliseconds timeout) {
   std::unique_lock lock(impl_->mutex);
+  impl_->note_asked_locked();
   // A version this compositor never gave out counts as none at all.
   const uint64_t since = *version <= impl_->version ? *version : 0;
   if (!impl_->pictures.wait_for(lock, timeout, [&] { return impl_->version > since; }))

@@ -379,6 +379,9 @@ struct ClientState {
   bool lossless = false;              // the update being sent is lossless
   Levels saved{};
   pthread_t thread{};  // LibVNCServer's thread for this viewer, to join
+  // A duplicate of the viewer's socket: shutting it down ends the connection
+  // without touching the library's descriptor, which its threads close.
+  Fd socket;
   bool started = false;
 };
 
@@ -391,6 +394,7 @@ struct VncServer::Impl {
   wire::Status begin();
 
   void picture_loop();
+  bool has_viewers();
   void show(const std::vector<Rect>& damage);
   void copy(const Rect& r);
   void resize();
@@ -409,6 +413,7 @@ struct VncServer::Impl {
   void serve_page(int fd, const std::string& head) const;
   bool send_all(int fd, std::string_view data) const;
   void hand_to_library(int fd);
+  void end_connection(rfbClientPtr cl);
   void disconnect_viewers();
 
   static Impl* of(rfbClientPtr cl) { return static_cast<Impl*>(cl->screen->screenData); }
@@ -567,16 +572,25 @@ VncServer::Impl::~Impl() {
 
 // ---- pictures ----------------------------------------------------------------
 
+// Without viewers no picture is asked for, so that the compositor can stop
+// composing; a viewer that connects gets the newest one within a frame.
 void VncServer::Impl::picture_loop() {
   std::vector<Rect> damage;
   while (!stopping) {
-    if (source.wait_picture(&version, &canvas, &damage, kPictureWait)) {
+    if (!has_viewers()) {
+      wait_for(wake.get(), POLLIN, static_cast<int>(kPictureWait.count()));
+    } else if (source.wait_picture(&version, &canvas, &damage, kPictureWait)) {
       show(damage);
     } else {
       refresh_if_quiet();
     }
     join_finished_viewers();
   }
+}
+
+bool VncServer::Impl::has_viewers() {
+  std::lock_guard lock(clients_mutex);
+  return !clients.empty();
 }
 
 void VncServer::Impl::show(const std::vector<Rect>& damage) {
@@ -678,7 +692,7 @@ void VncServer::Impl::let_go_of_stalled_viewers() {
     } else {
       log_peer("viewer %s takes no updates; disconnecting it", cl->host);
     }
-    ::shutdown(cl->sock, SHUT_RDWR);
+    end_connection(cl);
   }
   rfbReleaseClientIterator(it);
 }
@@ -773,6 +787,7 @@ void VncServer::Impl::join_finished_viewers() {
 rfbNewClientAction VncServer::Impl::on_new_client(rfbClientPtr cl) {
   Impl* self = of(cl);
   auto state = std::make_unique<ClientState>();
+  state->socket = Fd(::fcntl(cl->sock, F_DUPFD_CLOEXEC, 0));
   cl->clientData = state.get();
   cl->clientGoneHook = &Impl::on_client_gone;
   {
@@ -810,15 +825,20 @@ void VncServer::Impl::on_key(rfbBool down, rfbKeySym keysym, rfbClientPtr cl) {
   self->source.key(keysym, down != 0);
 }
 
+void VncServer::Impl::end_connection(rfbClientPtr cl) {
+  std::lock_guard lock(clients_mutex);
+  auto it = clients.find(cl);
+  if (it != clients.end() && it->second->socket.valid()) ::shutdown(it->second->socket.get(), SHUT_RDWR);
+}
+
 void VncServer::Impl::disconnect_viewers() {
   std::vector<pthread_t> threads;
   {
     std::lock_guard lock(clients_mutex);
     for (auto& [cl, state] : clients) {
-      if (cl->sock != RFB_INVALID_SOCKET) {
-        ::shutdown(cl->sock, SHUT_RDWR);  // ends a send that waits on a full socket
-        rfbCloseClient(cl);
-      }
+      // Ends a send that waits on a full socket too; the viewer's threads
+      // then close it and end.
+      if (state->socket.valid()) ::shutdown(state->socket.get(), SHUT_RDWR);
       if (state->started) threads.push_back(state->thread);
     }
     threads.insert(threads.end(), finished.begin(), finished.end());
