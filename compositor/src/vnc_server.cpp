@@ -10,14 +10,13 @@
 //    stalled viewer holds up no one else. Sending blocks on that viewer's
 //    socket, never on a growing queue: what is pending is a region.
 //
+// Where it listens and the HTTP side: vnc_net.cpp.
+//
 // LibVNCServer's own listener is not used: it would serve pages on a second
 // port with a server that handles one connection at a time.
 #include "comp/vnc_server.h"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
 #include <rfb/rfb.h>
@@ -33,7 +32,6 @@ extern "C" {
 #include <array>
 #include <atomic>
 #include <bit>
-#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdarg>
@@ -48,6 +46,7 @@ extern "C" {
 #include <thread>
 #include <utility>
 
+#include "vnc_net.h"
 #include "wire/fd.h"
 
 namespace comp {
@@ -65,7 +64,6 @@ constexpr int kSniffMs = 250;            // browsers speak at once; VNC viewers 
 constexpr auto kRequestTime = 3s;
 constexpr auto kPageSendTime = 10s;
 constexpr size_t kMaxRequestHead = 8192;
-constexpr off_t kMaxPageBytes = 32 << 20;
 constexpr size_t kMaxHandshakes = 16;
 constexpr int kMaxPeerLogsPerMinute = 30;
 constexpr uint32_t kMaxSide = 16384;
@@ -127,78 +125,12 @@ void library_error(const char* format, ...) {
 
 using wire::Fd;
 
-wire::Error bad_value(std::string text) {
-  return wire::make_error(wire::Errc::kBadValue, std::move(text));
-}
-
-wire::Error sys_error(const std::string& what) {
-  return wire::make_error(wire::Errc::kIo, what + ": " + std::strerror(errno));
-}
-
 using Region = std::unique_ptr<sraRegion, decltype(&sraRgnDestroy)>;
 
 Region empty_region() { return Region(sraRgnCreate(), &sraRgnDestroy); }
 
 Region rect_region(int x, int y, int width, int height) {
   return Region(sraRgnCreateRect(x, y, x + width, y + height), &sraRgnDestroy);
-}
-
-// ---- listening ------------------------------------------------------------
-
-struct Listener {
-  Fd fd;
-  uint16_t port = 0;
-};
-
-bool is_loopback(const sockaddr* address) {
-  if (address->sa_family == AF_INET) {
-    const auto* in = reinterpret_cast<const sockaddr_in*>(address);
-    return (ntohl(in->sin_addr.s_addr) >> 24) == 127;
-  }
-  if (address->sa_family == AF_INET6) {
-    const in6_addr& in6 = reinterpret_cast<const sockaddr_in6*>(address)->sin6_addr;
-    return IN6_IS_ADDR_LOOPBACK(&in6) || (IN6_IS_ADDR_V4MAPPED(&in6) && in6.s6_addr[12] == 127);
-  }
-  return false;
-}
-
-uint16_t bound_port(int fd) {
-  sockaddr_storage address{};
-  socklen_t size = sizeof address;
-  if (::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) != 0) return 0;
-  if (address.ss_family == AF_INET6) {
-    return ntohs(reinterpret_cast<const sockaddr_in6*>(&address)->sin6_port);
-  }
-  return ntohs(reinterpret_cast<const sockaddr_in*>(&address)->sin_port);
-}
-
-wire::Result<Listener> listen_on(const HostPort& where, const std::string& shown, bool password) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_NUMERICSERV;
-  addrinfo* found = nullptr;
-  const int failed = ::getaddrinfo(where.host.c_str(), std::to_string(where.port).c_str(), &hints, &found);
-  if (failed != 0) return bad_value(shown + ": " + ::gai_strerror(failed));
-  std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> addresses(found, &freeaddrinfo);
-  for (const addrinfo* a = found; a; a = a->ai_next) {
-    if (!password && !is_loopback(a->ai_addr)) {
-      return bad_value(shown + " is not a loopback address: --vnc on a non-loopback address needs "
-                               "--vnc-password-file");
-    }
-  }
-  errno = EADDRNOTAVAIL;
-  for (const addrinfo* a = found; a; a = a->ai_next) {
-    Fd fd(::socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0));
-    if (!fd.valid()) continue;
-    const int on = 1;
-    ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
-    if (::bind(fd.get(), a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd.get(), SOMAXCONN) == 0) {
-      const uint16_t port = bound_port(fd.get());
-      return Listener{std::move(fd), port};
-    }
-  }
-  return sys_error("listen on " + shown);
 }
 
 // ---- pixels ----------------------------------------------------------------
@@ -262,95 +194,6 @@ bool wait_for(int fd, short events, int timeout_ms) {
     n = ::poll(&p, 1, timeout_ms);
   } while (n < 0 && errno == EINTR);
   return n > 0;
-}
-
-std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-
-// A request header's value, lowercased; empty when absent. `name` is
-// lowercase and ends with its colon.
-std::string header(const std::string& head, std::string_view name) {
-  const std::string all = lowercase(head);
-  const size_t at = all.find("\r\n" + std::string(name));
-  if (at == std::string::npos) return {};
-  const size_t begin = all.find_first_not_of(' ', at + 2 + name.size());
-  const size_t end = all.find("\r\n", at + 2);
-  return begin < end ? all.substr(begin, all.find_last_not_of(' ', end - 1) + 1 - begin) : std::string();
-}
-
-bool is_websocket(const std::string& head) {
-  return header(head, "upgrade:").find("websocket") != std::string::npos;
-}
-
-// The host part of a Host header names this machine's loopback.
-bool names_loopback(std::string_view host) {
-  host = host.starts_with('[') ? host.substr(0, host.find(']') + 1) : host.substr(0, host.rfind(':'));
-  in_addr v4{};
-  const std::string name(host);
-  return name == "localhost" || name == "[::1]" ||
-         (::inet_pton(AF_INET, name.c_str(), &v4) == 1 && (ntohl(v4.s_addr) >> 24) == 127);
-}
-
-const char* content_type(std::string_view path) {
-  static const std::pair<std::string_view, const char*> kTypes[] = {
-      {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"},
-      {".css", "text/css"},                  {".json", "application/json"},
-      {".svg", "image/svg+xml"},             {".png", "image/png"},
-      {".ico", "image/x-icon"},              {".woff", "font/woff"},
-      {".ttf", "font/ttf"},                  {".mp3", "audio/mpeg"},
-      {".oga", "audio/ogg"},
-  };
-  for (const auto& [suffix, type] : kTypes) {
-    if (path.ends_with(suffix)) return type;
-  }
-  return "application/octet-stream";
-}
-
-// Plain names below the pages folder only: no "..", no hidden files, no escapes.
-std::optional<std::string> page_path(const std::string& dir, std::string_view target) {
-  target = target.substr(0, target.find_first_of("?#"));
-  if (target == "/") target = "/vnc.html";
-  if (!target.starts_with('/')) return std::nullopt;
-  for (size_t at = 1; at <= target.size();) {
-    const size_t end = std::min(target.find('/', at), target.size());
-    const std::string_view part = target.substr(at, end - at);
-    if (part.empty() || part.front() == '.' || part.find_first_of("%\\") != std::string_view::npos) {
-      return std::nullopt;
-    }
-    at = end + 1;
-  }
-  return dir + std::string(target);
-}
-
-std::optional<std::string> read_page(const std::string& path) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
-  struct stat st;
-  if (!fd.valid() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > kMaxPageBytes) {
-    return std::nullopt;
-  }
-  std::string body(static_cast<size_t>(st.st_size), '\0');
-  size_t have = 0;
-  while (have < body.size()) {
-    const ssize_t n = ::read(fd.get(), body.data() + have, body.size() - have);
-    if (n <= 0) return std::nullopt;
-    have += static_cast<size_t>(n);
-  }
-  return body;
-}
-
-std::string http_reply(int code, const char* reason, const char* type, std::string_view body,
-                       bool with_body) {
-  char head[256];
-  std::snprintf(head, sizeof head,
-                "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-                "Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n"
-                "Connection: close\r\n\r\n",
-                code, reason, type, body.size());
-  std::string reply = head;
-  if (with_body) reply += body;
-  return reply;
 }
 
 }  // namespace
@@ -962,22 +805,7 @@ void VncServer::Impl::serve_page(int fd, const std::string& head) const {
     if (n <= 0) return;
     taken += static_cast<size_t>(n);
   }
-  const size_t method_end = head.find(' ');
-  const std::string method = head.substr(0, method_end);
-  const size_t target_end = head.find(' ', method_end + 1);
-  const std::string target = head.substr(method_end + 1, target_end - method_end - 1);
-  std::string reply;
-  if (is_websocket(head)) {
-    reply = http_reply(403, "Forbidden", "text/plain", "WebSocket refused\n", true);
-  } else if (method != "GET") {
-    reply = http_reply(405, "Method Not Allowed", "text/plain", "GET only\n", true);
-  } else if (auto path = page_path(pages_dir, target); pages_dir.empty() || !path) {
-    reply = http_reply(404, "Not Found", "text/plain", "not found\n", true);
-  } else if (auto body = read_page(*path); !body) {
-    reply = http_reply(404, "Not Found", "text/plain", "not found\n", true);
-  } else {
-    reply = http_reply(200, "OK", content_type(*path), *body, true);
-  }
+  const std::string reply = page_reply(pages_dir, head);
   if (send_all(fd, reply)) ::shutdown(fd, SHUT_WR);
 }
 
@@ -1026,56 +854,6 @@ wire::Result<std::unique_ptr<VncServer>> VncServer::start(PictureSource& source,
   WIRE_TRY(impl->configure());
   WIRE_TRY(impl->begin());
   return std::unique_ptr<VncServer>(new VncServer(std::move(impl)));
-}
-
-wire::Result<std::string> read_vnc_password_file(const std::string& path) {
-  const std::string what = "password file " + path;
-  Fd fd(::open(path.c_str(), O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC));
-  struct stat st;
-  if (!fd.valid() || ::fstat(fd.get(), &st) != 0) return sys_error(what);
-  if (!S_ISREG(st.st_mode)) return bad_value(what + " is not a regular file");
-  // Like ssh with private keys: a secret others can read is no secret.
-  if (st.st_mode & (S_IRWXG | S_IRWXO)) {
-    char mode[8];
-    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-    return bad_value(what + " (mode " + mode + ") is accessible by other users; refusing it (chmod 600 " +
-                     path + ")");
-  }
-  std::string text(4096, '\0');
-  const ssize_t n = ::read(fd.get(), text.data(), text.size());
-  if (n < 0) return sys_error(what);
-  text.resize(static_cast<size_t>(n));
-  text.resize(std::min(text.size(), text.find('\n')));
-  if (!text.empty() && text.back() == '\r') text.pop_back();
-  if (text.empty()) return bad_value(what + " is empty");
-  return text;
-}
-
-wire::Result<HostPort> parse_host_port(const std::string& address) {
-  const auto wrong = [&] {
-    return bad_value(address + ": expected HOST:PORT, [IPv6]:PORT, or a PORT on 127.0.0.1");
-  };
-  std::string host, port;
-  if (!address.empty() && address.find_first_not_of("0123456789") == std::string::npos) {
-    host = "127.0.0.1";  // a port alone: this machine's loopback
-    port = address;
-  } else if (address.starts_with('[')) {
-    const size_t close = address.find(']');
-    if (close == std::string::npos || address.compare(close, 2, "]:") != 0) return wrong();
-    host = address.substr(1, close - 1);
-    port = address.substr(close + 2);
-  } else {
-    const size_t colon = address.rfind(':');
-    if (colon == std::string::npos) return wrong();
-    host = address.substr(0, colon);
-    port = address.substr(colon + 1);
-    if (host.find(':') != std::string::npos) return wrong();
-  }
-  if (host.empty() || port.empty() || port.size() > 5 ||
-      port.find_first_not_of("0123456789") != std::string::npos || std::stoul(port) > 65535) {
-    return wrong();
-  }
-  return HostPort{host, static_cast<uint16_t>(std::stoul(port))};
 }
 
 }  // namespace comp
