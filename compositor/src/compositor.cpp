@@ -34,6 +34,16 @@ constexpr std::chrono::seconds kWatchedFor{1};
 constexpr uint32_t kBackground = 0x303030;
 constexpr uint32_t kNoFrame = 0x000000;
 
+// Copies the rectangles `rects` of `from` into `to`, a canvas of its size.
+void copy_rects(const Canvas& from, const std::vector<Rect>& rects, Canvas* to) {
+  for (const auto& r : rects) {
+    for (int32_t y = r.y; y < r.y + r.height; ++y) {
+      const size_t at = size_t(y) * from.width + r.x;
+      std::memcpy(to->pixels.data() + at, from.pixels.data() + at, size_t(r.width) * 4);
+    }
+  }
+}
+
 // ---- layout ----------------------------------------------------------------
 
 // One shown surface: its pixels on the canvas and its label bar (none when
@@ -608,12 +618,7 @@ struct Compositor::Impl {
     if (full) {
       canvas = picture;
     } else {
-      for (const auto& r : damage) {
-        for (int32_t y = r.y; y < r.y + r.height; ++y) {
-          const size_t at = size_t(y) * picture.width + r.x;
-          std::memcpy(canvas.pixels.data() + at, picture.pixels.data() + at, size_t(r.width) * 4);
-        }
-      }
+      copy_rects(picture, damage, &canvas);
     }
     history.push_back({++version, full, damage});
     if (history.size() > kHistory) history.pop_front();
@@ -733,10 +738,17 @@ bool Compositor::wait_picture(uint64_t* version, Canvas* out, std::vector<Rect>*
   const uint64_t since = *version <= impl_->version ? *version : 0;
   if (!impl_->pictures.wait_for(lock, timeout, [&] { return impl_->version > since; }))
     return false;
-  out->width = impl_->canvas.width;
-  out->height = impl_->canvas.height;
-  out->pixels = impl_->canvas.pixels;
+  const Canvas& canvas = impl_->canvas;
   impl_->damage_since_locked(since, damage);
+  // `out` holds the picture of `since` when it is a viewer's own from the
+  // last call: then only what changed is copied.
+  const bool holds_since = since != 0 && out->width == canvas.width && out->height == canvas.height &&
+                           out->pixels.size() == canvas.pixels.size();
+  if (holds_since) {
+    copy_rects(canvas, *damage, out);
+  } else {
+    *out = canvas;
+  }
   *version = impl_->version;
   return true;
 }

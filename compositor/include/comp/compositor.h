@@ -71,9 +71,11 @@ class Compositor {
   std::optional<SurfaceKey> shown_alone() const;
 
   // Viewers. Waits up to `timeout` for a picture newer than `*version`,
-  // copies it into `out` and the rectangles changed since `*version` into
-  // `damage` (the whole canvas when the size changed or `*version` is too
-  // old), and advances `*version`. False when nothing newer came.
+  // brings `out` up to it and puts the rectangles changed since `*version`
+  // into `damage` (the whole canvas when the size changed or `*version` is
+  // too old), and advances `*version`. False when nothing newer came. `out`
+  // must be left as the last call made it: only the changed rectangles are
+  // copied into it.
   bool wait_picture(uint64_t* version, Canvas* out, std::vector<Rect>* damage,
                     std::chrono::milliseconds timeout);
   std::vector<TileInfo> tiles() const;
