@@ -6,6 +6,7 @@ import emit_fuzz
 import emit_guest
 import emit_host
 import emit_tests
+import emit_vk
 import emit_wire
 
 EMITTERS = {
@@ -23,6 +24,11 @@ EMITTERS = {
     "gl_roundtrip_test.cpp": emit_tests.gl_roundtrip_test_cpp,
     "gl_decode_any.cpp": emit_tests.gl_decode_any_cpp,
     "gl_fuzz_model.cpp": emit_fuzz.gl_fuzz_model_cpp,
+    "vk_commands.h": emit_vk.vk_commands_h,
+    "vk_tables.cpp": emit_vk.vk_tables_cpp,
+    "vk_host_dispatch.h": emit_vk.vk_host_dispatch_h,
+    "vk_host_calls.cpp": emit_vk.vk_host_calls_cpp,
+    "vk_guest_entry.cpp": emit_vk.vk_guest_entry_cpp,
 }
 
 

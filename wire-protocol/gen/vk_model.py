@@ -42,6 +42,7 @@ class Member:
     array: str = ""      # fixed array size: a number or an API constant
     optional: bool = False
     kind: str = ""       # scalar | handle | struct | string | strings | array | bytes | pnext
+    bitfield: bool = False
 
 
 @dataclass
@@ -63,7 +64,8 @@ def _member(elem):
     return Member(name=name, base=elem.find("type").text, pointer=before.count("*"),
                   const=before.strip().startswith("const"), len=elem.get("altlen") or elem.get("len"),
                   array=fixed.group(1).strip() if fixed else "",
-                  optional=(elem.get("optional") or "").startswith("true"))
+                  optional=(elem.get("optional") or "").startswith("true"),
+                  bitfield=re.match(r"\s*:\s*\d", after) is not None)
 
 
 def _for_vulkan(elem):
@@ -87,6 +89,7 @@ class VkModel:
     # -- the registry's types ---------------------------------------------
     def _read_types(self):
         self.handles = {}      # name -> dispatchable
+        self.object_types = {}  # handle name -> its VK_OBJECT_TYPE_*
         self.aliases = {}      # type alias -> type
         self.structs = {}
         self.scalars = dict(C_SCALARS)  # enums, bitmasks and base types join these
@@ -101,6 +104,7 @@ class VkModel:
                 self.aliases[name] = t.get("alias")
             elif category == "handle":
                 self.handles[name] = t.find("type").text == "VK_DEFINE_HANDLE"
+                self.object_types[name] = t.get("objtypeenum")
             elif category in ("struct", "union"):
                 self._read_struct(t, name, category == "union")
             elif category == "enum":
@@ -149,19 +153,23 @@ class VkModel:
                 params.append(Param(name=m.name, ctype=_text(p)[: _text(p).rfind(m.name)].strip(),
                                     base=m.base, pointer=m.pointer, const=m.const, len=m.len,
                                     cls=None, nullable=m.optional))
+                params[-1].array = m.array
             self.all[name] = Command(name=name, ret=c.find("proto/type").text, ret_cls=None,
                                      params=params, alias_of=None)
 
     # -- selection ---------------------------------------------------------
     def _select(self):
         """Vulkan 1.0-1.3 and the carried extensions' commands; an alias of
-        a selected command is routed to it."""
+        a selected command is routed to it. Their types are selected too:
+        only those structures travel (a guest's others are refused)."""
+        self.selected_types = set()
         for feature in self.root.iter("feature"):
             if not _for_vulkan(feature):
                 continue
             for req in feature.findall("require"):
                 for cmd in req.findall("command"):
                     self._add(cmd.get("name"), feature.get("number"))
+                self.selected_types.update(t.get("name") for t in req.findall("type"))
         carried = self.notes["carried_extensions"]
         known = {e.get("name"): e for e in self.root.iter("extension")}
         unknown = sorted(set(carried) - set(known))
@@ -173,6 +181,7 @@ class VkModel:
                     continue  # what it brings with another extension, not carried
                 for cmd in req.findall("command"):
                     self._add(cmd.get("name"), name)
+                self.selected_types.update(t.get("name") for t in req.findall("type"))
 
     @staticmethod
     def _carried(condition, carried):
@@ -285,6 +294,8 @@ class VkModel:
         if m.name == "pNext":
             m.kind = "pnext"
             return ""
+        if m.bitfield:
+            return f"{m.name}: a bit field"
         if m.pointer == 0:
             if base in self.scalars or base in self.handles:
                 m.kind = "scalar" if base in self.scalars else "handle"

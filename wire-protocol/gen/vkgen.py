@@ -19,12 +19,17 @@ def main():
     ap.add_argument("--opcodes", required=True)
     ap.add_argument("--update-opcodes", action="store_true",
                     help="append opcodes for new commands to the committed table")
-    ap.add_argument("--report", action="store_true", help="print coverage")
+    ap.add_argument("--report", action="store_true", help="print coverage and exit")
+    ap.add_argument("--out", nargs="*", default=[], help="files to write (by name)")
     args = ap.parse_args()
     model = VkModel(args.xml, args.annotations, args.opcodes)
     model.assign_opcodes(update=args.update_opcodes)
     if args.report:
         print(model.report())
+        return
+    import emit
+    for path in args.out:
+        emit.write(model, path)
 
 
 if __name__ == "__main__":

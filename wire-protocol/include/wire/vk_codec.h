@@ -1,0 +1,161 @@
+// Vulkan on the wire: one codec driven by generated descriptions of every
+// travelling structure and command (vk_tables.cpp, from vk.xml).
+//
+// The guest encodes a command's argument record (inputs, and the shape of
+// what it wants back); the host decodes it into memory of its own with its
+// own handles, checking every handle, count and pNext structure, calls its
+// driver, and encodes the outputs; the guest writes them into the program's
+// memory. docs/wire-format.md, "Vulkan commands", gives the layout.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include <vulkan/vulkan.h>
+
+#include "wire/reader.h"
+#include "wire/result.h"
+#include "wire/writer.h"
+
+namespace wire::vk {
+
+enum class Kind : uint8_t {
+  kScalar,      // `fixed` values of `size` bytes
+  kHandle,      // `fixed` handles: 64-bit ids on the wire
+  kStruct,      // `fixed` nested structures
+  kPNext,       // the extension chain
+  kString,      // const char*, null-terminated
+  kStrings,     // const char* const*, count() strings
+  kArray,       // a pointer to count() elements (one when count is null)
+  kBytes,       // a pointer to count() bytes
+  // Command parameters only.
+  kAllocator,   // host memory is the host's own: never travels
+  kOutScalar,   // T*: the program's value goes, the driver's comes back
+  kOutArray,    // T* of count() elements (one when count is null) written by the driver
+  kOutHandles,  // new objects: ids the guest chose
+};
+
+enum class Elem : uint8_t { kScalar, kHandle, kStruct };
+
+struct StructDesc;
+
+struct MemberDesc {
+  const char* name;
+  uint32_t offset;  // in the C structure or argument record
+  Kind kind;
+  Elem elem;        // what a pointer kind points at
+  bool optional;    // a pointer may be null, a handle VK_NULL_HANDLE
+  bool dispatchable;
+  uint32_t size;    // one element's bytes
+  uint32_t fixed;   // elements of a fixed-size array, else 1
+  VkObjectType object_type;
+  const StructDesc* type;                 // structures
+  uint64_t (*count)(const void* owner);   // pointer kinds: elements, from the owner
+};
+
+struct StructDesc {
+  const char* name;
+  VkStructureType stype;  // 0 for structures without one
+  uint32_t size;
+  const MemberDesc* members;
+  uint32_t member_count;
+  const VkStructureType* next;  // what its pNext chain may hold (few: searched in order)
+  uint32_t next_count;
+
+  std::span<const MemberDesc> fields() const { return {members, member_count}; }
+  bool may_extend_with(VkStructureType t) const;
+};
+
+enum class Ret : uint8_t { kVoid, kResult, kValue };
+
+struct CommandDesc {
+  const char* name;
+  uint32_t opcode;
+  uint32_t args_size;
+  const MemberDesc* params;
+  uint32_t param_count;
+  Ret ret;
+  bool synchronous;  // the guest waits for outputs or a result
+
+  std::span<const MemberDesc> fields() const { return {params, param_count}; }
+};
+
+struct StypeEntry {
+  VkStructureType stype;
+  const StructDesc* desc;
+};
+
+// Generated tables.
+std::span<const StypeEntry> structs_by_stype();
+std::span<const CommandDesc* const> command_descs();
+const StructDesc* plain_struct(std::string_view name);  // structures without sType
+const StructDesc* struct_by_stype(VkStructureType stype);
+const CommandDesc* command_desc(uint32_t opcode);
+
+// How one side names handles. A guest's dispatchable handle is a pointer to
+// its object, its other handles are the ids themselves; a host's are the
+// driver's. Ids are 64-bit, 0 is VK_NULL_HANDLE.
+class Handles {
+ public:
+  virtual ~Handles() = default;
+  virtual uint64_t to_wire(VkObjectType type, bool dispatchable, uint64_t handle) = 0;
+  virtual Result<uint64_t> from_wire(VkObjectType type, bool dispatchable, uint64_t id) = 0;
+};
+
+// The guest's side also makes handles for objects a command creates.
+class GuestHandles : public Handles {
+ public:
+  virtual uint64_t create(VkObjectType type, bool dispatchable) = 0;
+  virtual void discard(VkObjectType type, bool dispatchable, uint64_t handle) = 0;
+};
+
+// Zeroed memory for a decoded command, all freed together; bounded so a
+// guest cannot make the host allocate without end.
+class Arena {
+ public:
+  explicit Arena(size_t limit = 64u << 20) : limit_(limit) {}
+  Result<void*> alloc(uint64_t count, uint64_t size, size_t at);
+  void reset();
+  size_t used() const { return used_; }
+
+ private:
+  std::vector<std::unique_ptr<std::byte[]>> blocks_;
+  size_t limit_;
+  size_t used_ = 0;
+};
+
+// A handle the host is to record once the driver made it.
+struct NewHandle {
+  VkObjectType type;
+  uint64_t id;
+  uint64_t* slot;  // where the driver writes it
+};
+
+// Guest: what an encoded command expects back (elements room per output array).
+struct Expected {
+  std::vector<uint64_t> room;
+  std::vector<uint64_t> created;  // handles made for the command, in order
+};
+
+// Guest.
+Expected encode_args(Writer& w, const CommandDesc& cmd, const void* args, GuestHandles& handles);
+Status decode_reply(Reader& r, const CommandDesc& cmd, void* args, const Expected& expected,
+                    Handles& handles, uint64_t* ret);
+
+// Host.
+Status decode_args(Reader& r, const CommandDesc& cmd, Arena& arena, void* args, Handles& handles,
+                   std::vector<NewHandle>& created);
+void encode_reply(Writer& w, const CommandDesc& cmd, const void* args, uint64_t ret, Handles& handles);
+
+// One structure (the round-trip tests, and hand-written commands).
+void encode_struct(Writer& w, const StructDesc& desc, const void* value, Handles& handles);
+Status decode_struct(Reader& r, const StructDesc& desc, Arena& arena, void* out, Handles& handles);
+// Writes a structure the other side filled into one the program gave,
+// following the program's own pNext chain.
+Status decode_struct_into(Reader& r, const StructDesc& desc, void* out, Handles& handles);
+
+}  // namespace wire::vk
