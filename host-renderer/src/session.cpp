@@ -5,7 +5,9 @@
 
 #include "host/egl_context.h"
 #include "host/log.h"
+#include "vk/vk_handler.h"
 #include "wire/gl_opcodes.h"
+#include "wire/vk_codec.h"
 
 namespace host {
 
@@ -162,7 +164,14 @@ wire::Status Session::run_command(const wire::CommandIterator::Command& cmd) {
     case wire::OpcodeRange::kVulkan:
       break;
   }
-  return make_error(Errc::kUnknownOpcode, "a Vulkan command: this host offers no Vulkan", cmd.offset);
+  return run_vulkan(cmd);
+}
+
+wire::Status Session::run_vulkan(const wire::CommandIterator::Command& cmd) {
+  if (vk_lost_) return {};
+  if (!vk_) vk_ = std::make_unique<vk::VkHandler>(limits_.guest.max_objects);
+  wire::Reader payload(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), heap_copies_);
+  return vk_->run(cmd.opcode, payload, reply_);
 }
 
 wire::Status Session::run_gl(const wire::CommandIterator::Command& cmd) {
@@ -186,10 +195,12 @@ wire::Status Session::run_gl(const wire::CommandIterator::Command& cmd) {
 // Sticky loss of the current context (or of the context-less stream), logged
 // once and told to the guest; the session and every other guest carry on.
 void Session::lose(uint32_t opcode, const wire::Error& error) {
-  bool& lost = current_ ? current_->lost : no_context_lost_;
+  // Vulkan is lost on its own: the guest's GL contexts carry on.
+  const bool vulkan = opcode != 0 && wire::range_of(opcode) == wire::OpcodeRange::kVulkan;
+  bool& lost = vulkan ? vk_lost_ : current_ ? current_->lost : no_context_lost_;
   if (lost) return;
   lost = true;
-  uint32_t ctx = current_ ? current_->id : 0;
+  uint32_t ctx = vulkan ? wire::kVulkanContextId : current_ ? current_->id : 0;
   stats_->counters.contexts_lost.fetch_add(1, kRelaxed);
   uint64_t dropped = 0;
   if (guest_log_limiter().allow(&dropped)) {
@@ -197,6 +208,7 @@ void Session::lose(uint32_t opcode, const wire::Error& error) {
     const char* name = opcode == 0 ? "batch"
                        : wire::range_of(opcode) == wire::OpcodeRange::kControl ? control_op_name(opcode)
                        : wire::range_of(opcode) == wire::OpcodeRange::kGl      ? gl_command_name(opcode)
+                       : wire::vk::command_desc(opcode)                        ? wire::vk::command_desc(opcode)->name
                                                                                : nullptr;
     std::string op = name ? name : std::to_string(opcode);
     log_line("session %u: context lost: ctx=%u op=%s off=%zu: %s%s", stats_->id, ctx, op.c_str(),

@@ -1,6 +1,7 @@
 // Freeing everything a guest created, whether it asked for it or went away.
 #include "host/egl_context.h"
 #include "host/session.h"
+#include "vk/vk_handler.h"
 
 namespace host {
 
@@ -40,6 +41,7 @@ void Session::teardown() {
   for (const auto& [id, surface] : surfaces_) withdraw_from_viewers(id);
   surfaces_.clear();
   scratch_.reset();
+  vk_.reset();
   eglReleaseThread();
 }
 

@@ -227,6 +227,12 @@ def vk_tables_cpp(m):
                "    std::sort(v.begin(), v.end(), [](auto& a, auto& b) { return a.stype < b.stype; });\n"
                "    return v;\n  }();\n  return sorted;\n}\n")
     out.append("std::span<const CommandDesc* const> command_descs() { return kCommands; }\n")
+    out.append("\nstd::span<const CarriedExtension> carried_extensions() {\n"
+               "  static const CarriedExtension kCarried[] = {\n")
+    known = {e.get("name"): e.get("type") for e in m.root.iter("extension")}
+    for name in m.notes["carried_extensions"]:
+        out.append(f"    {{\"{name}\", {str(known[name] == 'instance').lower()}}},\n")
+    out.append("  };\n  return kCarried;\n}\n")
     out.append("\nconst StructDesc* plain_struct(std::string_view name) {\n")
     plain = [n for n in structs if not m.structs[n].stype and not m.structs[n].union]
     for n in plain:
@@ -242,7 +248,7 @@ def vk_host_calls_cpp(m):
     out = [HEADER, "#include \"vk/host_calls.h\"\n\n#include \"wire/vk_commands.h\"\n\n",
            "namespace host::vk {\n\nusing namespace wire::vk;\n\n",
            "void HostDispatch::load(PFN_vkGetInstanceProcAddr gipa, VkInstance instance) {\n"]
-    for c in sorted(m.commands.values(), key=lambda c: c.name):
+    for c in _host_run(m):
         out.append(f"  {c.name} = reinterpret_cast<PFN_{c.name}>(gipa(instance, \"{c.name}\"));\n")
     out.append("}\n\nnamespace {\n\n")
     for c in commands:
@@ -260,11 +266,16 @@ def vk_host_calls_cpp(m):
     return "".join(out)
 
 
+def _host_run(m):
+    """Commands the host's driver runs (all but the guest's own)."""
+    return [c for c in sorted(m.commands.values(), key=lambda c: c.name) if c.custom != "guest"]
+
+
 def vk_host_dispatch_h(m):
     out = [HEADER, "// The host driver's entry points for every carried command.\n#pragma once\n\n",
            "#include <vulkan/vulkan.h>\n\nnamespace host::vk {\n\nstruct HostDispatch {\n",
            "  void load(PFN_vkGetInstanceProcAddr gipa, VkInstance instance);\n"]
-    for c in sorted(m.commands.values(), key=lambda c: c.name):
+    for c in _host_run(m):
         out.append(f"  PFN_{c.name} {c.name} = nullptr;\n")
     out.append("};\n\n}  // namespace host::vk\n")
     return "".join(out)

@@ -24,6 +24,10 @@
 
 namespace host {
 
+namespace vk {
+class VkHandler;
+}
+
 struct SessionLimits {
   GuestLimits guest;
   size_t max_batch_bytes = 64u << 20;  // decompressed size of one batch
@@ -65,6 +69,7 @@ class Session {
   void run_commands(std::span<const std::byte> commands);
   wire::Status run_command(const wire::CommandIterator::Command& cmd);
   wire::Status run_gl(const wire::CommandIterator::Command& cmd);
+  wire::Status run_vulkan(const wire::CommandIterator::Command& cmd);
   void lose(uint32_t opcode, const wire::Error& error);
   void send_frame(const wire::Frame& frame, std::span<const std::byte> pixels);
   bool flush();
@@ -145,6 +150,8 @@ class Session {
   uint32_t draw_id_ = 0, read_id_ = 0;
   bool bound_ = true;  // whether the EGL binding is the guest's current one
   bool no_context_lost_ = false;  // a protocol error while no context was current
+  std::unique_ptr<vk::VkHandler> vk_;  // the guest's Vulkan, from its first command
+  bool vk_lost_ = false;
   std::map<uint32_t, uint32_t> frames_out_;  // per surface: sent, not yet done
   std::map<uint32_t, uint32_t> last_frame_;  // per surface: the frame id of its last swap
   bool draws_shown_ = false;  // draws_shown_buffer() of the current binding

@@ -172,6 +172,9 @@ struct Input {
   int32_t y;
 };
 
+// The context id a lost Vulkan (every Vulkan object of the guest) is told by.
+constexpr uint32_t kVulkanContextId = 0xFFFFFFFFu;
+
 struct ContextLost {
   uint32_t context_id;
   uint32_t opcode;

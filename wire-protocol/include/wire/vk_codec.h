@@ -89,7 +89,14 @@ struct StypeEntry {
   const StructDesc* desc;
 };
 
+// Extensions whose commands and structures are carried (vk-annotations.toml).
+struct CarriedExtension {
+  const char* name;
+  bool instance;  // else a device extension
+};
+
 // Generated tables.
+std::span<const CarriedExtension> carried_extensions();
 std::span<const StypeEntry> structs_by_stype();
 std::span<const CommandDesc* const> command_descs();
 const StructDesc* plain_struct(std::string_view name);  // structures without sType

@@ -1,0 +1,46 @@
+// One guest's Vulkan objects: the ids the guest named them by, each with
+// its type and the driver's handle. Nothing reaches the driver through an
+// id of another type, another guest's or one never made.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <span>
+#include <unordered_map>
+#include <utility>
+
+#include "wire/vk_codec.h"
+
+namespace host::vk {
+
+class HandleTable : public wire::vk::Handles {
+ public:
+  // Ids the host chooses (physical devices) have the top bit; guests never do.
+  static constexpr uint64_t kHostChosen = uint64_t{1} << 63;
+
+  explicit HandleTable(size_t limit) : limit_(limit) {}
+
+  // New objects a command names: unused ids of the guest's range, within the limit.
+  wire::Status reserve(std::span<const wire::vk::NewHandle> made) const;
+  void add(VkObjectType type, uint64_t id, uint64_t host);
+  // The id of a driver object the guest did not name (found, or made now).
+  uint64_t add_host_chosen(VkObjectType type, uint64_t host);
+  void remove(VkObjectType type, uint64_t host);
+  size_t size() const { return by_id_.size(); }
+
+  uint64_t to_wire(VkObjectType type, bool dispatchable, uint64_t host) override;
+  wire::Result<uint64_t> from_wire(VkObjectType type, bool dispatchable, uint64_t id) override;
+
+ private:
+  struct Entry {
+    VkObjectType type;
+    uint64_t host;
+  };
+  std::unordered_map<uint64_t, Entry> by_id_;
+  std::map<std::pair<VkObjectType, uint64_t>, uint64_t> by_host_;
+  uint64_t next_host_chosen_ = kHostChosen | 1;
+  size_t limit_;
+};
+
+}  // namespace host::vk

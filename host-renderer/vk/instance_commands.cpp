@@ -1,0 +1,138 @@
+// The commands whose driver call needs the host's care first: instances and
+// devices get only the extensions Conduit carries, and the guest is told of
+// no others.
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "vk/vk_handler.h"
+#include "wire/vk_commands.h"
+
+namespace host::vk {
+
+using namespace wire::vk;
+
+namespace {
+
+bool carried(std::string_view name, bool instance) {
+  for (const CarriedExtension& e : carried_extensions())
+    if (e.instance == instance && name == e.name) return true;
+  return false;
+}
+
+// Surfaces of guest windows are the guest's own: the host never makes one.
+bool guest_only(std::string_view name) { return name == "VK_KHR_xcb_surface" || name == "VK_KHR_xlib_surface"; }
+
+// The driver's extensions that are carried (a guest asks by name, and may
+// ask twice: first how many).
+std::vector<VkExtensionProperties> carried_of(const std::vector<VkExtensionProperties>& all, bool instance) {
+  std::vector<VkExtensionProperties> out;
+  for (const auto& e : all)
+    if (carried(e.extensionName, instance) && !guest_only(e.extensionName)) out.push_back(e);
+  return out;
+}
+
+// Answers an enumeration the way the driver would, from a list of our own.
+uint64_t answer(const std::vector<VkExtensionProperties>& list, uint32_t* count, VkExtensionProperties* out) {
+  if (!count) return static_cast<uint64_t>(VK_ERROR_INITIALIZATION_FAILED);
+  if (!out) {
+    *count = static_cast<uint32_t>(list.size());
+    return VK_SUCCESS;
+  }
+  const uint32_t n = std::min<uint32_t>(*count, static_cast<uint32_t>(list.size()));
+  std::copy_n(list.begin(), n, out);
+  *count = n;
+  return n < list.size() ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
+template <typename Enumerate>
+std::vector<VkExtensionProperties> all_of(Enumerate enumerate) {
+  uint32_t n = 0;
+  if (enumerate(&n, nullptr) != VK_SUCCESS) return {};
+  std::vector<VkExtensionProperties> v(n);
+  if (enumerate(&n, v.data()) < 0) return {};
+  v.resize(n);
+  return v;
+}
+
+bool all_offered(const char* const* names, uint32_t count, const std::vector<VkExtensionProperties>& offered) {
+  for (uint32_t i = 0; i < count; ++i) {
+    auto same = [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, names[i]) == 0; };
+    if (!guest_only(names[i]) && std::none_of(offered.begin(), offered.end(), same)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+wire::Result<uint64_t> VkHandler::enumerate_instance_extensions(void* args) {
+  auto& a = *static_cast<VkArgs_vkEnumerateInstanceExtensionProperties*>(args);
+  if (a.pLayerName) return static_cast<uint64_t>(VK_ERROR_LAYER_NOT_PRESENT);  // no host layers
+  auto list = carried_of(all_of([&](uint32_t* n, VkExtensionProperties* p) {
+    return dispatch_.vkEnumerateInstanceExtensionProperties(nullptr, n, p);
+  }), true);
+  return answer(list, a.pPropertyCount, a.pProperties);
+}
+
+wire::Result<uint64_t> VkHandler::enumerate_device_extensions(void* args) {
+  auto& a = *static_cast<VkArgs_vkEnumerateDeviceExtensionProperties*>(args);
+  if (a.pLayerName) return static_cast<uint64_t>(VK_ERROR_LAYER_NOT_PRESENT);
+  auto list = carried_of(all_of([&](uint32_t* n, VkExtensionProperties* p) {
+    return dispatch_.vkEnumerateDeviceExtensionProperties(a.physicalDevice, nullptr, n, p);
+  }), false);
+  return answer(list, a.pPropertyCount, a.pProperties);
+}
+
+wire::Result<uint64_t> VkHandler::create_instance(void* args) {
+  auto& a = *static_cast<VkArgs_vkCreateInstance*>(args);
+  VkInstanceCreateInfo info = *a.pCreateInfo;
+  auto offered = carried_of(all_of([&](uint32_t* n, VkExtensionProperties* p) {
+    return dispatch_.vkEnumerateInstanceExtensionProperties(nullptr, n, p);
+  }), true);
+  if (!all_offered(info.ppEnabledExtensionNames, info.enabledExtensionCount, offered))
+    return static_cast<uint64_t>(VK_ERROR_EXTENSION_NOT_PRESENT);
+  // The guest's loader runs the guest's layers; the host's are not offered.
+  std::vector<const char*> names;
+  for (uint32_t i = 0; i < info.enabledExtensionCount; ++i)
+    if (!guest_only(info.ppEnabledExtensionNames[i])) names.push_back(info.ppEnabledExtensionNames[i]);
+  info.enabledLayerCount = 0;
+  info.ppEnabledLayerNames = nullptr;
+  info.enabledExtensionCount = static_cast<uint32_t>(names.size());
+  info.ppEnabledExtensionNames = names.data();
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  if (info.pApplicationInfo) app = *info.pApplicationInfo;
+  app.apiVersion = std::min<uint32_t>(app.apiVersion ? app.apiVersion : VK_API_VERSION_1_0, VK_API_VERSION_1_3);
+  info.pApplicationInfo = &app;
+  VkInstance instance = VK_NULL_HANDLE;
+  const VkResult r = dispatch_.vkCreateInstance(&info, nullptr, &instance);
+  if (r != VK_SUCCESS) return static_cast<uint64_t>(r);
+  *a.pInstance = instance;
+  instances_.push_back(instance);
+  if (!loaded_) {
+    // The loader's entry points serve every instance and device alike.
+    dispatch_.load(vkGetInstanceProcAddr, instance);
+    loaded_ = true;
+  }
+  return uint64_t{VK_SUCCESS};
+}
+
+wire::Result<uint64_t> VkHandler::create_device(void* args) {
+  auto& a = *static_cast<VkArgs_vkCreateDevice*>(args);
+  auto offered = carried_of(all_of([&](uint32_t* n, VkExtensionProperties* p) {
+    return dispatch_.vkEnumerateDeviceExtensionProperties(a.physicalDevice, nullptr, n, p);
+  }), false);
+  if (!all_offered(a.pCreateInfo->ppEnabledExtensionNames, a.pCreateInfo->enabledExtensionCount, offered))
+    return static_cast<uint64_t>(VK_ERROR_EXTENSION_NOT_PRESENT);
+  VkDeviceCreateInfo info = *a.pCreateInfo;
+  info.enabledLayerCount = 0;
+  info.ppEnabledLayerNames = nullptr;
+  VkDevice device = VK_NULL_HANDLE;
+  const VkResult r = dispatch_.vkCreateDevice(a.physicalDevice, &info, nullptr, &device);
+  if (r != VK_SUCCESS) return static_cast<uint64_t>(r);
+  *a.pDevice = device;
+  devices_.push_back(device);
+  return uint64_t{VK_SUCCESS};
+}
+
+}  // namespace host::vk

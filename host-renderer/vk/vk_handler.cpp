@@ -1,0 +1,106 @@
+#include "vk/vk_handler.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string_view>
+
+#include "wire/vk_commands.h"
+
+namespace host::vk {
+
+using wire::Errc;
+using wire::make_error;
+using namespace wire::vk;
+
+namespace {
+
+// Commands that end the object named by their last handle parameter.
+bool destroys(const CommandDesc& cmd) {
+  const std::string_view name = cmd.name;
+  return name.starts_with("vkDestroy") || name.starts_with("vkFree");
+}
+
+uint64_t load_u64(const std::byte* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+}  // namespace
+
+VkHandler::VkHandler(size_t max_objects) : handles_(max_objects) {
+  // Commands without an instance (vkCreateInstance, the global queries).
+  dispatch_.load(vkGetInstanceProcAddr, VK_NULL_HANDLE);
+}
+
+VkHandler::~VkHandler() {
+  // What the guest left behind: its devices, then its instances.
+  for (VkDevice d : devices_) {
+    dispatch_.vkDeviceWaitIdle(d);
+    dispatch_.vkDestroyDevice(d, nullptr);
+  }
+  for (VkInstance i : instances_) dispatch_.vkDestroyInstance(i, nullptr);
+}
+
+VkHandler::Special VkHandler::special(uint32_t opcode) const {
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkCreateInstance: return &VkHandler::create_instance;
+    case VkOp::vkCreateDevice: return &VkHandler::create_device;
+    case VkOp::vkEnumerateInstanceExtensionProperties: return &VkHandler::enumerate_instance_extensions;
+    case VkOp::vkEnumerateDeviceExtensionProperties: return &VkHandler::enumerate_device_extensions;
+    default: return nullptr;
+  }
+}
+
+wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer& reply) {
+  const CommandDesc* cmd = command_desc(opcode);
+  HostCall call = host_call(opcode);
+  Special own = special(opcode);
+  if (!cmd || (!call && !own))
+    return make_error(Errc::kUnknownOpcode, "a Vulkan command the host does not run: " + std::to_string(opcode),
+                      payload.offset());
+  arena_.reset();
+  created_.clear();
+  auto args = arena_.alloc(1, cmd->args_size, payload.offset());
+  if (!args) return args.error();
+  WIRE_TRY(decode_args(payload, *cmd, arena_, *args, handles_, created_));
+  WIRE_TRY(handles_.reserve(created_));
+  uint64_t ret = 0;
+  if (own) {
+    auto r = (this->*own)(*args);
+    if (!r) return r.error();
+    ret = *r;
+  } else {
+    ret = call(dispatch_, *args);
+  }
+  const bool failed = cmd->ret == Ret::kResult && static_cast<int32_t>(ret) < 0;
+  if (!failed) {
+    for (const NewHandle& n : created_) handles_.add(n.type, n.id, *n.slot);
+  }
+  if (destroys(*cmd)) forget_destroyed(*cmd, *args);
+  if (cmd->synchronous) encode_reply(reply, *cmd, *args, ret, handles_);
+  return {};
+}
+
+// The destroyed object's id may name a new object from now on.
+void VkHandler::forget_destroyed(const CommandDesc& cmd, const void* args) {
+  auto params = cmd.fields();
+  for (auto it = params.rbegin(); it != params.rend(); ++it) {
+    const auto* field = static_cast<const std::byte*>(args) + it->offset;
+    if (it->kind == Kind::kHandle) {
+      const uint64_t host = load_u64(field);
+      handles_.remove(it->object_type, host);
+      if (it->object_type == VK_OBJECT_TYPE_DEVICE) std::erase(devices_, reinterpret_cast<VkDevice>(host));
+      if (it->object_type == VK_OBJECT_TYPE_INSTANCE) std::erase(instances_, reinterpret_cast<VkInstance>(host));
+      return;
+    }
+    if (it->kind == Kind::kArray && it->elem == Elem::kHandle) {
+      const auto* items = reinterpret_cast<const std::byte*>(load_u64(field));
+      const uint64_t n = items && it->count ? it->count(args) : 0;
+      for (uint64_t i = 0; i < n; ++i) handles_.remove(it->object_type, load_u64(items + i * 8));
+      return;
+    }
+  }
+}
+
+}  // namespace host::vk

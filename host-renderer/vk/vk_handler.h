@@ -1,0 +1,50 @@
+// A guest's Vulkan: decodes each command against the guest's own handle
+// table, runs it on the host's driver through the loader, and answers the
+// commands the guest waits for. The first error loses the guest's Vulkan
+// (the session says so); its GL contexts and every other guest carry on.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "vk/handle_table.h"
+#include "vk/host_calls.h"
+#include "wire/reader.h"
+#include "wire/result.h"
+#include "wire/vk_codec.h"
+#include "wire/writer.h"
+
+namespace host::vk {
+
+class VkHandler {
+ public:
+  explicit VkHandler(size_t max_objects);
+  ~VkHandler();
+  VkHandler(const VkHandler&) = delete;
+  VkHandler& operator=(const VkHandler&) = delete;
+
+  // One command; what the guest waits for goes to `reply`.
+  wire::Status run(uint32_t opcode, wire::Reader& payload, wire::Writer& reply);
+
+ private:
+  // A command whose driver call needs the host's own care first.
+  using Special = wire::Result<uint64_t> (VkHandler::*)(void* args);
+  Special special(uint32_t opcode) const;
+
+  wire::Result<uint64_t> create_instance(void* args);
+  wire::Result<uint64_t> create_device(void* args);
+  wire::Result<uint64_t> enumerate_instance_extensions(void* args);
+  wire::Result<uint64_t> enumerate_device_extensions(void* args);
+  void forget_destroyed(const wire::vk::CommandDesc& cmd, const void* args);
+
+  HandleTable handles_;
+  HostDispatch dispatch_;
+  bool loaded_ = false;
+  wire::vk::Arena arena_;
+  std::vector<wire::vk::NewHandle> created_;
+  std::vector<VkInstance> instances_;
+  std::vector<VkDevice> devices_;
+};
+
+}  // namespace host::vk
