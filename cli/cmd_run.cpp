@@ -57,6 +57,19 @@ std::optional<fs::path> find_manifest() {
   return std::nullopt;
 }
 
+// The Vulkan ICD manifest: the build tree's beside this binary, else an
+// installed one.
+std::optional<fs::path> find_vulkan_manifest() {
+  const fs::path dir = self_dir();
+  std::vector<fs::path> candidates = {dir / ".." / "guest-icd" / "conduit_icd_build.json",
+                                      dir / ".." / "share/vulkan/icd.d/conduit_icd.x86_64.json"};
+  for (const char* base : {"/usr/share/vulkan/icd.d", "/usr/local/share/vulkan/icd.d", "/etc/vulkan/icd.d"})
+    candidates.push_back(fs::path(base) / "conduit_icd.x86_64.json");
+  for (const auto& c : candidates)
+    if (fs::exists(c)) return fs::weakly_canonical(c);
+  return std::nullopt;
+}
+
 // The folder of the vendor library a manifest names, for LD_LIBRARY_PATH
 // (libglvnd finds libGLX_<name>.so.0 by library search only).
 std::string library_dir(const fs::path& manifest) {
@@ -112,7 +125,8 @@ class PrivateHost {
     if (pid_ < 0) return false;
     if (pid_ == 0) {
       // The host renders with the machine's own drivers, never with ours.
-      for (const char* var : {"__EGL_VENDOR_LIBRARY_FILENAMES", "__GLX_VENDOR_LIBRARY_NAME"})
+      for (const char* var : {"__EGL_VENDOR_LIBRARY_FILENAMES", "__GLX_VENDOR_LIBRARY_NAME", "VK_DRIVER_FILES",
+                              "VK_ICD_FILENAMES"})
         if (const char* v = std::getenv(var); v && std::strstr(v, "conduit")) unsetenv(var);
       if (FILE* f = std::freopen(log.c_str(), "w", stderr)) (void)f;
       dup2(STDERR_FILENO, STDOUT_FILENO);
@@ -231,6 +245,11 @@ int run_program(RunArgs& a) {
 
   setenv("__EGL_VENDOR_LIBRARY_FILENAMES", manifest->c_str(), 1);
   setenv("__GLX_VENDOR_LIBRARY_NAME", "conduit", 1);
+  // Vulkan programs see Conduit's ICD alone; the machine's stay for other programs.
+  if (auto vk_manifest = find_vulkan_manifest()) {
+    setenv("VK_DRIVER_FILES", vk_manifest->c_str(), 1);
+    unsetenv("VK_ICD_FILENAMES");
+  }
   setenv("CONDUIT_HOST", address.c_str(), 1);
   if (std::string libs = library_dir(*manifest); !libs.empty()) {
     const char* old = std::getenv("LD_LIBRARY_PATH");

@@ -37,6 +37,11 @@ void HandleTable::remove(VkObjectType type, uint64_t host) {
   by_host_.erase(it);
 }
 
+void HandleTable::remove_all(VkObjectType type) {
+  std::erase_if(by_id_, [type](const auto& e) { return e.second.type == type; });
+  std::erase_if(by_host_, [type](const auto& e) { return e.first.first == type; });
+}
+
 uint64_t HandleTable::to_wire(VkObjectType type, bool, uint64_t host) {
   if (host == 0) return 0;
   auto it = by_host_.find({type, host});

@@ -27,6 +27,7 @@ class HandleTable : public wire::vk::Handles {
   // The id of a driver object the guest did not name (found, or made now).
   uint64_t add_host_chosen(VkObjectType type, uint64_t host);
   void remove(VkObjectType type, uint64_t host);
+  void remove_all(VkObjectType type);
   size_t size() const { return by_id_.size(); }
 
   uint64_t to_wire(VkObjectType type, bool dispatchable, uint64_t host) override;

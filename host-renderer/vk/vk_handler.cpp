@@ -14,12 +14,6 @@ using namespace wire::vk;
 
 namespace {
 
-// Commands that end the object named by their last handle parameter.
-bool destroys(const CommandDesc& cmd) {
-  const std::string_view name = cmd.name;
-  return name.starts_with("vkDestroy") || name.starts_with("vkFree");
-}
-
 uint64_t load_u64(const std::byte* p) {
   uint64_t v;
   std::memcpy(&v, p, sizeof v);
@@ -77,30 +71,28 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   if (!failed) {
     for (const NewHandle& n : created_) handles_.add(n.type, n.id, *n.slot);
   }
-  if (destroys(*cmd)) forget_destroyed(*cmd, *args);
+  if (const MemberDesc* gone = destroyed_param(*cmd)) forget_destroyed(*gone, *args);
   if (cmd->synchronous) encode_reply(reply, *cmd, *args, ret, handles_);
   return {};
 }
 
 // The destroyed object's id may name a new object from now on.
-void VkHandler::forget_destroyed(const CommandDesc& cmd, const void* args) {
-  auto params = cmd.fields();
-  for (auto it = params.rbegin(); it != params.rend(); ++it) {
-    const auto* field = static_cast<const std::byte*>(args) + it->offset;
-    if (it->kind == Kind::kHandle) {
-      const uint64_t host = load_u64(field);
-      handles_.remove(it->object_type, host);
-      if (it->object_type == VK_OBJECT_TYPE_DEVICE) std::erase(devices_, reinterpret_cast<VkDevice>(host));
-      if (it->object_type == VK_OBJECT_TYPE_INSTANCE) std::erase(instances_, reinterpret_cast<VkInstance>(host));
-      return;
+void VkHandler::forget_destroyed(const MemberDesc& gone, const void* args) {
+  const auto* field = static_cast<const std::byte*>(args) + gone.offset;
+  if (gone.kind == Kind::kHandle) {
+    const uint64_t host = load_u64(field);
+    handles_.remove(gone.object_type, host);
+    if (gone.object_type == VK_OBJECT_TYPE_DEVICE) std::erase(devices_, reinterpret_cast<VkDevice>(host));
+    if (gone.object_type == VK_OBJECT_TYPE_INSTANCE) {
+      std::erase(instances_, reinterpret_cast<VkInstance>(host));
+      // Its physical devices went with it.
+      if (instances_.empty()) handles_.remove_all(VK_OBJECT_TYPE_PHYSICAL_DEVICE);
     }
-    if (it->kind == Kind::kArray && it->elem == Elem::kHandle) {
-      const auto* items = reinterpret_cast<const std::byte*>(load_u64(field));
-      const uint64_t n = items && it->count ? it->count(args) : 0;
-      for (uint64_t i = 0; i < n; ++i) handles_.remove(it->object_type, load_u64(items + i * 8));
-      return;
-    }
+    return;
   }
+  const auto* items = reinterpret_cast<const std::byte*>(load_u64(field));
+  const uint64_t n = items && gone.count ? gone.count(args) : 0;
+  for (uint64_t i = 0; i < n; ++i) handles_.remove(gone.object_type, load_u64(items + i * 8));
 }
 
 }  // namespace host::vk

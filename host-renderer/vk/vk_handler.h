@@ -36,7 +36,7 @@ class VkHandler {
   wire::Result<uint64_t> create_device(void* args);
   wire::Result<uint64_t> enumerate_instance_extensions(void* args);
   wire::Result<uint64_t> enumerate_device_extensions(void* args);
-  void forget_destroyed(const wire::vk::CommandDesc& cmd, const void* args);
+  void forget_destroyed(const wire::vk::MemberDesc& gone, const void* args);
 
   HandleTable handles_;
   HostDispatch dispatch_;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 namespace wire::vk {
 
@@ -479,6 +480,15 @@ const CommandDesc* command_desc(uint32_t opcode) {
   auto it = std::lower_bound(all.begin(), all.end(), opcode,
                              [](const CommandDesc* c, uint32_t op) { return c->opcode < op; });
   return it != all.end() && (*it)->opcode == opcode ? *it : nullptr;
+}
+
+const MemberDesc* destroyed_param(const CommandDesc& cmd) {
+  const std::string_view name = cmd.name;
+  if (!name.starts_with("vkDestroy") && !name.starts_with("vkFree")) return nullptr;
+  auto params = cmd.fields();
+  for (auto it = params.rbegin(); it != params.rend(); ++it)
+    if (it->kind == Kind::kHandle || (it->kind == Kind::kArray && it->elem == Elem::kHandle)) return &*it;
+  return nullptr;
 }
 
 Result<void*> Arena::alloc(uint64_t count, uint64_t size, size_t at) {

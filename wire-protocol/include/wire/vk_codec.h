@@ -148,6 +148,10 @@ struct Expected {
   std::vector<uint64_t> created;  // handles made for the command, in order
 };
 
+// The parameter whose object a vkDestroy*/vkFree* command ends (a handle,
+// or an array of them), or null for other commands.
+const MemberDesc* destroyed_param(const CommandDesc& cmd);
+
 // Guest.
 Expected encode_args(Writer& w, const CommandDesc& cmd, const void* args, GuestHandles& handles);
 Status decode_reply(Reader& r, const CommandDesc& cmd, void* args, const Expected& expected,

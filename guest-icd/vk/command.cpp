@@ -1,0 +1,101 @@
+// Vulkan commands to the host: one buffer for the whole program, so that
+// commands reach the host in the order the program's threads called them
+// (a command buffer recorded on one thread and submitted on another).
+#include <cstring>
+#include <mutex>
+
+#include "conn/connection.h"
+#include "vk/entry.h"
+#include "vk/objects.h"
+#include "wire/control.h"
+
+namespace icd::vk {
+
+using namespace wire::vk;
+
+namespace {
+
+// Asynchronous commands wait in the buffer until a command that returns
+// something, or until this many bytes.
+constexpr size_t kFlushBytes = 256 * 1024;
+
+struct Outgoing {
+  std::mutex mu;
+  wire::Writer pending;
+};
+
+Outgoing& outgoing() {
+  static Outgoing* out = new Outgoing;
+  return *out;
+}
+
+uint64_t lost_value(const CommandDesc& cmd) {
+  return cmd.ret == Ret::kResult ? static_cast<uint64_t>(static_cast<int64_t>(VK_ERROR_DEVICE_LOST)) : 0;
+}
+
+bool usable(const std::shared_ptr<Connection>& conn) {
+  return conn && !conn->lost() && !conn->context_lost(wire::kVulkanContextId);
+}
+
+// The objects a destroy command ends are forgotten here too.
+void forget_destroyed(const CommandDesc& cmd, const void* args) {
+  const MemberDesc* gone = destroyed_param(cmd);
+  if (!gone || !gone->dispatchable) return;
+  uint64_t handle = 0;
+  std::memcpy(&handle, static_cast<const std::byte*>(args) + gone->offset, sizeof handle);
+  if (gone->kind == Kind::kHandle) GuestObjects::instance().discard(gone->object_type, true, handle);
+}
+
+void send_pending(Connection& conn, Outgoing& out, uint64_t* ticket) {
+  if (out.pending.size() == 0) return;
+  (void)conn.send(nullptr, out.pending.bytes(), out.pending.commands(), ticket);
+  out.pending.clear();
+}
+
+}  // namespace
+
+void flush_commands() {
+  auto conn = Connection::shared();
+  if (!usable(conn)) return;
+  Outgoing& out = outgoing();
+  std::lock_guard lock(out.mu);
+  send_pending(*conn, out, nullptr);
+}
+
+uint64_t run_command(const CommandDesc& cmd, void* args) {
+  auto conn = Connection::shared();
+  if (!usable(conn)) return lost_value(cmd);
+  GuestObjects& objects = GuestObjects::instance();
+  Outgoing& out = outgoing();
+  std::unique_lock lock(out.mu);
+  const size_t at = out.pending.begin(cmd.opcode);
+  Expected expected = encode_args(out.pending, cmd, args, objects);
+  out.pending.end(at);
+  forget_destroyed(cmd, args);
+  if (!cmd.synchronous) {
+    if (out.pending.size() >= kFlushBytes) send_pending(*conn, out, nullptr);
+    return 0;
+  }
+  uint64_t ticket = 0;
+  send_pending(*conn, out, &ticket);
+  lock.unlock();  // other threads send while this one waits
+
+  auto reply = conn->wait_reply(ticket);
+  uint64_t ret = lost_value(cmd);
+  bool answered = false;
+  if (reply) {
+    wire::Reader r(*reply, 0);
+    answered = decode_reply(r, cmd, args, expected, objects, &ret).ok();
+  }
+  const bool failed = !answered || (cmd.ret == Ret::kResult && static_cast<int32_t>(ret) < 0);
+  if (failed) {
+    for (const MemberDesc& m : cmd.fields()) {
+      if (m.kind != Kind::kOutHandles) continue;
+      for (uint64_t h : expected.created) objects.discard(m.object_type, m.dispatchable, h);
+      break;
+    }
+  }
+  return answered ? ret : lost_value(cmd);
+}
+
+}  // namespace icd::vk

@@ -1,0 +1,86 @@
+// The Vulkan loader's ICD interface (the loader-ICD interface document,
+// version 5): negotiation and the proc-address queries the loader asks.
+#include <cstring>
+
+#include "vk/entry.h"
+#include "wire/vk_commands.h"
+
+#define CONDUIT_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace icd::vk {
+
+using namespace wire::vk;
+
+namespace {
+
+// The highest loader interface this ICD speaks: 5 lets programs ask for
+// Vulkan 1.1 and later through vkEnumerateInstanceVersion.
+constexpr uint32_t kInterfaceVersion = 5;
+
+PFN_vkVoidFunction lookup(const char* name) {
+  if (!name) return nullptr;
+  if (auto f = handwritten_entry(name)) return f;
+  return generated_entry(name);
+}
+
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_instance_proc_addr(VkInstance, const char* name) { return lookup(name); }
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr(VkDevice, const char* name) { return lookup(name); }
+
+template <typename Args>
+VkResult run(uint32_t opcode, Args& a) {
+  static const CommandDesc& desc = *command_desc(opcode);
+  return static_cast<VkResult>(static_cast<int64_t>(run_command(desc, &a)));
+}
+
+// The host lists the extensions it has that Conduit carries.
+VKAPI_ATTR VkResult VKAPI_CALL enumerate_instance_extensions(const char* layer, uint32_t* count,
+                                                            VkExtensionProperties* props) {
+  VkArgs_vkEnumerateInstanceExtensionProperties a{layer, count, props};
+  return run(static_cast<uint32_t>(VkOp::vkEnumerateInstanceExtensionProperties), a);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL enumerate_device_extensions(VkPhysicalDevice device, const char* layer,
+                                                          uint32_t* count, VkExtensionProperties* props) {
+  VkArgs_vkEnumerateDeviceExtensionProperties a{device, layer, count, props};
+  return run(static_cast<uint32_t>(VkOp::vkEnumerateDeviceExtensionProperties), a);
+}
+
+template <typename F>
+PFN_vkVoidFunction fn(F f) {
+  return reinterpret_cast<PFN_vkVoidFunction>(f);
+}
+
+}  // namespace
+
+PFN_vkVoidFunction handwritten_entry(const char* name) {
+  struct Entry {
+    const char* name;
+    PFN_vkVoidFunction fn;
+  };
+  static const Entry kEntries[] = {
+      {"vkGetInstanceProcAddr", fn(get_instance_proc_addr)},
+      {"vkGetDeviceProcAddr", fn(get_device_proc_addr)},
+      {"vkEnumerateInstanceExtensionProperties", fn(enumerate_instance_extensions)},
+      {"vkEnumerateDeviceExtensionProperties", fn(enumerate_device_extensions)},
+  };
+  for (const Entry& e : kEntries)
+    if (std::strcmp(name, e.name) == 0) return e.fn;
+  return nullptr;
+}
+
+}  // namespace icd::vk
+
+CONDUIT_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vk_icdNegotiateLoaderICDInterfaceVersion(uint32_t* version) {
+  if (*version > icd::vk::kInterfaceVersion) *version = icd::vk::kInterfaceVersion;
+  return *version < 2 ? VK_ERROR_INCOMPATIBLE_DRIVER : VK_SUCCESS;
+}
+
+CONDUIT_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vk_icdGetInstanceProcAddr(VkInstance instance,
+                                                                                 const char* name) {
+  return icd::vk::lookup(name);
+}
+
+CONDUIT_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vk_icdGetPhysicalDeviceProcAddr(VkInstance instance,
+                                                                                        const char* name) {
+  return icd::vk::lookup(name);
+}
