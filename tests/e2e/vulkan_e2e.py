@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+"""vulkaninfo through Conduit's Vulkan ICD, compared with vulkaninfo run on
+the machine's own driver: the device it shows, and every property and
+feature structure Conduit carries, are the driver's, over a unix socket,
+over shared-memory rings and through the private host of `conduit run`.
+Each run asserts it went through Conduit: the host counts its commands and
+loses nothing.
+
+usage: vulkan_e2e.py CONDUIT_EXE [unittest args]
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from x11_support import Xvfb
+
+CONDUIT = None
+# What vulkaninfo prints that is not the device's: the loader's own notes.
+NOISE = re.compile(r"^(error: XDG_RUNTIME_DIR|WARNING: \[Loader|ERROR: \[Loader)")
+
+
+def native_env(display):
+    env = dict(os.environ, DISPLAY=display)
+    for var in ("VK_DRIVER_FILES", "VK_ICD_FILENAMES", "CONDUIT_HOST"):
+        env.pop(var, None)
+    return env
+
+
+def run(cmd, env, timeout=120):
+    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=timeout)
+    lines = [line for line in p.stdout.splitlines() if not NOISE.match(line)]
+    return p.returncode, lines
+
+
+def section(lines, start):
+    """Lines from the one equal to `start` up to the next blank line."""
+    if start not in lines:
+        return None
+    at = lines.index(start)
+    end = next((i for i in range(at, len(lines)) if not lines[i].strip()), len(lines))
+    return lines[at:end]
+
+
+def device_structures(lines):
+    """vulkaninfo's per-device structure sections, by their title."""
+    titles = [line for line in lines if re.fullmatch(r"VkPhysicalDevice\w+:", line.strip())]
+    return {t.strip(): section(lines, t) for t in titles}
+
+
+class Host:
+    def __init__(self, workdir, transport):
+        self.sock = os.path.join(workdir, f"{transport}.sock")
+        self.address = f"{transport}:{self.sock}"
+        self.log_path = os.path.join(workdir, f"{transport}.log")
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen([CONDUIT, "host", "--listen", self.address], env=native_env(":0"),
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        for _ in range(400):
+            if "listening on" in self.read_log():
+                return
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise RuntimeError("conduit host did not start:\n" + self.read_log())
+
+    def read_log(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+    def stats(self):
+        out = subprocess.run([CONDUIT, "info", "--stats", "--host", self.address], stdout=subprocess.PIPE,
+                             text=True, check=True, timeout=30).stdout
+        return json.loads(out)["total"]
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+        self.log.close()
+
+
+class Suite(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.work = tempfile.mkdtemp(prefix="conduit-vk-e2e-")
+        cls.xvfb = Xvfb()
+        cls.env = native_env(cls.xvfb.display)
+        rc, cls.native_summary = run(["vulkaninfo", "--summary"], cls.env)
+        assert rc == 0, "\n".join(cls.native_summary)
+        rc, cls.native_full = run(["vulkaninfo"], cls.env)
+        assert rc == 0
+        cls.hosts = {t: Host(cls.work, t) for t in ("unix", "shm")}
+
+    @classmethod
+    def tearDownClass(cls):
+        for h in cls.hosts.values():
+            h.stop()
+        cls.xvfb.stop()
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    def through(self, args, host=None):
+        cmd = [CONDUIT, "run"] + (["--host", host.address] if host else []) + ["--"] + args
+        rc, lines = run(cmd, self.env)
+        self.assertEqual(rc, 0, "\n".join(lines[-30:]))
+        return lines
+
+    def assert_same_device(self, lines):
+        native = section(self.native_summary, "GPU0:")
+        self.assertIsNotNone(native)
+        self.assertEqual(section(lines, "GPU0:"), native)
+
+    def check_host(self, transport, args):
+        host = self.hosts[transport]
+        before = host.stats()
+        lines = self.through(args, host)
+        # The program's renderer folds its counters in when it has ended.
+        for _ in range(200):
+            after = host.stats()
+            if after["commands"] > before["commands"]:
+                break
+            time.sleep(0.05)
+        self.assertGreater(after["commands"], before["commands"], "the program did not go through Conduit")
+        self.assertEqual(after["contexts_lost"], before["contexts_lost"])
+        self.assertNotIn("context lost", host.read_log())
+        return lines
+
+    def test_summary_shows_the_host_device(self):
+        for transport in self.hosts:
+            with self.subTest(transport=transport):
+                self.assert_same_device(self.check_host(transport, ["vulkaninfo", "--summary"]))
+
+    def test_summary_through_the_private_host(self):
+        self.assert_same_device(self.through(["vulkaninfo", "--summary"]))
+
+    def test_every_carried_structure_is_the_drivers(self):
+        native = device_structures(self.native_full)
+        for transport in self.hosts:
+            with self.subTest(transport=transport):
+                carried = device_structures(self.check_host(transport, ["vulkaninfo"]))
+                # Vulkan 1.1-1.3's own structures and the core ones at least.
+                for must in ("VkPhysicalDeviceVulkan11Properties:", "VkPhysicalDeviceVulkan13Features:",
+                             "VkPhysicalDeviceDriverProperties:", "VkPhysicalDeviceLimits:"):
+                    self.assertIn(must, carried)
+                for title, body in carried.items():
+                    self.assertEqual(body, native.get(title), title)
+
+
+if __name__ == "__main__":
+    CONDUIT = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)
