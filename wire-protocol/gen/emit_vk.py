@@ -187,7 +187,8 @@ def vk_tables_cpp(m):
            "#include \"wire/vk_commands.h\"\n\n",
            "namespace wire::vk {\nnamespace {\n\n"]
     for name in structs:
-        out.append(f"extern const StructDesc k{name};\n")
+        if not m.structs[name].union:  # unions travel as their bytes
+            out.append(f"extern const StructDesc k{name};\n")
     for name in structs:
         s = m.structs[name]
         if s.union:
