@@ -2,6 +2,7 @@
 // commands reach the host in the order the program's threads called them
 // (a command buffer recorded on one thread and submitted on another).
 #include <cstring>
+#include <functional>
 #include <mutex>
 
 #include "conn/connection.h"
@@ -62,25 +63,46 @@ void flush_commands() {
   send_pending(*conn, out, nullptr);
 }
 
-uint64_t run_command(const CommandDesc& cmd, void* args) {
+bool vulkan_usable() { return usable(Connection::shared()); }
+
+void send_async(uint32_t opcode, const std::function<void(wire::Writer&)>& fill) {
   auto conn = Connection::shared();
-  if (!usable(conn)) return lost_value(cmd);
-  GuestObjects& objects = GuestObjects::instance();
+  if (!usable(conn)) return;
+  Outgoing& out = outgoing();
+  std::lock_guard lock(out.mu);
+  const size_t at = out.pending.begin(opcode);
+  fill(out.pending);
+  out.pending.end(at);
+  if (out.pending.size() >= kFlushBytes) send_pending(*conn, out, nullptr);
+}
+
+wire::Result<std::vector<std::byte>> send_sync(uint32_t opcode, const std::function<void(wire::Writer&)>& fill) {
+  auto conn = Connection::shared();
+  if (!usable(conn)) return wire::make_error(wire::Errc::kClosed, "the host lost this program's Vulkan");
   Outgoing& out = outgoing();
   std::unique_lock lock(out.mu);
-  const size_t at = out.pending.begin(cmd.opcode);
-  Expected expected = encode_args(out.pending, cmd, args, objects);
+  const size_t at = out.pending.begin(opcode);
+  fill(out.pending);
   out.pending.end(at);
-  forget_destroyed(cmd, args);
-  if (!cmd.synchronous) {
-    if (out.pending.size() >= kFlushBytes) send_pending(*conn, out, nullptr);
-    return 0;
-  }
   uint64_t ticket = 0;
   send_pending(*conn, out, &ticket);
   lock.unlock();  // other threads send while this one waits
+  return conn->wait_reply(ticket);
+}
 
-  auto reply = conn->wait_reply(ticket);
+uint64_t run_command(const CommandDesc& cmd, void* args) {
+  if (!vulkan_usable()) return lost_value(cmd);
+  GuestObjects& objects = GuestObjects::instance();
+  Expected expected;
+  auto fill = [&](wire::Writer& w) {
+    expected = encode_args(w, cmd, args, objects);
+    forget_destroyed(cmd, args);
+  };
+  if (!cmd.synchronous) {
+    send_async(cmd.opcode, fill);
+    return 0;
+  }
+  auto reply = send_sync(cmd.opcode, fill);
   uint64_t ret = lost_value(cmd);
   bool answered = false;
   if (reply) {

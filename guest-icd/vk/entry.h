@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 #include <vulkan/vulkan.h>
 
-#include "wire/vk_codec.h"
+#include "wire/vk_commands.h"
 
 namespace icd::vk {
 
@@ -18,7 +20,24 @@ uint64_t run_command(const wire::vk::CommandDesc& cmd, void* args);
 // Sends what waits in the buffer (asynchronous commands) now.
 void flush_commands();
 
+// Whether the host still runs this program's Vulkan.
+bool vulkan_usable();
+
+// Conduit's own commands, in the same order as the program's: `fill`
+// writes the payload. send_sync returns the host's reply.
+void send_async(uint32_t opcode, const std::function<void(wire::Writer&)>& fill);
+wire::Result<std::vector<std::byte>> send_sync(uint32_t opcode, const std::function<void(wire::Writer&)>& fill);
+
+// The generated command a hand-written entry point wraps.
+template <typename Args>
+uint64_t run_generated(wire::vk::VkOp op, Args& args) {
+  static const wire::vk::CommandDesc& desc = *wire::vk::command_desc(static_cast<uint32_t>(op));
+  return run_command(desc, &args);
+}
+inline VkResult as_result(uint64_t v) { return static_cast<VkResult>(static_cast<int64_t>(v)); }
+
 PFN_vkVoidFunction generated_entry(const char* name);
 PFN_vkVoidFunction handwritten_entry(const char* name);
+PFN_vkVoidFunction memory_entry(const char* name);  // memory.cpp
 
 }  // namespace icd::vk

@@ -26,23 +26,17 @@ PFN_vkVoidFunction lookup(const char* name) {
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_instance_proc_addr(VkInstance, const char* name) { return lookup(name); }
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr(VkDevice, const char* name) { return lookup(name); }
 
-template <typename Args>
-VkResult run(uint32_t opcode, Args& a) {
-  static const CommandDesc& desc = *command_desc(opcode);
-  return static_cast<VkResult>(static_cast<int64_t>(run_command(desc, &a)));
-}
-
 // The host lists the extensions it has that Conduit carries.
 VKAPI_ATTR VkResult VKAPI_CALL enumerate_instance_extensions(const char* layer, uint32_t* count,
                                                             VkExtensionProperties* props) {
   VkArgs_vkEnumerateInstanceExtensionProperties a{layer, count, props};
-  return run(static_cast<uint32_t>(VkOp::vkEnumerateInstanceExtensionProperties), a);
+  return as_result(run_generated(VkOp::vkEnumerateInstanceExtensionProperties, a));
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL enumerate_device_extensions(VkPhysicalDevice device, const char* layer,
                                                           uint32_t* count, VkExtensionProperties* props) {
   VkArgs_vkEnumerateDeviceExtensionProperties a{device, layer, count, props};
-  return run(static_cast<uint32_t>(VkOp::vkEnumerateDeviceExtensionProperties), a);
+  return as_result(run_generated(VkOp::vkEnumerateDeviceExtensionProperties, a));
 }
 
 template <typename F>
@@ -65,7 +59,7 @@ PFN_vkVoidFunction handwritten_entry(const char* name) {
   };
   for (const Entry& e : kEntries)
     if (std::strcmp(name, e.name) == 0) return e.fn;
-  return nullptr;
+  return memory_entry(name);
 }
 
 }  // namespace icd::vk

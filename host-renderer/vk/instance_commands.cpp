@@ -132,6 +132,7 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   if (r != VK_SUCCESS) return static_cast<uint64_t>(r);
   *a.pDevice = device;
   devices_.push_back(device);
+  device_gpus_[device] = a.physicalDevice;
   return uint64_t{VK_SUCCESS};
 }
 

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "wire/vk_commands.h"
+#include "wire/vk_memory.h"
 
 namespace host::vk {
 
@@ -22,17 +23,17 @@ uint64_t load_u64(const std::byte* p) {
 
 }  // namespace
 
-VkHandler::VkHandler(size_t max_objects) : handles_(max_objects) {
+VkHandler::VkHandler(size_t max_objects, uint64_t max_memory)
+    : handles_(max_objects), memory_limit_(max_memory) {
   // Commands without an instance (vkCreateInstance, the global queries).
   dispatch_.load(vkGetInstanceProcAddr, VK_NULL_HANDLE);
 }
 
 VkHandler::~VkHandler() {
   // What the guest left behind: its devices, then its instances.
-  for (VkDevice d : devices_) {
-    dispatch_.vkDeviceWaitIdle(d);
-    dispatch_.vkDestroyDevice(d, nullptr);
-  }
+  for (VkDevice d : devices_) dispatch_.vkDeviceWaitIdle(d);
+  free_all_memory();
+  for (VkDevice d : devices_) dispatch_.vkDestroyDevice(d, nullptr);
   for (VkInstance i : instances_) dispatch_.vkDestroyInstance(i, nullptr);
 }
 
@@ -42,11 +43,14 @@ VkHandler::Special VkHandler::special(uint32_t opcode) const {
     case VkOp::vkCreateDevice: return &VkHandler::create_device;
     case VkOp::vkEnumerateInstanceExtensionProperties: return &VkHandler::enumerate_instance_extensions;
     case VkOp::vkEnumerateDeviceExtensionProperties: return &VkHandler::enumerate_device_extensions;
+    case VkOp::vkAllocateMemory: return &VkHandler::allocate_memory;
+    case VkOp::vkFreeMemory: return &VkHandler::free_memory;
     default: return nullptr;
   }
 }
 
 wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer& reply) {
+  if (opcode >= static_cast<uint32_t>(MemoryOp::kWriteMemory)) return run_memory_op(opcode, payload, reply);
   const CommandDesc* cmd = command_desc(opcode);
   HostCall call = host_call(opcode);
   Special own = special(opcode);
@@ -82,7 +86,10 @@ void VkHandler::forget_destroyed(const MemberDesc& gone, const void* args) {
   if (gone.kind == Kind::kHandle) {
     const uint64_t host = load_u64(field);
     handles_.remove(gone.object_type, host);
-    if (gone.object_type == VK_OBJECT_TYPE_DEVICE) std::erase(devices_, reinterpret_cast<VkDevice>(host));
+    if (gone.object_type == VK_OBJECT_TYPE_DEVICE) {
+      std::erase(devices_, reinterpret_cast<VkDevice>(host));
+      device_gpus_.erase(reinterpret_cast<VkDevice>(host));
+    }
     if (gone.object_type == VK_OBJECT_TYPE_INSTANCE) {
       std::erase(instances_, reinterpret_cast<VkInstance>(host));
       // Its physical devices went with it.

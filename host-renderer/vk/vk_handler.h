@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 #include "vk/handle_table.h"
@@ -19,7 +20,8 @@ namespace host::vk {
 
 class VkHandler {
  public:
-  explicit VkHandler(size_t max_objects);
+  // `max_memory`: the guest's device memory, all allocations together.
+  VkHandler(size_t max_objects, uint64_t max_memory);
   ~VkHandler();
   VkHandler(const VkHandler&) = delete;
   VkHandler& operator=(const VkHandler&) = delete;
@@ -38,6 +40,20 @@ class VkHandler {
   wire::Result<uint64_t> enumerate_device_extensions(void* args);
   void forget_destroyed(const wire::vk::MemberDesc& gone, const void* args);
 
+  // memory_commands.cpp: device memory, mapped where the host can see it,
+  // and the guest's copies of it written in and read out.
+  struct HostMemory {
+    VkDeviceMemory memory;
+    VkDevice device;
+    uint64_t size;
+    void* mapped;  // host-visible memory stays mapped while it lives
+    bool coherent;
+  };
+  wire::Result<uint64_t> allocate_memory(void* args);
+  wire::Result<uint64_t> free_memory(void* args);
+  wire::Status run_memory_op(uint32_t opcode, wire::Reader& payload, wire::Writer& reply);
+  wire::Result<HostMemory*> mapped_range(wire::Reader& payload, uint64_t* offset, uint64_t* size);
+  void free_all_memory();
   HandleTable handles_;
   HostDispatch dispatch_;
   bool loaded_ = false;
@@ -45,6 +61,10 @@ class VkHandler {
   std::vector<wire::vk::NewHandle> created_;
   std::vector<VkInstance> instances_;
   std::vector<VkDevice> devices_;
+  std::unordered_map<VkDevice, VkPhysicalDevice> device_gpus_;
+  std::unordered_map<VkDeviceMemory, HostMemory> memory_;
+  uint64_t memory_limit_;
+  uint64_t memory_total_ = 0;
 };
 
 }  // namespace host::vk

@@ -248,9 +248,11 @@ def vk_host_calls_cpp(m):
     commands = generated_commands(m)
     out = [HEADER, "#include \"vk/host_calls.h\"\n\n#include \"wire/vk_commands.h\"\n\n",
            "namespace host::vk {\n\nusing namespace wire::vk;\n\n",
+           "// Entries the loader does not give for this instance (global commands\n"
+           "// asked with one) keep what an earlier load found.\n",
            "void HostDispatch::load(PFN_vkGetInstanceProcAddr gipa, VkInstance instance) {\n"]
     for c in _host_run(m):
-        out.append(f"  {c.name} = reinterpret_cast<PFN_{c.name}>(gipa(instance, \"{c.name}\"));\n")
+        out.append(f"  if (auto f = gipa(instance, \"{c.name}\")) {c.name} = reinterpret_cast<PFN_{c.name}>(f);\n")
     out.append("}\n\nnamespace {\n\n")
     for c in commands:
         args = ", ".join("nullptr" if p.kind == "allocator" else f"a.{p.name}" for p in c.params)

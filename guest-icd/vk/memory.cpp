@@ -1,0 +1,254 @@
+// Host-visible device memory in the guest: a copy (shadow) the program maps
+// and writes; what changed goes to the host before anything the GPU does
+// with it (a submit, a flush, an unmap), found by comparing the shadow with
+// what was last sent, so coherent memory needs no flush. What the GPU wrote
+// comes back after waits and invalidates (docs/vulkan.md, "Memory").
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "conn/changed_ranges.h"
+#include "vk/entry.h"
+#include "wire/vk_memory.h"
+
+namespace icd::vk {
+
+using namespace wire::vk;
+
+namespace {
+
+struct Shadow {
+  VkDeviceSize size = 0;
+  bool host_visible = false;
+  bool mapped = false;
+  std::vector<std::byte> bytes;  // what the program sees
+  std::vector<std::byte> sent;   // what the host has
+};
+
+struct Memories {
+  std::mutex mu;
+  std::unordered_map<uint64_t, Shadow> by_id;  // VkDeviceMemory ids
+  std::unordered_map<VkDevice, VkPhysicalDevice> device_gpus;
+  std::unordered_map<VkPhysicalDevice, VkPhysicalDeviceMemoryProperties> properties;
+};
+
+Memories& memories() {
+  static Memories* m = new Memories;
+  return *m;
+}
+
+uint64_t id_of(VkDeviceMemory memory) { return reinterpret_cast<uint64_t>(memory); }
+
+void send_changes(uint64_t id, Shadow& s) {
+  for (const ByteRange& r : changed_ranges(s.bytes.data(), s.sent.data(), s.size)) {
+    send_async(static_cast<uint32_t>(MemoryOp::kWriteMemory), [&](wire::Writer& w) {
+      w.put(MemoryRange{id, r.offset, r.length});
+      w.put_data(s.bytes.data() + r.offset, r.length);
+    });
+    std::memcpy(s.sent.data() + r.offset, s.bytes.data() + r.offset, r.length);
+  }
+}
+
+// The host's contents into the shadow (the program's unsent writes first).
+bool fetch(uint64_t id, Shadow& s) {
+  send_changes(id, s);
+  auto reply = send_sync(static_cast<uint32_t>(MemoryOp::kReadMemory),
+                         [&](wire::Writer& w) { w.put(MemoryRange{id, 0, s.size}); });
+  if (!reply) return false;
+  wire::Reader r(*reply, 0);
+  auto data = r.get_data();
+  if (!data || data->bytes.size() != s.size) return false;
+  std::memcpy(s.bytes.data(), data->bytes.data(), s.size);
+  s.sent = s.bytes;
+  return true;
+}
+
+template <typename Each>
+void each_mapped(Each each) {
+  Memories& m = memories();
+  std::lock_guard lock(m.mu);
+  for (auto& [id, s] : m.by_id)
+    if (s.mapped) each(id, s);
+}
+
+VkMemoryPropertyFlags type_flags(VkDevice device, uint32_t type) {
+  Memories& m = memories();
+  VkPhysicalDevice gpu;
+  {
+    std::lock_guard lock(m.mu);
+    auto it = m.device_gpus.find(device);
+    if (it == m.device_gpus.end()) return 0;
+    gpu = it->second;
+    if (auto p = m.properties.find(gpu); p != m.properties.end())
+      return type < p->second.memoryTypeCount ? p->second.memoryTypes[type].propertyFlags : 0;
+  }
+  VkArgs_vkGetPhysicalDeviceMemoryProperties a{gpu, nullptr};
+  VkPhysicalDeviceMemoryProperties props{};
+  a.pMemoryProperties = &props;
+  run_generated(VkOp::vkGetPhysicalDeviceMemoryProperties, a);
+  std::lock_guard lock(m.mu);
+  m.properties[gpu] = props;
+  return type < props.memoryTypeCount ? props.memoryTypes[type].propertyFlags : 0;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL create_device(VkPhysicalDevice gpu, const VkDeviceCreateInfo* info,
+                                            const VkAllocationCallbacks* allocator, VkDevice* device) {
+  VkArgs_vkCreateDevice a{gpu, info, allocator, device};
+  const VkResult r = as_result(run_generated(VkOp::vkCreateDevice, a));
+  if (r == VK_SUCCESS) {
+    std::lock_guard lock(memories().mu);
+    memories().device_gpus[*device] = gpu;
+  }
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL allocate_memory(VkDevice device, const VkMemoryAllocateInfo* info,
+                                              const VkAllocationCallbacks* allocator, VkDeviceMemory* memory) {
+  const VkMemoryPropertyFlags flags = type_flags(device, info->memoryTypeIndex);
+  VkArgs_vkAllocateMemory a{device, info, allocator, memory};
+  const VkResult r = as_result(run_generated(VkOp::vkAllocateMemory, a));
+  if (r == VK_SUCCESS) {
+    std::lock_guard lock(memories().mu);
+    Shadow& s = memories().by_id[id_of(*memory)];
+    s.size = info->allocationSize;
+    s.host_visible = flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+  }
+  return r;
+}
+
+VKAPI_ATTR void VKAPI_CALL free_memory(VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* allocator) {
+  {
+    std::lock_guard lock(memories().mu);
+    memories().by_id.erase(id_of(memory));
+  }
+  VkArgs_vkFreeMemory a{device, memory, allocator};
+  run_generated(VkOp::vkFreeMemory, a);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL map_memory(VkDevice, VkDeviceMemory memory, VkDeviceSize offset, VkDeviceSize,
+                                         VkMemoryMapFlags, void** data) {
+  Memories& m = memories();
+  std::lock_guard lock(m.mu);
+  auto it = m.by_id.find(id_of(memory));
+  if (it == m.by_id.end() || !it->second.host_visible || it->second.mapped || offset > it->second.size)
+    return VK_ERROR_MEMORY_MAP_FAILED;
+  Shadow& s = it->second;
+  s.bytes.assign(s.size, std::byte{0});
+  s.sent = s.bytes;
+  if (!fetch(it->first, s)) return VK_ERROR_DEVICE_LOST;
+  s.mapped = true;
+  *data = s.bytes.data() + offset;
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL unmap_memory(VkDevice, VkDeviceMemory memory) {
+  Memories& m = memories();
+  std::lock_guard lock(m.mu);
+  auto it = m.by_id.find(id_of(memory));
+  if (it == m.by_id.end() || !it->second.mapped) return;
+  send_changes(it->first, it->second);
+  it->second.mapped = false;
+  it->second.bytes = {};
+  it->second.sent = {};
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL flush_ranges(VkDevice, uint32_t count, const VkMappedMemoryRange* ranges) {
+  Memories& m = memories();
+  std::lock_guard lock(m.mu);
+  for (uint32_t i = 0; i < count; ++i)
+    if (auto it = m.by_id.find(id_of(ranges[i].memory)); it != m.by_id.end() && it->second.mapped)
+      send_changes(it->first, it->second);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL invalidate_ranges(VkDevice, uint32_t count, const VkMappedMemoryRange* ranges) {
+  Memories& m = memories();
+  std::lock_guard lock(m.mu);
+  for (uint32_t i = 0; i < count; ++i)
+    if (auto it = m.by_id.find(id_of(ranges[i].memory)); it != m.by_id.end() && it->second.mapped)
+      if (!fetch(it->first, it->second)) return VK_ERROR_DEVICE_LOST;
+  return VK_SUCCESS;
+}
+
+void send_all_changes() { each_mapped([](uint64_t id, Shadow& s) { send_changes(id, s); }); }
+void fetch_all() { each_mapped([](uint64_t id, Shadow& s) { fetch(id, s); }); }
+
+// Submissions: what the program wrote into mapped memory goes first.
+VKAPI_ATTR VkResult VKAPI_CALL queue_submit(VkQueue queue, uint32_t count, const VkSubmitInfo* submits, VkFence fence) {
+  send_all_changes();
+  VkArgs_vkQueueSubmit a{queue, count, submits, fence};
+  return as_result(run_generated(VkOp::vkQueueSubmit, a));
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL queue_submit2(VkQueue queue, uint32_t count, const VkSubmitInfo2* submits,
+                                            VkFence fence) {
+  send_all_changes();
+  VkArgs_vkQueueSubmit2 a{queue, count, submits, fence};
+  return as_result(run_generated(VkOp::vkQueueSubmit2, a));
+}
+
+// Waits: once the GPU's work is done, mapped memory shows what it wrote.
+VKAPI_ATTR VkResult VKAPI_CALL wait_for_fences(VkDevice device, uint32_t count, const VkFence* fences,
+                                              VkBool32 all, uint64_t timeout) {
+  VkArgs_vkWaitForFences a{device, count, fences, all, timeout};
+  const VkResult r = as_result(run_generated(VkOp::vkWaitForFences, a));
+  if (r == VK_SUCCESS) fetch_all();
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL get_fence_status(VkDevice device, VkFence fence) {
+  VkArgs_vkGetFenceStatus a{device, fence};
+  const VkResult r = as_result(run_generated(VkOp::vkGetFenceStatus, a));
+  if (r == VK_SUCCESS) fetch_all();
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL queue_wait_idle(VkQueue queue) {
+  VkArgs_vkQueueWaitIdle a{queue};
+  const VkResult r = as_result(run_generated(VkOp::vkQueueWaitIdle, a));
+  if (r == VK_SUCCESS) fetch_all();
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL device_wait_idle(VkDevice device) {
+  VkArgs_vkDeviceWaitIdle a{device};
+  const VkResult r = as_result(run_generated(VkOp::vkDeviceWaitIdle, a));
+  if (r == VK_SUCCESS) fetch_all();
+  return r;
+}
+
+template <typename F>
+PFN_vkVoidFunction fn(F f) {
+  return reinterpret_cast<PFN_vkVoidFunction>(f);
+}
+
+}  // namespace
+
+PFN_vkVoidFunction memory_entry(const char* name) {
+  struct Entry {
+    const char* name;
+    PFN_vkVoidFunction fn;
+  };
+  static const Entry kEntries[] = {
+      {"vkCreateDevice", fn(create_device)},
+      {"vkAllocateMemory", fn(allocate_memory)},
+      {"vkFreeMemory", fn(free_memory)},
+      {"vkMapMemory", fn(map_memory)},
+      {"vkUnmapMemory", fn(unmap_memory)},
+      {"vkFlushMappedMemoryRanges", fn(flush_ranges)},
+      {"vkInvalidateMappedMemoryRanges", fn(invalidate_ranges)},
+      {"vkQueueSubmit", fn(queue_submit)},
+      {"vkQueueSubmit2", fn(queue_submit2)},
+      {"vkQueueSubmit2KHR", fn(queue_submit2)},
+      {"vkWaitForFences", fn(wait_for_fences)},
+      {"vkGetFenceStatus", fn(get_fence_status)},
+      {"vkQueueWaitIdle", fn(queue_wait_idle)},
+      {"vkDeviceWaitIdle", fn(device_wait_idle)},
+  };
+  for (const Entry& e : kEntries)
+    if (std::strcmp(name, e.name) == 0) return e.fn;
+  return nullptr;
+}
+
+}  // namespace icd::vk

@@ -1,0 +1,104 @@
+// Device memory: charged to the guest; host-visible memory mapped on the
+// host for its whole life, so the guest's copy of what it wrote goes in, and
+// what the GPU wrote comes out, without mapping it again.
+#include <cstring>
+#include <string>
+
+#include "vk/vk_handler.h"
+#include "wire/vk_commands.h"
+#include "wire/vk_memory.h"
+
+namespace host::vk {
+
+using wire::Errc;
+using wire::make_error;
+using namespace wire::vk;
+
+wire::Result<uint64_t> VkHandler::allocate_memory(void* args) {
+  auto& a = *static_cast<VkArgs_vkAllocateMemory*>(args);
+  const VkDeviceSize size = a.pAllocateInfo->allocationSize;
+  auto gpu = device_gpus_.find(a.device);
+  if (gpu == device_gpus_.end()) return make_error(Errc::kBadName, "memory of a device this host did not make");
+  VkPhysicalDeviceMemoryProperties props{};
+  dispatch_.vkGetPhysicalDeviceMemoryProperties(gpu->second, &props);
+  if (a.pAllocateInfo->memoryTypeIndex >= props.memoryTypeCount) return uint64_t(int64_t{VK_ERROR_OUT_OF_DEVICE_MEMORY});
+  if (size > memory_limit_ - memory_total_) return uint64_t(int64_t{VK_ERROR_OUT_OF_DEVICE_MEMORY});
+  const VkMemoryPropertyFlags flags = props.memoryTypes[a.pAllocateInfo->memoryTypeIndex].propertyFlags;
+
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  const VkResult r = dispatch_.vkAllocateMemory(a.device, a.pAllocateInfo, nullptr, &memory);
+  if (r != VK_SUCCESS) return uint64_t(int64_t{r});
+  void* mapped = nullptr;
+  if ((flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
+      dispatch_.vkMapMemory(a.device, memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS) {
+    dispatch_.vkFreeMemory(a.device, memory, nullptr);
+    return uint64_t(int64_t{VK_ERROR_MEMORY_MAP_FAILED});
+  }
+  memory_total_ += size;
+  memory_[memory] = {memory, a.device, size, mapped, (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0};
+  *a.pMemory = memory;
+  return uint64_t{VK_SUCCESS};
+}
+
+wire::Result<uint64_t> VkHandler::free_memory(void* args) {
+  auto& a = *static_cast<VkArgs_vkFreeMemory*>(args);
+  auto it = memory_.find(a.memory);
+  if (a.memory == VK_NULL_HANDLE || it == memory_.end()) return uint64_t{0};  // freeing null is allowed
+  memory_total_ -= it->second.size;
+  memory_.erase(it);
+  dispatch_.vkFreeMemory(a.device, a.memory, nullptr);
+  return uint64_t{0};
+}
+
+void VkHandler::free_all_memory() {
+  for (auto& [memory, m] : memory_) dispatch_.vkFreeMemory(m.device, memory, nullptr);
+  memory_.clear();
+  memory_total_ = 0;
+}
+
+// A range of a live, host-visible allocation named by the guest.
+wire::Result<VkHandler::HostMemory*> VkHandler::mapped_range(wire::Reader& payload, uint64_t* offset,
+                                                             uint64_t* size) {
+  const size_t at = payload.offset();
+  auto range = payload.get<MemoryRange>();
+  if (!range) return range.error();
+  auto handle = handles_.from_wire(VK_OBJECT_TYPE_DEVICE_MEMORY, false, range->memory);
+  if (!handle) return make_error(handle.error().code, handle.error().detail, at);
+  auto it = memory_.find(reinterpret_cast<VkDeviceMemory>(*handle));
+  if (it == memory_.end() || !it->second.mapped)
+    return make_error(Errc::kBadValue, "memory that is not host-visible", at);
+  if (range->offset > it->second.size || range->size > it->second.size - range->offset)
+    return make_error(Errc::kBadLength, "a range past the allocation's " + std::to_string(it->second.size) + " bytes",
+                      at);
+  *offset = range->offset;
+  *size = range->size;
+  return &it->second;
+}
+
+wire::Status VkHandler::run_memory_op(uint32_t opcode, wire::Reader& payload, wire::Writer& reply) {
+  uint64_t offset = 0, size = 0;
+  auto m = mapped_range(payload, &offset, &size);
+  if (!m) return m.error();
+  auto* host = static_cast<std::byte*>((*m)->mapped) + offset;
+  // Memory that is not coherent is made visible whole: offset 0 and the
+  // whole size are always aligned as the driver needs.
+  const VkMappedMemoryRange whole{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, (*m)->memory, 0, VK_WHOLE_SIZE};
+  switch (static_cast<MemoryOp>(opcode)) {
+    case MemoryOp::kWriteMemory: {
+      const size_t at = payload.offset();
+      auto data = payload.get_data_in_place();  // copied as it is, never looked at
+      if (!data) return data.error();
+      if (data->is_null() || data->bytes.size() != size) return make_error(Errc::kBadLength, "memory bytes", at);
+      std::memcpy(host, data->bytes.data(), size);
+      if (!(*m)->coherent) dispatch_.vkFlushMappedMemoryRanges((*m)->device, 1, &whole);
+      return {};
+    }
+    case MemoryOp::kReadMemory:
+      if (!(*m)->coherent) dispatch_.vkInvalidateMappedMemoryRanges((*m)->device, 1, &whole);
+      reply.put_data(host, size);
+      return {};
+  }
+  return make_error(Errc::kUnknownOpcode, "a Vulkan command the host does not run: " + std::to_string(opcode));
+}
+
+}  // namespace host::vk
