@@ -27,6 +27,21 @@ VkHandler::VkHandler(size_t max_objects, uint64_t max_memory)
     : handles_(max_objects), memory_limit_(max_memory) {
   // Commands without an instance (vkCreateInstance, the global queries).
   dispatch_.load(vkGetInstanceProcAddr, VK_NULL_HANDLE);
+  keep_drivers_loaded();
+}
+
+// One instance of the renderer's own, for as long as the renderer lives: the
+// loader keeps the drivers loaded while any instance does, so a guest's
+// instances after the first do not load and initialise them again, and what
+// the drivers keep is still theirs (not an unloaded library's) at exit.
+void VkHandler::keep_drivers_loaded() {
+  static VkInstance kept = [this] {
+    VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    VkInstance instance = VK_NULL_HANDLE;
+    dispatch_.vkCreateInstance(&info, nullptr, &instance);
+    return instance;
+  }();
+  (void)kept;
 }
 
 VkHandler::~VkHandler() {

@@ -33,6 +33,7 @@ class VkHandler {
   // A command whose driver call needs the host's own care first.
   using Special = wire::Result<uint64_t> (VkHandler::*)(void* args);
   Special special(uint32_t opcode) const;
+  void keep_drivers_loaded();
 
   wire::Result<uint64_t> create_instance(void* args);
   wire::Result<uint64_t> create_device(void* args);

@@ -640,6 +640,7 @@ Status decode_args(Reader& r, const CommandDesc& cmd, Arena& arena, void* args, 
 void encode_reply(Writer& w, const CommandDesc& cmd, const void* args, uint64_t ret, Handles& handles) {
   if (cmd.ret != Ret::kVoid) w.put(ret);
   for (const MemberDesc& m : cmd.fields()) {
+    if (m.kind != Kind::kOutScalar && m.kind != Kind::kOutArray) continue;
     auto* p = load<const std::byte*>(at(args, m.offset));
     if (m.kind == Kind::kOutScalar) {
       w.put(uint32_t{p != nullptr});
@@ -661,6 +662,7 @@ Status decode_reply(Reader& r, const CommandDesc& cmd, void* args, const Expecte
   }
   size_t out = 0;
   for (const MemberDesc& m : cmd.fields()) {
+    if (m.kind != Kind::kOutScalar && m.kind != Kind::kOutArray) continue;
     auto* p = load<std::byte*>(at(args, m.offset));
     if (m.kind == Kind::kOutScalar) {
       auto present = get_present(r);
