@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include <vulkan/vulkan.h>
@@ -37,6 +38,17 @@ uint64_t run_generated(wire::vk::VkOp op, Args& args) {
 inline VkResult as_result(uint64_t v) { return static_cast<VkResult>(static_cast<int64_t>(v)); }
 
 PFN_vkVoidFunction generated_entry(const char* name);
+
+// A table of hand-written entry points, searched by name.
+struct NamedEntry {
+  const char* name;
+  PFN_vkVoidFunction fn;
+};
+PFN_vkVoidFunction find_entry(std::span<const NamedEntry> table, const char* name);
+template <typename F>
+PFN_vkVoidFunction entry_fn(F f) {
+  return reinterpret_cast<PFN_vkVoidFunction>(f);
+}
 PFN_vkVoidFunction handwritten_entry(const char* name);
 PFN_vkVoidFunction memory_entry(const char* name);  // memory.cpp
 

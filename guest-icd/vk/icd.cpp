@@ -39,26 +39,22 @@ VKAPI_ATTR VkResult VKAPI_CALL enumerate_device_extensions(VkPhysicalDevice devi
   return as_result(run_generated(VkOp::vkEnumerateDeviceExtensionProperties, a));
 }
 
-template <typename F>
-PFN_vkVoidFunction fn(F f) {
-  return reinterpret_cast<PFN_vkVoidFunction>(f);
-}
-
 }  // namespace
 
-PFN_vkVoidFunction handwritten_entry(const char* name) {
-  struct Entry {
-    const char* name;
-    PFN_vkVoidFunction fn;
-  };
-  static const Entry kEntries[] = {
-      {"vkGetInstanceProcAddr", fn(get_instance_proc_addr)},
-      {"vkGetDeviceProcAddr", fn(get_device_proc_addr)},
-      {"vkEnumerateInstanceExtensionProperties", fn(enumerate_instance_extensions)},
-      {"vkEnumerateDeviceExtensionProperties", fn(enumerate_device_extensions)},
-  };
-  for (const Entry& e : kEntries)
+PFN_vkVoidFunction find_entry(std::span<const NamedEntry> table, const char* name) {
+  for (const NamedEntry& e : table)
     if (std::strcmp(name, e.name) == 0) return e.fn;
+  return nullptr;
+}
+
+PFN_vkVoidFunction handwritten_entry(const char* name) {
+  static const NamedEntry kEntries[] = {
+      {"vkGetInstanceProcAddr", entry_fn(get_instance_proc_addr)},
+      {"vkGetDeviceProcAddr", entry_fn(get_device_proc_addr)},
+      {"vkEnumerateInstanceExtensionProperties", entry_fn(enumerate_instance_extensions)},
+      {"vkEnumerateDeviceExtensionProperties", entry_fn(enumerate_device_extensions)},
+  };
+  if (auto f = find_entry(kEntries, name)) return f;
   return memory_entry(name);
 }
 

@@ -218,36 +218,26 @@ VKAPI_ATTR VkResult VKAPI_CALL device_wait_idle(VkDevice device) {
   return r;
 }
 
-template <typename F>
-PFN_vkVoidFunction fn(F f) {
-  return reinterpret_cast<PFN_vkVoidFunction>(f);
-}
-
 }  // namespace
 
 PFN_vkVoidFunction memory_entry(const char* name) {
-  struct Entry {
-    const char* name;
-    PFN_vkVoidFunction fn;
+  static const NamedEntry kEntries[] = {
+      {"vkCreateDevice", entry_fn(create_device)},
+      {"vkAllocateMemory", entry_fn(allocate_memory)},
+      {"vkFreeMemory", entry_fn(free_memory)},
+      {"vkMapMemory", entry_fn(map_memory)},
+      {"vkUnmapMemory", entry_fn(unmap_memory)},
+      {"vkFlushMappedMemoryRanges", entry_fn(flush_ranges)},
+      {"vkInvalidateMappedMemoryRanges", entry_fn(invalidate_ranges)},
+      {"vkQueueSubmit", entry_fn(queue_submit)},
+      {"vkQueueSubmit2", entry_fn(queue_submit2)},
+      {"vkQueueSubmit2KHR", entry_fn(queue_submit2)},
+      {"vkWaitForFences", entry_fn(wait_for_fences)},
+      {"vkGetFenceStatus", entry_fn(get_fence_status)},
+      {"vkQueueWaitIdle", entry_fn(queue_wait_idle)},
+      {"vkDeviceWaitIdle", entry_fn(device_wait_idle)},
   };
-  static const Entry kEntries[] = {
-      {"vkCreateDevice", fn(create_device)},
-      {"vkAllocateMemory", fn(allocate_memory)},
-      {"vkFreeMemory", fn(free_memory)},
-      {"vkMapMemory", fn(map_memory)},
-      {"vkUnmapMemory", fn(unmap_memory)},
-      {"vkFlushMappedMemoryRanges", fn(flush_ranges)},
-      {"vkInvalidateMappedMemoryRanges", fn(invalidate_ranges)},
-      {"vkQueueSubmit", fn(queue_submit)},
-      {"vkQueueSubmit2", fn(queue_submit2)},
-      {"vkQueueSubmit2KHR", fn(queue_submit2)},
-      {"vkWaitForFences", fn(wait_for_fences)},
-      {"vkGetFenceStatus", fn(get_fence_status)},
-      {"vkQueueWaitIdle", fn(queue_wait_idle)},
-      {"vkDeviceWaitIdle", fn(device_wait_idle)},
-  };
-  for (const Entry& e : kEntries)
-    if (std::strcmp(name, e.name) == 0) return e.fn;
+  if (auto f = find_entry(kEntries, name)) return f;
   return nullptr;
 }
 
