@@ -38,6 +38,8 @@ uint64_t run_generated(wire::vk::VkOp op, Args& args) {
 inline VkResult as_result(uint64_t v) { return static_cast<VkResult>(static_cast<int64_t>(v)); }
 
 PFN_vkVoidFunction generated_entry(const char* name);
+// Any of the ICD's entry points by name, as the loader finds them.
+PFN_vkVoidFunction icd_lookup(const char* name);
 
 // A table of hand-written entry points, searched by name.
 struct NamedEntry {

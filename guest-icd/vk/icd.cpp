@@ -2,7 +2,10 @@
 // version 5): negotiation and the proc-address queries the loader asks.
 #include <cstring>
 
+#include <vector>
+
 #include "vk/entry.h"
+#include "vk/wsi.h"
 #include "wire/vk_commands.h"
 
 #define CONDUIT_EXPORT extern "C" __attribute__((visibility("default")))
@@ -17,26 +20,42 @@ namespace {
 // Vulkan 1.1 and later through vkEnumerateInstanceVersion.
 constexpr uint32_t kInterfaceVersion = 5;
 
-PFN_vkVoidFunction lookup(const char* name) {
-  if (!name) return nullptr;
-  if (auto f = handwritten_entry(name)) return f;
-  return generated_entry(name);
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_instance_proc_addr(VkInstance, const char* name) { return icd_lookup(name); }
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr(VkDevice, const char* name) { return icd_lookup(name); }
+
+// The host's extensions that Conduit carries, and the guest's own (window
+// system integration): `ask` is the host's enumeration.
+template <typename Ask>
+VkResult extensions(Ask ask, std::span<const VkExtensionProperties> own, uint32_t* count,
+                    VkExtensionProperties* props) {
+  uint32_t n = 0;
+  VkResult r = ask(&n, nullptr);
+  if (r != VK_SUCCESS) return r;
+  std::vector<VkExtensionProperties> list(n);
+  if ((r = ask(&n, list.data())) < 0) return r;
+  list.resize(n);
+  list.insert(list.end(), own.begin(), own.end());
+  return wire::vk::answer_enumeration<VkExtensionProperties>(list, count, props);
 }
 
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_instance_proc_addr(VkInstance, const char* name) { return lookup(name); }
-VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL get_device_proc_addr(VkDevice, const char* name) { return lookup(name); }
-
-// The host lists the extensions it has that Conduit carries.
 VKAPI_ATTR VkResult VKAPI_CALL enumerate_instance_extensions(const char* layer, uint32_t* count,
                                                             VkExtensionProperties* props) {
-  VkArgs_vkEnumerateInstanceExtensionProperties a{layer, count, props};
-  return as_result(run_generated(VkOp::vkEnumerateInstanceExtensionProperties, a));
+  if (layer) return VK_ERROR_LAYER_NOT_PRESENT;
+  auto ask = [](uint32_t* n, VkExtensionProperties* p) {
+    VkArgs_vkEnumerateInstanceExtensionProperties a{nullptr, n, p};
+    return as_result(run_generated(VkOp::vkEnumerateInstanceExtensionProperties, a));
+  };
+  return extensions(ask, kGuestInstanceExtensions, count, props);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL enumerate_device_extensions(VkPhysicalDevice device, const char* layer,
                                                           uint32_t* count, VkExtensionProperties* props) {
-  VkArgs_vkEnumerateDeviceExtensionProperties a{device, layer, count, props};
-  return as_result(run_generated(VkOp::vkEnumerateDeviceExtensionProperties, a));
+  if (layer) return VK_ERROR_LAYER_NOT_PRESENT;
+  auto ask = [device](uint32_t* n, VkExtensionProperties* p) {
+    VkArgs_vkEnumerateDeviceExtensionProperties a{device, nullptr, n, p};
+    return as_result(run_generated(VkOp::vkEnumerateDeviceExtensionProperties, a));
+  };
+  return extensions(ask, kGuestDeviceExtensions, count, props);
 }
 
 }  // namespace
@@ -55,7 +74,14 @@ PFN_vkVoidFunction handwritten_entry(const char* name) {
       {"vkEnumerateDeviceExtensionProperties", entry_fn(enumerate_device_extensions)},
   };
   if (auto f = find_entry(kEntries, name)) return f;
+  if (auto f = wsi_entry(name)) return f;
   return memory_entry(name);
+}
+
+PFN_vkVoidFunction icd_lookup(const char* name) {
+  if (!name) return nullptr;
+  if (auto f = handwritten_entry(name)) return f;
+  return generated_entry(name);
 }
 
 }  // namespace icd::vk
@@ -67,10 +93,10 @@ CONDUIT_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vk_icdNegotiateLoaderICDInterfaceV
 
 CONDUIT_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vk_icdGetInstanceProcAddr(VkInstance instance,
                                                                                  const char* name) {
-  return icd::vk::lookup(name);
+  return icd::vk::icd_lookup(name);
 }
 
 CONDUIT_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vk_icdGetPhysicalDeviceProcAddr(VkInstance instance,
                                                                                         const char* name) {
-  return icd::vk::lookup(name);
+  return icd::vk::icd_lookup(name);
 }

@@ -10,6 +10,7 @@
 
 #include "conn/changed_ranges.h"
 #include "vk/entry.h"
+#include "vk/memory.h"
 #include "wire/vk_memory.h"
 
 namespace icd::vk {
@@ -50,16 +51,21 @@ void send_changes(uint64_t id, Shadow& s) {
   }
 }
 
-// The host's contents into the shadow (the program's unsent writes first).
-bool fetch(uint64_t id, Shadow& s) {
-  send_changes(id, s);
+bool read_range(uint64_t id, uint64_t size, std::byte* out) {
   auto reply = send_sync(static_cast<uint32_t>(MemoryOp::kReadMemory),
-                         [&](wire::Writer& w) { w.put(MemoryRange{id, 0, s.size}); });
+                         [&](wire::Writer& w) { w.put(MemoryRange{id, 0, size}); });
   if (!reply) return false;
   wire::Reader r(*reply, 0);
   auto data = r.get_data();
-  if (!data || data->bytes.size() != s.size) return false;
-  std::memcpy(s.bytes.data(), data->bytes.data(), s.size);
+  if (!data || data->bytes.size() != size) return false;
+  std::memcpy(out, data->bytes.data(), size);
+  return true;
+}
+
+// The host's contents into the shadow (the program's unsent writes first).
+bool fetch(uint64_t id, Shadow& s) {
+  send_changes(id, s);
+  if (!read_range(id, s.size, s.bytes.data())) return false;
   s.sent = s.bytes;
   return true;
 }
@@ -72,7 +78,9 @@ void each_mapped(Each each) {
     if (s.mapped) each(id, s);
 }
 
-VkMemoryPropertyFlags type_flags(VkDevice device, uint32_t type) {
+}  // namespace
+
+VkMemoryPropertyFlags memory_type_flags(VkDevice device, uint32_t type) {
   Memories& m = memories();
   VkPhysicalDevice gpu;
   {
@@ -92,6 +100,10 @@ VkMemoryPropertyFlags type_flags(VkDevice device, uint32_t type) {
   return type < props.memoryTypeCount ? props.memoryTypes[type].propertyFlags : 0;
 }
 
+bool read_memory(VkDeviceMemory memory, uint64_t size, std::byte* out) { return read_range(id_of(memory), size, out); }
+
+namespace {
+
 VKAPI_ATTR VkResult VKAPI_CALL create_device(VkPhysicalDevice gpu, const VkDeviceCreateInfo* info,
                                             const VkAllocationCallbacks* allocator, VkDevice* device) {
   VkArgs_vkCreateDevice a{gpu, info, allocator, device};
@@ -105,7 +117,7 @@ VKAPI_ATTR VkResult VKAPI_CALL create_device(VkPhysicalDevice gpu, const VkDevic
 
 VKAPI_ATTR VkResult VKAPI_CALL allocate_memory(VkDevice device, const VkMemoryAllocateInfo* info,
                                               const VkAllocationCallbacks* allocator, VkDeviceMemory* memory) {
-  const VkMemoryPropertyFlags flags = type_flags(device, info->memoryTypeIndex);
+  const VkMemoryPropertyFlags flags = memory_type_flags(device, info->memoryTypeIndex);
   VkArgs_vkAllocateMemory a{device, info, allocator, memory};
   const VkResult r = as_result(run_generated(VkOp::vkAllocateMemory, a));
   if (r == VK_SUCCESS) {

@@ -21,8 +21,11 @@ bool carried(std::string_view name, bool instance) {
   return false;
 }
 
-// Surfaces of guest windows are the guest's own: the host never makes one.
-bool guest_only(std::string_view name) { return name == "VK_KHR_xcb_surface" || name == "VK_KHR_xlib_surface"; }
+// Surfaces and swapchains are the guest's own: the host never makes one.
+bool guest_only(std::string_view name) {
+  return name == "VK_KHR_surface" || name == "VK_KHR_xcb_surface" || name == "VK_KHR_xlib_surface" ||
+         name == "VK_EXT_headless_surface" || name == "VK_KHR_swapchain";
+}
 
 // The driver's extensions that are carried (a guest asks by name, and may
 // ask twice: first how many).
@@ -36,14 +39,7 @@ std::vector<VkExtensionProperties> carried_of(const std::vector<VkExtensionPrope
 // Answers an enumeration the way the driver would, from a list of our own.
 uint64_t answer(const std::vector<VkExtensionProperties>& list, uint32_t* count, VkExtensionProperties* out) {
   if (!count) return static_cast<uint64_t>(VK_ERROR_INITIALIZATION_FAILED);
-  if (!out) {
-    *count = static_cast<uint32_t>(list.size());
-    return VK_SUCCESS;
-  }
-  const uint32_t n = std::min<uint32_t>(*count, static_cast<uint32_t>(list.size()));
-  std::copy_n(list.begin(), n, out);
-  *count = n;
-  return n < list.size() ? VK_INCOMPLETE : VK_SUCCESS;
+  return static_cast<uint64_t>(static_cast<int64_t>(answer_enumeration<VkExtensionProperties>(list, count, out)));
 }
 
 template <typename Enumerate>
@@ -127,6 +123,11 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   VkDeviceCreateInfo info = *a.pCreateInfo;
   info.enabledLayerCount = 0;
   info.ppEnabledLayerNames = nullptr;
+  std::vector<const char*> names;
+  for (uint32_t i = 0; i < info.enabledExtensionCount; ++i)
+    if (!guest_only(info.ppEnabledExtensionNames[i])) names.push_back(info.ppEnabledExtensionNames[i]);
+  info.enabledExtensionCount = static_cast<uint32_t>(names.size());
+  info.ppEnabledExtensionNames = names.data();
   VkDevice device = VK_NULL_HANDLE;
   const VkResult r = dispatch_.vkCreateDevice(a.physicalDevice, &info, nullptr, &device);
   if (r != VK_SUCCESS) return static_cast<uint64_t>(r);

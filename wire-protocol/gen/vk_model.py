@@ -64,7 +64,10 @@ def _member(elem):
     return Member(name=name, base=elem.find("type").text, pointer=before.count("*"),
                   const=before.strip().startswith("const"), len=elem.get("altlen") or elem.get("len"),
                   array=fixed.group(1).strip() if fixed else "",
-                  optional=(elem.get("optional") or "").startswith("true"),
+                  # A pointer the spec says is not checked (one a selector
+                  # leaves unused) may be null with a count.
+                  optional=(elem.get("optional") or "").startswith("true")
+                  or (elem.get("noautovalidity") == "true" and "*" in before),
                   bitfield=re.match(r"\s*:\s*\d", after) is not None)
 
 

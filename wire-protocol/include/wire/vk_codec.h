@@ -152,6 +152,20 @@ struct Expected {
 // or an array of them), or null for other commands.
 const MemberDesc* destroyed_param(const CommandDesc& cmd);
 
+// Vulkan's count-then-fill answer from a list: the count alone when `out`
+// is null, else as many as fit, VK_INCOMPLETE when not all did.
+template <typename T>
+VkResult answer_enumeration(std::span<const T> list, uint32_t* count, T* out) {
+  if (!out) {
+    *count = static_cast<uint32_t>(list.size());
+    return VK_SUCCESS;
+  }
+  const uint32_t n = *count < list.size() ? *count : static_cast<uint32_t>(list.size());
+  for (uint32_t i = 0; i < n; ++i) out[i] = list[i];
+  *count = n;
+  return n < list.size() ? VK_INCOMPLETE : VK_SUCCESS;
+}
+
 // Guest.
 Expected encode_args(Writer& w, const CommandDesc& cmd, const void* args, GuestHandles& handles);
 Status decode_reply(Reader& r, const CommandDesc& cmd, void* args, const Expected& expected,

@@ -1,0 +1,263 @@
+// Swapchains: images on the host the program renders into like any other,
+// each with a host-visible buffer it is copied into at present; the guest
+// reads the buffer back and its presenter shows it in the surface's window.
+// Everything here goes through the ICD's own entry points, as a program's
+// calls would.
+#include <memory>
+#include <vector>
+
+#include "vk/entry.h"
+#include "vk/memory.h"
+#include "vk/wsi.h"
+
+namespace icd::vk {
+
+using wire::vk::VkArgs_vkWaitForFences;
+
+namespace {
+
+template <typename PFN>
+PFN icd(const char* name) {
+  return reinterpret_cast<PFN>(icd_lookup(name));
+}
+#define ICD(name) icd<PFN_##name>(#name)
+
+struct SwapImage {
+  VkImage image = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkBuffer readback = VK_NULL_HANDLE;
+  VkDeviceMemory readback_memory = VK_NULL_HANDLE;
+  VkCommandBuffer copy = VK_NULL_HANDLE;  // image -> readback, recorded once
+};
+
+struct Swapchain {
+  VkDevice device = VK_NULL_HANDLE;
+  GuestSurface* surface = nullptr;
+  VkExtent2D extent{};
+  VkQueue queue = VK_NULL_HANDLE;
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkFence done = VK_NULL_HANDLE;
+  std::vector<SwapImage> images;
+  uint32_t next = 0;
+  std::vector<std::byte> pixels;
+};
+
+Swapchain* swapchain_of(VkSwapchainKHR s) { return reinterpret_cast<Swapchain*>(s); }
+
+// The first memory type the requirements allow with `want`, else any allowed.
+uint32_t memory_type(VkDevice device, uint32_t allowed, VkMemoryPropertyFlags want) {
+  uint32_t any = UINT32_MAX;
+  for (uint32_t i = 0; i < 32; ++i) {
+    if (!(allowed & (1u << i))) continue;
+    if ((memory_type_flags(device, i) & want) == want) return i;
+    if (any == UINT32_MAX) any = i;
+  }
+  return any;
+}
+
+VkResult allocate(VkDevice device, const VkMemoryRequirements& req, VkMemoryPropertyFlags want,
+                  VkDeviceMemory* memory) {
+  VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  info.allocationSize = req.size;
+  info.memoryTypeIndex = memory_type(device, req.memoryTypeBits, want);
+  return ICD(vkAllocateMemory)(device, &info, nullptr, memory);
+}
+
+VkResult make_image(Swapchain& sc, const VkSwapchainCreateInfoKHR& ci, SwapImage& img) {
+  VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  info.imageType = VK_IMAGE_TYPE_2D;
+  info.format = ci.imageFormat;
+  info.extent = {ci.imageExtent.width, ci.imageExtent.height, 1};
+  info.mipLevels = 1;
+  info.arrayLayers = 1;
+  info.samples = VK_SAMPLE_COUNT_1_BIT;
+  info.tiling = VK_IMAGE_TILING_OPTIMAL;
+  info.usage = ci.imageUsage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  VkResult r = ICD(vkCreateImage)(sc.device, &info, nullptr, &img.image);
+  if (r != VK_SUCCESS) return r;
+  VkMemoryRequirements req{};
+  ICD(vkGetImageMemoryRequirements)(sc.device, img.image, &req);
+  if ((r = allocate(sc.device, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &img.memory)) != VK_SUCCESS) return r;
+  if ((r = ICD(vkBindImageMemory)(sc.device, img.image, img.memory, 0)) != VK_SUCCESS) return r;
+
+  VkBufferCreateInfo buf{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  buf.size = VkDeviceSize{ci.imageExtent.width} * ci.imageExtent.height * 4;
+  buf.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  if ((r = ICD(vkCreateBuffer)(sc.device, &buf, nullptr, &img.readback)) != VK_SUCCESS) return r;
+  ICD(vkGetBufferMemoryRequirements)(sc.device, img.readback, &req);
+  const VkMemoryPropertyFlags visible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+  if ((r = allocate(sc.device, req, visible, &img.readback_memory)) != VK_SUCCESS) return r;
+  return ICD(vkBindBufferMemory)(sc.device, img.readback, img.readback_memory, 0);
+}
+
+VkImageMemoryBarrier layout_change(VkImage image, VkImageLayout from, VkImageLayout to, VkAccessFlags src,
+                                   VkAccessFlags dst) {
+  VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  b.srcAccessMask = src;
+  b.dstAccessMask = dst;
+  b.oldLayout = from;
+  b.newLayout = to;
+  b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.image = image;
+  b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  return b;
+}
+
+// An image the program presents is in PRESENT_SRC; it is copied and left so.
+VkResult record_copy(Swapchain& sc, SwapImage& img) {
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  VkResult r = ICD(vkBeginCommandBuffer)(img.copy, &begin);
+  if (r != VK_SUCCESS) return r;
+  auto to_copy = layout_change(img.image, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                               VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+  ICD(vkCmdPipelineBarrier)(img.copy, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                            nullptr, 0, nullptr, 1, &to_copy);
+  VkBufferImageCopy region{};
+  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+  region.imageExtent = {sc.extent.width, sc.extent.height, 1};
+  ICD(vkCmdCopyImageToBuffer)(img.copy, img.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, img.readback, 1, &region);
+  auto back = layout_change(img.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR,
+                            VK_ACCESS_TRANSFER_READ_BIT, 0);
+  VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  ICD(vkCmdPipelineBarrier)(img.copy, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                            VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 1, &to_host, 0,
+                            nullptr, 1, &back);
+  return ICD(vkEndCommandBuffer)(img.copy);
+}
+
+void destroy(Swapchain* sc) {
+  if (!sc) return;
+  if (sc->queue) ICD(vkQueueWaitIdle)(sc->queue);
+  for (SwapImage& img : sc->images) {
+    ICD(vkDestroyBuffer)(sc->device, img.readback, nullptr);
+    ICD(vkFreeMemory)(sc->device, img.readback_memory, nullptr);
+    ICD(vkDestroyImage)(sc->device, img.image, nullptr);
+    ICD(vkFreeMemory)(sc->device, img.memory, nullptr);
+  }
+  if (sc->pool) ICD(vkDestroyCommandPool)(sc->device, sc->pool, nullptr);
+  if (sc->done) ICD(vkDestroyFence)(sc->device, sc->done, nullptr);
+  delete sc;
+}
+
+VkResult build(Swapchain& sc, const VkSwapchainCreateInfoKHR& ci) {
+  ICD(vkGetDeviceQueue)(sc.device, 0, 0, &sc.queue);
+  VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  VkResult r = ICD(vkCreateCommandPool)(sc.device, &pool, nullptr, &sc.pool);
+  if (r != VK_SUCCESS) return r;
+  VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  if ((r = ICD(vkCreateFence)(sc.device, &fence, nullptr, &sc.done)) != VK_SUCCESS) return r;
+  sc.images.resize(std::max<uint32_t>(ci.minImageCount, 2));
+  for (SwapImage& img : sc.images) {
+    if ((r = make_image(sc, ci, img)) != VK_SUCCESS) return r;
+    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    alloc.commandPool = sc.pool;
+    alloc.commandBufferCount = 1;
+    if ((r = ICD(vkAllocateCommandBuffers)(sc.device, &alloc, &img.copy)) != VK_SUCCESS) return r;
+    if ((r = record_copy(sc, img)) != VK_SUCCESS) return r;
+  }
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL create_swapchain(VkDevice device, const VkSwapchainCreateInfoKHR* ci,
+                                               const VkAllocationCallbacks*, VkSwapchainKHR* out) {
+  auto* sc = new Swapchain;
+  sc->device = device;
+  sc->surface = surface_of(ci->surface);
+  sc->extent = ci->imageExtent;
+  sc->pixels.resize(size_t{sc->extent.width} * sc->extent.height * 4);
+  const VkResult r = build(*sc, *ci);
+  if (r != VK_SUCCESS) {
+    destroy(sc);
+    return r;
+  }
+  *out = reinterpret_cast<VkSwapchainKHR>(sc);
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL destroy_swapchain(VkDevice, VkSwapchainKHR swapchain, const VkAllocationCallbacks*) {
+  destroy(swapchain_of(swapchain));
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL swapchain_images(VkDevice, VkSwapchainKHR swapchain, uint32_t* count, VkImage* out) {
+  std::vector<VkImage> images;
+  for (const SwapImage& img : swapchain_of(swapchain)->images) images.push_back(img.image);
+  return wire::vk::answer_enumeration<VkImage>(images, count, out);
+}
+
+// The next image in turn: presenting finished with it already. The
+// semaphore and fence are signalled on the host, in queue order.
+VkResult acquire(VkSwapchainKHR swapchain, VkSemaphore semaphore, VkFence fence, uint32_t* index) {
+  Swapchain& sc = *swapchain_of(swapchain);
+  *index = sc.next;
+  sc.next = (sc.next + 1) % sc.images.size();
+  if (!semaphore && !fence) return VK_SUCCESS;
+  VkSubmitInfo signal{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  signal.signalSemaphoreCount = semaphore ? 1 : 0;
+  signal.pSignalSemaphores = &semaphore;
+  return ICD(vkQueueSubmit)(sc.queue, 1, &signal, fence);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL acquire_next_image(VkDevice, VkSwapchainKHR swapchain, uint64_t, VkSemaphore semaphore,
+                                                 VkFence fence, uint32_t* index) {
+  return acquire(swapchain, semaphore, fence, index);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL acquire_next_image2(VkDevice, const VkAcquireNextImageInfoKHR* info, uint32_t* index) {
+  return acquire(info->swapchain, info->semaphore, info->fence, index);
+}
+
+// Copies the image once the program's rendering is done, reads it back and
+// shows it; a window whose size changed makes the swapchain suboptimal.
+VkResult present_one(Swapchain& sc, uint32_t index, std::span<const VkSemaphore> waits) {
+  std::vector<VkPipelineStageFlags> stages(waits.size(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.waitSemaphoreCount = static_cast<uint32_t>(waits.size());
+  submit.pWaitSemaphores = waits.data();
+  submit.pWaitDstStageMask = stages.data();
+  submit.commandBufferCount = 1;
+  submit.pCommandBuffers = &sc.images[index].copy;
+  VkResult r = ICD(vkQueueSubmit)(sc.queue, 1, &submit, sc.done);
+  if (r != VK_SUCCESS) return r;
+  VkArgs_vkWaitForFences wait{sc.device, 1, &sc.done, VK_TRUE, UINT64_MAX};
+  if ((r = as_result(run_generated(wire::vk::VkOp::vkWaitForFences, wait))) != VK_SUCCESS) return r;
+  if ((r = ICD(vkResetFences)(sc.device, 1, &sc.done)) != VK_SUCCESS) return r;
+  if (!read_memory(sc.images[index].readback_memory, sc.pixels.size(), sc.pixels.data())) return VK_ERROR_DEVICE_LOST;
+  if (!sc.surface->presenter) return VK_SUCCESS;  // headless
+  VkExtent2D now{};
+  if (!sc.surface->window_extent(&now)) return VK_ERROR_SURFACE_LOST_KHR;
+  sc.surface->presenter->present(sc.pixels.data(), static_cast<int>(sc.extent.width),
+                                 static_cast<int>(sc.extent.height), static_cast<int>(sc.extent.width * 4));
+  return now.width == sc.extent.width && now.height == sc.extent.height ? VK_SUCCESS : VK_SUBOPTIMAL_KHR;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL queue_present(VkQueue, const VkPresentInfoKHR* info) {
+  VkResult worst = VK_SUCCESS;
+  for (uint32_t i = 0; i < info->swapchainCount; ++i) {
+    // The program's semaphores are waited for once, by the first copy.
+    std::span<const VkSemaphore> waits;
+    if (i == 0) waits = {info->pWaitSemaphores, info->waitSemaphoreCount};
+    const VkResult r = present_one(*swapchain_of(info->pSwapchains[i]), info->pImageIndices[i], waits);
+    if (info->pResults) info->pResults[i] = r;
+    if (r < 0 || worst == VK_SUCCESS) worst = r < 0 || r == VK_SUBOPTIMAL_KHR ? r : worst;
+  }
+  return worst;
+}
+
+}  // namespace
+
+PFN_vkVoidFunction swapchain_entry(const char* name) {
+  static const NamedEntry kEntries[] = {
+      {"vkCreateSwapchainKHR", entry_fn(create_swapchain)},
+      {"vkDestroySwapchainKHR", entry_fn(destroy_swapchain)},
+      {"vkGetSwapchainImagesKHR", entry_fn(swapchain_images)},
+      {"vkAcquireNextImageKHR", entry_fn(acquire_next_image)},
+      {"vkAcquireNextImage2KHR", entry_fn(acquire_next_image2)},
+      {"vkQueuePresentKHR", entry_fn(queue_present)},
+  };
+  return find_entry(kEntries, name);
+}
+
+}  // namespace icd::vk
