@@ -9,6 +9,7 @@
 #include "vk/entry.h"
 #include "vk/objects.h"
 #include "wire/control.h"
+#include "wire/vk_memory.h"
 
 namespace icd::vk {
 
@@ -76,38 +77,64 @@ void send_async(uint32_t opcode, const std::function<void(wire::Writer&)>& fill)
   if (out.pending.size() >= kFlushBytes) send_pending(*conn, out, nullptr);
 }
 
-wire::Result<std::vector<std::byte>> send_sync(uint32_t opcode, const std::function<void(wire::Writer&)>& fill) {
+wire::Result<std::vector<std::byte>> send_sync(const std::function<void(wire::Writer&)>& write) {
   auto conn = Connection::shared();
   if (!usable(conn)) return wire::make_error(wire::Errc::kClosed, "the host lost this program's Vulkan");
   Outgoing& out = outgoing();
   std::unique_lock lock(out.mu);
-  const size_t at = out.pending.begin(opcode);
-  fill(out.pending);
-  out.pending.end(at);
+  write(out.pending);
   uint64_t ticket = 0;
   send_pending(*conn, out, &ticket);
   lock.unlock();  // other threads send while this one waits
   return conn->wait_reply(ticket);
 }
 
-uint64_t run_command(const CommandDesc& cmd, void* args) {
+void write_command(wire::Writer& w, uint32_t opcode, const std::function<void(wire::Writer&)>& fill) {
+  const size_t at = w.begin(opcode);
+  fill(w);
+  w.end(at);
+}
+
+void write_memory_read(wire::Writer& w, uint64_t memory, uint64_t size) {
+  write_command(w, static_cast<uint32_t>(MemoryOp::kReadMemory),
+                [&](wire::Writer& c) { c.put(MemoryRange{memory, 0, size}); });
+}
+
+bool take_memory_read(wire::Reader& r, uint64_t size, std::byte* out) {
+  auto data = r.get_data();
+  if (!data || data->bytes.size() != size) return false;
+  std::memcpy(out, data->bytes.data(), size);
+  return true;
+}
+
+uint64_t run_command_then_read(const CommandDesc& cmd, void* args, std::span<const MemoryRead> reads,
+                               bool* read) {
+  *read = false;
   if (!vulkan_usable()) return lost_value(cmd);
   GuestObjects& objects = GuestObjects::instance();
   Expected expected;
-  auto fill = [&](wire::Writer& w) {
-    expected = encode_args(w, cmd, args, objects);
-    forget_destroyed(cmd, args);
+  auto write = [&](wire::Writer& w) {
+    write_command(w, cmd.opcode, [&](wire::Writer& c) {
+      expected = encode_args(c, cmd, args, objects);
+      forget_destroyed(cmd, args);
+    });
+    for (const MemoryRead& m : reads) write_memory_read(w, m.memory, m.size);
   };
   if (!cmd.synchronous) {
-    send_async(cmd.opcode, fill);
+    send_async(cmd.opcode, [&](wire::Writer& c) {
+      expected = encode_args(c, cmd, args, objects);
+      forget_destroyed(cmd, args);
+    });
     return 0;
   }
-  auto reply = send_sync(cmd.opcode, fill);
+  auto reply = send_sync(write);
   uint64_t ret = lost_value(cmd);
   bool answered = false;
   if (reply) {
     wire::Reader r(*reply, 0);
     answered = decode_reply(r, cmd, args, expected, objects, &ret).ok();
+    *read = answered;
+    for (const MemoryRead& m : reads) *read = *read && take_memory_read(r, m.size, m.out);
   }
   const bool failed = !answered || (cmd.ret == Ret::kResult && static_cast<int32_t>(ret) < 0);
   if (failed) {
@@ -118,6 +145,11 @@ uint64_t run_command(const CommandDesc& cmd, void* args) {
     }
   }
   return answered ? ret : lost_value(cmd);
+}
+
+uint64_t run_command(const CommandDesc& cmd, void* args) {
+  bool unused = false;
+  return run_command_then_read(cmd, args, {}, &unused);
 }
 
 }  // namespace icd::vk

@@ -25,9 +25,25 @@ void flush_commands();
 bool vulkan_usable();
 
 // Conduit's own commands, in the same order as the program's: `fill`
-// writes the payload. send_sync returns the host's reply.
+// writes one command's payload.
 void send_async(uint32_t opcode, const std::function<void(wire::Writer&)>& fill);
-wire::Result<std::vector<std::byte>> send_sync(uint32_t opcode, const std::function<void(wire::Writer&)>& fill);
+
+// Host memory read into `out` in the same batch as a command: after a wait,
+// what the GPU wrote comes back without another round trip.
+struct MemoryRead {
+  uint64_t memory;  // the VkDeviceMemory's id
+  uint64_t size;    // from offset 0
+  std::byte* out;
+};
+// Sends what waits with the commands `write` adds (whole commands) and
+// returns the host's reply to them all.
+wire::Result<std::vector<std::byte>> send_sync(const std::function<void(wire::Writer&)>& write);
+void write_memory_read(wire::Writer& w, uint64_t memory, uint64_t size);
+bool take_memory_read(wire::Reader& r, uint64_t size, std::byte* out);
+
+// Runs `cmd` (synchronous ones only read); `*read` says whether every read came back.
+uint64_t run_command_then_read(const wire::vk::CommandDesc& cmd, void* args, std::span<const MemoryRead> reads,
+                               bool* read);
 
 // The generated command a hand-written entry point wraps.
 template <typename Args>
@@ -36,6 +52,11 @@ uint64_t run_generated(wire::vk::VkOp op, Args& args) {
   return run_command(desc, &args);
 }
 inline VkResult as_result(uint64_t v) { return static_cast<VkResult>(static_cast<int64_t>(v)); }
+template <typename Args>
+VkResult run_then_read(wire::vk::VkOp op, Args& args, std::span<const MemoryRead> reads, bool* read) {
+  static const wire::vk::CommandDesc& desc = *wire::vk::command_desc(static_cast<uint32_t>(op));
+  return as_result(run_command_then_read(desc, &args, reads, read));
+}
 
 PFN_vkVoidFunction generated_entry(const char* name);
 // Any of the ICD's entry points by name, as the loader finds them.

@@ -52,14 +52,10 @@ void send_changes(uint64_t id, Shadow& s) {
 }
 
 bool read_range(uint64_t id, uint64_t size, std::byte* out) {
-  auto reply = send_sync(static_cast<uint32_t>(MemoryOp::kReadMemory),
-                         [&](wire::Writer& w) { w.put(MemoryRange{id, 0, size}); });
+  auto reply = send_sync([&](wire::Writer& w) { write_memory_read(w, id, size); });
   if (!reply) return false;
   wire::Reader r(*reply, 0);
-  auto data = r.get_data();
-  if (!data || data->bytes.size() != size) return false;
-  std::memcpy(out, data->bytes.data(), size);
-  return true;
+  return take_memory_read(r, size, out);
 }
 
 // The host's contents into the shadow (the program's unsent writes first).
@@ -99,8 +95,6 @@ VkMemoryPropertyFlags memory_type_flags(VkDevice device, uint32_t type) {
   m.properties[gpu] = props;
   return type < props.memoryTypeCount ? props.memoryTypes[type].propertyFlags : 0;
 }
-
-bool read_memory(VkDeviceMemory memory, uint64_t size, std::byte* out) { return read_range(id_of(memory), size, out); }
 
 namespace {
 
@@ -184,7 +178,26 @@ VKAPI_ATTR VkResult VKAPI_CALL invalidate_ranges(VkDevice, uint32_t count, const
 }
 
 void send_all_changes() { each_mapped([](uint64_t id, Shadow& s) { send_changes(id, s); }); }
-void fetch_all() { each_mapped([](uint64_t id, Shadow& s) { fetch(id, s); }); }
+// A wait, and in the same round trip the host's contents of every mapped
+// allocation (the program's unsent writes go first).
+template <typename Args>
+VkResult wait_and_fetch(VkOp op, Args& args) {
+  Memories& m = memories();
+  std::lock_guard lock(m.mu);
+  std::vector<MemoryRead> reads;
+  std::vector<Shadow*> shadows;
+  for (auto& [id, s] : m.by_id) {
+    if (!s.mapped) continue;
+    send_changes(id, s);
+    reads.push_back({id, s.size, s.bytes.data()});
+    shadows.push_back(&s);
+  }
+  bool read = false;
+  const VkResult r = run_then_read(op, args, reads, &read);
+  if (read)
+    for (Shadow* s : shadows) s->sent = s->bytes;
+  return r;
+}
 
 // Submissions: what the program wrote into mapped memory goes first.
 VKAPI_ATTR VkResult VKAPI_CALL queue_submit(VkQueue queue, uint32_t count, const VkSubmitInfo* submits, VkFence fence) {
@@ -204,30 +217,22 @@ VKAPI_ATTR VkResult VKAPI_CALL queue_submit2(VkQueue queue, uint32_t count, cons
 VKAPI_ATTR VkResult VKAPI_CALL wait_for_fences(VkDevice device, uint32_t count, const VkFence* fences,
                                               VkBool32 all, uint64_t timeout) {
   VkArgs_vkWaitForFences a{device, count, fences, all, timeout};
-  const VkResult r = as_result(run_generated(VkOp::vkWaitForFences, a));
-  if (r == VK_SUCCESS) fetch_all();
-  return r;
+  return wait_and_fetch(VkOp::vkWaitForFences, a);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL get_fence_status(VkDevice device, VkFence fence) {
   VkArgs_vkGetFenceStatus a{device, fence};
-  const VkResult r = as_result(run_generated(VkOp::vkGetFenceStatus, a));
-  if (r == VK_SUCCESS) fetch_all();
-  return r;
+  return wait_and_fetch(VkOp::vkGetFenceStatus, a);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL queue_wait_idle(VkQueue queue) {
   VkArgs_vkQueueWaitIdle a{queue};
-  const VkResult r = as_result(run_generated(VkOp::vkQueueWaitIdle, a));
-  if (r == VK_SUCCESS) fetch_all();
-  return r;
+  return wait_and_fetch(VkOp::vkQueueWaitIdle, a);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL device_wait_idle(VkDevice device) {
   VkArgs_vkDeviceWaitIdle a{device};
-  const VkResult r = as_result(run_generated(VkOp::vkDeviceWaitIdle, a));
-  if (r == VK_SUCCESS) fetch_all();
-  return r;
+  return wait_and_fetch(VkOp::vkDeviceWaitIdle, a);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "conn/connection.h"
 #include "vk/entry.h"
 #include "vk/memory.h"
 #include "vk/wsi.h"
@@ -221,15 +222,24 @@ VkResult present_one(Swapchain& sc, uint32_t index, std::span<const VkSemaphore>
   submit.pCommandBuffers = &sc.images[index].copy;
   VkResult r = ICD(vkQueueSubmit)(sc.queue, 1, &submit, sc.done);
   if (r != VK_SUCCESS) return r;
+  // The wait and the pixels in one round trip.
   VkArgs_vkWaitForFences wait{sc.device, 1, &sc.done, VK_TRUE, UINT64_MAX};
-  if ((r = as_result(run_generated(wire::vk::VkOp::vkWaitForFences, wait))) != VK_SUCCESS) return r;
+  const MemoryRead pixels{reinterpret_cast<uint64_t>(sc.images[index].readback_memory), sc.pixels.size(),
+                          sc.pixels.data()};
+  bool read = false;
+  if ((r = run_then_read(wire::vk::VkOp::vkWaitForFences, wait, std::span(&pixels, 1), &read)) != VK_SUCCESS)
+    return r;
+  if (!read) return VK_ERROR_DEVICE_LOST;
   if ((r = ICD(vkResetFences)(sc.device, 1, &sc.done)) != VK_SUCCESS) return r;
-  if (!read_memory(sc.images[index].readback_memory, sc.pixels.size(), sc.pixels.data())) return VK_ERROR_DEVICE_LOST;
   if (!sc.surface->presenter) return VK_SUCCESS;  // headless
   VkExtent2D now{};
   if (!sc.surface->window_extent(&now)) return VK_ERROR_SURFACE_LOST_KHR;
   sc.surface->presenter->present(sc.pixels.data(), static_cast<int>(sc.extent.width),
                                  static_cast<int>(sc.extent.height), static_cast<int>(sc.extent.width * 4));
+  if (auto conn = Connection::shared()) {
+    conn->stats().swaps++;  // a present is a swap: round trips per frame count them
+    conn->stats().frames++;
+  }
   return now.width == sc.extent.width && now.height == sc.extent.height ? VK_SUCCESS : VK_SUBOPTIMAL_KHR;
 }
 

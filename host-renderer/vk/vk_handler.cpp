@@ -91,6 +91,10 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
     for (const NewHandle& n : created_) handles_.add(n.type, n.id, *n.slot);
   }
   if (const MemberDesc* gone = destroyed_param(*cmd)) forget_destroyed(*gone, *args);
+  // The guest was told this worked (async_results in vk-annotations.toml).
+  if (failed && !cmd->synchronous)
+    return make_error(Errc::kIo, std::string(cmd->name) + " failed on the host: VkResult " +
+                                     std::to_string(static_cast<int32_t>(ret)), payload.offset());
   if (cmd->synchronous) encode_reply(reply, *cmd, *args, ret, handles_);
   return {};
 }

@@ -151,7 +151,9 @@ def _ret_kind(m, c):
     return "Ret::kValue"
 
 
-def _synchronous(c):
+def _synchronous(m, c):
+    if c.name in m.async_results:
+        return False
     return c.ret != "void" or any(p.kind.startswith("out_") and p.kind not in SYNC_FREE_OUTPUTS
                                   for p in c.params)
 
@@ -213,7 +215,7 @@ def vk_tables_cpp(m):
         if descs:
             bodies.append(f"const MemberDesc k{c.name}_params[] = {{\n  {lines}}};\n")
         bodies.append(f"const CommandDesc k{c.name} = {{\"{c.name}\", {c.opcode}, sizeof(VkArgs_{c.name}), "
-                      f"{arr}, {len(descs)}, {_ret_kind(m, c)}, {str(_synchronous(c)).lower()}}};\n\n")
+                      f"{arr}, {len(descs)}, {_ret_kind(m, c)}, {str(_synchronous(m, c)).lower()}}};\n\n")
     out += ["\n"] + fns + ["\n"] + bodies
     out.append("// By structure type (sorted by value where first used).\n")
     by_stype = sorted((m.structs[n].stype, n) for n in structs if m.structs[n].stype)

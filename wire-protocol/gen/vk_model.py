@@ -175,6 +175,7 @@ class VkModel:
                 self.selected_types.update(t.get("name") for t in req.findall("type"))
         carried = self.notes["carried_extensions"]
         known = {e.get("name"): e for e in self.root.iter("extension")}
+        self.async_results = set(self.notes.get("async_results", []))
         unknown = sorted(set(carried) - set(known))
         if unknown:
             raise SystemExit(f"vk annotations: unknown extensions {', '.join(unknown)}")
@@ -226,6 +227,12 @@ class VkModel:
             except Unsupported as err:
                 if not c.custom:
                     self.failures[name] = str(err)
+        wrong = sorted(n for n in self.async_results
+                       if n not in self.commands or self.resolve(self.commands[n].ret) != "VkResult"
+                       or any(p.kind.startswith("out_") for p in self.commands[n].params))
+        if wrong:
+            raise SystemExit("vk annotations: async_results that are not commands answering a VkResult "
+                             "alone: " + ", ".join(wrong))
         if self.failures:
             lines = "\n".join(f"  {n}: {w}" for n, w in sorted(self.failures.items()))
             raise SystemExit("Vulkan commands needing an annotation (hand-written or unsupported):\n"
