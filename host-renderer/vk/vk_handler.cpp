@@ -91,6 +91,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
     for (const NewHandle& n : created_) handles_.add(n.type, n.id, *n.slot);
   }
   if (const MemberDesc* gone = destroyed_param(*cmd)) forget_destroyed(*gone, *args);
+  if (!failed) note_children(opcode, *args);
   // The guest was told this worked (async_results in vk-annotations.toml).
   if (failed && !cmd->synchronous)
     return make_error(Errc::kIo, std::string(cmd->name) + " failed on the host: VkResult " +

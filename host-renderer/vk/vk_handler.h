@@ -41,6 +41,12 @@ class VkHandler {
   wire::Result<uint64_t> enumerate_device_extensions(void* args);
   void forget_destroyed(const wire::vk::MemberDesc& gone, const void* args);
 
+  // pool_children.cpp: what a pool's end takes with it.
+  void note_children(uint32_t opcode, const void* args);
+  void drop_children(uint64_t pool);
+  template <typename T>
+  void forget_children(uint64_t pool, VkObjectType type, const T* items, uint32_t count);
+
   // memory_commands.cpp: device memory, mapped where the host can see it,
   // and the guest's copies of it written in and read out.
   struct HostMemory {
@@ -63,6 +69,8 @@ class VkHandler {
   std::vector<VkInstance> instances_;
   std::vector<VkDevice> devices_;
   std::unordered_map<VkDevice, VkPhysicalDevice> device_gpus_;
+  // By pool: the command buffers or descriptor sets allocated from it.
+  std::unordered_map<uint64_t, std::vector<std::pair<VkObjectType, uint64_t>>> children_;
   std::unordered_map<VkDeviceMemory, HostMemory> memory_;
   uint64_t memory_limit_;
   uint64_t memory_total_ = 0;
