@@ -169,7 +169,7 @@ wire::Status Session::run_command(const wire::CommandIterator::Command& cmd) {
 
 wire::Status Session::run_vulkan(const wire::CommandIterator::Command& cmd) {
   if (vk_lost_) return {};
-  if (!vk_) vk_ = std::make_unique<vk::VkHandler>(limits_.guest.max_objects, limits_.guest.max_total_bytes);
+  if (!vk_) vk_ = std::make_unique<vk::VkHandler>(account_);
   wire::Reader payload(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), heap_copies_);
   return vk_->run(cmd.opcode, payload, reply_);
 }

@@ -1,5 +1,6 @@
 #include "vk/handle_table.h"
 
+#include <algorithm>
 #include <string>
 
 namespace host::vk {
@@ -8,17 +9,17 @@ using wire::Errc;
 using wire::make_error;
 
 wire::Status HandleTable::reserve(std::span<const wire::vk::NewHandle> made) const {
-  if (made.size() > limit_ - std::min(limit_, by_id_.size()))
-    return make_error(Errc::kLimit, "more than " + std::to_string(limit_) + " Vulkan objects");
-  for (const auto& m : made) {
-    if (m.id & kHostChosen) return make_error(Errc::kBadName, "a new object named in the host's range");
-    if (by_id_.count(m.id)) return make_error(Errc::kBadName, "a new object named " + std::to_string(m.id) + ", in use");
+  for (size_t i = 0; i < made.size(); ++i) {
+    const uint64_t id = made[i].id;
+    if (id & kHostChosen) return make_error(Errc::kBadName, "a new object named in the host's range");
+    const bool twice = std::any_of(made.begin(), made.begin() + i, [id](const auto& m) { return m.id == id; });
+    if (twice || by_id_.count(id)) return make_error(Errc::kBadName, "a new object named " + std::to_string(id) + ", in use");
   }
   return {};
 }
 
-void HandleTable::add(VkObjectType type, uint64_t id, uint64_t host) {
-  by_id_[id] = {type, host};
+void HandleTable::add(VkObjectType type, uint64_t id, uint64_t host, uint64_t device) {
+  by_id_[id] = {type, host, device};
   by_host_[{type, host}] = id;
 }
 
@@ -37,9 +38,25 @@ void HandleTable::remove(VkObjectType type, uint64_t host) {
   by_host_.erase(it);
 }
 
+template <typename Pred>
+void HandleTable::remove_if(Pred pred) {
+  for (auto it = by_id_.begin(); it != by_id_.end();) {
+    if (!pred(it->second)) {
+      ++it;
+      continue;
+    }
+    auto back = by_host_.find({it->second.type, it->second.host});
+    if (back != by_host_.end() && back->second == it->first) by_host_.erase(back);
+    it = by_id_.erase(it);
+  }
+}
+
 void HandleTable::remove_all(VkObjectType type) {
-  std::erase_if(by_id_, [type](const auto& e) { return e.second.type == type; });
-  std::erase_if(by_host_, [type](const auto& e) { return e.first.first == type; });
+  remove_if([type](const Entry& e) { return e.type == type; });
+}
+
+void HandleTable::remove_children(uint64_t device) {
+  remove_if([device](const Entry& e) { return e.device == device; });
 }
 
 uint64_t HandleTable::to_wire(VkObjectType type, bool, uint64_t host) {

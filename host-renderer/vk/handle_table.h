@@ -1,6 +1,7 @@
 // One guest's Vulkan objects: the ids the guest named them by, each with
-// its type and the driver's handle. Nothing reaches the driver through an
-// id of another type, another guest's or one never made.
+// its type, the driver's handle and the device it belongs to. Nothing
+// reaches the driver through an id of another type, another guest's, one
+// never made, or one whose device is gone.
 #pragma once
 
 #include <cstddef>
@@ -19,15 +20,16 @@ class HandleTable : public wire::vk::Handles {
   // Ids the host chooses (physical devices) have the top bit; guests never do.
   static constexpr uint64_t kHostChosen = uint64_t{1} << 63;
 
-  explicit HandleTable(size_t limit) : limit_(limit) {}
-
-  // New objects a command names: unused ids of the guest's range, within the limit.
+  // New objects a command names: unused ids of the guest's range, each once.
   wire::Status reserve(std::span<const wire::vk::NewHandle> made) const;
-  void add(VkObjectType type, uint64_t id, uint64_t host);
+  // `device`: the driver's device the object belongs to, 0 for none.
+  void add(VkObjectType type, uint64_t id, uint64_t host, uint64_t device = 0);
   // The id of a driver object the guest did not name (found, or made now).
   uint64_t add_host_chosen(VkObjectType type, uint64_t host);
   void remove(VkObjectType type, uint64_t host);
   void remove_all(VkObjectType type);
+  // Everything of a device that is going (what the program left behind).
+  void remove_children(uint64_t device);
   size_t size() const { return by_id_.size(); }
 
   uint64_t to_wire(VkObjectType type, bool dispatchable, uint64_t host) override;
@@ -37,11 +39,13 @@ class HandleTable : public wire::vk::Handles {
   struct Entry {
     VkObjectType type;
     uint64_t host;
+    uint64_t device;
   };
+  template <typename Pred>
+  void remove_if(Pred pred);
   std::unordered_map<uint64_t, Entry> by_id_;
   std::map<std::pair<VkObjectType, uint64_t>, uint64_t> by_host_;
   uint64_t next_host_chosen_ = kHostChosen | 1;
-  size_t limit_;
 };
 
 }  // namespace host::vk

@@ -137,4 +137,18 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   return uint64_t{VK_SUCCESS};
 }
 
+// What the program left of the device goes first: its memory is freed, and
+// every id of its objects leaves the table (its pools' children with them).
+wire::Result<uint64_t> VkHandler::destroy_device(void* args) {
+  auto& a = *static_cast<VkArgs_vkDestroyDevice*>(args);
+  if (!a.device) return uint64_t{0};
+  dispatch_.vkDeviceWaitIdle(a.device);
+  free_memory_of(a.device);
+  const auto device = reinterpret_cast<uint64_t>(a.device);
+  handles_.remove_children(device);
+  std::erase_if(children_, [device](const auto& pool) { return pool.second.device == device; });
+  dispatch_.vkDestroyDevice(a.device, nullptr);
+  return uint64_t{0};
+}
+
 }  // namespace host::vk

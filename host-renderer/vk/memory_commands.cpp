@@ -22,20 +22,23 @@ wire::Result<uint64_t> VkHandler::allocate_memory(void* args) {
   VkPhysicalDeviceMemoryProperties props{};
   dispatch_.vkGetPhysicalDeviceMemoryProperties(gpu->second, &props);
   if (a.pAllocateInfo->memoryTypeIndex >= props.memoryTypeCount) return uint64_t(int64_t{VK_ERROR_OUT_OF_DEVICE_MEMORY});
-  if (size > memory_limit_ - memory_total_) return uint64_t(int64_t{VK_ERROR_OUT_OF_DEVICE_MEMORY});
+  // One account with the guest's GL objects (--max-guest-memory).
+  if (!account_.try_charge(size)) return uint64_t(int64_t{VK_ERROR_OUT_OF_DEVICE_MEMORY});
   const VkMemoryPropertyFlags flags = props.memoryTypes[a.pAllocateInfo->memoryTypeIndex].propertyFlags;
 
   VkDeviceMemory memory = VK_NULL_HANDLE;
-  const VkResult r = dispatch_.vkAllocateMemory(a.device, a.pAllocateInfo, nullptr, &memory);
-  if (r != VK_SUCCESS) return uint64_t(int64_t{r});
+  VkResult r = dispatch_.vkAllocateMemory(a.device, a.pAllocateInfo, nullptr, &memory);
   void* mapped = nullptr;
-  if ((flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
+  if (r == VK_SUCCESS && (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
       dispatch_.vkMapMemory(a.device, memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS) {
     dispatch_.vkFreeMemory(a.device, memory, nullptr);
-    return uint64_t(int64_t{VK_ERROR_MEMORY_MAP_FAILED});
+    r = VK_ERROR_MEMORY_MAP_FAILED;
   }
-  memory_total_ += size;
-  memory_[memory] = {memory, a.device, size, mapped, (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0};
+  if (r != VK_SUCCESS) {
+    account_.release(size);
+    return uint64_t(int64_t{r});
+  }
+  memory_[memory] = {a.device, size, mapped, (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0};
   *a.pMemory = memory;
   return uint64_t{VK_SUCCESS};
 }
@@ -43,21 +46,28 @@ wire::Result<uint64_t> VkHandler::allocate_memory(void* args) {
 wire::Result<uint64_t> VkHandler::free_memory(void* args) {
   auto& a = *static_cast<VkArgs_vkFreeMemory*>(args);
   auto it = memory_.find(a.memory);
-  if (a.memory == VK_NULL_HANDLE || it == memory_.end()) return uint64_t{0};  // freeing null is allowed
-  memory_total_ -= it->second.size;
+  if (it == memory_.end()) return uint64_t{0};  // freeing null is allowed
+  // With the device it was allocated from, whichever the guest named.
+  dispatch_.vkFreeMemory(it->second.device, a.memory, nullptr);
+  account_.release(it->second.size);
   memory_.erase(it);
-  dispatch_.vkFreeMemory(a.device, a.memory, nullptr);
   return uint64_t{0};
 }
 
-void VkHandler::free_all_memory() {
-  for (auto& [memory, m] : memory_) dispatch_.vkFreeMemory(m.device, memory, nullptr);
-  memory_.clear();
-  memory_total_ = 0;
+void VkHandler::free_memory_of(VkDevice device) {
+  for (auto it = memory_.begin(); it != memory_.end();) {
+    if (device && it->second.device != device) {
+      ++it;
+      continue;
+    }
+    dispatch_.vkFreeMemory(it->second.device, it->first, nullptr);
+    account_.release(it->second.size);
+    it = memory_.erase(it);
+  }
 }
 
 // A range of a live, host-visible allocation named by the guest.
-wire::Result<VkHandler::HostMemory*> VkHandler::mapped_range(wire::Reader& payload, uint64_t* offset,
+wire::Result<VkHandler::MemoryMap::iterator> VkHandler::mapped_range(wire::Reader& payload, uint64_t* offset,
                                                              uint64_t* size) {
   const size_t at = payload.offset();
   auto range = payload.get<MemoryRange>();
@@ -72,17 +82,18 @@ wire::Result<VkHandler::HostMemory*> VkHandler::mapped_range(wire::Reader& paylo
                       at);
   *offset = range->offset;
   *size = range->size;
-  return &it->second;
+  return it;
 }
 
 wire::Status VkHandler::run_memory_op(uint32_t opcode, wire::Reader& payload, wire::Writer& reply) {
   uint64_t offset = 0, size = 0;
-  auto m = mapped_range(payload, &offset, &size);
-  if (!m) return m.error();
-  auto* host = static_cast<std::byte*>((*m)->mapped) + offset;
+  auto found = mapped_range(payload, &offset, &size);
+  if (!found) return found.error();
+  const HostMemory& m = (*found)->second;
+  auto* host = static_cast<std::byte*>(m.mapped) + offset;
   // Memory that is not coherent is made visible whole: offset 0 and the
   // whole size are always aligned as the driver needs.
-  const VkMappedMemoryRange whole{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, (*m)->memory, 0, VK_WHOLE_SIZE};
+  const VkMappedMemoryRange whole{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, (*found)->first, 0, VK_WHOLE_SIZE};
   switch (static_cast<MemoryOp>(opcode)) {
     case MemoryOp::kWriteMemory: {
       const size_t at = payload.offset();
@@ -90,11 +101,11 @@ wire::Status VkHandler::run_memory_op(uint32_t opcode, wire::Reader& payload, wi
       if (!data) return data.error();
       if (data->is_null() || data->bytes.size() != size) return make_error(Errc::kBadLength, "memory bytes", at);
       std::memcpy(host, data->bytes.data(), size);
-      if (!(*m)->coherent) dispatch_.vkFlushMappedMemoryRanges((*m)->device, 1, &whole);
+      if (!m.coherent) dispatch_.vkFlushMappedMemoryRanges(m.device, 1, &whole);
       return {};
     }
     case MemoryOp::kReadMemory:
-      if (!(*m)->coherent) dispatch_.vkInvalidateMappedMemoryRanges((*m)->device, 1, &whole);
+      if (!m.coherent) dispatch_.vkInvalidateMappedMemoryRanges(m.device, 1, &whole);
       reply.put_data(host, size);
       return {};
   }

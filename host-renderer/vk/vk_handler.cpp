@@ -21,10 +21,17 @@ uint64_t load_u64(const std::byte* p) {
   return v;
 }
 
+// The device a command's new objects belong to: its first parameter, when
+// that is one (they go when it does).
+uint64_t device_of(const CommandDesc& cmd, const void* args) {
+  if (!cmd.param_count || cmd.params[0].kind != Kind::kHandle || cmd.params[0].object_type != VK_OBJECT_TYPE_DEVICE)
+    return 0;
+  return load_u64(static_cast<const std::byte*>(args) + cmd.params[0].offset);
+}
+
 }  // namespace
 
-VkHandler::VkHandler(size_t max_objects, uint64_t max_memory)
-    : handles_(max_objects), memory_limit_(max_memory) {
+VkHandler::VkHandler(ResourceAccount& account) : account_(account) {
   // Commands without an instance (vkCreateInstance, the global queries).
   dispatch_.load(vkGetInstanceProcAddr, VK_NULL_HANDLE);
   keep_drivers_loaded();
@@ -47,15 +54,17 @@ void VkHandler::keep_drivers_loaded() {
 VkHandler::~VkHandler() {
   // What the guest left behind: its devices, then its instances.
   for (VkDevice d : devices_) dispatch_.vkDeviceWaitIdle(d);
-  free_all_memory();
+  free_memory_of(VK_NULL_HANDLE);
   for (VkDevice d : devices_) dispatch_.vkDestroyDevice(d, nullptr);
   for (VkInstance i : instances_) dispatch_.vkDestroyInstance(i, nullptr);
+  account_.objects -= std::min(account_.objects, handles_.size());
 }
 
 VkHandler::Special VkHandler::special(uint32_t opcode) const {
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkCreateInstance: return &VkHandler::create_instance;
     case VkOp::vkCreateDevice: return &VkHandler::create_device;
+    case VkOp::vkDestroyDevice: return &VkHandler::destroy_device;
     case VkOp::vkEnumerateInstanceExtensionProperties: return &VkHandler::enumerate_instance_extensions;
     case VkOp::vkEnumerateDeviceExtensionProperties: return &VkHandler::enumerate_device_extensions;
     case VkOp::vkAllocateMemory: return &VkHandler::allocate_memory;
@@ -77,7 +86,8 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   auto args = arena_.alloc(1, cmd->args_size, payload.offset());
   if (!args) return args.error();
   WIRE_TRY(decode_args(payload, *cmd, arena_, *args, handles_, created_));
-  WIRE_TRY(handles_.reserve(created_));
+  WIRE_TRY(reserve(created_));
+  const size_t objects_before = handles_.size();
   uint64_t ret = 0;
   if (own) {
     auto r = (this->*own)(*args);
@@ -88,16 +98,30 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   }
   const bool failed = cmd->ret == Ret::kResult && static_cast<int32_t>(ret) < 0;
   if (!failed) {
-    for (const NewHandle& n : created_) handles_.add(n.type, n.id, *n.slot);
+    const uint64_t device = device_of(*cmd, *args);
+    for (const NewHandle& n : created_) handles_.add(n.type, n.id, *n.slot, device);
   }
   if (const MemberDesc* gone = destroyed_param(*cmd)) forget_destroyed(*gone, *args);
   if (!failed) note_children(opcode, *args);
+  const size_t objects_after = handles_.size();
+  if (objects_after >= objects_before)
+    account_.objects += objects_after - objects_before;
+  else
+    account_.objects -= std::min(account_.objects, objects_before - objects_after);
   // The guest was told this worked (async_results in vk-annotations.toml).
   if (failed && !cmd->synchronous)
     return make_error(Errc::kIo, std::string(cmd->name) + " failed on the host: VkResult " +
                                      std::to_string(static_cast<int32_t>(ret)), payload.offset());
   if (cmd->synchronous) encode_reply(reply, *cmd, *args, ret, handles_);
   return {};
+}
+
+// New objects count against the guest's objects, GL's and Vulkan's together.
+wire::Status VkHandler::reserve(std::span<const NewHandle> made) const {
+  const size_t limit = account_.limits.max_objects;
+  if (made.size() > limit - std::min(limit, account_.objects))
+    return make_error(Errc::kLimit, "more than " + std::to_string(limit) + " objects");
+  return handles_.reserve(made);
 }
 
 // The destroyed object's id may name a new object from now on.

@@ -6,9 +6,11 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
+#include "host/gl_dispatch.h"
 #include "vk/handle_table.h"
 #include "vk/host_calls.h"
 #include "wire/reader.h"
@@ -20,8 +22,9 @@ namespace host::vk {
 
 class VkHandler {
  public:
-  // `max_memory`: the guest's device memory, all allocations together.
-  VkHandler(size_t max_objects, uint64_t max_memory);
+  // Device memory and objects are charged to `account`, the guest's one
+  // account with its GL objects.
+  explicit VkHandler(ResourceAccount& account);
   ~VkHandler();
   VkHandler(const VkHandler&) = delete;
   VkHandler& operator=(const VkHandler&) = delete;
@@ -37,6 +40,8 @@ class VkHandler {
 
   wire::Result<uint64_t> create_instance(void* args);
   wire::Result<uint64_t> create_device(void* args);
+  wire::Result<uint64_t> destroy_device(void* args);
+  wire::Status reserve(std::span<const wire::vk::NewHandle> made) const;
   wire::Result<uint64_t> enumerate_instance_extensions(void* args);
   wire::Result<uint64_t> enumerate_device_extensions(void* args);
   void forget_destroyed(const wire::vk::MemberDesc& gone, const void* args);
@@ -44,13 +49,12 @@ class VkHandler {
   // pool_children.cpp: what a pool's end takes with it.
   void note_children(uint32_t opcode, const void* args);
   void drop_children(uint64_t pool);
-  template <typename T>
-  void forget_children(uint64_t pool, VkObjectType type, const T* items, uint32_t count);
+  void note_pool_children(uint64_t pool, uint64_t device, VkObjectType type, const void* items, uint32_t count);
+  void forget_pool_children(uint64_t pool, VkObjectType type, const void* items, uint32_t count);
 
   // memory_commands.cpp: device memory, mapped where the host can see it,
   // and the guest's copies of it written in and read out.
   struct HostMemory {
-    VkDeviceMemory memory;
     VkDevice device;
     uint64_t size;
     void* mapped;  // host-visible memory stays mapped while it lives
@@ -59,8 +63,9 @@ class VkHandler {
   wire::Result<uint64_t> allocate_memory(void* args);
   wire::Result<uint64_t> free_memory(void* args);
   wire::Status run_memory_op(uint32_t opcode, wire::Reader& payload, wire::Writer& reply);
-  wire::Result<HostMemory*> mapped_range(wire::Reader& payload, uint64_t* offset, uint64_t* size);
-  void free_all_memory();
+  using MemoryMap = std::unordered_map<VkDeviceMemory, HostMemory>;
+  wire::Result<MemoryMap::iterator> mapped_range(wire::Reader& payload, uint64_t* offset, uint64_t* size);
+  void free_memory_of(VkDevice device);  // every allocation of `device`, or of all with null
   HandleTable handles_;
   HostDispatch dispatch_;
   bool loaded_ = false;
@@ -69,11 +74,14 @@ class VkHandler {
   std::vector<VkInstance> instances_;
   std::vector<VkDevice> devices_;
   std::unordered_map<VkDevice, VkPhysicalDevice> device_gpus_;
-  // By pool: the command buffers or descriptor sets allocated from it.
-  std::unordered_map<uint64_t, std::vector<std::pair<VkObjectType, uint64_t>>> children_;
-  std::unordered_map<VkDeviceMemory, HostMemory> memory_;
-  uint64_t memory_limit_;
-  uint64_t memory_total_ = 0;
+  // By pool: its device, and the command buffers or descriptor sets allocated from it.
+  struct PoolChildren {
+    uint64_t device;
+    std::vector<std::pair<VkObjectType, uint64_t>> items;
+  };
+  std::unordered_map<uint64_t, PoolChildren> children_;
+  MemoryMap memory_;
+  ResourceAccount& account_;
 };
 
 }  // namespace host::vk

@@ -11,7 +11,7 @@
 
 #include <vulkan/vulkan.h>
 
-#include "host_process.h"
+#include "vk_device.h"
 
 namespace {
 
@@ -19,9 +19,7 @@ class VulkanTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     host_ = new guesttest::HostProcess;
-    // The loader is told of Conduit's ICD alone, before its first use.
-    setenv("VK_DRIVER_FILES", std::getenv("CONDUIT_VK_ICD"), 1);
-    setenv("CONDUIT_HOST", host_->address().c_str(), 1);
+    guesttest::use_conduit_icd(*host_);
   }
   static void TearDownTestSuite() {
     delete host_;
@@ -30,22 +28,9 @@ class VulkanTest : public ::testing::Test {
 
   void SetUp() override {
     ASSERT_TRUE(host_->ok()) << host_->error();
-    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.apiVersion = VK_API_VERSION_1_3;
-    VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    info.pApplicationInfo = &app;
-    ASSERT_EQ(vkCreateInstance(&info, nullptr, &instance_), VK_SUCCESS);
-    uint32_t n = 1;
-    ASSERT_GE(vkEnumeratePhysicalDevices(instance_, &n, &gpu_), VK_SUCCESS);
-    ASSERT_EQ(n, 1u);
-    float priority = 1;
-    VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    queue.queueCount = 1;
-    queue.pQueuePriorities = &priority;
-    VkDeviceCreateInfo dev{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    dev.queueCreateInfoCount = 1;
-    dev.pQueueCreateInfos = &queue;
-    ASSERT_EQ(vkCreateDevice(gpu_, &dev, nullptr, &device_), VK_SUCCESS);
+    ASSERT_NE(instance_ = guesttest::make_instance(), VK_NULL_HANDLE);
+    ASSERT_NE(gpu_ = guesttest::first_gpu(instance_), VK_NULL_HANDLE);
+    ASSERT_NE(device_ = guesttest::make_device(gpu_), VK_NULL_HANDLE);
     vkGetDeviceQueue(device_, 0, 0, &queue_);
   }
 

@@ -1,0 +1,53 @@
+// What the guest Vulkan tests share: the loader pointed at Conduit's ICD
+// and a host child, and an instance with one device and its first queue.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include <vulkan/vulkan.h>
+
+#include "host_process.h"
+
+namespace guesttest {
+
+// Before the loader's first use: Conduit's ICD alone, against `host`.
+inline void use_conduit_icd(const HostProcess& host) {
+  setenv("VK_DRIVER_FILES", std::getenv("CONDUIT_VK_ICD"), 1);
+  setenv("CONDUIT_HOST", host.address().c_str(), 1);
+}
+
+inline VkInstance make_instance() {
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.apiVersion = VK_API_VERSION_1_3;
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.pApplicationInfo = &app;
+  VkInstance instance = VK_NULL_HANDLE;
+  EXPECT_EQ(vkCreateInstance(&info, nullptr, &instance), VK_SUCCESS);
+  return instance;
+}
+
+inline VkPhysicalDevice first_gpu(VkInstance instance) {
+  uint32_t n = 1;
+  VkPhysicalDevice gpu = VK_NULL_HANDLE;
+  EXPECT_GE(vkEnumeratePhysicalDevices(instance, &n, &gpu), VK_SUCCESS);
+  EXPECT_EQ(n, 1u);
+  return gpu;
+}
+
+// A device with one queue of family 0.
+inline VkDevice make_device(VkPhysicalDevice gpu) {
+  float priority = 1;
+  VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue.queueCount = 1;
+  queue.pQueuePriorities = &priority;
+  VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queue;
+  VkDevice device = VK_NULL_HANDLE;
+  EXPECT_EQ(vkCreateDevice(gpu, &info, nullptr, &device), VK_SUCCESS);
+  return device;
+}
+
+}  // namespace guesttest
