@@ -87,6 +87,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   if (!args) return args.error();
   WIRE_TRY(decode_args(payload, *cmd, arena_, *args, handles_, created_));
   WIRE_TRY(reserve(created_));
+  WIRE_TRY(fit_driver_reads(opcode, *args));
   const size_t objects_before = handles_.size();
   uint64_t ret = 0;
   if (own) {
@@ -102,7 +103,10 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
     for (const NewHandle& n : created_) handles_.add(n.type, n.id, *n.slot, device);
   }
   if (const MemberDesc* gone = destroyed_param(*cmd)) forget_destroyed(*gone, *args);
-  if (!failed) note_children(opcode, *args);
+  if (!failed) {
+    note_children(opcode, *args);
+    note_render_passes(opcode, *args);
+  }
   const size_t objects_after = handles_.size();
   if (objects_after >= objects_before)
     account_.objects += objects_after - objects_before;

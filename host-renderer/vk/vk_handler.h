@@ -52,6 +52,11 @@ class VkHandler {
   void note_pool_children(uint64_t pool, uint64_t device, VkObjectType type, const void* items, uint32_t count);
   void forget_pool_children(uint64_t pool, VkObjectType type, const void* items, uint32_t count);
 
+  // driver_reads.cpp: room for what the driver reads by other objects' state.
+  wire::Status fit_driver_reads(uint32_t opcode, void* args);
+  wire::Status fit_clear_values(const VkRenderPassBeginInfo* begin);
+  void note_render_passes(uint32_t opcode, const void* args);
+
   // memory_commands.cpp: device memory, mapped where the host can see it,
   // and the guest's copies of it written in and read out.
   struct HostMemory {
@@ -81,6 +86,7 @@ class VkHandler {
   };
   std::unordered_map<uint64_t, PoolChildren> children_;
   MemoryMap memory_;
+  std::unordered_map<uint64_t, uint32_t> render_pass_attachments_;  // by render pass
   ResourceAccount& account_;
 };
 

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "wire/vk_codec.h"
@@ -45,6 +46,7 @@ class Filler {
   void fill_struct(const StructDesc& d, void* s, int depth) {
     fill(d.fields(), s, depth);
     if (d.stype) std::memcpy(s, &d.stype, sizeof d.stype);
+    keep_sizes_valid(d, s);
   }
 
  private:
@@ -122,6 +124,18 @@ class Filler {
   }
   static void set(std::byte* field, const void* p) { std::memcpy(field, &p, sizeof p); }
 
+  // The size rules check_struct_sizes holds (valid usage), kept by values
+  // small enough to hold them.
+  static void keep_sizes_valid(const StructDesc& d, void* s) {
+    if (std::string_view(d.name) == "VkSpecializationMapEntry") {
+      auto& e = *static_cast<VkSpecializationMapEntry*>(s);
+      e.offset = 0;
+      e.size = 1;
+    } else if (std::string_view(d.name) == "VkShaderModuleCreateInfo") {
+      static_cast<VkShaderModuleCreateInfo*>(s)->codeSize = 4;  // one word, as its count function says
+    }
+  }
+
   std::vector<std::unique_ptr<std::byte[]>> store_;
 };
 
@@ -129,7 +143,8 @@ std::vector<const StructDesc*> all_structs() {
   std::vector<const StructDesc*> out;
   for (const StypeEntry& e : structs_by_stype()) out.push_back(e.desc);
   for (const char* name : {"VkExtent2D", "VkOffset3D", "VkPhysicalDeviceLimits", "VkPhysicalDeviceProperties",
-                           "VkImageSubresourceRange", "VkAttachmentReference", "VkClearAttachment"})
+                           "VkImageSubresourceRange", "VkAttachmentReference", "VkClearAttachment",
+                           "VkSpecializationInfo"})
     out.push_back(plain_struct(name));
   return out;
 }
@@ -265,6 +280,34 @@ TEST(VkCodec, ChainsCarryWhatTheyMayAndRefuseTheRest) {
   };
   EXPECT_FALSE(with_stype(0x7fff0001).ok());
   EXPECT_FALSE(with_stype(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO).ok());
+}
+
+// Sizes the driver reads beyond a structure's counts are held to what was sent.
+TEST(VkCodec, SizesTheDriverReadsPastTheCountsAreRefused) {
+  TestHandles h;
+  auto decodes = [&](const StructDesc& d, const void* value) {
+    auto bytes = encode(d, value, h);
+    Arena arena;
+    std::vector<std::byte> out(d.size);
+    wire::Reader r(bytes, 0);
+    return decode_struct(r, d, arena, out.data(), h).ok();
+  };
+  const uint32_t word = 0x07230203;
+  VkShaderModuleCreateInfo shader{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  shader.pCode = &word;
+  shader.codeSize = 4;
+  const StructDesc& shader_desc = *struct_by_stype(VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+  EXPECT_TRUE(decodes(shader_desc, &shader));
+  shader.codeSize = 6;  // one word travels, six bytes would be read
+  EXPECT_FALSE(decodes(shader_desc, &shader));
+
+  const uint64_t constant = 42;
+  VkSpecializationMapEntry entry{0, 0, sizeof constant};
+  VkSpecializationInfo spec{1, &entry, sizeof constant, &constant};
+  const StructDesc& spec_desc = *plain_struct("VkSpecializationInfo");
+  EXPECT_TRUE(decodes(spec_desc, &spec));
+  entry.offset = 4;  // its last four bytes past pData
+  EXPECT_FALSE(decodes(spec_desc, &spec));
 }
 
 TEST(VkCodec, ForeignHandlesAndImpossibleCountsAreRefused) {

@@ -415,7 +415,10 @@ Status decode_body(Reader& r, const StructDesc& d, Arena& a, void* s, Handles& h
     WIRE_TRY(decode_member(r, d, d.members[i], a, s, h, in_chain, &sent[i]));
   // The structure is what its description says, whatever the sender wrote.
   if (d.stype) static_cast<VkBaseOutStructure*>(s)->sType = d.stype;
-  return check_counts(d.fields(), sent, s, start);
+  WIRE_TRY(check_counts(d.fields(), sent, s, start));
+  auto sizes = check_struct_sizes(d, s);
+  if (!sizes) return make_error(sizes.error().code, sizes.error().detail, start);
+  return {};
 }
 
 // -- writing another side's answer into the program's memory -----------------

@@ -148,6 +148,10 @@ struct Expected {
   std::vector<uint64_t> created;  // handles made for the command, in order
 };
 
+// Sizes a driver reads that a structure's own counts do not bound (offsets
+// into a blob, bytes against words): checked after its counts.
+Status check_struct_sizes(const StructDesc& desc, const void* value);
+
 // The parameter whose object a vkDestroy*/vkFree* command ends (a handle,
 // or an array of them), or null for other commands.
 const MemberDesc* destroyed_param(const CommandDesc& cmd);
