@@ -34,6 +34,26 @@ void store(std::byte* p, T v) {
 
 uint64_t elements(const MemberDesc& m, const void* owner) { return m.count ? m.count(owner) : 1; }
 
+// The element counts the wire gave a structure's pointer members, read
+// before the structure's own counts are known: on the stack for all but
+// the few structures of many members.
+class SentCounts {
+ public:
+  explicit SentCounts(size_t members) : n_(members) {
+    if (members > kLocal) heap_.resize(members);
+    std::fill_n(data(), members, UINT64_MAX);
+  }
+  uint64_t* data() { return n_ > kLocal ? heap_.data() : local_; }
+  uint64_t& operator[](size_t i) { return data()[i]; }
+  std::span<const uint64_t> all() { return {data(), n_}; }
+
+ private:
+  static constexpr size_t kLocal = 24;
+  size_t n_;
+  uint64_t local_[kLocal];
+  std::vector<uint64_t> heap_;
+};
+
 Error bad(const MemberDesc& m, const std::string& what, size_t at) {
   return make_error(Errc::kBadValue, std::string(m.name) + ": " + what, at);
 }
@@ -210,8 +230,10 @@ void encode_shape(Writer& w, const StructDesc& parent, const void* next) {
 
 Status decode_body(Reader& r, const StructDesc& d, Arena& a, void* s, Handles& h, bool in_chain);
 
-// The next structure of a chain, checked: known, allowed where it is, once.
-Result<const StructDesc*> chain_item(Reader& r, std::span<const StructDesc* const> chain, bool* end) {
+// The next structure of a chain, checked: known, allowed where it is (by
+// `parent` or a structure before it, `before`), once.
+Result<const StructDesc*> chain_item(Reader& r, const StructDesc& parent, std::span<const StructDesc* const> before,
+                                     bool* end) {
   const size_t where = r.offset();
   auto st = r.get<uint32_t>();
   if (!st) return st.error();
@@ -220,24 +242,23 @@ Result<const StructDesc*> chain_item(Reader& r, std::span<const StructDesc* cons
   auto t = static_cast<VkStructureType>(*st);
   const StructDesc* d = struct_by_stype(t);
   if (!d) return make_error(Errc::kBadValue, "unknown structure type " + std::to_string(*st), where);
-  bool allowed = false;
-  for (const StructDesc* c : chain) {
+  bool allowed = parent.may_extend_with(t);
+  for (const StructDesc* c : before) {
     if (c->stype == t) return make_error(Errc::kBadValue, std::string(d->name) + " twice in a chain", where);
     allowed = allowed || c->may_extend_with(t);
   }
-  if (!allowed)
-    return make_error(Errc::kBadValue, std::string(d->name) + " cannot extend " + chain[0]->name, where);
+  if (!allowed) return make_error(Errc::kBadValue, std::string(d->name) + " cannot extend " + parent.name, where);
   return d;
 }
 
 // With `h` null only the shape travels: which structures, not their contents.
 Result<void*> decode_chain(Reader& r, const StructDesc& parent, Arena& a, Handles* h) {
-  std::vector<const StructDesc*> chain{&parent};
+  std::vector<const StructDesc*> chain;
   void* first = nullptr;
   VkBaseOutStructure* last = nullptr;
   for (;;) {
     bool end = false;
-    auto d = chain_item(r, chain, &end);
+    auto d = chain_item(r, parent, chain, &end);
     if (!d) return d.error();
     if (end) return first;
     auto mem = a.alloc(1, (*d)->size, r.offset());
@@ -367,7 +388,7 @@ Status decode_pointer(Reader& r, const MemberDesc& m, Arena& a, std::byte* field
 
 // A pointer's elements as the wire gave them must be what the driver will
 // read, by the owner's own counts; a null pointer only where it may be.
-Status check_counts(std::span<const MemberDesc> members, const std::vector<uint64_t>& sent, const void* owner,
+Status check_counts(std::span<const MemberDesc> members, std::span<const uint64_t> sent, const void* owner,
                     size_t where) {
   for (size_t i = 0; i < members.size(); ++i) {
     const MemberDesc& m = members[i];
@@ -410,12 +431,12 @@ Status decode_member(Reader& r, const StructDesc& d, const MemberDesc& m, Arena&
 
 Status decode_body(Reader& r, const StructDesc& d, Arena& a, void* s, Handles& h, bool in_chain) {
   const size_t start = r.offset();
-  std::vector<uint64_t> sent(d.member_count, UINT64_MAX);
+  SentCounts sent(d.member_count);
   for (uint32_t i = 0; i < d.member_count; ++i)
     WIRE_TRY(decode_member(r, d, d.members[i], a, s, h, in_chain, &sent[i]));
   // The structure is what its description says, whatever the sender wrote.
   if (d.stype) static_cast<VkBaseOutStructure*>(s)->sType = d.stype;
-  WIRE_TRY(check_counts(d.fields(), sent, s, start));
+  WIRE_TRY(check_counts(d.fields(), sent.all(), s, start));
   auto sizes = check_struct_sizes(d, s);
   if (!sizes) return make_error(sizes.error().code, sizes.error().detail, start);
   return {};
@@ -426,11 +447,11 @@ Status decode_body(Reader& r, const StructDesc& d, Arena& a, void* s, Handles& h
 Status decode_into(Reader& r, const StructDesc& d, void* s, Handles& h, bool in_chain);
 
 Status decode_chain_into(Reader& r, const StructDesc& parent, void* next, Handles& h) {
-  std::vector<const StructDesc*> chain{&parent};
+  std::vector<const StructDesc*> chain;
   for (;;) {
     bool end = false;
     const size_t where = r.offset();
-    auto d = chain_item(r, chain, &end);
+    auto d = chain_item(r, parent, chain, &end);
     if (!d) return d.error();
     if (end) return {};
     auto* item = static_cast<VkBaseOutStructure*>(next);
@@ -495,16 +516,33 @@ const MemberDesc* destroyed_param(const CommandDesc& cmd) {
 }
 
 Result<void*> Arena::alloc(uint64_t count, uint64_t size, size_t at) {
+  constexpr size_t kAlignment = alignof(std::max_align_t);
+  constexpr size_t kBlock = 64u << 10;
   if (size && count > (limit_ - used_) / size)
     return make_error(Errc::kLimit, "more than " + std::to_string(limit_ >> 20) + " MiB for one command", at);
-  const size_t bytes = std::max<size_t>(count * size, 1);
-  blocks_.push_back(std::make_unique<std::byte[]>(bytes));  // zeroed, aligned for any type
+  const size_t bytes = (std::max<size_t>(count * size, 1) + kAlignment - 1) & ~(kAlignment - 1);
+  while (current_ < blocks_.size() && blocks_[current_].size - offset_ < bytes) {
+    ++current_;
+    offset_ = 0;
+  }
+  if (current_ == blocks_.size()) {
+    blocks_.push_back({std::make_unique<std::byte[]>(std::max(bytes, kBlock)), std::max(bytes, kBlock)});
+    offset_ = 0;
+  }
+  std::byte* p = blocks_[current_].bytes.get() + offset_;
+  std::memset(p, 0, bytes);
+  offset_ += bytes;
   used_ += bytes;
-  return static_cast<void*>(blocks_.back().get());
+  return static_cast<void*>(p);
 }
 
 void Arena::reset() {
-  blocks_.clear();
+  // What one large command needed is not kept for all the small ones after it.
+  size_t keep = 0, kept = 0;
+  while (keep < blocks_.size() && kept + blocks_[keep].size <= (1u << 20)) kept += blocks_[keep++].size;
+  blocks_.resize(keep);
+  current_ = 0;
+  offset_ = 0;
   used_ = 0;
 }
 
@@ -612,7 +650,7 @@ Status decode_out_handles(Reader& r, const MemberDesc& m, Arena& a, std::byte* f
 Status decode_args(Reader& r, const CommandDesc& cmd, Arena& arena, void* args, Handles& handles,
                    std::vector<NewHandle>& created) {
   const size_t start = r.offset();
-  std::vector<uint64_t> sent(cmd.param_count, UINT64_MAX);
+  SentCounts sent(cmd.param_count);
   static const StructDesc kNoOwner{"arguments", VkStructureType(0), 0, nullptr, 0, nullptr, 0};
   for (uint32_t i = 0; i < cmd.param_count; ++i) {
     const MemberDesc& m = cmd.params[i];
@@ -637,7 +675,7 @@ Status decode_args(Reader& r, const CommandDesc& cmd, Arena& arena, void* args, 
     }
   }
   if (r.remaining()) return make_error(Errc::kBadLength, "bytes after the arguments", r.offset());
-  return check_counts(cmd.fields(), sent, args, start);
+  return check_counts(cmd.fields(), sent.all(), args, start);
 }
 
 void encode_reply(Writer& w, const CommandDesc& cmd, const void* args, uint64_t ret, Handles& handles) {

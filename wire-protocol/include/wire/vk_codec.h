@@ -120,8 +120,10 @@ class GuestHandles : public Handles {
   virtual void discard(VkObjectType type, bool dispatchable, uint64_t handle) = 0;
 };
 
-// Zeroed memory for a decoded command, all freed together; bounded so a
-// guest cannot make the host allocate without end.
+// Zeroed memory for a decoded command, all given back together; bounded so
+// a guest cannot make the host allocate without end. Its blocks are kept
+// from one command to the next (up to 1 MiB), so a command costs no
+// allocation of the heap.
 class Arena {
  public:
   explicit Arena(size_t limit = 64u << 20) : limit_(limit) {}
@@ -130,7 +132,13 @@ class Arena {
   size_t used() const { return used_; }
 
  private:
-  std::vector<std::unique_ptr<std::byte[]>> blocks_;
+  struct Block {
+    std::unique_ptr<std::byte[]> bytes;
+    size_t size;
+  };
+  std::vector<Block> blocks_;
+  size_t current_ = 0;  // the block allocations come from
+  size_t offset_ = 0;   // in it
   size_t limit_;
   size_t used_ = 0;
 };
