@@ -1,35 +1,13 @@
 #!/usr/bin/env python3
 """Generates Conduit's GL wire protocol code from the Khronos registry."""
 
-import argparse
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import generator_cli  # noqa: E402
 from model import Model  # noqa: E402
 
-
-def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--xml", required=True)
-    ap.add_argument("--annotations", required=True)
-    ap.add_argument("--opcodes", required=True)
-    ap.add_argument("--update-opcodes", action="store_true",
-                    help="append opcodes for new commands to the committed table")
-    ap.add_argument("--report", action="store_true", help="print coverage and exit")
-    ap.add_argument("--out", nargs="*", default=[], help="files to write (by name)")
-    args = ap.parse_args()
-
-    model = Model(args.xml, args.annotations, args.opcodes)
-    model.assign_opcodes(update=args.update_opcodes)
-    if args.report:
-        print(model.report())
-        return
-    import emit
-    for path in args.out:
-        emit.write(model, path)
-
-
 if __name__ == "__main__":
-    main()
+    generator_cli.main(Model, __doc__)

@@ -128,21 +128,30 @@ Result<bool> get_present(Reader& r) {
 
 void encode_body(Writer& w, const StructDesc& d, const void* s, Handles& h, bool in_chain);
 
-void encode_chain(Writer& w, const StructDesc& parent, const void* next, Handles& h) {
-  std::vector<VkStructureType> sent;
+// Calls `each(item, desc)` for the structures of a program's chain that
+// travel: known here, allowed by the parent or a structure before them,
+// once each. What this side does not carry is left out, as a driver
+// ignores structures it does not know.
+template <typename Each>
+void each_carried(const StructDesc& parent, const void* next, Each each) {
+  std::vector<const StructDesc*> sent;
   auto* item = static_cast<const VkBaseInStructure*>(next);
   for (int i = 0; item && i < kMaxChain; item = item->pNext, ++i) {
     const StructDesc* d = struct_by_stype(item->sType);
-    // What this side does not carry is left out, as a driver ignores
-    // structures it does not know.
-    if (!d || std::find(sent.begin(), sent.end(), item->sType) != sent.end()) continue;
+    if (!d || std::find(sent.begin(), sent.end(), d) != sent.end()) continue;
     bool allowed = parent.may_extend_with(item->sType);
-    for (VkStructureType t : sent) allowed = allowed || struct_by_stype(t)->may_extend_with(item->sType);
+    for (const StructDesc* before : sent) allowed = allowed || before->may_extend_with(item->sType);
     if (!allowed) continue;
-    sent.push_back(item->sType);
-    w.put(static_cast<uint32_t>(item->sType));
-    encode_body(w, *d, item, h, true);
+    sent.push_back(d);
+    each(item, *d);
   }
+}
+
+void encode_chain(Writer& w, const StructDesc& parent, const void* next, Handles& h) {
+  each_carried(parent, next, [&](const VkBaseInStructure* item, const StructDesc& d) {
+    w.put(static_cast<uint32_t>(item->sType));
+    encode_body(w, d, item, h, true);
+  });
   w.put(uint32_t{0});
 }
 
@@ -213,16 +222,9 @@ void encode_body(Writer& w, const StructDesc& d, const void* s, Handles& h, bool
 
 // The sTypes of a chain the program wants filled, as encode_chain would send them.
 void encode_shape(Writer& w, const StructDesc& parent, const void* next) {
-  std::vector<VkStructureType> sent;
-  auto* item = static_cast<const VkBaseOutStructure*>(next);
-  for (int i = 0; item && i < kMaxChain; item = item->pNext, ++i) {
-    const StructDesc* d = struct_by_stype(item->sType);
-    if (!d || !parent.may_extend_with(item->sType) ||
-        std::find(sent.begin(), sent.end(), item->sType) != sent.end())
-      continue;
-    sent.push_back(item->sType);
+  each_carried(parent, next, [&](const VkBaseInStructure* item, const StructDesc&) {
     w.put(static_cast<uint32_t>(item->sType));
-  }
+  });
   w.put(uint32_t{0});
 }
 
