@@ -12,7 +12,6 @@ that a test starved of CPU time on a busy machine is not taken for a
 difference.
 """
 import concurrent.futures
-import json
 import os
 import re
 import shutil
@@ -22,6 +21,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from host_support import Host  # noqa: E402
 from x11_support import Xvfb  # noqa: E402
 
 PIGLIT = "/usr/lib/x86_64-linux-gnu/piglit"
@@ -39,38 +39,6 @@ def read_selection(path):
                 platform, command = line.split(None, 1)
                 tests.append((platform, command.replace("$PIGLIT/", PIGLIT + "/").split()))
     return tests
-
-
-class Host:
-    """A `conduit host` listening on `scheme` in `workdir`."""
-
-    def __init__(self, conduit, scheme, workdir):
-        sock = os.path.join(workdir, scheme.rstrip(":") + ".sock")
-        self.address = scheme + sock
-        self.admin = sock + ".admin"
-        self.conduit = conduit
-        self.log_path = os.path.join(workdir, scheme.rstrip(":") + ".log")  # kept with CONDUIT_KEEP_LOGS
-        with open(self.log_path, "w") as log:
-            self.proc = subprocess.Popen([conduit, "host", "--listen", self.address], stdout=log,
-                                         stderr=subprocess.STDOUT)
-        for _ in range(200):
-            if os.path.exists(sock):
-                return
-            time.sleep(0.05)
-        raise RuntimeError(f"conduit host on {self.address} did not start")
-
-    def renderers_started(self):
-        out = subprocess.run([self.conduit, "info", "--stats", "--admin", self.admin], capture_output=True,
-                             text=True, timeout=30)
-        return json.loads(out.stdout)["renderers"]["started"]
-
-    def alive(self):
-        return self.proc.poll() is None
-
-    def stop(self):
-        if self.alive():
-            self.proc.terminate()
-            self.proc.wait(10)
 
 
 def run_test(command, platform, display, prefix=()):
@@ -135,7 +103,7 @@ def main():
         for name, host in hosts.items():
             # Every test went through Conduit, not a fallback to the native
             # driver: each started at least one renderer on its host.
-            started_renderers = host.renderers_started()
+            started_renderers = host.stats()["renderers"]["started"]
             if not host.alive() or started_renderers < len(tests):
                 print(f"{name} host: alive {host.alive()}, {started_renderers} renderers for "
                       f"{len(tests)} tests")

@@ -9,7 +9,6 @@ loses nothing.
 
 usage: vulkan_e2e.py CONDUIT_EXE [unittest args]
 """
-import json
 import os
 import re
 import shutil
@@ -19,6 +18,7 @@ import tempfile
 import time
 import unittest
 
+from host_support import Host
 from x11_support import Xvfb
 
 CONDUIT = None
@@ -55,38 +55,6 @@ def device_structures(lines):
     return {t.strip(): section(lines, t) for t in titles}
 
 
-class Host:
-    def __init__(self, workdir, transport):
-        self.sock = os.path.join(workdir, f"{transport}.sock")
-        self.address = f"{transport}:{self.sock}"
-        self.log_path = os.path.join(workdir, f"{transport}.log")
-        self.log = open(self.log_path, "w")
-        self.proc = subprocess.Popen([CONDUIT, "host", "--listen", self.address], env=native_env(":0"),
-                                     stdout=self.log, stderr=subprocess.STDOUT)
-        for _ in range(400):
-            if "listening on" in self.read_log():
-                return
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        raise RuntimeError("conduit host did not start:\n" + self.read_log())
-
-    def read_log(self):
-        with open(self.log_path) as f:
-            return f.read()
-
-    def stats(self):
-        out = subprocess.run([CONDUIT, "info", "--stats", "--host", self.address], stdout=subprocess.PIPE,
-                             text=True, check=True, timeout=30).stdout
-        return json.loads(out)["total"]
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
-        self.log.close()
-
-
 class Suite(unittest.TestCase):
 
     @classmethod
@@ -98,7 +66,7 @@ class Suite(unittest.TestCase):
         assert rc == 0, "\n".join(cls.native_summary)
         rc, cls.native_full = run(["vulkaninfo"], cls.env)
         assert rc == 0
-        cls.hosts = {t: Host(cls.work, t) for t in ("unix", "shm")}
+        cls.hosts = {t: Host(CONDUIT, t + ":", cls.work) for t in ("unix", "shm")}
 
     @classmethod
     def tearDownClass(cls):
@@ -122,11 +90,11 @@ class Suite(unittest.TestCase):
         """Runs through one of the hosts; the program's lines and how the
         host's counters moved."""
         host = self.hosts[transport]
-        before = host.stats()
+        before = host.stats()["total"]
         lines = self.through(args, host)
         # The program's renderer folds its counters in when it has ended.
         for _ in range(200):
-            after = host.stats()
+            after = host.stats()["total"]
             if after["commands"] > before["commands"]:
                 break
             time.sleep(0.05)
