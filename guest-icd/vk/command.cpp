@@ -24,6 +24,10 @@ constexpr size_t kFlushBytes = 256 * 1024;
 struct Outgoing {
   std::mutex mu;
   wire::Writer pending;
+  // The program's Vulkan objects live on one connection, taken at the first
+  // command and kept: another (after a loss) would reach a renderer that
+  // knows none of them.
+  std::shared_ptr<Connection> conn;
 };
 
 Outgoing& outgoing() {
@@ -35,8 +39,12 @@ uint64_t lost_value(const CommandDesc& cmd) {
   return cmd.ret == Ret::kResult ? static_cast<uint64_t>(static_cast<int64_t>(VK_ERROR_DEVICE_LOST)) : 0;
 }
 
-bool usable(const std::shared_ptr<Connection>& conn) {
-  return conn && !conn->lost() && !conn->context_lost(wire::kVulkanContextId);
+// The connection, while the host still runs this program's Vulkan; null
+// once it does not. Called with `out.mu` held.
+Connection* connection(Outgoing& out) {
+  if (!out.conn) out.conn = Connection::shared();
+  const bool usable = out.conn && !out.conn->lost() && !out.conn->context_lost(wire::kVulkanContextId);
+  return usable ? out.conn.get() : nullptr;
 }
 
 // The objects a destroy command ends are forgotten here too.
@@ -56,21 +64,11 @@ void send_pending(Connection& conn, Outgoing& out, uint64_t* ticket) {
 
 }  // namespace
 
-void flush_commands() {
-  auto conn = Connection::shared();
-  if (!usable(conn)) return;
-  Outgoing& out = outgoing();
-  std::lock_guard lock(out.mu);
-  send_pending(*conn, out, nullptr);
-}
-
-bool vulkan_usable() { return usable(Connection::shared()); }
-
 void send_async(uint32_t opcode, const std::function<void(wire::Writer&)>& fill) {
-  auto conn = Connection::shared();
-  if (!usable(conn)) return;
   Outgoing& out = outgoing();
   std::lock_guard lock(out.mu);
+  Connection* conn = connection(out);
+  if (!conn) return;
   const size_t at = out.pending.begin(opcode);
   fill(out.pending);
   out.pending.end(at);
@@ -78,14 +76,14 @@ void send_async(uint32_t opcode, const std::function<void(wire::Writer&)>& fill)
 }
 
 wire::Result<std::vector<std::byte>> send_sync(const std::function<void(wire::Writer&)>& write) {
-  auto conn = Connection::shared();
-  if (!usable(conn)) return wire::make_error(wire::Errc::kClosed, "the host lost this program's Vulkan");
   Outgoing& out = outgoing();
   std::unique_lock lock(out.mu);
+  Connection* conn = connection(out);
+  if (!conn) return wire::make_error(wire::Errc::kClosed, "the host lost this program's Vulkan");
   write(out.pending);
   uint64_t ticket = 0;
   send_pending(*conn, out, &ticket);
-  lock.unlock();  // other threads send while this one waits
+  lock.unlock();  // other threads send while this one waits; the connection lives as long as `out`
   return conn->wait_reply(ticket);
 }
 
@@ -110,24 +108,20 @@ bool take_memory_read(wire::Reader& r, uint64_t size, std::byte* out) {
 uint64_t run_command_then_read(const CommandDesc& cmd, void* args, std::span<const MemoryRead> reads,
                                bool* read) {
   *read = false;
-  if (!vulkan_usable()) return lost_value(cmd);
   GuestObjects& objects = GuestObjects::instance();
   Expected expected;
-  auto write = [&](wire::Writer& w) {
-    write_command(w, cmd.opcode, [&](wire::Writer& c) {
-      expected = encode_args(c, cmd, args, objects);
-      forget_destroyed(cmd, args);
-    });
-    for (const MemoryRead& m : reads) write_memory_read(w, m.memory, m.size);
+  auto encode = [&](wire::Writer& w) {
+    expected = encode_args(w, cmd, args, objects);
+    forget_destroyed(cmd, args);
   };
   if (!cmd.synchronous) {
-    send_async(cmd.opcode, [&](wire::Writer& c) {
-      expected = encode_args(c, cmd, args, objects);
-      forget_destroyed(cmd, args);
-    });
+    send_async(cmd.opcode, encode);
     return 0;
   }
-  auto reply = send_sync(write);
+  auto reply = send_sync([&](wire::Writer& w) {
+    write_command(w, cmd.opcode, encode);
+    for (const MemoryRead& m : reads) write_memory_read(w, m.memory, m.size);
+  });
   uint64_t ret = lost_value(cmd);
   bool answered = false;
   if (reply) {

@@ -18,12 +18,6 @@ namespace icd::vk {
 // (VK_ERROR_DEVICE_LOST once the host lost this guest's Vulkan or is gone).
 uint64_t run_command(const wire::vk::CommandDesc& cmd, void* args);
 
-// Sends what waits in the buffer (asynchronous commands) now.
-void flush_commands();
-
-// Whether the host still runs this program's Vulkan.
-bool vulkan_usable();
-
 // Conduit's own commands, in the same order as the program's: `fill`
 // writes one command's payload.
 void send_async(uint32_t opcode, const std::function<void(wire::Writer&)>& fill);
