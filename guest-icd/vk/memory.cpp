@@ -139,10 +139,12 @@ VKAPI_ATTR VkResult VKAPI_CALL map_memory(VkDevice, VkDeviceMemory memory, VkDev
   auto it = m.by_id.find(id_of(memory));
   if (it == m.by_id.end() || !it->second.host_visible || it->second.mapped || offset > it->second.size)
     return VK_ERROR_MEMORY_MAP_FAILED;
+  // The shadow starts as the memory's contents: bytes the program does not
+  // write keep theirs.
   Shadow& s = it->second;
-  s.bytes.assign(s.size, std::byte{0});
+  s.bytes.resize(s.size);
+  if (!read_range(it->first, s.size, s.bytes.data())) return VK_ERROR_DEVICE_LOST;
   s.sent = s.bytes;
-  if (!fetch(it->first, s)) return VK_ERROR_DEVICE_LOST;
   s.mapped = true;
   *data = s.bytes.data() + offset;
   return VK_SUCCESS;
@@ -178,6 +180,7 @@ VKAPI_ATTR VkResult VKAPI_CALL invalidate_ranges(VkDevice, uint32_t count, const
 }
 
 void send_all_changes() { each_mapped([](uint64_t id, Shadow& s) { send_changes(id, s); }); }
+
 // A wait, and in the same round trip the host's contents of every mapped
 // allocation (the program's unsent writes go first).
 template <typename Args>
@@ -254,8 +257,7 @@ PFN_vkVoidFunction memory_entry(const char* name) {
       {"vkQueueWaitIdle", entry_fn(queue_wait_idle)},
       {"vkDeviceWaitIdle", entry_fn(device_wait_idle)},
   };
-  if (auto f = find_entry(kEntries, name)) return f;
-  return nullptr;
+  return find_entry(kEntries, name);
 }
 
 }  // namespace icd::vk

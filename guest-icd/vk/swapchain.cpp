@@ -17,11 +17,13 @@ using wire::vk::VkArgs_vkWaitForFences;
 
 namespace {
 
-template <typename PFN>
-PFN icd(const char* name) {
-  return reinterpret_cast<PFN>(icd_lookup(name));
-}
-#define ICD(name) icd<PFN_##name>(#name)
+// The ICD's own entry point, looked up by name once (presents call some
+// every frame).
+#define ICD(name)                                                                  \
+  ([] {                                                                            \
+    static const auto entry = reinterpret_cast<PFN_##name>(icd_lookup(#name));     \
+    return entry;                                                                  \
+  }())
 
 struct SwapImage {
   VkImage image = VK_NULL_HANDLE;
