@@ -35,9 +35,9 @@ bool refused_while_mapped(Stream& s, GLuint buffer, int64_t offset, int64_t size
   return mapped;
 }
 
-size_t texel_bytes(GLenum format, GLenum type) { return wire::size::texel_bytes(format, type); }
-
 }  // namespace
+
+using wire::size::texel_bytes;  // the one texel GL reads from `data`
 
 void GLAPIENTRY handle_glClearBufferData(GLenum target, GLenum internalformat, GLenum format,
                                          GLenum type, const void* data) {
