@@ -28,37 +28,35 @@ class HostileTest : public AttackSuite<HostileTest> {
   }
 
   // Sends `raw` from the attacker: its context 1 is lost, at `opcode`.
+  // Sticky: later commands of the context are skipped, no frame comes.
   void expect_lost(std::span<const std::byte> raw, uint32_t opcode) {
     expect_witness_renders(*witness_, 1);
-    ASSERT_TRUE(attacker_->send_raw(raw).ok());
-    wire::ContextLost lost{};
-    ASSERT_TRUE(attacker_->wait_lost(&lost));
-    EXPECT_EQ(lost.context_id, 1u);
-    EXPECT_EQ(lost.opcode, opcode);
-    // Sticky: later commands of the context are skipped, no frame comes.
-    wire::encode_glClear(attacker_->w(), kColorBufferBit);
-    attacker_->swap(1, 2);
-    attacker_->control(ControlOp::kSync);
-    ASSERT_TRUE(attacker_->call().ok());
-    EXPECT_TRUE(attacker_->frames.empty());
-    EXPECT_TRUE(attacker_->lost.empty()) << "logged once";
-    expect_witness_renders(*witness_, 2);
+    lost_then_draw(raw, opcode, 1u, false);
   }
 
   // A broken Vulkan command loses the guest's Vulkan alone: its GL context
   // goes on drawing, and later Vulkan commands are skipped silently.
   void expect_vulkan_lost(std::span<const std::byte> raw, uint32_t opcode) {
+    lost_then_draw(raw, opcode, wire::kVulkanContextId, true);
+  }
+
+  // `raw` loses `context` at `opcode`, logged once; the attacker then draws
+  // a frame (after `raw` once more), which comes only when `draws`; the
+  // witness renders on.
+  void lost_then_draw(std::span<const std::byte> raw, uint32_t opcode, uint32_t context, bool draws) {
     ASSERT_TRUE(attacker_->send_raw(raw).ok());
     wire::ContextLost lost{};
     ASSERT_TRUE(attacker_->wait_lost(&lost));
-    EXPECT_EQ(lost.context_id, wire::kVulkanContextId);
+    EXPECT_EQ(lost.context_id, context);
     EXPECT_EQ(lost.opcode, opcode);
-    ASSERT_TRUE(attacker_->send_raw(raw).ok());
+    if (draws) {
+      ASSERT_TRUE(attacker_->send_raw(raw).ok());
+    }
     wire::encode_glClear(attacker_->w(), kColorBufferBit);
     attacker_->swap(1, 2);
     attacker_->control(ControlOp::kSync);
     ASSERT_TRUE(attacker_->call().ok());
-    EXPECT_FALSE(attacker_->frames.empty());
+    EXPECT_EQ(attacker_->frames.empty(), !draws);
     EXPECT_TRUE(attacker_->lost.empty()) << "logged once";
     expect_witness_renders(*witness_, 2);
   }
