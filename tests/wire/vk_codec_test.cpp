@@ -74,7 +74,12 @@ class Filler {
     std::byte* field = owner + m.offset;
     switch (m.kind) {
       case Kind::kScalar:
-        return fill_values(field, m.size, m.fixed, salt);
+        fill_values(field, m.size, m.fixed, salt);
+        if (std::string_view(m.name) == "codeSize") {  // SPIR-V is whole words: one
+          const size_t word = 4;
+          std::memcpy(field, &word, sizeof word);
+        }
+        return;
       case Kind::kHandle:
         for (uint32_t i = 0; i < m.fixed; ++i) store_handle(field + i * 8, 0x100 + salt + i);
         return;
@@ -125,14 +130,12 @@ class Filler {
   static void set(std::byte* field, const void* p) { std::memcpy(field, &p, sizeof p); }
 
   // The size rules check_struct_sizes holds (valid usage), kept by values
-  // small enough to hold them.
+  // small enough to hold them (codeSize in fill_member, before pCode is made).
   static void keep_sizes_valid(const StructDesc& d, void* s) {
     if (std::string_view(d.name) == "VkSpecializationMapEntry") {
       auto& e = *static_cast<VkSpecializationMapEntry*>(s);
       e.offset = 0;
       e.size = 1;
-    } else if (std::string_view(d.name) == "VkShaderModuleCreateInfo") {
-      static_cast<VkShaderModuleCreateInfo*>(s)->codeSize = 4;  // one word, as its count function says
     }
   }
 
