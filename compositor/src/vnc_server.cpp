@@ -31,6 +31,7 @@ extern "C" {
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <condition_variable>
 #include <bit>
 #include <cerrno>
 #include <csignal>
@@ -57,6 +58,7 @@ using namespace std::chrono_literals;
 
 constexpr auto kPictureWait = 50ms;
 constexpr auto kFirstPictureWait = 200ms;
+constexpr auto kGreetingWait = 250ms;  // a viewer's greeting waits this long for a current picture
 constexpr auto kLosslessDelay = 300ms;   // quiet this long: send what changed losslessly
 constexpr time_t kStalledViewerSeconds = 1;  // a resize waits this long for a viewer's send
 constexpr int kClientWaitMs = 5000;      // a viewer whose socket takes nothing this long is dropped
@@ -256,6 +258,7 @@ struct VncServer::Impl {
   void serve_page(int fd, const std::string& head) const;
   bool send_all(int fd, std::string_view data) const;
   void hand_to_library(int fd);
+  void await_current_picture();
   void end_connection(rfbClientPtr cl);
   void disconnect_viewers();
 
@@ -277,6 +280,12 @@ struct VncServer::Impl {
   Listener listener;
   Fd wake;  // an eventfd, readable once stopping
   std::atomic<bool> stopping{false};
+
+  // Viewers waiting to be greeted with a current picture (await_current_picture()).
+  std::atomic<int> arriving{0};
+  std::mutex shown_mutex;
+  std::condition_variable shown_cv;
+  uint64_t pictures_shown = 0;  // under shown_mutex
 
   rfbScreenInfoPtr screen = nullptr;
   rfbCursorPtr arrow = nullptr;
@@ -394,6 +403,10 @@ wire::Status VncServer::Impl::begin() {
 
 VncServer::Impl::~Impl() {
   stopping = true;
+  {
+    std::lock_guard lock(shown_mutex);  // a greeting that waits sees it
+  }
+  shown_cv.notify_all();
   if (wake.valid()) {
     const uint64_t one = 1;
     [[maybe_unused]] ssize_t n = ::write(wake.get(), &one, sizeof one);
@@ -424,6 +437,11 @@ void VncServer::Impl::picture_loop() {
       wait_for(wake.get(), POLLIN, static_cast<int>(kPictureWait.count()));
     } else if (source.wait_picture(&version, &canvas, &damage, kPictureWait)) {
       show(damage);
+      {
+        std::lock_guard lock(shown_mutex);
+        ++pictures_shown;
+      }
+      shown_cv.notify_all();
     } else {
       refresh_if_quiet();
     }
@@ -432,6 +450,7 @@ void VncServer::Impl::picture_loop() {
 }
 
 bool VncServer::Impl::has_viewers() {
+  if (arriving.load()) return true;
   std::lock_guard lock(clients_mutex);
   return !clients.empty();
 }
@@ -752,6 +771,7 @@ void VncServer::Impl::take_connection(Fd socket) {
       serve_page(socket.get(), head);
       return;
     case Arrival::kViewer:
+      await_current_picture();
       hand_to_library(socket.release());
       return;
   }
@@ -822,6 +842,20 @@ bool VncServer::Impl::send_all(int fd, std::string_view data) const {
     wait_for(fd, POLLOUT, 100);
   }
   return true;
+}
+
+// A viewer is greeted with the picture's size as it is now. Without viewers
+// nothing is composed, so the picture the first one brings on may differ
+// in size from the last; a viewer that cannot follow a change of size
+// (vncsnapshot) would be let go the moment it arrived.
+void VncServer::Impl::await_current_picture() {
+  ++arriving;
+  {
+    std::unique_lock lock(shown_mutex);
+    const uint64_t seen = pictures_shown;
+    shown_cv.wait_for(lock, kGreetingWait, [&] { return pictures_shown != seen || stopping; });
+  }
+  --arriving;
 }
 
 void VncServer::Impl::hand_to_library(int fd) {
