@@ -254,7 +254,8 @@ void Connection::handle_batch(std::span<const std::byte> commands) {
         if (!pixels) break;
         auto sink = sinks_.find(frame->surface_id);
         if (sink != sinks_.end()) sink->second->on_frame(frame.value(), pixels->bytes);
-        frames_done_.push_back(wire::FrameDone{frame->surface_id, frame->frame_id});
+        if (sink == sinks_.end() || sink->second->acknowledged())
+          frames_done_.push_back(wire::FrameDone{frame->surface_id, frame->frame_id});
         break;
       }
       case wire::ControlOp::kInput: {
@@ -279,9 +280,10 @@ void Connection::handle_batch(std::span<const std::byte> commands) {
   }
 }
 
-bool Connection::wait_until(const std::function<bool()>& ready, milliseconds timeout) {
+bool Connection::wait_until(const std::function<bool()>& ready, milliseconds timeout, uint32_t context_id) {
   std::unique_lock lock(mu_);
-  return cv_.wait_for(lock, timeout, [&] { return ready() || lost_; }) && !lost_;
+  auto gone = [&] { return lost_ || (context_id && lost_contexts_.count(context_id)); };
+  return cv_.wait_for(lock, timeout, [&] { return ready() || gone(); }) && !gone();
 }
 
 wire::Result<std::vector<std::byte>> Connection::wait_reply(uint64_t ticket) {

@@ -53,6 +53,9 @@ class FrameSink {
   virtual void on_frame(const wire::Frame& frame, std::span<const std::byte> pixels) = 0;
   // A host viewer's key or pointer event for the surface's window.
   virtual void on_input(const wire::Input& input) = 0;
+  // Whether the host waits for FrameDone before reusing the frame's slot
+  // (GL surfaces' frame ring); Vulkan's presents need none.
+  virtual bool acknowledged() const { return true; }
 };
 
 class Connection {
@@ -97,8 +100,9 @@ class Connection {
   void forget(uint32_t id);
 
   // Waits until `ready()` (checked under the lock, after every message
-  // received) or the deadline; false on timeout or a lost connection.
-  bool wait_until(const std::function<bool()>& ready, std::chrono::milliseconds timeout);
+  // received) or the deadline; false on timeout, a lost connection, or the
+  // host's loss of context `context_id` (when not 0).
+  bool wait_until(const std::function<bool()>& ready, std::chrono::milliseconds timeout, uint32_t context_id = 0);
 
   // FrameDone for every frame delivered since the last call. They travel in
   // the next swap's batch: the receiving thread never sends, so it can never

@@ -75,6 +75,18 @@ void send_async(uint32_t opcode, const std::function<void(wire::Writer&)>& fill)
   if (out.pending.size() >= kFlushBytes) send_pending(*conn, out, nullptr);
 }
 
+void send_commands_now() {
+  Outgoing& out = outgoing();
+  std::lock_guard lock(out.mu);
+  if (Connection* conn = connection(out)) send_pending(*conn, out, nullptr);
+}
+
+std::shared_ptr<Connection> vulkan_connection() {
+  Outgoing& out = outgoing();
+  std::lock_guard lock(out.mu);
+  return connection(out) ? out.conn : nullptr;
+}
+
 wire::Result<std::vector<std::byte>> send_sync(const std::function<void(wire::Writer&)>& write) {
   Outgoing& out = outgoing();
   std::unique_lock lock(out.mu);

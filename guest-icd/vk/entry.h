@@ -4,12 +4,17 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include <vulkan/vulkan.h>
 
 #include "wire/vk_commands.h"
+
+namespace icd {
+class Connection;
+}
 
 namespace icd::vk {
 
@@ -21,6 +26,12 @@ uint64_t run_command(const wire::vk::CommandDesc& cmd, void* args);
 // Conduit's own commands, in the same order as the program's: `fill`
 // writes one command's payload.
 void send_async(uint32_t opcode, const std::function<void(wire::Writer&)>& fill);
+
+// Sends what waits in the buffer now, without waiting for anything.
+void send_commands_now();
+
+// The connection this program's Vulkan runs on; null once the host lost it.
+std::shared_ptr<Connection> vulkan_connection();
 
 // Host memory read into `out` in the same batch as a command: after a wait,
 // what the GPU wrote comes back without another round trip.
@@ -67,6 +78,7 @@ PFN_vkVoidFunction entry_fn(F f) {
   return reinterpret_cast<PFN_vkVoidFunction>(f);
 }
 PFN_vkVoidFunction handwritten_entry(const char* name);
-PFN_vkVoidFunction memory_entry(const char* name);  // memory.cpp
+PFN_vkVoidFunction memory_entry(const char* name);      // memory.cpp
+PFN_vkVoidFunction gpu_writes_entry(const char* name);  // gpu_writes.cpp
 
 }  // namespace icd::vk

@@ -1,8 +1,9 @@
 // Swapchains: images on the host the program renders into like any other,
-// each with a host-visible buffer it is copied into at present; the guest
-// reads the buffer back and its presenter shows it in the surface's window.
-// Everything here goes through the ICD's own entry points, as a program's
-// calls would.
+// each with a host-visible buffer it is copied into at present. The host
+// sends the copy as a frame once it is done, and the guest's presenter shows
+// it in the surface's window: a present waits for nothing. Everything here
+// goes through the ICD's own entry points, as a program's calls would.
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -10,12 +11,32 @@
 #include "vk/entry.h"
 #include "vk/memory.h"
 #include "vk/wsi.h"
+#include "wire/vk_memory.h"
 
 namespace icd::vk {
 
-using wire::vk::VkArgs_vkWaitForFences;
-
 namespace {
+
+// Shows the frames the host sends for one swapchain in its surface's
+// window (on the connection's receiving thread).
+class FrameShower final : public FrameSink {
+ public:
+  FrameShower(Presenter& presenter, Connection& conn) : presenter_(presenter), conn_(conn) {}
+  void on_frame(const wire::Frame& f, std::span<const std::byte> pixels) override {
+    const bool whole = f.stride / 4 >= f.width && pixels.size() >= uint64_t{f.stride} * f.height;
+    if (whole && presenter_.present(pixels.data(), static_cast<int>(f.width), static_cast<int>(f.height),
+                                    static_cast<int>(f.stride)))
+      conn_.stats().frames++;
+    received = f.frame_id;
+  }
+  void on_input(const wire::Input&) override {}
+  bool acknowledged() const override { return false; }
+  std::atomic<uint32_t> received{0};  // the last frame that came back
+
+ private:
+  Presenter& presenter_;
+  Connection& conn_;
+};
 
 // The ICD's own entry point, looked up by name once (presents call some
 // every frame).
@@ -42,7 +63,11 @@ struct Swapchain {
   VkFence done = VK_NULL_HANDLE;
   std::vector<SwapImage> images;
   uint32_t next = 0;
-  std::vector<std::byte> pixels;
+  // Where the host's frames arrive (windows only; headless shows nothing).
+  std::shared_ptr<Connection> conn;
+  uint32_t surface_id = 0;
+  std::unique_ptr<FrameShower> shower;
+  uint32_t next_frame = 1;
 };
 
 Swapchain* swapchain_of(VkSwapchainKHR s) { return reinterpret_cast<Swapchain*>(s); }
@@ -82,8 +107,13 @@ VkResult make_image(Swapchain& sc, const VkSwapchainCreateInfoKHR& ci, SwapImage
   VkMemoryRequirements req{};
   ICD(vkGetImageMemoryRequirements)(sc.device, img.image, &req);
   if ((r = allocate(sc.device, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &img.memory)) != VK_SUCCESS) return r;
-  if ((r = ICD(vkBindImageMemory)(sc.device, img.image, img.memory, 0)) != VK_SUCCESS) return r;
+  return ICD(vkBindImageMemory)(sc.device, img.image, img.memory, 0);
+}
 
+// The buffer a window's image is copied into for the host to send.
+VkResult make_readback(Swapchain& sc, const VkSwapchainCreateInfoKHR& ci, SwapImage& img) {
+  VkMemoryRequirements req{};
+  VkResult r = VK_SUCCESS;
   VkBufferCreateInfo buf{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   buf.size = VkDeviceSize{ci.imageExtent.width} * ci.imageExtent.height * 4;
   buf.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
@@ -133,6 +163,7 @@ VkResult record_copy(Swapchain& sc, SwapImage& img) {
 
 void destroy(Swapchain* sc) {
   if (!sc) return;
+  if (sc->shower) sc->conn->remove_sink(sc->surface_id);
   if (sc->queue) ICD(vkQueueWaitIdle)(sc->queue);
   for (SwapImage& img : sc->images) {
     ICD(vkDestroyBuffer)(sc->device, img.readback, nullptr);
@@ -153,8 +184,16 @@ VkResult build(Swapchain& sc, const VkSwapchainCreateInfoKHR& ci) {
   VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   if ((r = ICD(vkCreateFence)(sc.device, &fence, nullptr, &sc.done)) != VK_SUCCESS) return r;
   sc.images.resize(std::max<uint32_t>(ci.minImageCount, 2));
+  if (sc.surface->presenter) {
+    if (!(sc.conn = vulkan_connection())) return VK_ERROR_DEVICE_LOST;
+    sc.surface_id = sc.conn->new_id();
+    sc.shower = std::make_unique<FrameShower>(*sc.surface->presenter, *sc.conn);
+    sc.conn->add_sink(sc.surface_id, sc.shower.get());
+  }
   for (SwapImage& img : sc.images) {
     if ((r = make_image(sc, ci, img)) != VK_SUCCESS) return r;
+    if (!sc.shower) continue;
+    if ((r = make_readback(sc, ci, img)) != VK_SUCCESS) return r;
     VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     alloc.commandPool = sc.pool;
     alloc.commandBufferCount = 1;
@@ -170,7 +209,6 @@ VKAPI_ATTR VkResult VKAPI_CALL create_swapchain(VkDevice device, const VkSwapcha
   sc->device = device;
   sc->surface = surface_of(ci->surface);
   sc->extent = ci->imageExtent;
-  sc->pixels.resize(size_t{sc->extent.width} * sc->extent.height * 4);
   const VkResult r = build(*sc, *ci);
   if (r != VK_SUCCESS) {
     destroy(sc);
@@ -212,9 +250,34 @@ VKAPI_ATTR VkResult VKAPI_CALL acquire_next_image2(VkDevice, const VkAcquireNext
   return acquire(info->swapchain, info->semaphore, info->fence, index);
 }
 
-// Copies the image once the program's rendering is done, reads it back and
-// shows it; a window whose size changed makes the swapchain suboptimal.
+uint64_t id_of(VkFence f) { return reinterpret_cast<uint64_t>(f); }
+uint64_t id_of(VkDeviceMemory m) { return reinterpret_cast<uint64_t>(m); }
+
+// A present without a window still consumes the program's semaphores.
+VkResult consume_waits(Swapchain& sc, std::span<const VkSemaphore> waits) {
+  if (waits.empty()) return VK_SUCCESS;
+  std::vector<VkPipelineStageFlags> stages(waits.size(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.waitSemaphoreCount = static_cast<uint32_t>(waits.size());
+  submit.pWaitSemaphores = waits.data();
+  submit.pWaitDstStageMask = stages.data();
+  return ICD(vkQueueSubmit)(sc.queue, 1, &submit, VK_NULL_HANDLE);
+}
+
+// At most as many frames on their way back as the swapchain has images: a
+// program that never waits for its own fences is held to the host's pace.
+bool throttle(Swapchain& sc, uint32_t frame_id) {
+  const auto in_flight = static_cast<uint32_t>(sc.images.size());
+  if (frame_id - sc.shower->received < in_flight) return true;
+  return sc.conn->wait_until([&] { return frame_id - sc.shower->received < in_flight; }, sc.conn->timeout(),
+                             wire::kVulkanContextId);
+}
+
+// Copies the image once the program's rendering is done; the host sends
+// the copy as a frame when it is finished. A window whose size changed
+// makes the swapchain suboptimal.
 VkResult present_one(Swapchain& sc, uint32_t index, std::span<const VkSemaphore> waits) {
+  if (!sc.shower) return consume_waits(sc, waits);
   std::vector<VkPipelineStageFlags> stages(waits.size(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.waitSemaphoreCount = static_cast<uint32_t>(waits.size());
@@ -224,24 +287,17 @@ VkResult present_one(Swapchain& sc, uint32_t index, std::span<const VkSemaphore>
   submit.pCommandBuffers = &sc.images[index].copy;
   VkResult r = ICD(vkQueueSubmit)(sc.queue, 1, &submit, sc.done);
   if (r != VK_SUCCESS) return r;
-  // The wait and the pixels in one round trip.
-  VkArgs_vkWaitForFences wait{sc.device, 1, &sc.done, VK_TRUE, UINT64_MAX};
-  const MemoryRead pixels{reinterpret_cast<uint64_t>(sc.images[index].readback_memory), sc.pixels.size(),
-                          sc.pixels.data()};
-  bool read = false;
-  if ((r = run_then_read(wire::vk::VkOp::vkWaitForFences, wait, std::span(&pixels, 1), &read)) != VK_SUCCESS)
-    return r;
-  if (!read) return VK_ERROR_DEVICE_LOST;
+  const uint32_t frame_id = sc.next_frame++;
+  const wire::Frame frame{sc.surface_id, frame_id, sc.extent.width, sc.extent.height, sc.extent.width * 4};
+  send_async(static_cast<uint32_t>(wire::vk::MemoryOp::kPresentMemory), [&](wire::Writer& w) {
+    w.put(wire::vk::PresentMemory{id_of(sc.done), id_of(sc.images[index].readback_memory), frame, 0});
+  });
   if ((r = ICD(vkResetFences)(sc.device, 1, &sc.done)) != VK_SUCCESS) return r;
-  if (!sc.surface->presenter) return VK_SUCCESS;  // headless
+  send_commands_now();
+  sc.conn->stats().swaps++;  // a present is a swap: round trips per frame count them
+  if (!throttle(sc, frame_id)) return VK_ERROR_DEVICE_LOST;
   VkExtent2D now{};
   if (!sc.surface->window_extent(&now)) return VK_ERROR_SURFACE_LOST_KHR;
-  sc.surface->presenter->present(sc.pixels.data(), static_cast<int>(sc.extent.width),
-                                 static_cast<int>(sc.extent.height), static_cast<int>(sc.extent.width * 4));
-  if (auto conn = Connection::shared()) {
-    conn->stats().swaps++;  // a present is a swap: round trips per frame count them
-    conn->stats().frames++;
-  }
   return now.width == sc.extent.width && now.height == sc.extent.height ? VK_SUCCESS : VK_SUBOPTIMAL_KHR;
 }
 

@@ -169,7 +169,10 @@ wire::Status Session::run_command(const wire::CommandIterator::Command& cmd) {
 
 wire::Status Session::run_vulkan(const wire::CommandIterator::Command& cmd) {
   if (vk_lost_) return {};
-  if (!vk_) vk_ = std::make_unique<vk::VkHandler>(account_);
+  if (!vk_)
+    vk_ = std::make_unique<vk::VkHandler>(account_, [this](const wire::Frame& f, std::span<const std::byte> px) {
+      send_frame(f, px);
+    });
   wire::Reader payload(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), heap_copies_);
   return vk_->run(cmd.opcode, payload, reply_);
 }

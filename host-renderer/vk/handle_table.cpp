@@ -59,6 +59,11 @@ void HandleTable::remove_children(uint64_t device) {
   remove_if([device](const Entry& e) { return e.device == device; });
 }
 
+uint64_t HandleTable::device_of(uint64_t id) const {
+  auto it = by_id_.find(id);
+  return it != by_id_.end() ? it->second.device : 0;
+}
+
 uint64_t HandleTable::to_wire(VkObjectType type, bool, uint64_t host) {
   if (host == 0) return 0;
   auto it = by_host_.find({type, host});

@@ -31,6 +31,8 @@ class HandleTable : public wire::vk::Handles {
   // Everything of a device that is going (what the program left behind).
   void remove_children(uint64_t device);
   size_t size() const { return by_id_.size(); }
+  // The driver's device an object named by the guest belongs to; 0 for none.
+  uint64_t device_of(uint64_t id) const;
 
   uint64_t to_wire(VkObjectType type, bool dispatchable, uint64_t host) override;
   wire::Result<uint64_t> from_wire(VkObjectType type, bool dispatchable, uint64_t id) override;

@@ -108,6 +108,8 @@ wire::Status VkHandler::run_memory_op(uint32_t opcode, wire::Reader& payload, wi
       if (!m.coherent) dispatch_.vkInvalidateMappedMemoryRanges(m.device, 1, &whole);
       reply.put_data(host, size);
       return {};
+    case MemoryOp::kPresentMemory:
+      break;  // present_commands.cpp
   }
   return make_error(Errc::kUnknownOpcode, "a Vulkan command the host does not run: " + std::to_string(opcode));
 }

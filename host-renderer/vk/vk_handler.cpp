@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string_view>
+#include <utility>
 
 #include "wire/vk_commands.h"
 #include "wire/vk_memory.h"
@@ -31,7 +32,7 @@ uint64_t device_of(const CommandDesc& cmd, const void* args) {
 
 }  // namespace
 
-VkHandler::VkHandler(ResourceAccount& account) : account_(account) {
+VkHandler::VkHandler(ResourceAccount& account, FrameOut frames) : frames_(std::move(frames)), account_(account) {
   // Commands without an instance (vkCreateInstance, the global queries).
   dispatch_.load(vkGetInstanceProcAddr, VK_NULL_HANDLE);
   keep_drivers_loaded();
@@ -74,6 +75,7 @@ VkHandler::Special VkHandler::special(uint32_t opcode) const {
 }
 
 wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer& reply) {
+  if (opcode == static_cast<uint32_t>(MemoryOp::kPresentMemory)) return present_memory(payload);
   if (opcode >= static_cast<uint32_t>(MemoryOp::kWriteMemory)) return run_memory_op(opcode, payload, reply);
   const CommandDesc* cmd = command_desc(opcode);
   HostCall call = host_call(opcode);

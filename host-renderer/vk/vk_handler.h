@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
 #include <unordered_map>
@@ -15,6 +16,7 @@
 #include "vk/host_calls.h"
 #include "wire/reader.h"
 #include "wire/result.h"
+#include "wire/control.h"
 #include "wire/vk_codec.h"
 #include "wire/writer.h"
 
@@ -22,9 +24,12 @@ namespace host::vk {
 
 class VkHandler {
  public:
+  // Sends a finished frame to the guest, as the session sends GL's.
+  using FrameOut = std::function<void(const wire::Frame&, std::span<const std::byte>)>;
+
   // Device memory and objects are charged to `account`, the guest's one
-  // account with its GL objects.
-  explicit VkHandler(ResourceAccount& account);
+  // account with its GL objects; presented frames go to `frames`.
+  VkHandler(ResourceAccount& account, FrameOut frames);
   ~VkHandler();
   VkHandler(const VkHandler&) = delete;
   VkHandler& operator=(const VkHandler&) = delete;
@@ -71,6 +76,10 @@ class VkHandler {
   using MemoryMap = std::unordered_map<VkDeviceMemory, HostMemory>;
   wire::Result<MemoryMap::iterator> mapped_range(wire::Reader& payload, uint64_t* offset, uint64_t* size);
   void free_memory_of(VkDevice device);  // every allocation of `device`, or of all with null
+
+  // present_commands.cpp: a swapchain image's copy sent as a frame.
+  wire::Status present_memory(wire::Reader& payload);
+  FrameOut frames_;
   HandleTable handles_;
   HostDispatch dispatch_;
   bool loaded_ = false;

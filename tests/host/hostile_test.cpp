@@ -10,6 +10,7 @@
 #include "witness.h"
 #include "wire/gl_encode.h"
 #include "wire/gl_opcodes.h"
+#include "wire/vk_memory.h"
 
 namespace hosttest {
 namespace {
@@ -116,6 +117,16 @@ TEST_F(HostileTest, OpcodeFarPastTheTable) {
   wire::Writer w;
   w.end(w.begin(0x7FFFFF00u));
   expect_vulkan_lost(bytes_of(w), 0x7FFFFF00u);
+}
+
+// A present of a fence and memory the guest never made.
+TEST_F(HostileTest, PresentOfObjectsNeverMade) {
+  wire::Writer w;
+  const auto op = static_cast<uint32_t>(wire::vk::MemoryOp::kPresentMemory);
+  const size_t at = w.begin(op);
+  w.put(wire::vk::PresentMemory{5, 6, wire::Frame{1, 1, 64, 64, 256}, 0});
+  w.end(at);
+  expect_vulkan_lost(bytes_of(w), op);
 }
 
 TEST_F(HostileTest, UnknownControlOpcode) {
