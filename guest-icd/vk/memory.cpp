@@ -2,7 +2,8 @@
 // and writes; what changed goes to the host before anything the GPU does
 // with it (a submit, a flush, an unmap), found by comparing the shadow with
 // what was last sent, so coherent memory needs no flush. What the GPU wrote
-// comes back after waits and invalidates (docs/vulkan.md, "Memory").
+// comes back after waits, for memory the GPU may write (gpu_writes.cpp), and
+// after invalidates (docs/vulkan.md, "Memory").
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
@@ -23,6 +24,7 @@ struct Shadow {
   VkDeviceSize size = 0;
   bool host_visible = false;
   bool mapped = false;
+  bool gpu_writes = false;  // bound where the GPU may write it
   std::vector<std::byte> bytes;  // what the program sees
   std::vector<std::byte> sent;   // what the host has
 };
@@ -96,6 +98,12 @@ VkMemoryPropertyFlags memory_type_flags(VkDevice device, uint32_t type) {
   return type < props.memoryTypeCount ? props.memoryTypes[type].propertyFlags : 0;
 }
 
+void note_gpu_writes(uint64_t memory) {
+  Memories& m = memories();
+  std::lock_guard lock(m.mu);
+  if (auto it = m.by_id.find(memory); it != m.by_id.end()) it->second.gpu_writes = true;
+}
+
 namespace {
 
 VKAPI_ATTR VkResult VKAPI_CALL create_device(VkPhysicalDevice gpu, const VkDeviceCreateInfo* info,
@@ -109,6 +117,15 @@ VKAPI_ATTR VkResult VKAPI_CALL create_device(VkPhysicalDevice gpu, const VkDevic
   return r;
 }
 
+// Memory with device addresses may be written through a pointer in any shader.
+bool shaders_may_address(const VkMemoryAllocateInfo& info) {
+  for (auto* p = static_cast<const VkBaseInStructure*>(info.pNext); p; p = p->pNext)
+    if (p->sType == VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO &&
+        (reinterpret_cast<const VkMemoryAllocateFlagsInfo*>(p)->flags & VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT))
+      return true;
+  return false;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL allocate_memory(VkDevice device, const VkMemoryAllocateInfo* info,
                                               const VkAllocationCallbacks* allocator, VkDeviceMemory* memory) {
   const VkMemoryPropertyFlags flags = memory_type_flags(device, info->memoryTypeIndex);
@@ -119,6 +136,7 @@ VKAPI_ATTR VkResult VKAPI_CALL allocate_memory(VkDevice device, const VkMemoryAl
     Shadow& s = memories().by_id[id_of(*memory)];
     s.size = info->allocationSize;
     s.host_visible = flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
+    s.gpu_writes = shaders_may_address(*info);
   }
   return r;
 }
@@ -182,7 +200,7 @@ VKAPI_ATTR VkResult VKAPI_CALL invalidate_ranges(VkDevice, uint32_t count, const
 void send_all_changes() { each_mapped([](uint64_t id, Shadow& s) { send_changes(id, s); }); }
 
 // A wait, and in the same round trip the host's contents of every mapped
-// allocation (the program's unsent writes go first).
+// allocation the GPU may write (the program's unsent writes go first).
 template <typename Args>
 VkResult wait_and_fetch(VkOp op, Args& args) {
   Memories& m = memories();
@@ -190,7 +208,7 @@ VkResult wait_and_fetch(VkOp op, Args& args) {
   std::vector<MemoryRead> reads;
   std::vector<Shadow*> shadows;
   for (auto& [id, s] : m.by_id) {
-    if (!s.mapped) continue;
+    if (!s.mapped || !s.gpu_writes) continue;
     send_changes(id, s);
     reads.push_back({id, s.size, s.bytes.data()});
     shadows.push_back(&s);
