@@ -3,11 +3,11 @@
 the machine's own driver: the device it shows, and every property and
 feature structure Conduit carries, are the driver's, over a unix socket,
 over shared-memory rings and through the private host of `conduit run`.
-vkcube and vkcubepp draw their frames through Conduit into their windows.
-Each run asserts it went through Conduit: the host counts its commands and
-loses nothing.
+vkcube and vkcubepp draw their frames through Conduit into their windows,
+and vkcube's last frame equals native's. Each run asserts it went through
+Conduit: the host counts its commands and loses nothing.
 
-usage: vulkan_e2e.py CONDUIT_EXE [unittest args]
+usage: vulkan_e2e.py CONDUIT_EXE LAST_FRAME_EXE [unittest args]
 """
 import os
 import re
@@ -18,10 +18,13 @@ import tempfile
 import time
 import unittest
 
+import numpy
+
 from host_support import Host
 from x11_support import Xvfb
 
 CONDUIT = None
+LAST_FRAME = None
 # What vulkaninfo prints that is not the device's: the loader's own notes.
 NOISE = re.compile(r"^(error: XDG_RUNTIME_DIR|WARNING: \[Loader|ERROR: \[Loader)")
 
@@ -101,7 +104,7 @@ class Suite(unittest.TestCase):
         self.assertGreater(after["commands"], before["commands"], "the program did not go through Conduit")
         self.assertEqual(after["contexts_lost"], before["contexts_lost"])
         self.assertNotIn("context lost", host.read_log())
-        return lines, {k: after[k] - before[k] for k in ("commands", "round_trips")}
+        return lines, {k: after[k] - before[k] for k in ("commands", "round_trips", "frames")}
 
     def test_summary_shows_the_host_device(self):
         for transport in self.hosts:
@@ -127,8 +130,39 @@ class Suite(unittest.TestCase):
         for transport in self.hosts:
             with self.subTest(transport=transport):
                 _, moved = self.check_host(transport, ["vkcube", "--c", "300"])
-                # Every frame was copied out and read back: 500x500 BGRA each.
-                self.assertGreaterEqual(moved["round_trips"], 300)
+                # The host sent every presented frame.
+                self.assertGreaterEqual(moved["frames"], 300)
+
+    def last_frame(self, name, args):
+        """What the program's window showed last, as rows of RGB pixels."""
+        out = os.path.join(self.work, name + ".ppm")
+        keeper = subprocess.Popen([LAST_FRAME, out], env=self.env, stdout=subprocess.PIPE, text=True)
+        try:
+            self.assertEqual(keeper.stdout.readline().strip(), "ready")
+            rc, lines = run(args, self.env)
+            self.assertEqual(rc, 0, "\n".join(lines[-30:]))
+            self.assertEqual(keeper.wait(30), 0)
+        finally:
+            if keeper.poll() is None:
+                keeper.kill()
+        with open(out, "rb") as f:
+            head = [f.readline() for _ in range(3)]
+            width, height = (int(v) for v in head[1].split())
+            return numpy.frombuffer(f.read(), numpy.uint8).reshape(height, width, 3)
+
+    def test_vkcube_last_frame_equals_native(self):
+        # vkcube turns its cube by a fixed angle a frame: the 30th frame is
+        # the same picture wherever it is drawn.
+        native = self.last_frame("native", ["vkcube", "--c", "30"])
+        self.assertGreater(native.std(), 20, "native vkcube drew a plain picture")
+        runs = {t: [CONDUIT, "run", "--host", h.address, "--"] for t, h in self.hosts.items()}
+        runs["private"] = [CONDUIT, "run", "--"]
+        for name, prefix in runs.items():
+            with self.subTest(run=name):
+                frame = self.last_frame(name, prefix + ["vkcube", "--c", "30"])
+                self.assertEqual(frame.shape, native.shape)
+                differ = numpy.abs(frame.astype(int) - native.astype(int)).max(axis=2) > 8
+                self.assertLess(differ.mean(), 0.002, f"{differ.mean():.2%} of pixels differ")
 
     def test_vkcubepp_through_the_private_host(self):
         self.through(["vkcubepp", "--c", "100"])
@@ -136,4 +170,5 @@ class Suite(unittest.TestCase):
 
 if __name__ == "__main__":
     CONDUIT = os.path.abspath(sys.argv.pop(1))
+    LAST_FRAME = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)
