@@ -13,14 +13,15 @@ GUEST_VARIABLES = ("__EGL_VENDOR_LIBRARY_FILENAMES", "__GLX_VENDOR_LIBRARY_NAME"
 class Host:
     """`conduit host --listen SCHEME:WORKDIR/NAME.sock`, logging to NAME.log."""
 
-    def __init__(self, conduit, scheme, workdir):
-        name = scheme.rstrip(":")
+    def __init__(self, conduit, scheme, workdir, name=None, extra_env=None):
+        name = name or scheme.rstrip(":")
         sock = os.path.join(workdir, name + ".sock")
         self.conduit = conduit
         self.address = scheme + sock
         self.admin = sock + ".admin"
         self.log_path = os.path.join(workdir, name + ".log")
         env = {k: v for k, v in os.environ.items() if k not in GUEST_VARIABLES}
+        env.update(extra_env or {})
         with open(self.log_path, "w") as log:
             self.proc = subprocess.Popen([conduit, "host", "--listen", self.address], stdout=log,
                                          stderr=subprocess.STDOUT, env=env)

@@ -25,6 +25,7 @@ from x11_support import Xvfb
 
 CONDUIT = None
 LAST_FRAME = None
+INVALID_DEVICE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vk_invalid_device.py")
 # What vulkaninfo prints that is not the device's: the loader's own notes.
 NOISE = re.compile(r"^(error: XDG_RUNTIME_DIR|WARNING: \[Loader|ERROR: \[Loader)")
 
@@ -132,6 +133,26 @@ class Suite(unittest.TestCase):
                 _, moved = self.check_host(transport, ["vkcube", "--c", "300"])
                 # The host sent every presented frame.
                 self.assertGreaterEqual(moved["frames"], 300)
+
+    def test_validation_layer_reports_nothing(self):
+        """The Khronos validation layer in the program and in the host's
+        renderer: vkcube through Conduit breaks no rule of the spec. A
+        program that breaks one shows the host's reports would be seen."""
+        layers = {"VK_INSTANCE_LAYERS": "VK_LAYER_KHRONOS_validation", "VK_LOADER_DEBUG": "layer"}
+        host = Host(CONDUIT, "unix:", self.work, name="validated", extra_env=layers)
+        try:
+            rc, lines = run([CONDUIT, "run", "--host", host.address, "--", "vkcube", "--validate", "--c", "60"],
+                            dict(self.env, **layers))
+            self.assertEqual(rc, 0, "\n".join(lines[-30:]))
+            for who, text in (("program", "\n".join(lines)), ("host", host.read_log())):
+                with self.subTest(where=who):
+                    self.assertIn('Insert instance layer "VK_LAYER_KHRONOS_validation"', text)
+                    self.assertNotIn("Validation Error", text)
+                    self.assertNotIn("Validation Warning", text)
+            run([CONDUIT, "run", "--host", host.address, "--", sys.executable, INVALID_DEVICE], self.env)
+            self.assertIn("VUID-VkDeviceCreateInfo-queueCreateInfoCount", host.read_log())
+        finally:
+            host.stop()
 
     def last_frame(self, name, args):
         """What the program's window showed last, as rows of RGB pixels."""
