@@ -18,10 +18,8 @@ import tempfile
 import time
 import unittest
 
-import numpy
-
 from host_support import Host
-from x11_support import Xvfb
+from x11_support import MAX_DIFFERENT_PIXELS, Xvfb, differing_share, last_frame
 
 CONDUIT = None
 LAST_FRAME = None
@@ -96,10 +94,11 @@ class Suite(unittest.TestCase):
         host = self.hosts[transport]
         before = host.stats()["total"]
         lines = self.through(args, host)
-        # The program's renderer folds its counters in when it has ended.
+        # The program's renderer folds its counters in when its session has ended.
         for _ in range(200):
-            after = host.stats()["total"]
-            if after["commands"] > before["commands"]:
+            stats = host.stats()
+            after = stats["total"]
+            if after["commands"] > before["commands"] and stats["sessions_live"] == 0:
                 break
             time.sleep(0.05)
         self.assertGreater(after["commands"], before["commands"], "the program did not go through Conduit")
@@ -155,39 +154,22 @@ class Suite(unittest.TestCase):
             host.stop()
 
     def last_frame(self, name, args):
-        """What the program's window showed last, as rows of RGB pixels."""
-        out = os.path.join(self.work, name + ".ppm")
-        keeper = subprocess.Popen([LAST_FRAME, out], env=self.env, stdout=subprocess.PIPE, text=True)
-        try:
-            self.assertEqual(keeper.stdout.readline().strip(), "ready")
-            rc, lines = run(args, self.env)
-            self.assertEqual(rc, 0, "\n".join(lines[-30:]))
-            self.assertEqual(keeper.wait(30), 0)
-        finally:
-            if keeper.poll() is None:
-                keeper.kill()
-        with open(out, "rb") as f:
-            head = [f.readline() for _ in range(3)]
-            width, height = (int(v) for v in head[1].split())
-            return numpy.frombuffer(f.read(), numpy.uint8).reshape(height, width, 3)
+        """The file holding what the program's window showed last."""
+        path = os.path.join(self.work, name + ".ppm")
+        kept, out = last_frame(LAST_FRAME, args, self.env, path)
+        self.assertTrue(kept, out[-3000:])
+        return path
 
     def test_vkcube_last_frame_equals_native(self):
         # vkcube turns its cube by a fixed angle a frame: the 30th frame is
-        # the same picture wherever it is drawn.
+        # the same picture wherever it is drawn (the 31st differs in 6%).
         native = self.last_frame("native", ["vkcube", "--c", "30"])
-        self.assertGreater(native.std(), 20, "native vkcube drew a plain picture")
         runs = {t: [CONDUIT, "run", "--host", h.address, "--"] for t, h in self.hosts.items()}
         runs["private"] = [CONDUIT, "run", "--"]
         for name, prefix in runs.items():
             with self.subTest(run=name):
-                frame = self.last_frame(name, prefix + ["vkcube", "--c", "30"])
-                self.assertEqual(frame.shape, native.shape)
-                differ = numpy.abs(frame.astype(int) - native.astype(int)).max(axis=2) > 8
-                self.assertLess(differ.mean(), 0.002, f"{differ.mean():.2%} of pixels differ")
-
-    def test_vkcubepp_through_the_private_host(self):
-        self.through(["vkcubepp", "--c", "100"])
-
+                share = differing_share(native, self.last_frame(name, prefix + ["vkcube", "--c", "30"]))
+                self.assertLessEqual(share, MAX_DIFFERENT_PIXELS, f"{share:.2%} of pixels differ")
 
 if __name__ == "__main__":
     CONDUIT = os.path.abspath(sys.argv.pop(1))

@@ -81,6 +81,26 @@ def screenshot(display, cmd, env, title, base, settle=2.0, until=None, limit=30.
     return png, out or ""
 
 
+def last_frame(keeper, cmd, env, path, timeout=120):
+    """Runs `cmd` while `keeper` (last-frame, tests/e2e/last_frame.cpp) keeps
+    what the next window to appear shows last; true when `cmd` succeeded and
+    PATH holds that picture, and the program's output."""
+    watcher = subprocess.Popen([keeper, path], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+    try:
+        if watcher.stdout.readline().strip() != "ready":
+            return False, "last-frame did not start: " + watcher.stdout.read()
+        proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              timeout=timeout)
+        kept = watcher.wait(30) == 0
+        return kept and proc.returncode == 0, proc.stdout
+    finally:
+        if watcher.poll() is None:
+            watcher.kill()
+            watcher.wait()
+        watcher.stdout.close()
+
+
 def differing_share(a, b):
     """Share of pixels of two images that differ by more than FUZZ_PERCENT
     (1.0 for images of different sizes or unreadable ones)."""
