@@ -1,0 +1,40 @@
+// Frames in flight: each slot has its own command buffer and fence, so the
+// CPU records one frame while the device still runs the one before.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <cstdint>
+
+#include "context.h"
+#include "handle.h"
+
+namespace vkbench {
+
+constexpr uint32_t kFramesInFlight = 2;
+
+struct FrameSlot {
+  uint32_t index = 0;
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  Fence done;          // signalled when the slot's last submission has finished
+  Semaphore acquired;  // on-screen: the swapchain image may be written
+};
+
+class FrameRing {
+ public:
+  explicit FrameRing(const Context& context);
+
+  // The next slot, once the device has finished the frame it last carried.
+  FrameSlot& wait_next();
+  // Resets the slot's fence and begins its command buffer.
+  void begin(FrameSlot& slot) const;
+
+ private:
+  const Context& context_;
+  CommandPool pool_;  // frees the slots' command buffers
+  std::array<FrameSlot, kFramesInFlight> slots_;
+  uint64_t count_ = 0;
+};
+
+}  // namespace vkbench
