@@ -12,7 +12,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from benchlib import glmark, regress, report  # noqa: E402
 from benchlib.display import Xvfb  # noqa: E402
-from benchlib.modes import MODES  # noqa: E402
+from benchlib.modes import MODES, VK_MODES  # noqa: E402
 from benchlib.runner import document, now, run_all  # noqa: E402
 
 EXIT_RUNS_FAILED = 1
@@ -55,11 +55,13 @@ def parse_args(argv):
         epilog="Exit status: 0 all runs passed, 1 a run failed, 2 usage error, "
                "3 a scene regressed against --baseline.")
     p.add_argument("--flavour", choices=sorted(glmark.PROGRAMS), default="es2",
-                   help="glmark2-es2 (es2, default) or glmark2 (gl)")
+                   help="glmark2-es2 (es2, default), glmark2 (gl) or Vulkan's conduit-vkbench (vk)")
     p.add_argument("--scenes", default="default",
-                   help="comma-separated glmark2 scene specs, or 'default' (glmark2's list)")
-    p.add_argument("--modes", type=_modes, default=list(MODES),
-                   help="comma-separated subset of native,virgl,conduit (default: all)")
+                   help="comma-separated scene specs, or 'default' (glmark2's list; "
+                        "for vk, conduit-vkbench's scenes)")
+    p.add_argument("--modes", type=_modes,
+                   help="comma-separated subset of native,virgl,conduit "
+                        "(default: all; native,conduit for vk)")
     p.add_argument("--size", type=_size, default=(800, 600),
                    help="window size WxH (default 800x600)")
     p.add_argument("--offscreen", action="store_true", help="render off-screen")
@@ -78,7 +80,12 @@ def parse_args(argv):
     p.add_argument("--conduit", default=shutil.which("conduit") or "conduit",
                    help="the conduit executable for the conduit mode")
     args = p.parse_args(argv)
-    args.scenes = glmark.split_scene_list(args.scenes)
+    if args.flavour == "vk" and args.modes and "virgl" in args.modes:
+        p.error("the virgl mode carries OpenGL only; --flavour vk runs --modes native,conduit")
+    if args.modes is None:
+        args.modes = list(VK_MODES if args.flavour == "vk" else MODES)
+    args.program = glmark.program_path(args.flavour, args.conduit)
+    args.scenes = glmark.split_scene_list(args.scenes, args.flavour)
     if not args.scenes:
         p.error("no scenes given")
     if args.compare and not args.baseline:
@@ -106,7 +113,7 @@ def check_baseline(current, baseline_path, max_regression):
 
 
 def _missing_tools(config):
-    needed = [glmark.PROGRAMS[config.flavour]]
+    needed = [config.program]
     if "virgl" in config.modes:
         needed.append("virgl_test_server")
     if "DISPLAY" not in os.environ:

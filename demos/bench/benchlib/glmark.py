@@ -1,7 +1,9 @@
 """glmark2 command lines, default scene lists and output parsing (no processes here)."""
 import csv
 import io
+import os
 import re
+import shutil
 
 # glmark2 2023.01's default benchmark list, the same for the GL and GLES flavours.
 DEFAULT_SCENES = [
@@ -40,22 +42,43 @@ DEFAULT_SCENES = [
     "loop:fragment-steps=5:fragment-uniform=true:vertex-steps=5",
 ]
 
-PROGRAMS = {"es2": "glmark2-es2", "gl": "glmark2"}
+# conduit-vkbench's scenes (demos/vkbench), which takes glmark2's command line.
+VK_SCENES = ["draws", "texture", "compute", "rtt"]
+
+PROGRAMS = {"es2": "glmark2-es2", "gl": "glmark2", "vk": "conduit-vkbench"}
+
+
+def default_scenes(flavour):
+    return VK_SCENES if flavour == "vk" else DEFAULT_SCENES
+
+
+def program_path(flavour, conduit):
+    """The flavour's program. conduit-vkbench is built with Conduit, so it is looked
+    for beside the conduit executable first: <build>/cli/conduit has it in
+    <build>/demos/vkbench, an installed conduit in its own bin directory."""
+    name = PROGRAMS[flavour]
+    if flavour == "vk" and conduit and os.path.isfile(conduit):
+        bin_dir = os.path.dirname(os.path.realpath(conduit))
+        for path in (os.path.join(bin_dir, "..", "demos", "vkbench", name),
+                     os.path.join(bin_dir, name)):
+            if os.path.isfile(path) and os.access(path, os.X_OK):
+                return os.path.normpath(path)
+    return shutil.which(name) or name
 
 # A new scene starts where a comma is followed by a scene name; commas inside
 # option values (effect2d kernels) are followed by digits or signs instead.
 _SCENE_START = re.compile(r",(?=[A-Za-z][A-Za-z0-9_-]*(?::|,|$))")
 
 
-def split_scene_list(text):
-    """Splits `--scenes` text into scene specs; 'default' expands to the default list."""
+def split_scene_list(text, flavour="es2"):
+    """Splits `--scenes` text into scene specs; 'default' expands to the flavour's list."""
     scenes = []
     for part in _SCENE_START.split(text.strip()):
         part = part.strip()
         if not part:
             continue
         if part == "default":
-            scenes.extend(DEFAULT_SCENES)
+            scenes.extend(default_scenes(flavour))
         else:
             scenes.append(part)
     return scenes
@@ -68,9 +91,10 @@ def benchmark_arg(scene, duration):
     return f"{scene}:duration={duration:g}"
 
 
-def command(flavour, scene, duration, size, offscreen, results_file=None, data_path=None):
-    """The glmark2 argument vector for one scene."""
-    argv = [PROGRAMS[flavour], "-b", benchmark_arg(scene, duration),
+def command(flavour, scene, duration, size, offscreen, results_file=None, data_path=None,
+            program=None):
+    """The glmark2 argument vector for one scene (`program` in place of the flavour's name)."""
+    argv = [program or PROGRAMS[flavour], "-b", benchmark_arg(scene, duration),
             "-s", f"{size[0]}x{size[1]}", "--results", "fps:cpu"]
     if offscreen:
         argv.append("--off-screen")

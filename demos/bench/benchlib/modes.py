@@ -9,6 +9,8 @@ from . import glmark, stats
 from .procs import Child, TreeSampler
 
 MODES = ("native", "virgl", "conduit")
+# virgl carries OpenGL only: Vulkan programs run natively or through Conduit.
+VK_MODES = ("native", "conduit")
 RESULTS_NAME = "glmark2-results.csv"
 
 
@@ -29,7 +31,7 @@ class Job:
         c = self.config
         # Relative, so it resolves in the run directory even where /tmp is remounted.
         return glmark.command(c.flavour, self.scene, c.duration, c.size, c.offscreen,
-                              RESULTS_NAME, c.data_path)
+                              RESULTS_NAME, c.data_path, c.program)
 
     def timeout(self):
         return (self.config.duration or 10) * 3 + 90
@@ -82,7 +84,9 @@ def run_conduit(job):
     record, text = _finish(job, guest, ok)
     counters = stats.parse_conduit_stats(text)
     # Everything below `conduit run` that is not the program is the host side.
-    host_cpu = sampler.cpu_of(lambda comm: not comm.startswith("glmark2"))
+    # (A process's comm is its name's first 15 characters.)
+    program = os.path.basename(job.config.program)[:15]
+    host_cpu = sampler.cpu_of(lambda comm: not comm.startswith(program))
     if counters and "host_cpu_ms" in counters:
         host_cpu = counters["host_cpu_ms"] / 1000.0
     record["host_cpu_s"] = host_cpu
