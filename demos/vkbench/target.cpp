@@ -58,7 +58,9 @@ class WindowTarget : public Target {
  private:
   void check_present_mode() const;
   VkSurfaceFormatKHR pick_surface_format() const;
+  VkExtent2D pick_extent(const VkSurfaceCapabilitiesKHR& caps) const;
   void create_swapchain();
+  void refresh_images();
 
   const Context& context_;
   VkExtent2D extent_;
@@ -134,14 +136,9 @@ VkSurfaceFormatKHR WindowTarget::pick_surface_format() const {
   return formats.front();
 }
 
-void WindowTarget::create_swapchain() {
-  VkPhysicalDevice gpu = context_.physical_device();
-  VkSurfaceCapabilitiesKHR caps;
-  check(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(gpu, surface_, &caps),
-        "vkGetPhysicalDeviceSurfaceCapabilitiesKHR");
-  if (!(caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_DST_BIT)) {
-    fail("swapchain images cannot be transfer destinations");
-  }
+// The window's size, or where the surface leaves it to the swapchain, the
+// bench's size within the surface's limits.
+VkExtent2D WindowTarget::pick_extent(const VkSurfaceCapabilitiesKHR& caps) const {
   VkExtent2D extent = caps.currentExtent;
   if (extent.width == UINT32_MAX) {
     extent.width = std::clamp(extent_.width, caps.minImageExtent.width, caps.maxImageExtent.width);
@@ -149,12 +146,25 @@ void WindowTarget::create_swapchain() {
         std::clamp(extent_.height, caps.minImageExtent.height, caps.maxImageExtent.height);
   }
   if (extent.width == 0 || extent.height == 0) fail("the window has no area to present to");
+  return extent;
+}
+
+void WindowTarget::create_swapchain() {
+  VkPhysicalDevice gpu = context_.physical_device();
+  VkSurfaceCapabilitiesKHR caps;
+  check(vkGetPhysicalDeviceSurfaceCapabilitiesKHR(gpu, surface_, &caps),
+        "vkGetPhysicalDeviceSurfaceCapabilitiesKHR");
+  // Frames are copied in from the canvas, never drawn into the images.
+  if (!(caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_DST_BIT)) {
+    fail("swapchain images cannot be transfer destinations");
+  }
   const VkSurfaceFormatKHR format = pick_surface_format();
   VkFormatProperties props;
   vkGetPhysicalDeviceFormatProperties(gpu, format.format, &props);
   if (!(props.optimalTilingFeatures & VK_FORMAT_FEATURE_BLIT_DST_BIT)) {
     fail("swapchain format %d cannot be a blit destination", format.format);
   }
+  // One image more than the minimum, so acquiring need not wait for the display.
   uint32_t image_count = caps.minImageCount + 1;
   if (caps.maxImageCount) image_count = std::min(image_count, caps.maxImageCount);
   VkCompositeAlphaFlagBitsKHR alpha = VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR;
@@ -168,7 +178,7 @@ void WindowTarget::create_swapchain() {
   info.minImageCount = image_count;
   info.imageFormat = format.format;
   info.imageColorSpace = format.colorSpace;
-  info.imageExtent = extent;
+  info.imageExtent = pick_extent(caps);
   info.imageArrayLayers = 1;
   info.imageUsage = VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   info.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
@@ -177,16 +187,21 @@ void WindowTarget::create_swapchain() {
   info.presentMode = present_mode_;
   info.clipped = VK_TRUE;
   info.oldSwapchain = swapchain_.get();
-  VkDevice device = context_.device();
   VkSwapchainKHR swapchain;
-  check(vkCreateSwapchainKHR(device, &info, nullptr, &swapchain), "vkCreateSwapchainKHR");
-  swapchain_ = Swapchain(device, swapchain);  // destroys the old one
-  image_extent_ = extent;
+  check(vkCreateSwapchainKHR(context_.device(), &info, nullptr, &swapchain),
+        "vkCreateSwapchainKHR");
+  swapchain_ = Swapchain(context_.device(), swapchain);  // destroys the old one
+  image_extent_ = info.imageExtent;
+  refresh_images();
+}
 
+void WindowTarget::refresh_images() {
+  VkDevice device = context_.device();
   uint32_t count = 0;
-  check(vkGetSwapchainImagesKHR(device, swapchain, &count, nullptr), "vkGetSwapchainImagesKHR");
+  check(vkGetSwapchainImagesKHR(device, swapchain_.get(), &count, nullptr),
+        "vkGetSwapchainImagesKHR");
   images_.resize(count);
-  check(vkGetSwapchainImagesKHR(device, swapchain, &count, images_.data()),
+  check(vkGetSwapchainImagesKHR(device, swapchain_.get(), &count, images_.data()),
         "vkGetSwapchainImagesKHR");
   rendered_.clear();
   for (uint32_t i = 0; i < count; ++i) {
