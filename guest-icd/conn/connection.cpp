@@ -275,6 +275,7 @@ void Connection::handle_batch(std::span<const std::byte> commands) {
         break;
       }
       default:
+        if (auto l = listeners_.find(static_cast<wire::ControlOp>(cmd->opcode)); l != listeners_.end()) l->second(r);
         break;  // newer hosts may send more; skipping keeps older guests working
     }
   }
@@ -308,6 +309,11 @@ wire::Result<std::vector<std::byte>> Connection::wait_reply(uint64_t ticket) {
 std::vector<wire::FrameDone> Connection::take_frames_done() {
   std::lock_guard lock(mu_);
   return std::exchange(frames_done_, {});
+}
+
+void Connection::listen(wire::ControlOp op, MessageListener listener) {
+  std::lock_guard lock(mu_);
+  listeners_[op] = std::move(listener);
 }
 
 void Connection::add_sink(uint32_t surface_id, FrameSink* sink) {

@@ -23,6 +23,7 @@
 #include "conn/stats.h"
 #include "wire/batch.h"
 #include "wire/control.h"
+#include "wire/reader.h"
 #include "wire/result.h"
 #include "wire/transport.h"
 
@@ -109,6 +110,11 @@ class Connection {
   // wait on a host that is itself waiting for us to receive.
   std::vector<wire::FrameDone> take_frames_done();
 
+  // Who receives the host's messages of kind `op` that no one else does
+  // (on the receiving thread, with its lock held); one per kind.
+  using MessageListener = std::function<void(wire::Reader&)>;
+  void listen(wire::ControlOp op, MessageListener listener);
+
   void add_sink(uint32_t surface_id, FrameSink* sink);
   void remove_sink(uint32_t surface_id);
 
@@ -158,6 +164,7 @@ class Connection {
   std::deque<uint64_t> waiting_;  // tickets in send order
   std::map<uint64_t, std::vector<std::byte>> replies_;
   std::map<uint32_t, FrameSink*> sinks_;
+  std::map<wire::ControlOp, MessageListener> listeners_;
   std::vector<wire::FrameDone> frames_done_;
   std::set<uint32_t> lost_contexts_;
   uint32_t next_id_ = 1;

@@ -76,6 +76,8 @@ PFN_vkVoidFunction handwritten_entry(const char* name) {
   if (auto f = find_entry(kEntries, name)) return f;
   if (auto f = wsi_entry(name)) return f;
   if (auto f = gpu_writes_entry(name)) return f;
+  if (auto f = fences_entry(name)) return f;
+  if (auto f = queues_entry(name)) return f;
   return memory_entry(name);
 }
 

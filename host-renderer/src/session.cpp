@@ -169,10 +169,17 @@ wire::Status Session::run_command(const wire::CommandIterator::Command& cmd) {
 
 wire::Status Session::run_vulkan(const wire::CommandIterator::Command& cmd) {
   if (vk_lost_) return {};
-  if (!vk_)
-    vk_ = std::make_unique<vk::VkHandler>(account_, [this](const wire::Frame& f, std::span<const std::byte> px) {
-      send_frame(f, px);
-    });
+  if (!vk_) {
+    vk::VkHandler::ToGuest to_guest{
+        [this](const wire::Frame& f, std::span<const std::byte> px) { send_frame(f, px); },
+        [this](std::span<const uint64_t> fences) {
+          size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kFencesSignalled));
+          out_.put(static_cast<uint32_t>(fences.size()));
+          for (uint64_t id : fences) out_.put(id);
+          out_.end(at);
+        }};
+    vk_ = std::make_unique<vk::VkHandler>(account_, std::move(to_guest));
+  }
   wire::Reader payload(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), heap_copies_);
   return vk_->run(cmd.opcode, payload, reply_);
 }

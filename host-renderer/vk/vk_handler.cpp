@@ -32,7 +32,7 @@ uint64_t device_of(const CommandDesc& cmd, const void* args) {
 
 }  // namespace
 
-VkHandler::VkHandler(ResourceAccount& account, FrameOut frames) : frames_(std::move(frames)), account_(account) {
+VkHandler::VkHandler(ResourceAccount& account, ToGuest to_guest) : to_guest_(std::move(to_guest)), account_(account) {
   // Commands without an instance (vkCreateInstance, the global queries).
   dispatch_.load(vkGetInstanceProcAddr, VK_NULL_HANDLE);
   keep_drivers_loaded();
@@ -108,6 +108,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   if (!failed) {
     note_children(opcode, *args);
     note_render_passes(opcode, *args);
+    note_fences(opcode, *args);
   }
   const size_t objects_after = handles_.size();
   if (objects_after >= objects_before)

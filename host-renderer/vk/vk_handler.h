@@ -24,12 +24,16 @@ namespace host::vk {
 
 class VkHandler {
  public:
-  // Sends a finished frame to the guest, as the session sends GL's.
-  using FrameOut = std::function<void(const wire::Frame&, std::span<const std::byte>)>;
+  // What the host sends the guest unasked: finished frames (as the session
+  // sends GL's), and the fences it saw signalled.
+  struct ToGuest {
+    std::function<void(const wire::Frame&, std::span<const std::byte>)> frame;
+    std::function<void(std::span<const uint64_t>)> fences_signalled;
+  };
 
   // Device memory and objects are charged to `account`, the guest's one
-  // account with its GL objects; presented frames go to `frames`.
-  VkHandler(ResourceAccount& account, FrameOut frames);
+  // account with its GL objects.
+  VkHandler(ResourceAccount& account, ToGuest to_guest);
   ~VkHandler();
   VkHandler(const VkHandler&) = delete;
   VkHandler& operator=(const VkHandler&) = delete;
@@ -77,9 +81,18 @@ class VkHandler {
   wire::Result<MemoryMap::iterator> mapped_range(wire::Reader& payload, uint64_t* offset, uint64_t* size);
   void free_memory_of(VkDevice device);  // every allocation of `device`, or of all with null
 
-  // present_commands.cpp: a swapchain image's copy sent as a frame.
+  // present_commands.cpp: a swapchain image's copy sent as a frame, and
+  // the fences submitted before it told signalled.
+  struct SubmittedFence {
+    VkDevice device;
+    VkQueue queue;
+    VkFence fence;
+  };
   wire::Status present_memory(wire::Reader& payload);
-  FrameOut frames_;
+  wire::Status tell_fences_before(VkFence presented);
+  void note_fences(uint32_t opcode, const void* args);
+  std::vector<SubmittedFence> submitted_fences_;  // in submission order, not yet told
+  ToGuest to_guest_;
   HandleTable handles_;
   HostDispatch dispatch_;
   bool loaded_ = false;

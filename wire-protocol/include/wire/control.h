@@ -30,6 +30,8 @@ enum class ControlOp : uint32_t {
   kFrame = 33,          // Frame + Data (pixels)
   kContextLost = 34,    // ContextLost
   kInput = 35,          // Input: a viewer's key or pointer event for a surface's window
+  kFencesSignalled = 36,  // u32 count, then count u64 VkFence ids the host saw signalled
+                          // (sent after a Vulkan present, for the fences submitted before it)
 };
 
 constexpr uint32_t kLastControlOp = 63;
