@@ -1,11 +1,11 @@
 #!/usr/bin/python3
-"""A real virtual machine: unmodified GLES programs in a QEMU guest render
-through Conduit over an ivshmem ring to a `conduit host` outside the guest,
-and their frames come back into the guest's own X display.
+"""A real virtual machine: unmodified GLES and Vulkan programs in a QEMU
+guest render through Conduit over an ivshmem ring to a `conduit host` outside
+the guest, and their frames come back into the guest's own X display.
 
-usage: vm_e2e.py CONDUIT_EXE [unittest args]   on the host: boots guests
-       vm_e2e.py --guest CONDUIT_EXE WORKDIR    inside a guest: runs the programs
-       vm_e2e.py --gears CONDUIT_EXE WORKDIR    inside a guest: es2gears until killed
+usage: vm_e2e.py CONDUIT_EXE LAST_FRAME_EXE [unittest args]   on the host: boots guests
+       vm_e2e.py --guest CONDUIT_EXE WORKDIR LAST_FRAME_EXE    inside a guest: runs the programs
+       vm_e2e.py --gears CONDUIT_EXE WORKDIR LAST_FRAME_EXE    inside a guest: es2gears until killed
 """
 import json
 import os
@@ -23,7 +23,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 from x11_support import (MAX_DIFFERENT_PIXELS, Xvfb, differing_share, gear_pixels,  # noqa: E402
-                         glmark2_outcomes, screenshot)
+                         glmark2_outcomes, last_frame, screenshot)
 
 VM_SCRIPT = os.path.join(HERE, "..", "..", "scripts", "conduit-vm.sh")
 ES2TRI_TITLE = "OpenGL ES 2.x tri"
@@ -34,6 +34,9 @@ RING_SILENCE_SECONDS = 10
 # within --ring-silence.
 STALL_SECONDS = 4
 CONDUIT = None
+LAST_FRAME = None
+# vkcube's cube turns a fixed angle a frame: its 30th frame is one picture.
+VKCUBE = ["vkcube", "--c", "30"]
 
 
 # ---- inside the guest ------------------------------------------------------
@@ -69,6 +72,8 @@ def guest_programs(work):
         glmark = subprocess.run(through_conduit(["glmark2-es2", "--validate"] + GLMARK2_SCENES), env=env,
                                 capture_output=True, text=True, timeout=300)
         out["glmark2"] = glmark.stdout + glmark.stderr
+        _, out["vkcube"] = last_frame(LAST_FRAME, through_conduit(VKCUBE), env, os.path.join(work, "vkcube-guest.ppm"),
+                                      timeout=300)
     finally:
         xvfb.stop()
         with open(os.path.join(work, "guest-results.json"), "w") as f:
@@ -170,7 +175,7 @@ class VirtualMachine(unittest.TestCase):
         """Starts a guest that sees the ring as an ivshmem device and runs
         this file in MODE inside it."""
         cmd = [VM_SCRIPT, "boot", "--ivshmem", self.host.ring, "--share", self.work, "--",
-               sys.executable, os.path.abspath(__file__), mode, CONDUIT, self.work]
+               sys.executable, os.path.abspath(__file__), mode, CONDUIT, self.work, LAST_FRAME]
         with open(os.path.join(self.work, f"console{mode}.log"), "w") as console:
             return subprocess.Popen(cmd, stdout=console, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                     **popen)
@@ -203,7 +208,7 @@ class VirtualMachine(unittest.TestCase):
                                      env=dict(os.environ, DISPLAY=self.xvfb.display)).stdout
         renderer = re.search(r"GL_RENDERER: (.*)", native_info).group(1)
         self.assertIn(f"GL_RENDERER: {renderer}", out["es2_info"])
-        for program in ("es2_info", "es2tri", "es2gears", "glmark2"):
+        for program in ("es2_info", "es2tri", "es2gears", "glmark2", "vkcube"):
             problems = [l for l in out[program].splitlines()
                         if l.startswith("conduit") and not l.startswith("conduit: batches")]
             self.assertEqual(problems, [], f"{program} in the guest:\n{out[program]}")
@@ -219,6 +224,12 @@ class VirtualMachine(unittest.TestCase):
         expected = glmark2_outcomes(native.stdout)
         self.assertEqual(len(expected), 2, native.stdout)
         self.assertEqual(glmark2_outcomes(out["glmark2"]), expected, out["glmark2"])
+
+        native_cube = os.path.join(self.work, "vkcube-native.ppm")
+        kept, native_out = last_frame(LAST_FRAME, VKCUBE, dict(os.environ, DISPLAY=self.xvfb.display), native_cube)
+        self.assertTrue(kept, native_out)
+        share = differing_share(native_cube, os.path.join(self.work, "vkcube-guest.ppm"))
+        self.assertLessEqual(share, MAX_DIFFERENT_PIXELS, f"vkcube in the guest: {share:.2%} of pixels differ")
 
         # The frames arrived over the ring: the host counted them in sessions
         # whose channel is the ring file.
@@ -297,9 +308,10 @@ class VirtualMachine(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] in ("--guest", "--gears"):
-        CONDUIT = os.path.abspath(sys.argv[2])
+    if len(sys.argv) == 5 and sys.argv[1] in ("--guest", "--gears"):
+        CONDUIT, LAST_FRAME = os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[4])
         (guest_programs if sys.argv[1] == "--guest" else guest_gears)(sys.argv[3])
         sys.exit(0)
     CONDUIT = os.path.abspath(sys.argv.pop(1))
+    LAST_FRAME = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)
