@@ -4,7 +4,7 @@
 # machine's Vulkan driver and through Conduit (a private host on
 # shared-memory rings), side by side.
 #
-# Usage: gpu-vulkan.sh BUILD_DIR OUT_DIR
+# Usage: [MODES="off on"] [DUR=3] gpu-vulkan.sh BUILD_DIR OUT_DIR
 # Needs: DISPLAY of a running X server; VK_DRIVER_FILES naming the GPU's
 # Vulkan ICD (the native runs and Conduit's host use it); NV_EGL_JSON naming
 # its EGL vendor file (the host's GL); vkcube on PATH.
@@ -15,7 +15,7 @@ D=${DUR:-3}
 for f in "$B"/guest-icd/*_build.json; do sed -i "s|\"[^\"]*/guest-icd/|\"$B/guest-icd/|" "$f"; done
 [ -n "${NV_EGL_JSON:-}" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=$NV_EGL_JSON
 nvidia-smi dmon -s u -o T > "$OUT/dmon.txt" 2>&1 & DMON=$!
-for m in off on; do
+for m in ${MODES:-off on}; do
   X=""; [ "$m" = off ] && X="--offscreen"
   "$B/cli/conduit" bench --flavour vk $X --repeat 2 --duration "$D" --out "$OUT/vk-$m" > "$OUT/vk-$m.log" 2>&1
 done
@@ -27,7 +27,7 @@ for n in 100 2100; do
          > /dev/null 2>> "$OUT/vkcube-conduit.log"; } 2>&1 ); echo "conduit $n $t"
 done > "$OUT/vkcube-times.txt"
 kill $DMON 2>/dev/null
-{ for m in off on; do echo "=== vk $m-screen"; grep -h "^\[bench\]" "$OUT/vk-$m.log" | grep -v "scene "; \
+{ for m in ${MODES:-off on}; do echo "=== vk $m-screen"; grep -h "^\[bench\]" "$OUT/vk-$m.log" | grep -v "scene "; \
     cat "$OUT/vk-$m/results.md" 2>/dev/null; done
   echo "=== vkcube (frames, seconds)"; cat "$OUT/vkcube-times.txt"
   grep -h "round trips per frame" "$OUT/vkcube-conduit.log" | tail -1; } | tee "$OUT/summary.txt"
