@@ -42,7 +42,12 @@ uint64_t lost_value(const CommandDesc& cmd) {
 // The connection, while the host still runs this program's Vulkan; null
 // once it does not. Called with `out.mu` held.
 Connection* connection(Outgoing& out) {
-  if (!out.conn) out.conn = Connection::shared();
+  if (!out.conn) {
+    out.conn = Connection::shared();
+    // On shared memory, large data (memory contents, uploads) goes through
+    // the blob heap: copied once, never compressed.
+    if (out.conn) out.pending.set_blob_sink(out.conn->blob_sink());
+  }
   const bool usable = out.conn && !out.conn->lost() && !out.conn->context_lost(wire::kVulkanContextId);
   return usable ? out.conn.get() : nullptr;
 }
