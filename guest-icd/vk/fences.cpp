@@ -1,8 +1,8 @@
-// What the guest knows of fences without asking the host. After a
-// present, the host tells which fences submitted before it on its queue are
-// signalled (host-renderer/vk/present_commands.cpp); a program waiting for
-// one of those (vkcube, before it reuses a frame's resources) waits for
-// that message, not for a round trip.
+// What the guest knows of fences without asking the host. The host tells
+// when each submitted fence is signalled (host-renderer/vk/present_commands.cpp);
+// a program waiting for one (before it reuses a frame's resources) waits for
+// that message, not for a round trip, and never for the host to run the
+// commands it sent after the fence.
 #include <algorithm>
 #include <chrono>
 #include <mutex>
@@ -20,16 +20,13 @@ using namespace wire::vk;
 namespace {
 
 struct FenceState {
-  VkQueue queue = VK_NULL_HANDLE;  // null: signalled at creation, never submitted
-  uint64_t submitted = 0;          // submission number
+  bool submitted = false;  // the host will tell when it is signalled
   bool signalled = false;
 };
 
 struct Fences {
   std::mutex mu;  // taken after the connection's lock, never before
   std::unordered_map<uint64_t, FenceState> by_id;
-  std::unordered_map<VkQueue, uint64_t> told_up_to;  // by queue: submissions the host will tell of
-  uint64_t submissions = 0;
   bool listening = false;
 };
 
@@ -68,8 +65,7 @@ Known known(Fences& f, VkFence fence) {
   auto it = f.by_id.find(id_of(fence));
   if (it == f.by_id.end()) return Known::kAsk;
   if (it->second.signalled) return Known::kSignalled;
-  auto told = f.told_up_to.find(it->second.queue);
-  return told != f.told_up_to.end() && told->second >= it->second.submitted ? Known::kWillBeTold : Known::kAsk;
+  return it->second.submitted ? Known::kWillBeTold : Known::kAsk;
 }
 
 // Whether the fences are signalled as vkWaitForFences asks (all or any).
@@ -89,7 +85,7 @@ void note_fence_created(VkFence fence, bool signalled) {
   Fences& f = fences();
   std::lock_guard lock(f.mu);
   if (signalled)
-    f.by_id[id_of(fence)] = {VK_NULL_HANDLE, 0, true};
+    f.by_id[id_of(fence)] = {false, true};
   else
     f.by_id.erase(id_of(fence));
 }
@@ -100,21 +96,12 @@ void note_fence_gone(std::span<const VkFence> gone) {
   for (VkFence fence : gone) f.by_id.erase(id_of(fence));
 }
 
-void note_fence_submitted(VkQueue queue, VkFence fence) {
+void note_fence_submitted(VkFence fence) {
   if (!fence) return;
   Fences& f = fences();
   std::lock_guard lock(f.mu);
   listen_once(f);
-  f.by_id[id_of(fence)] = {queue, ++f.submissions, false};
-}
-
-void note_presented(VkFence fence) {
-  Fences& f = fences();
-  std::lock_guard lock(f.mu);
-  auto it = f.by_id.find(id_of(fence));
-  if (!f.listening || it == f.by_id.end() || !it->second.queue) return;
-  uint64_t& told = f.told_up_to[it->second.queue];
-  told = std::max(told, it->second.submitted);
+  f.by_id[id_of(fence)] = {f.listening, false};
 }
 
 bool wait_without_asking(std::span<const VkFence> list, bool all, uint64_t timeout_ns, VkResult* result) {
@@ -138,6 +125,7 @@ bool wait_without_asking(std::span<const VkFence> list, bool all, uint64_t timeo
     *result = VK_ERROR_DEVICE_LOST;
     return true;
   }
+  send_commands_now();  // the submits may still wait in the buffer
   // The host tells within its own present's limit, or loses the device.
   const auto limit = std::min<uint64_t>(timeout_ns / 1'000'000, conn->timeout().count());
   if (conn->wait_until([&] { return satisfied(f, list, all); }, std::chrono::milliseconds(limit),

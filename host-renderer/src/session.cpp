@@ -81,7 +81,8 @@ void Session::log_end() {
 
 void Session::run() {
   while (!stop_.load(kRelaxed) && !broken_) {
-    auto wait = frames_ && frames_->pending() ? kFramePoll : kIdlePoll;
+    const bool vk_fences = vk_ && !vk_lost_ && vk_->fences_outstanding();
+    auto wait = (frames_ && frames_->pending()) || vk_fences ? kFramePoll : kIdlePoll;
     auto msg = channel_->receive(wait);
     if (!msg) {
       if (msg.error().code != Errc::kTimeout) {
@@ -91,6 +92,7 @@ void Session::run() {
       // The guest is waiting (or idle): hand over the frames still being
       // read, and what viewers typed.
       deliver_input();
+      if (vk_fences) vk_->tell_signalled_fences();
       if (out_.size() != 0 && !flush()) break;
       if (frames_ && frames_->pending()) {
         frames_->collect(true, [this](auto& f, auto px) { send_frame(f, px); });
@@ -123,6 +125,7 @@ bool Session::handle_message(std::span<const std::byte> message) {
   const size_t charged = batch->commands.size() - std::min(batch->commands.size(), kUnchargedBatchBytes);
   account_.charge_allocated(charged);  // decode() found it fits
   run_commands(batch->commands);
+  if (vk_ && !vk_lost_) vk_->tell_signalled_fences();
   account_.release(charged);
   decoder_.trim(kUnchargedBatchBytes);
   reclaim_after_batch();

@@ -4,10 +4,11 @@ the machine's own driver: the device it shows, and every property and
 feature structure Conduit carries, are the driver's, over a unix socket,
 over shared-memory rings and through the private host of `conduit run`.
 vkcube and vkcubepp draw their frames through Conduit into their windows,
-and vkcube's last frame equals native's. Each run asserts it went through
+and vkcube's last frame equals native's; conduit-vkbench's scenes run
+off-screen. Steady frames make no round trip. Each run asserts it went through
 Conduit: the host counts its commands and loses nothing.
 
-usage: vulkan_e2e.py CONDUIT_EXE LAST_FRAME_EXE [unittest args]
+usage: vulkan_e2e.py CONDUIT_EXE LAST_FRAME_EXE VKBENCH_EXE [unittest args]
 """
 import os
 import re
@@ -23,6 +24,7 @@ from x11_support import MAX_DIFFERENT_PIXELS, Xvfb, differing_share, last_frame
 
 CONDUIT = None
 LAST_FRAME = None
+VKBENCH = None
 INVALID_DEVICE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vk_invalid_device.py")
 # What vulkaninfo prints that is not the device's: the loader's own notes.
 NOISE = re.compile(r"^(error: XDG_RUNTIME_DIR|WARNING: \[Loader|ERROR: \[Loader)")
@@ -158,6 +160,17 @@ class Suite(unittest.TestCase):
         finally:
             host.stop()
 
+    def test_vkbench_scenes_off_screen(self):
+        # Each scene checks its own last frame (not one plain colour); a
+        # longer run's extra frames wait only for fences the host tells of.
+        for scene in ("draws", "texture", "compute", "rtt"):
+            with self.subTest(scene=scene):
+                lines, short = self.check_host("unix", [VKBENCH, "--off-screen", "-b", scene + ":duration=0.5"])
+                self.assertTrue(any(line.startswith(f"[{scene}]") for line in lines), "\n".join(lines))
+        _, long = self.check_host("unix", [VKBENCH, "--off-screen", "-b", "draws:duration=1.5"])
+        _, short = self.check_host("unix", [VKBENCH, "--off-screen", "-b", "draws:duration=0.5"])
+        self.assertLessEqual(long["round_trips"] - short["round_trips"], 3)
+
     def last_frame(self, name, args):
         """The file holding what the program's window showed last."""
         path = os.path.join(self.work, name + ".ppm")
@@ -179,4 +192,5 @@ class Suite(unittest.TestCase):
 if __name__ == "__main__":
     CONDUIT = os.path.abspath(sys.argv.pop(1))
     LAST_FRAME = os.path.abspath(sys.argv.pop(1))
+    VKBENCH = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)
