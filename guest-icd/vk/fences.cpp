@@ -1,8 +1,9 @@
-// What the guest knows of fences without asking the host. The host tells
-// when each submitted fence is signalled (host-renderer/vk/present_commands.cpp);
-// a program waiting for one (before it reuses a frame's resources) waits for
-// that message, not for a round trip, and never for the host to run the
-// commands it sent after the fence.
+// What the guest knows of fences without asking the host. After each batch
+// the host tells which submitted fences are signalled, and after a present
+// it tells of every fence submitted before it on its queue
+// (host-renderer/vk/present_commands.cpp). A program waiting for a fence
+// told of, or sure to be (vkcube, before it reuses a frame's resources),
+// waits for no round trip.
 #include <algorithm>
 #include <chrono>
 #include <mutex>
@@ -20,13 +21,16 @@ using namespace wire::vk;
 namespace {
 
 struct FenceState {
-  bool submitted = false;  // the host will tell when it is signalled
+  VkQueue queue = VK_NULL_HANDLE;  // null: signalled at creation, never submitted
+  uint64_t submitted = 0;          // submission number
   bool signalled = false;
 };
 
 struct Fences {
   std::mutex mu;  // taken after the connection's lock, never before
   std::unordered_map<uint64_t, FenceState> by_id;
+  std::unordered_map<VkQueue, uint64_t> told_up_to;  // by queue: submissions the host will tell of
+  uint64_t submissions = 0;
   bool listening = false;
 };
 
@@ -65,7 +69,8 @@ Known known(Fences& f, VkFence fence) {
   auto it = f.by_id.find(id_of(fence));
   if (it == f.by_id.end()) return Known::kAsk;
   if (it->second.signalled) return Known::kSignalled;
-  return it->second.submitted ? Known::kWillBeTold : Known::kAsk;
+  auto told = f.told_up_to.find(it->second.queue);
+  return told != f.told_up_to.end() && told->second >= it->second.submitted ? Known::kWillBeTold : Known::kAsk;
 }
 
 // Whether the fences are signalled as vkWaitForFences asks (all or any).
@@ -85,7 +90,7 @@ void note_fence_created(VkFence fence, bool signalled) {
   Fences& f = fences();
   std::lock_guard lock(f.mu);
   if (signalled)
-    f.by_id[id_of(fence)] = {false, true};
+    f.by_id[id_of(fence)] = {VK_NULL_HANDLE, 0, true};
   else
     f.by_id.erase(id_of(fence));
 }
@@ -96,12 +101,21 @@ void note_fence_gone(std::span<const VkFence> gone) {
   for (VkFence fence : gone) f.by_id.erase(id_of(fence));
 }
 
-void note_fence_submitted(VkFence fence) {
+void note_fence_submitted(VkQueue queue, VkFence fence) {
   if (!fence) return;
   Fences& f = fences();
   std::lock_guard lock(f.mu);
   listen_once(f);
-  f.by_id[id_of(fence)] = {f.listening, false};
+  f.by_id[id_of(fence)] = {queue, ++f.submissions, false};
+}
+
+void note_presented(VkFence fence) {
+  Fences& f = fences();
+  std::lock_guard lock(f.mu);
+  auto it = f.by_id.find(id_of(fence));
+  if (!f.listening || it == f.by_id.end() || !it->second.queue) return;
+  uint64_t& told = f.told_up_to[it->second.queue];
+  told = std::max(told, it->second.submitted);
 }
 
 bool wait_without_asking(std::span<const VkFence> list, bool all, uint64_t timeout_ns, VkResult* result) {
@@ -125,7 +139,7 @@ bool wait_without_asking(std::span<const VkFence> list, bool all, uint64_t timeo
     *result = VK_ERROR_DEVICE_LOST;
     return true;
   }
-  send_commands_now();  // the submits may still wait in the buffer
+  send_commands_now();  // what the host must run first may still wait in the buffer
   // The host tells within its own present's limit, or loses the device.
   const auto limit = std::min<uint64_t>(timeout_ns / 1'000'000, conn->timeout().count());
   if (conn->wait_until([&] { return satisfied(f, list, all); }, std::chrono::milliseconds(limit),

@@ -11,12 +11,13 @@ namespace icd::vk {
 void note_fence_created(VkFence fence, bool signalled);
 // Reset or destroyed: nothing known any more.
 void note_fence_gone(std::span<const VkFence> fences);
-// Submitted (vkQueueSubmit, vkQueueSubmit2): the host tells once signalled.
-void note_fence_submitted(VkFence fence);
+void note_fence_submitted(VkQueue queue, VkFence fence);
+// A present whose copy signals `fence`: the host will tell of every fence
+// submitted to the same queue up to it.
+void note_presented(VkFence fence);
 
 // Answers vkWaitForFences (all or any) in the guest when the fences are
-// known signalled or the host will tell; false when the host must be asked
-// (fences never submitted, or the host very late).
+// known signalled or the host will tell; false when the host must be asked.
 bool wait_without_asking(std::span<const VkFence> fences, bool all, uint64_t timeout_ns, VkResult* result);
 bool known_signalled(VkFence fence);
 

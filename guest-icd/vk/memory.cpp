@@ -231,7 +231,7 @@ bool gpu_written_mappings() {
 // Submissions: what the program wrote into mapped memory goes first.
 VKAPI_ATTR VkResult VKAPI_CALL queue_submit(VkQueue queue, uint32_t count, const VkSubmitInfo* submits, VkFence fence) {
   send_all_changes();
-  note_fence_submitted(fence);
+  note_fence_submitted(queue, fence);
   VkArgs_vkQueueSubmit a{queue, count, submits, fence};
   return as_result(run_generated(VkOp::vkQueueSubmit, a));
 }
@@ -239,7 +239,7 @@ VKAPI_ATTR VkResult VKAPI_CALL queue_submit(VkQueue queue, uint32_t count, const
 VKAPI_ATTR VkResult VKAPI_CALL queue_submit2(VkQueue queue, uint32_t count, const VkSubmitInfo2* submits,
                                             VkFence fence) {
   send_all_changes();
-  note_fence_submitted(fence);
+  note_fence_submitted(queue, fence);
   VkArgs_vkQueueSubmit2 a{queue, count, submits, fence};
   return as_result(run_generated(VkOp::vkQueueSubmit2, a));
 }

@@ -9,6 +9,7 @@
 
 #include "conn/connection.h"
 #include "vk/entry.h"
+#include "vk/fences.h"
 #include "vk/memory.h"
 #include "vk/wsi.h"
 #include "wire/vk_memory.h"
@@ -292,6 +293,7 @@ VkResult present_one(Swapchain& sc, uint32_t index, std::span<const VkSemaphore>
   send_async(static_cast<uint32_t>(wire::vk::MemoryOp::kPresentMemory), [&](wire::Writer& w) {
     w.put(wire::vk::PresentMemory{id_of(sc.done), id_of(sc.images[index].readback_memory), frame, 0});
   });
+  note_presented(sc.done);
   if ((r = ICD(vkResetFences)(sc.device, 1, &sc.done)) != VK_SUCCESS) return r;
   send_commands_now();
   sc.conn->stats().swaps++;  // a present is a swap: round trips per frame count them

@@ -81,8 +81,7 @@ void Session::log_end() {
 
 void Session::run() {
   while (!stop_.load(kRelaxed) && !broken_) {
-    const bool vk_fences = vk_ && !vk_lost_ && vk_->fences_outstanding();
-    auto wait = (frames_ && frames_->pending()) || vk_fences ? kFramePoll : kIdlePoll;
+    auto wait = frames_ && frames_->pending() ? kFramePoll : kIdlePoll;
     auto msg = channel_->receive(wait);
     if (!msg) {
       if (msg.error().code != Errc::kTimeout) {
@@ -92,7 +91,6 @@ void Session::run() {
       // The guest is waiting (or idle): hand over the frames still being
       // read, and what viewers typed.
       deliver_input();
-      if (vk_fences) vk_->tell_signalled_fences();
       if (out_.size() != 0 && !flush()) break;
       if (frames_ && frames_->pending()) {
         frames_->collect(true, [this](auto& f, auto px) { send_frame(f, px); });

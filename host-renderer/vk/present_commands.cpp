@@ -1,9 +1,10 @@
 // Presents: once the copy of a swapchain image into host-visible memory is
 // done (its fence signalled), the pixels go to the guest as a frame, the
-// way a GL window's frames do. The guest does not wait for them. Fences:
-// the guest is told when each one it submitted is signalled, so that a
-// program waiting for one (before it reuses a frame's resources) needs no
-// round trip.
+// way a GL window's frames do. The guest does not wait for them. The
+// fences submitted before it on its queue are done too (a fence's signal
+// covers all earlier submissions to its queue): the guest is told, so that
+// a program waiting for one of them needs no round trip. After each batch,
+// fences found signalled are told as well.
 #include <algorithm>
 #include <cstddef>
 #include <string>
@@ -50,14 +51,7 @@ wire::Status VkHandler::present_memory(wire::Reader& payload) {
   if (!frame_fits(p->frame, m.size))
     return make_error(Errc::kBadLength, "a presented frame larger than its memory", at);
 
-  const auto copied = reinterpret_cast<VkFence>(*fence);
-  if (std::none_of(submitted_fences_.begin(), submitted_fences_.end(),
-                   [copied](const SubmittedFence& s) { return s.fence == copied; }))
-    return make_error(Errc::kBadValue, "a present's fence was never submitted", at);
-  const VkResult r = dispatch_.vkWaitForFences(m.device, 1, &copied, VK_TRUE, kPresentWaitNs);
-  if (r != VK_SUCCESS)
-    return make_error(Errc::kIo, "a present's copy did not finish: VkResult " + std::to_string(r), at);
-  tell_signalled_fences();
+  WIRE_TRY(tell_fences_before(reinterpret_cast<VkFence>(*fence)));
   if (!m.coherent) {
     const VkMappedMemoryRange whole{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, it->first, 0, VK_WHOLE_SIZE};
     dispatch_.vkInvalidateMappedMemoryRanges(m.device, 1, &whole);
@@ -65,6 +59,32 @@ wire::Status VkHandler::present_memory(wire::Reader& payload) {
   to_guest_.frame(p->frame, {static_cast<const std::byte*>(m.mapped), uint64_t{p->frame.stride} * p->frame.height});
   return {};
 }
+
+// Waits for the present's fence and every fence submitted before it on the
+// same queue (done already, or about to be), and tells the guest.
+wire::Status VkHandler::tell_fences_before(VkFence presented) {
+  auto last = std::find_if(submitted_fences_.begin(), submitted_fences_.end(),
+                           [presented](const SubmittedFence& s) { return s.fence == presented; });
+  if (last == submitted_fences_.end()) return make_error(Errc::kBadValue, "a present's fence was never submitted");
+  const SubmittedFence present = *last;
+  std::vector<VkFence> done;
+  std::vector<uint64_t> ids;
+  auto told = [&](const SubmittedFence& s) { return s.queue == present.queue; };
+  for (auto it = submitted_fences_.begin(); it != last + 1; ++it) {
+    if (!told(*it)) continue;
+    done.push_back(it->fence);
+    ids.push_back(handles_.to_wire(VK_OBJECT_TYPE_FENCE, false, reinterpret_cast<uint64_t>(it->fence)));
+  }
+  const VkResult r = dispatch_.vkWaitForFences(present.device, static_cast<uint32_t>(done.size()), done.data(),
+                                               VK_TRUE, kPresentWaitNs);
+  if (r != VK_SUCCESS) return make_error(Errc::kIo, "a present's copy did not finish: VkResult " + std::to_string(r));
+  submitted_fences_.erase(std::remove_if(submitted_fences_.begin(), last + 1, told), last + 1);
+  to_guest_.fences_signalled(ids);
+  return {};
+}
+
+// Both argument records start queue, count, submits, fence.
+static_assert(offsetof(VkArgs_vkQueueSubmit, fence) == offsetof(VkArgs_vkQueueSubmit2, fence));
 
 void VkHandler::tell_signalled_fences() {
   std::vector<uint64_t> ids;
@@ -76,11 +96,9 @@ void VkHandler::tell_signalled_fences() {
   if (!ids.empty()) to_guest_.fences_signalled(ids);
 }
 
-// Both argument records start queue, count, submits, fence.
-static_assert(offsetof(VkArgs_vkQueueSubmit, fence) == offsetof(VkArgs_vkQueueSubmit2, fence));
-
-// Which fences are on their way to being signalled. A program that submits
-// more without waiting for any is not told of the oldest past this many.
+// Which fences are on their way to being signalled, by queue. A program
+// that submits fences without ever resetting, destroying or presenting
+// after them is not told of the oldest past this many.
 constexpr size_t kMaxSubmittedFences = 4096;
 
 void VkHandler::note_fences(uint32_t opcode, const void* args) {

@@ -42,10 +42,8 @@ class VkHandler {
   wire::Status run(uint32_t opcode, wire::Reader& payload, wire::Writer& reply);
 
   // Tells the guest which submitted fences are signalled now, without
-  // waiting: the session calls it after each batch and, while some are
-  // outstanding, every millisecond it is idle.
+  // waiting (the session calls it after each batch).
   void tell_signalled_fences();
-  bool fences_outstanding() const { return !submitted_fences_.empty(); }
 
  private:
   // A command whose driver call needs the host's own care first.
@@ -88,15 +86,16 @@ class VkHandler {
   void free_memory_of(VkDevice device);  // every allocation of `device`, or of all with null
 
   // present_commands.cpp: a swapchain image's copy sent as a frame, and
-  // submitted fences told once signalled.
+  // the fences submitted before it told signalled.
   struct SubmittedFence {
     VkDevice device;
     VkQueue queue;
     VkFence fence;
   };
   wire::Status present_memory(wire::Reader& payload);
+  wire::Status tell_fences_before(VkFence presented);
   void note_fences(uint32_t opcode, const void* args);
-  std::vector<SubmittedFence> submitted_fences_;  // not yet told signalled
+  std::vector<SubmittedFence> submitted_fences_;  // in submission order, not yet told
   ToGuest to_guest_;
   HandleTable handles_;
   HostDispatch dispatch_;

@@ -4,8 +4,8 @@ the machine's own driver: the device it shows, and every property and
 feature structure Conduit carries, are the driver's, over a unix socket,
 over shared-memory rings and through the private host of `conduit run`.
 vkcube and vkcubepp draw their frames through Conduit into their windows,
-and vkcube's last frame equals native's; conduit-vkbench's scenes run
-off-screen. Steady frames make no round trip. Each run asserts it went through
+and vkcube's last frame equals native's, its steady frames without a round
+trip; conduit-vkbench's scenes run off-screen. Each run asserts it went through
 Conduit: the host counts its commands and loses nothing.
 
 usage: vulkan_e2e.py CONDUIT_EXE LAST_FRAME_EXE VKBENCH_EXE [unittest args]
@@ -161,15 +161,11 @@ class Suite(unittest.TestCase):
             host.stop()
 
     def test_vkbench_scenes_off_screen(self):
-        # Each scene checks its own last frame (not one plain colour); a
-        # longer run's extra frames wait only for fences the host tells of.
+        # Each scene checks its own last frame (not one plain colour).
         for scene in ("draws", "texture", "compute", "rtt"):
             with self.subTest(scene=scene):
-                lines, short = self.check_host("unix", [VKBENCH, "--off-screen", "-b", scene + ":duration=0.5"])
+                lines, _ = self.check_host("unix", [VKBENCH, "--off-screen", "-b", scene + ":duration=0.5"])
                 self.assertTrue(any(line.startswith(f"[{scene}]") for line in lines), "\n".join(lines))
-        _, long = self.check_host("unix", [VKBENCH, "--off-screen", "-b", "draws:duration=1.5"])
-        _, short = self.check_host("unix", [VKBENCH, "--off-screen", "-b", "draws:duration=0.5"])
-        self.assertLessEqual(long["round_trips"] - short["round_trips"], 3)
 
     def last_frame(self, name, args):
         """The file holding what the program's window showed last."""
