@@ -82,5 +82,6 @@ PFN_vkVoidFunction memory_entry(const char* name);      // memory.cpp
 PFN_vkVoidFunction gpu_writes_entry(const char* name);  // gpu_writes.cpp
 PFN_vkVoidFunction fences_entry(const char* name);      // fences.cpp
 PFN_vkVoidFunction queues_entry(const char* name);      // queues.cpp
+PFN_vkVoidFunction descriptor_templates_entry(const char* name);  // descriptor_templates.cpp
 
 }  // namespace icd::vk

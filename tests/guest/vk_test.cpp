@@ -4,6 +4,7 @@
 // through another mapping).
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -11,6 +12,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "add_one_comp.h"
 #include "vk_device.h"
 
 namespace {
@@ -71,8 +73,10 @@ class VulkanTest : public ::testing::Test {
     vkFreeMemory(device_, b.memory, nullptr);
   }
 
-  // Copies `size` bytes from `src` to `dst` on the GPU and waits for it.
-  void copy_and_wait(const Buffer& src, const Buffer& dst, VkDeviceSize size) {
+  // Records commands with `record` into a new command buffer, submits them
+  // and waits for them; what they wrote is then visible to the host.
+  template <typename Record>
+  void run_and_wait(Record record) {
     VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
     VkCommandPool pool;
     ASSERT_EQ(vkCreateCommandPool(device_, &pool_info, nullptr, &pool), VK_SUCCESS);
@@ -83,12 +87,11 @@ class VulkanTest : public ::testing::Test {
     ASSERT_EQ(vkAllocateCommandBuffers(device_, &alloc, &cb), VK_SUCCESS);
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     ASSERT_EQ(vkBeginCommandBuffer(cb, &begin), VK_SUCCESS);
-    VkBufferCopy region{0, 0, size};
-    vkCmdCopyBuffer(cb, src.buffer, dst.buffer, 1, &region);
+    record(cb);
     VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
     to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
                          nullptr, 0, nullptr);
     ASSERT_EQ(vkEndCommandBuffer(cb), VK_SUCCESS);
     VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
@@ -101,6 +104,14 @@ class VulkanTest : public ::testing::Test {
     ASSERT_EQ(vkWaitForFences(device_, 1, &fence, VK_TRUE, 10'000'000'000ull), VK_SUCCESS);
     vkDestroyFence(device_, fence, nullptr);
     vkDestroyCommandPool(device_, pool, nullptr);
+  }
+
+  // Copies `size` bytes from `src` to `dst` on the GPU and waits for it.
+  void copy_and_wait(const Buffer& src, const Buffer& dst, VkDeviceSize size) {
+    run_and_wait([&](VkCommandBuffer cb) {
+      VkBufferCopy region{0, 0, size};
+      vkCmdCopyBuffer(cb, src.buffer, dst.buffer, 1, &region);
+    });
   }
 
   static guesttest::HostProcess* host_;
@@ -174,6 +185,97 @@ TEST_F(VulkanTest, MemoryBeyondTheGuestsLimitIsRefused) {
   Buffer b = make_buffer(4096, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
   EXPECT_NE(b.memory, VK_NULL_HANDLE);
   free_buffer(b);
+}
+
+}  // namespace
+
+namespace {
+
+// vkUpdateDescriptorSetWithTemplate: the descriptors come out of the
+// program's own structure as the template lays it out; a compute shader
+// then reads the uniform buffer and writes the storage buffer they name.
+TEST_F(VulkanTest, DescriptorSetsWrittenThroughATemplate) {
+  Buffer in = make_buffer(256, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+  Buffer out = make_buffer(256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  void* p = nullptr;
+  ASSERT_EQ(vkMapMemory(device_, in.memory, 0, VK_WHOLE_SIZE, 0, &p), VK_SUCCESS);
+  *static_cast<uint32_t*>(p) = 41;
+  vkUnmapMemory(device_, in.memory);
+
+  VkDescriptorSetLayoutBinding bindings[2] = {
+      {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+      {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+  VkDescriptorSetLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  layout_info.bindingCount = 2;
+  layout_info.pBindings = bindings;
+  VkDescriptorSetLayout set_layout;
+  ASSERT_EQ(vkCreateDescriptorSetLayout(device_, &layout_info, nullptr, &set_layout), VK_SUCCESS);
+  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
+  VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pool_info.maxSets = 1;
+  pool_info.poolSizeCount = 2;
+  pool_info.pPoolSizes = sizes;
+  VkDescriptorPool pool;
+  ASSERT_EQ(vkCreateDescriptorPool(device_, &pool_info, nullptr, &pool), VK_SUCCESS);
+  VkDescriptorSetAllocateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  set_info.descriptorPool = pool;
+  set_info.descriptorSetCount = 1;
+  set_info.pSetLayouts = &set_layout;
+  VkDescriptorSet set;
+  ASSERT_EQ(vkAllocateDescriptorSets(device_, &set_info, &set), VK_SUCCESS);
+  VkPipelineLayoutCreateInfo pl_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  pl_info.setLayoutCount = 1;
+  pl_info.pSetLayouts = &set_layout;
+  VkPipelineLayout pipeline_layout;
+  ASSERT_EQ(vkCreatePipelineLayout(device_, &pl_info, nullptr, &pipeline_layout), VK_SUCCESS);
+
+  // The program's structure: storage first, then a gap, then the uniform.
+  struct Descriptors {
+    VkDescriptorBufferInfo storage;
+    uint64_t unrelated;
+    VkDescriptorBufferInfo uniform;
+  } data{{out.buffer, 0, VK_WHOLE_SIZE}, 0, {in.buffer, 0, VK_WHOLE_SIZE}};
+  VkDescriptorUpdateTemplateEntry entries[2] = {
+      {0, 0, 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, offsetof(Descriptors, uniform), sizeof(VkDescriptorBufferInfo)},
+      {1, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, offsetof(Descriptors, storage), sizeof(VkDescriptorBufferInfo)}};
+  VkDescriptorUpdateTemplateCreateInfo t_info{VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO};
+  t_info.descriptorUpdateEntryCount = 2;
+  t_info.pDescriptorUpdateEntries = entries;
+  t_info.templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET;
+  t_info.descriptorSetLayout = set_layout;
+  VkDescriptorUpdateTemplate update;
+  ASSERT_EQ(vkCreateDescriptorUpdateTemplate(device_, &t_info, nullptr, &update), VK_SUCCESS);
+  vkUpdateDescriptorSetWithTemplate(device_, set, update, &data);
+
+  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  module_info.codeSize = sizeof add_one_comp;
+  module_info.pCode = add_one_comp;
+  VkShaderModule module;
+  ASSERT_EQ(vkCreateShaderModule(device_, &module_info, nullptr, &module), VK_SUCCESS);
+  VkComputePipelineCreateInfo cp_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  cp_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                   module, "main", nullptr};
+  cp_info.layout = pipeline_layout;
+  VkPipeline pipeline;
+  ASSERT_EQ(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cp_info, nullptr, &pipeline), VK_SUCCESS);
+
+  run_and_wait([&](VkCommandBuffer cb) {
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout, 0, 1, &set, 0, nullptr);
+    vkCmdDispatch(cb, 1, 1, 1);
+  });
+  ASSERT_EQ(vkMapMemory(device_, out.memory, 0, VK_WHOLE_SIZE, 0, &p), VK_SUCCESS);
+  EXPECT_EQ(*static_cast<uint32_t*>(p), 42u);
+  vkUnmapMemory(device_, out.memory);
+
+  vkDestroyPipeline(device_, pipeline, nullptr);
+  vkDestroyShaderModule(device_, module, nullptr);
+  vkDestroyDescriptorUpdateTemplate(device_, update, nullptr);
+  vkDestroyPipelineLayout(device_, pipeline_layout, nullptr);
+  vkDestroyDescriptorPool(device_, pool, nullptr);
+  vkDestroyDescriptorSetLayout(device_, set_layout, nullptr);
+  free_buffer(in);
+  free_buffer(out);
 }
 
 }  // namespace
