@@ -47,6 +47,15 @@ void Canvas::begin(VkCommandBuffer cmd, const VkClearColorValue& clear) const {
   set_viewport(cmd, extent());
 }
 
+void Canvas::draw_full_screen(VkCommandBuffer cmd, VkPipeline pipeline, VkPipelineLayout layout,
+                              VkDescriptorSet set) const {
+  begin(cmd, {{0.0f, 0.0f, 0.0f, 1.0f}});
+  vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, 1, &set, 0, nullptr);
+  vkCmdDraw(cmd, 3, 1, 0, 0);
+  vkCmdEndRenderPass(cmd);
+}
+
 std::vector<uint32_t> Canvas::read_back() const {
   const VkExtent2D size = extent();
   const VkDeviceSize bytes = VkDeviceSize(size.width) * size.height * 4;

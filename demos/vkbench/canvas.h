@@ -27,6 +27,11 @@ class Canvas {
   // Begins the render pass, cleared to `clear`, with the whole canvas as viewport.
   void begin(VkCommandBuffer cmd, const VkClearColorValue& clear) const;
 
+  // One full-screen pass into the canvas: `pipeline` draws a triangle that
+  // covers it, reading descriptor set `set` of `layout`.
+  void draw_full_screen(VkCommandBuffer cmd, VkPipeline pipeline, VkPipelineLayout layout,
+                        VkDescriptorSet set) const;
+
   // The last frame's pixels, 4 bytes each, row by row. The device must be
   // idle and the canvas drawn at least once.
   std::vector<uint32_t> read_back() const;

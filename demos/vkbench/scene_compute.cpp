@@ -74,12 +74,7 @@ class ComputeScene : public Scene {
                          VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 0, nullptr, 1, &written, 0,
                          nullptr);
 
-    canvas_.begin(cmd, {{0.0f, 0.0f, 0.0f, 1.0f}});
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, show_.get());
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_.get(), 0, 1, &set_, 0,
-                            nullptr);
-    vkCmdDraw(cmd, 3, 1, 0, 0);
-    vkCmdEndRenderPass(cmd);
+    canvas_.draw_full_screen(cmd, show_.get(), layout_.get(), set_);
   }
 
  private:

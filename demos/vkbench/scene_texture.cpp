@@ -45,12 +45,7 @@ class TextureScene : public Scene {
     fill(static_cast<uint32_t*>(staging.mapped), frame);
     staging.flush(context_);
     upload(cmd, staging.buffer.get());
-    canvas_.begin(cmd, {{0.0f, 0.0f, 0.0f, 1.0f}});
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_.get());
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_.get(), 0, 1, &set_, 0,
-                            nullptr);
-    vkCmdDraw(cmd, 3, 1, 0, 0);
-    vkCmdEndRenderPass(cmd);
+    canvas_.draw_full_screen(cmd, pipeline_.get(), layout_.get(), set_);
   }
 
  private:
