@@ -197,9 +197,23 @@ class OptionsTest(unittest.TestCase):
                                                                 ["jellyfish"]))
         self.assertTrue(args.offscreen)
 
+    def test_vulkan_flavour(self):
+        # conduit-vkbench's scenes, natively and through Conduit, the program
+        # found beside the conduit executable of a build tree.
+        with tempfile.TemporaryDirectory() as build:
+            for path in ("cli/conduit", "demos/vkbench/conduit-vkbench"):
+                os.makedirs(os.path.dirname(os.path.join(build, path)), exist_ok=True)
+                open(os.path.join(build, path), "w").close()
+                os.chmod(os.path.join(build, path), 0o755)
+            args = conduit_bench.parse_args(["--flavour", "vk", "--conduit", os.path.join(build, "cli/conduit")])
+            self.assertEqual(args.modes, ["native", "conduit"])
+            self.assertEqual(args.scenes, ["draws", "texture", "compute", "rtt"])
+            self.assertEqual(os.path.realpath(args.program),
+                             os.path.realpath(os.path.join(build, "demos/vkbench/conduit-vkbench")))
+
     def test_rejects(self):
         for bad in (["--modes", "vulkan"], ["--size", "800"], ["--repeat", "0"],
-                    ["--compare", "x.json"]):
+                    ["--compare", "x.json"], ["--flavour", "vk", "--modes", "native,virgl"]):
             with self.assertRaises(SystemExit), open(os.devnull, "w") as null:
                 stderr, sys.stderr = sys.stderr, null
                 try:
