@@ -3,7 +3,6 @@
 // sends the copy as a frame once it is done, and the guest's presenter shows
 // it in the surface's window: a present waits for nothing. Everything here
 // goes through the ICD's own entry points, as a program's calls would.
-#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -17,27 +16,6 @@
 namespace icd::vk {
 
 namespace {
-
-// Shows the frames the host sends for one swapchain in its surface's
-// window (on the connection's receiving thread).
-class FrameShower final : public FrameSink {
- public:
-  FrameShower(Presenter& presenter, Connection& conn) : presenter_(presenter), conn_(conn) {}
-  void on_frame(const wire::Frame& f, std::span<const std::byte> pixels) override {
-    const bool whole = f.stride / 4 >= f.width && pixels.size() >= uint64_t{f.stride} * f.height;
-    if (whole && presenter_.present(pixels.data(), static_cast<int>(f.width), static_cast<int>(f.height),
-                                    static_cast<int>(f.stride)))
-      conn_.stats().frames++;
-    received = f.frame_id;
-  }
-  void on_input(const wire::Input&) override {}
-  bool acknowledged() const override { return false; }
-  std::atomic<uint32_t> received{0};  // the last frame that came back
-
- private:
-  Presenter& presenter_;
-  Connection& conn_;
-};
 
 // The ICD's own entry point, looked up by name once (presents call some
 // every frame).
@@ -64,11 +42,7 @@ struct Swapchain {
   VkFence done = VK_NULL_HANDLE;
   std::vector<SwapImage> images;
   uint32_t next = 0;
-  // Where the host's frames arrive (windows only; headless shows nothing).
-  std::shared_ptr<Connection> conn;
-  uint32_t surface_id = 0;
-  std::unique_ptr<FrameShower> shower;
-  uint32_t next_frame = 1;
+  WindowFrames* frames = nullptr;  // the surface's (windows only; headless shows nothing)
 };
 
 Swapchain* swapchain_of(VkSwapchainKHR s) { return reinterpret_cast<Swapchain*>(s); }
@@ -164,7 +138,6 @@ VkResult record_copy(Swapchain& sc, SwapImage& img) {
 
 void destroy(Swapchain* sc) {
   if (!sc) return;
-  if (sc->shower) sc->conn->remove_sink(sc->surface_id);
   if (sc->queue) ICD(vkQueueWaitIdle)(sc->queue);
   for (SwapImage& img : sc->images) {
     ICD(vkDestroyBuffer)(sc->device, img.readback, nullptr);
@@ -186,14 +159,12 @@ VkResult build(Swapchain& sc, const VkSwapchainCreateInfoKHR& ci) {
   if ((r = ICD(vkCreateFence)(sc.device, &fence, nullptr, &sc.done)) != VK_SUCCESS) return r;
   sc.images.resize(std::max<uint32_t>(ci.minImageCount, 2));
   if (sc.surface->presenter) {
-    if (!(sc.conn = vulkan_connection())) return VK_ERROR_DEVICE_LOST;
-    sc.surface_id = sc.conn->new_id();
-    sc.shower = std::make_unique<FrameShower>(*sc.surface->presenter, *sc.conn);
-    sc.conn->add_sink(sc.surface_id, sc.shower.get());
+    if (!sc.surface->frames) sc.surface->frames = WindowFrames::open(*sc.surface->presenter);
+    if (!(sc.frames = sc.surface->frames.get())) return VK_ERROR_DEVICE_LOST;
   }
   for (SwapImage& img : sc.images) {
     if ((r = make_image(sc, ci, img)) != VK_SUCCESS) return r;
-    if (!sc.shower) continue;
+    if (!sc.frames) continue;
     if ((r = make_readback(sc, ci, img)) != VK_SUCCESS) return r;
     VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
     alloc.commandPool = sc.pool;
@@ -269,16 +240,17 @@ VkResult consume_waits(Swapchain& sc, std::span<const VkSemaphore> waits) {
 // program that never waits for its own fences is held to the host's pace.
 bool throttle(Swapchain& sc, uint32_t frame_id) {
   const auto in_flight = static_cast<uint32_t>(sc.images.size());
-  if (frame_id - sc.shower->received < in_flight) return true;
-  return sc.conn->wait_until([&] { return frame_id - sc.shower->received < in_flight; }, sc.conn->timeout(),
-                             wire::kVulkanContextId);
+  Connection& conn = sc.frames->connection();
+  if (frame_id - sc.frames->received() < in_flight) return true;
+  return conn.wait_until([&] { return frame_id - sc.frames->received() < in_flight; }, conn.timeout(),
+                         wire::kVulkanContextId);
 }
 
 // Copies the image once the program's rendering is done; the host sends
 // the copy as a frame when it is finished. A window whose size changed
 // makes the swapchain suboptimal.
 VkResult present_one(Swapchain& sc, uint32_t index, std::span<const VkSemaphore> waits) {
-  if (!sc.shower) return consume_waits(sc, waits);
+  if (!sc.frames) return consume_waits(sc, waits);
   std::vector<VkPipelineStageFlags> stages(waits.size(), VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
   VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   submit.waitSemaphoreCount = static_cast<uint32_t>(waits.size());
@@ -288,15 +260,15 @@ VkResult present_one(Swapchain& sc, uint32_t index, std::span<const VkSemaphore>
   submit.pCommandBuffers = &sc.images[index].copy;
   VkResult r = ICD(vkQueueSubmit)(sc.queue, 1, &submit, sc.done);
   if (r != VK_SUCCESS) return r;
-  const uint32_t frame_id = sc.next_frame++;
-  const wire::Frame frame{sc.surface_id, frame_id, sc.extent.width, sc.extent.height, sc.extent.width * 4};
+  const uint32_t frame_id = sc.frames->next_frame();
+  const wire::Frame frame{sc.frames->id(), frame_id, sc.extent.width, sc.extent.height, sc.extent.width * 4};
   send_async(static_cast<uint32_t>(wire::vk::MemoryOp::kPresentMemory), [&](wire::Writer& w) {
     w.put(wire::vk::PresentMemory{id_of(sc.done), id_of(sc.images[index].readback_memory), frame, 0});
   });
   note_presented(sc.done);
   if ((r = ICD(vkResetFences)(sc.device, 1, &sc.done)) != VK_SUCCESS) return r;
   send_commands_now();
-  sc.conn->stats().swaps++;  // a present is a swap: round trips per frame count them
+  sc.frames->connection().stats().swaps++;  // a present is a swap: round trips per frame count them
   if (!throttle(sc, frame_id)) return VK_ERROR_DEVICE_LOST;
   VkExtent2D now{};
   if (!sc.surface->window_extent(&now)) return VK_ERROR_SURFACE_LOST_KHR;

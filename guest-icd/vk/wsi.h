@@ -8,12 +8,14 @@
 
 #include <vulkan/vulkan.h>
 
+#include "vk/window_frames.h"
 #include "x11/presenter.h"
 
 namespace icd::vk {
 
 struct GuestSurface {
   std::unique_ptr<Presenter> presenter;  // null: headless
+  std::unique_ptr<WindowFrames> frames;  // from the first swapchain of a window; goes first
 
   // The window's size, or false when it has none (headless) or is gone.
   bool window_extent(VkExtent2D* extent);

@@ -172,7 +172,13 @@ wire::Status Session::run_vulkan(const wire::CommandIterator::Command& cmd) {
   if (vk_lost_) return {};
   if (!vk_) {
     vk::VkHandler::ToGuest to_guest{
-        [this](const wire::Frame& f, std::span<const std::byte> px) { send_frame(f, px); },
+        [this](const wire::Frame& f, std::span<const std::byte> px) {
+          vk_windows_.insert(f.surface_id);
+          send_frame(f, px);
+        },
+        [this](uint32_t surface_id) {
+          if (vk_windows_.erase(surface_id)) withdraw_from_viewers(surface_id);
+        },
         [this](std::span<const uint64_t> fences) {
           size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kFencesSignalled));
           out_.put(static_cast<uint32_t>(fences.size()));

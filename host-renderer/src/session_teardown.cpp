@@ -40,6 +40,8 @@ void Session::teardown() {
   contexts_.clear();
   for (const auto& [id, surface] : surfaces_) withdraw_from_viewers(id);
   surfaces_.clear();
+  for (uint32_t id : vk_windows_) withdraw_from_viewers(id);
+  vk_windows_.clear();
   scratch_.reset();
   vk_.reset();
   eglReleaseThread();

@@ -33,8 +33,10 @@ bool Session::charge_board(uint32_t surface_id, const wire::Frame& frame) {
 
 void Session::publish_to_viewers(const wire::Frame& frame, std::span<const std::byte> pixels) {
   if (!outlet_) return;
+  // A GL window surface, or a Vulkan one (only windows' frames come from Vulkan).
   auto it = surfaces_.find(frame.surface_id);
-  if (it == surfaces_.end() || !it->second->window() || !charge_board(frame.surface_id, frame)) return;
+  const bool window = it != surfaces_.end() ? it->second->window() : vk_windows_.count(frame.surface_id) != 0;
+  if (!window || !charge_board(frame.surface_id, frame)) return;
   const BoardAnnouncement who{stats_->id, frame.surface_id, frame.width, frame.height, program_,
                               stats_->guest_pid};
   outlet_->publish(who, frame, pixels);

@@ -109,6 +109,7 @@ wire::Status VkHandler::run_memory_op(uint32_t opcode, wire::Reader& payload, wi
       reply.put_data(host, size);
       return {};
     case MemoryOp::kPresentMemory:
+    case MemoryOp::kWindowGone:
       break;  // present_commands.cpp
   }
   return make_error(Errc::kUnknownOpcode, "a Vulkan command the host does not run: " + std::to_string(opcode));

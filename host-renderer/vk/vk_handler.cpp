@@ -76,6 +76,12 @@ VkHandler::Special VkHandler::special(uint32_t opcode) const {
 
 wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer& reply) {
   if (opcode == static_cast<uint32_t>(MemoryOp::kPresentMemory)) return present_memory(payload);
+  if (opcode == static_cast<uint32_t>(MemoryOp::kWindowGone)) {
+    auto gone = payload.get<WindowGone>();
+    if (!gone) return gone.error();
+    to_guest_.window_gone(gone->surface_id);
+    return {};
+  }
   if (opcode >= static_cast<uint32_t>(MemoryOp::kWriteMemory)) return run_memory_op(opcode, payload, reply);
   const CommandDesc* cmd = command_desc(opcode);
   HostCall call = host_call(opcode);

@@ -24,10 +24,12 @@ namespace host::vk {
 
 class VkHandler {
  public:
-  // What the host sends the guest unasked: finished frames (as the session
-  // sends GL's), and the fences it saw signalled.
+  // What goes out of the handler through its session: finished frames of a
+  // window surface (to the guest and viewers, as GL's), the end of a
+  // window's frames, and the fences found signalled (to the guest).
   struct ToGuest {
     std::function<void(const wire::Frame&, std::span<const std::byte>)> frame;
+    std::function<void(uint32_t surface_id)> window_gone;
     std::function<void(std::span<const uint64_t>)> fences_signalled;
   };
 

@@ -20,6 +20,7 @@ import time
 import unittest
 
 from host_support import Host
+from viewer_support import ViewerHost, pixels
 from x11_support import MAX_DIFFERENT_PIXELS, Xvfb, differing_share, last_frame
 
 CONDUIT = None
@@ -166,6 +167,44 @@ class Suite(unittest.TestCase):
             with self.subTest(scene=scene):
                 lines, _ = self.check_host("unix", [VKBENCH, "--off-screen", "-b", scene + ":duration=0.5"])
                 self.assertTrue(any(line.startswith(f"[{scene}]") for line in lines), "\n".join(lines))
+
+    def vnc_picture(self, port, name):
+        out = os.path.join(self.work, name + ".jpg")
+        subprocess.run(["vncsnapshot", "-quiet", "-nojpeg", "-encodings", "raw", "-quality", "100",
+                        "127.0.0.1::" + port, out], check=True, timeout=30,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return pixels(out)
+
+    def test_vulkan_windows_reach_remote_viewers(self):
+        """vkcube's frames go to `conduit host --vnc` as a GL window's do,
+        and its tile goes when the program ends."""
+        def lunarg_teal(picture):  # the logo on the cube's faces
+            p = picture.astype(int)
+            return int(((p[..., 1] > p[..., 0] + 40) & (p[..., 2] > p[..., 0] + 40)).sum())
+
+        work = os.path.join(self.work, "vnc")
+        os.makedirs(work, exist_ok=True)
+        host = ViewerHost(CONDUIT, work, self.xvfb.display, ["--vnc", "127.0.0.1:0"])
+        cube = None
+        try:
+            port = host.wait_log(r"vnc: \S+:(\d+): the picture").group(1)
+            cube = host.guest(["vkcube", "--c", "100000"])
+            deadline = time.time() + 30
+            while lunarg_teal(self.vnc_picture(port, "cube")) < 2000 and time.time() < deadline:
+                time.sleep(0.5)
+            self.assertGreaterEqual(lunarg_teal(self.vnc_picture(port, "cube")), 2000, host.read_log())
+            cube.stop()
+            deadline = time.time() + 30
+            while lunarg_teal(self.vnc_picture(port, "gone")) > 0 and time.time() < deadline:
+                time.sleep(0.5)
+            self.assertEqual(lunarg_teal(self.vnc_picture(port, "gone")), 0)
+            # Mesa's Vulkan shader cache is refused its files by the renderer's
+            # sandbox, and goes on without it (docs/host-processes.md).
+            self.assertEqual([l for l in host.errors() if "mesa_shader_cache" not in l], [])
+        finally:
+            if cube:
+                cube.stop()
+            host.stop()
 
     def last_frame(self, name, args):
         """The file holding what the program's window showed last."""

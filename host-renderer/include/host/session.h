@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -161,6 +162,7 @@ class Session {
   std::string program_;  // the guest program's name, from its hello
 
   FrameOutlet* outlet_ = nullptr;          // host viewers, when there are any
+  std::set<uint32_t> vk_windows_;  // surface ids of Vulkan windows whose frames came
   std::map<uint32_t, uint64_t> board_bytes_;  // per surface: its frame board, charged to the guest
   std::mutex input_mutex_;
   std::vector<wire::Input> input_;  // from viewers, for the guest; under input_mutex_

@@ -19,12 +19,18 @@ enum class MemoryOp : uint32_t {
   // memory's first stride * height bytes to the guest as a frame
   // (ControlOp::kFrame), without being asked: a present waits for nothing.
   kPresentMemory,
+  // WindowGone: a window surface's frames end (its viewers' tile goes).
+  kWindowGone,
 };
 
 struct MemoryRange {
   uint64_t memory;  // the VkDeviceMemory's id
   uint64_t offset;
   uint64_t size;
+};
+
+struct WindowGone {
+  uint32_t surface_id;
 };
 
 struct PresentMemory {
