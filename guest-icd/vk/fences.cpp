@@ -31,7 +31,6 @@ struct Fences {
   std::unordered_map<uint64_t, FenceState> by_id;
   std::unordered_map<VkQueue, uint64_t> told_up_to;  // by queue: submissions the host will tell of
   uint64_t submissions = 0;
-  bool listening = false;
 };
 
 Fences& fences() {
@@ -54,12 +53,15 @@ void on_signalled(wire::Reader& r) {
   }
 }
 
-void listen_once(Fences& f) {
-  if (f.listening) return;
-  if (auto conn = vulkan_connection()) {
-    conn->listen(wire::ControlOp::kFencesSignalled, on_signalled);
-    f.listening = true;
-  }
+// Whether the host's word on fences reaches on_signalled: set up once, and
+// never with the fences' lock held (the connection's lock comes first).
+bool listening() {
+  static const bool on = [] {
+    auto conn = vulkan_connection();
+    if (conn) conn->listen(wire::ControlOp::kFencesSignalled, on_signalled);
+    return conn != nullptr;
+  }();
+  return on;
 }
 
 enum class Known { kSignalled, kWillBeTold, kAsk };
@@ -103,17 +105,20 @@ void note_fence_gone(std::span<const VkFence> gone) {
 
 void note_fence_submitted(VkQueue queue, VkFence fence) {
   if (!fence) return;
+  const bool told = listening();
   Fences& f = fences();
   std::lock_guard lock(f.mu);
-  listen_once(f);
-  f.by_id[id_of(fence)] = {queue, ++f.submissions, false};
+  if (told)
+    f.by_id[id_of(fence)] = {queue, ++f.submissions, false};
+  else
+    f.by_id.erase(id_of(fence));  // nothing known: waits ask the host
 }
 
 void note_presented(VkFence fence) {
   Fences& f = fences();
   std::lock_guard lock(f.mu);
   auto it = f.by_id.find(id_of(fence));
-  if (!f.listening || it == f.by_id.end() || !it->second.queue) return;
+  if (it == f.by_id.end() || !it->second.queue) return;
   uint64_t& told = f.told_up_to[it->second.queue];
   told = std::max(told, it->second.submitted);
 }
