@@ -12,6 +12,7 @@
 
 namespace icd {
 
+class GlState;
 class Stream;
 
 enum class LegacySlot : uint8_t {
@@ -47,6 +48,11 @@ struct LegacyArrays {
 
   bool any_client() const;
 };
+
+// A client-memory array's size, type or stride (glGetIntegerv of
+// GL_VERTEX_ARRAY_SIZE ...): the host has not seen its pointer call, only
+// the packed copy a draw sends. False for any other query.
+bool client_array_query(GlState& st, GLenum pname, GLint* value);
 
 // Sends every enabled client-memory legacy array for vertices
 // [first, first + count); called by the draws before they are encoded.

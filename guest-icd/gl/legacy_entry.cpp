@@ -139,6 +139,38 @@ bool LegacyArrays::any_client() const {
   return false;
 }
 
+bool client_array_query(GlState& st, GLenum pname, GLint* value) {
+  enum Field { kSize, kType, kStride };
+  struct Query {
+    GLenum pname;
+    LegacySlot slot;  // kTexCoord0: the client active texture's
+    Field field;
+  };
+  static constexpr Query kQueries[] = {
+      {0x807A, LegacySlot::kVertex, kSize},         {0x807B, LegacySlot::kVertex, kType},
+      {0x807C, LegacySlot::kVertex, kStride},       {0x807E, LegacySlot::kNormal, kType},
+      {0x807F, LegacySlot::kNormal, kStride},       {0x8081, LegacySlot::kColor, kSize},
+      {0x8082, LegacySlot::kColor, kType},          {0x8083, LegacySlot::kColor, kStride},
+      {0x8085, LegacySlot::kIndex, kType},          {0x8086, LegacySlot::kIndex, kStride},
+      {0x8088, LegacySlot::kTexCoord0, kSize},      {0x8089, LegacySlot::kTexCoord0, kType},
+      {0x808A, LegacySlot::kTexCoord0, kStride},    {0x808C, LegacySlot::kEdgeFlag, kStride},
+      {0x8454, LegacySlot::kFogCoord, kType},       {0x8455, LegacySlot::kFogCoord, kStride},
+      {0x845A, LegacySlot::kSecondaryColor, kSize}, {0x845B, LegacySlot::kSecondaryColor, kType},
+      {0x845C, LegacySlot::kSecondaryColor, kStride}, {0x898A, LegacySlot::kPointSize, kType},
+      {0x898B, LegacySlot::kPointSize, kStride},
+  };
+  if (!st.default_vertex_array()) return false;
+  for (const Query& q : kQueries) {
+    if (q.pname != pname) continue;
+    const size_t slot = q.slot == LegacySlot::kTexCoord0 ? tex_slot(st) : static_cast<size_t>(q.slot);
+    const LegacyArray& a = st.legacy_arrays().slots[slot];
+    if (!a.client) return false;  // in a buffer: the host has it
+    *value = q.field == kSize ? a.size : q.field == kType ? static_cast<GLint>(a.type) : a.stride;
+    return true;
+  }
+  return false;
+}
+
 void send_legacy_arrays(Stream& s, int64_t first, int64_t count) {
   GlState& st = s.gl_state();
   if (count <= 0 || first < 0 || !st.default_vertex_array() || !st.legacy_arrays().any_client()) return;

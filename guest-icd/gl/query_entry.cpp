@@ -6,12 +6,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <type_traits>
 #include <vector>
 #include <optional>
 
 #include "gl/entry_support.h"
 #include "gl/debug_output.h"
 #include "gl/gl_handlers.h"
+#include "gl/legacy_arrays.h"
 #include "gl/persistent_mappings.h"
 #include "wire/gl_encode.h"
 
@@ -124,6 +126,10 @@ void get_values(wire::GlOp op, GLenum pname, T* out) {
     *out = static_cast<T>(extension_list(*s).size());
     return;
   }
+  if (GLint v = 0; client_array_query(s->gl_state(), pname, &v)) {
+    *out = std::is_same_v<T, GLboolean> ? static_cast<T>(v != 0) : static_cast<T>(v);
+    return;
+  }
   const uint64_t key = (uint64_t{sizeof(T)} << 32) | pname;
   auto& cache = s->gl_state().get_cache();
   auto it = cache.find(key);
@@ -177,6 +183,10 @@ void GLAPIENTRY handle_glGetFloatv(GLenum pname, GLfloat* data) {
 
 void GLAPIENTRY handle_glGetBooleanv(GLenum pname, GLboolean* data) {
   get_values(wire::GlOp::glGetBooleanv, pname, data);
+}
+
+void GLAPIENTRY handle_glGetDoublev(GLenum pname, GLdouble* data) {
+  get_values(wire::GlOp::glGetDoublev, pname, data);
 }
 
 void GLAPIENTRY handle_glGetInteger64v(GLenum pname, GLint64* data) {

@@ -63,6 +63,10 @@ wire::Status handle_glGetBooleanv(DispatchEnv& env, wire::Args_glGetBooleanv& a)
   return reply_get<GLboolean>(env, a.pname, [](GLenum p, GLboolean* v) { glGetBooleanv(p, v); });
 }
 
+wire::Status handle_glGetDoublev(DispatchEnv& env, wire::Args_glGetDoublev& a) {
+  return reply_get<GLdouble>(env, a.pname, [](GLenum p, GLdouble* v) { glGetDoublev(p, v); });
+}
+
 wire::Status handle_glGetInteger64v(DispatchEnv& env, wire::Args_glGetInteger64v& a) {
   return reply_get<GLint64>(env, a.pname, [](GLenum p, GLint64* v) { glGetInteger64v(p, v); });
 }
