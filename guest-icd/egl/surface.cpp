@@ -73,12 +73,7 @@ bool Surface::poll_window_size() {
 }
 
 void Surface::on_frame(const wire::Frame& frame, std::span<const std::byte> pixels) {
-  // A frame whose pixels do not fit its own description is not shown.
-  const uint64_t need = static_cast<uint64_t>(frame.stride) * frame.height;
-  if (frame.stride >= static_cast<uint64_t>(frame.width) * 4 && pixels.size() >= need && presenter_ &&
-      presenter_->present(pixels.data(), static_cast<int>(frame.width), static_cast<int>(frame.height),
-                          static_cast<int>(frame.stride)))
-    connection_->stats().frames++;
+  if (presenter_ && presenter_->present(frame, pixels)) connection_->stats().frames++;
   if (frame.frame_id > last_received_) last_received_ = frame.frame_id;
 }
 

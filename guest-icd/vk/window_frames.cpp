@@ -25,10 +25,7 @@ WindowFrames::~WindowFrames() {
 
 // On the connection's receiving thread.
 void WindowFrames::on_frame(const wire::Frame& f, std::span<const std::byte> pixels) {
-  const bool whole = f.stride / 4 >= f.width && pixels.size() >= uint64_t{f.stride} * f.height;
-  if (whole && presenter_.present(pixels.data(), static_cast<int>(f.width), static_cast<int>(f.height),
-                                  static_cast<int>(f.stride)))
-    conn_->stats().frames++;
+  if (presenter_.present(f, pixels)) conn_->stats().frames++;
   received_ = f.frame_id;
 }
 

@@ -162,6 +162,12 @@ bool Presenter::ensure_image(int width, int height) {
   return true;
 }
 
+bool Presenter::present(const wire::Frame& f, std::span<const std::byte> pixels) {
+  const bool whole = f.stride / 4 >= f.width && pixels.size() >= uint64_t{f.stride} * f.height;
+  return whole && present(pixels.data(), static_cast<int>(f.width), static_cast<int>(f.height),
+                          static_cast<int>(f.stride));
+}
+
 bool Presenter::present(const std::byte* pixels, int width, int height, int stride) {
   if (!ok() || width <= 0 || height <= 0) return false;
   std::lock_guard lock(mu_);

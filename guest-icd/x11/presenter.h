@@ -13,9 +13,11 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "wire/control.h"
 #include "x11/input_injector.h"
 
 namespace icd {
@@ -38,6 +40,9 @@ class Presenter {
   // Draws `width` x `height` pixels at the window's origin; false when the
   // window is gone or the server refused the image.
   bool present(const std::byte* pixels, int width, int height, int stride);
+  // A frame from the host; false also when its pixels do not fit its own
+  // description (then nothing is shown).
+  bool present(const wire::Frame& frame, std::span<const std::byte> pixels);
 
   // A host viewer's event for this window; false when it could not be sent.
   bool send_input(const wire::Input& input);
