@@ -79,7 +79,7 @@ wire::Result<std::shared_ptr<Connection>> Connection::open(const std::string& ad
 Connection::Connection(std::unique_ptr<wire::Channel> channel)
     : channel_(std::move(channel)),
       timeout_(timeout_from_env()),
-      encoder_(wire::Compression::kAuto),
+      encoder_(wire::compression_for(*channel_)),
       capture_(Capture::from_env()),
       decoder_(kMaxIncomingBatch) {}
 

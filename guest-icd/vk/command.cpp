@@ -18,8 +18,9 @@ using namespace wire::vk;
 namespace {
 
 // Asynchronous commands wait in the buffer until a command that returns
-// something, or until this many bytes.
-constexpr size_t kFlushBytes = 256 * 1024;
+// something, or until this many bytes: small batches let the host decode and
+// record a command buffer while the program still records the rest of it.
+constexpr size_t kFlushBytes = 8 * 1024;
 
 struct Outgoing {
   std::mutex mu;

@@ -38,10 +38,6 @@ constexpr auto kIdlePoll = std::chrono::milliseconds(100);
 constexpr auto kFramePoll = std::chrono::milliseconds(1);
 constexpr auto kRelaxed = std::memory_order_relaxed;
 
-wire::Compression outgoing_compression(const wire::Channel& ch) {
-  // Frames over shared memory go through the blob heap: nothing to gain.
-  return ch.describe().rfind("shm:", 0) == 0 ? wire::Compression::kOff : wire::Compression::kAuto;
-}
 }  // namespace
 
 Session::Session(const EglDisplay& display, std::unique_ptr<wire::Channel> channel,
@@ -54,7 +50,7 @@ Session::Session(const EglDisplay& display, std::unique_ptr<wire::Channel> chann
       stats_(registry.open_session(channel->describe(), id)),
       channel_(std::move(channel)),
       decoder_(limits.max_batch_bytes),
-      encoder_(outgoing_compression(*channel_)) {
+      encoder_(wire::compression_for(*channel_)) {
   account_.limits = limits.guest;
   account_.reclaim = [this] { reclaim_memory(false); };
   // Only whole messages go to the shared heap: a reply's bytes are copied

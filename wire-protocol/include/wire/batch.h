@@ -21,6 +21,13 @@ enum class Compression : uint8_t {
   kAuto,  // compress batches big enough to gain, back off while they do not
 };
 
+class Channel;  // wire/transport.h
+
+// How a side compresses what it sends over `channel`: not at all over shared
+// memory (a batch is copied once into the ring; compressing it costs more
+// than the copy and holds back the peer), adaptively over sockets.
+Compression compression_for(Channel& channel);
+
 struct BatchStats {
   uint64_t batches = 0;
   uint64_t compressed_batches = 0;

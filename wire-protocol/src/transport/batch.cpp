@@ -1,5 +1,7 @@
 #include "wire/batch.h"
 
+#include "wire/transport.h"
+
 #include <zstd.h>
 
 #include <cstring>
@@ -14,6 +16,10 @@ constexpr int kWindowLog = 22;
 std::string zstd_text(size_t code) { return ZSTD_getErrorName(code); }
 
 }  // namespace
+
+Compression compression_for(Channel& channel) {
+  return channel.outgoing_heap() ? Compression::kOff : Compression::kAuto;
+}
 
 struct BatchEncoder::Zstd {
   ZSTD_CCtx* cctx = ZSTD_createCCtx();
