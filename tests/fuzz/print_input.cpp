@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "command_stream.h"
+#include "wire/format.h"
+#include "wire/vk_codec.h"
 
 namespace {
 
@@ -27,7 +29,10 @@ void print_arg(const fuzz::ArgSpec& spec, const fuzz::Arg& a) {
 void print_command(const fuzz::Command& c) {
   const fuzz::CommandSpec* spec = fuzz::find_command(c.opcode);
   if (!spec) {
-    std::printf("control %u [%zu bytes]\n", c.opcode, c.payload.size());
+    // Vulkan commands by name; their arguments are not in the GL model.
+    const wire::vk::CommandDesc* vk =
+        wire::range_of(c.opcode) == wire::OpcodeRange::kVulkan ? wire::vk::command_desc(c.opcode) : nullptr;
+    std::printf("%s %u [%zu bytes]\n", vk ? vk->name : "control", c.opcode, c.payload.size());
     return;
   }
   std::printf("%s", spec->name);

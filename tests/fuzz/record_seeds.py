@@ -7,8 +7,9 @@ and turns them into seeds for the fuzz targets.
 
 A seed is one batch of commands as fuzz_session runs it after its prelude
 (surface 1; context 1 GLES, context 2 desktop GL compatibility): the
-recording's GL commands in order, its make-current and swap commands pointed
-at those objects, its other control commands left out. Seeds are cut at a
+recording's GL and Vulkan commands in order (Vulkan needs no prelude: its
+objects are the stream's own), its make-current and swap commands pointed at
+those objects, its other control commands left out. Seeds are cut at a
 command boundary before --max-bytes; commands larger than --max-command (big
 texture uploads) are left out, since libFuzzer inputs are kept small.
 """
@@ -29,12 +30,20 @@ from x11_support import Xvfb  # noqa: E402
 HELLO, CREATE_CONTEXT, MAKE_CURRENT, SWAP_BUFFERS, SYNC = 1, 2, 4, 8, 9
 API_GLES = 1
 FIRST_GL_OPCODE = 1024
+FIRST_VK_OPCODE = 65536  # wire/format.h
 
 GLMARK2_SCENES = ["build:use-vbo=true", "texture:texture-filter=linear", "shading:shading=phong",
                   "effect2d:kernel=0,1,0;1,-4,1;0,1,0;", "pulsar:quads=5", "refract", "terrain"]
-PROGRAMS = ([["glmark2-es2", "--off-screen", "-s", "64x64", "-b", f"{s}:duration=0.5"] for s in GLMARK2_SCENES]
-            + [["es2gears_x11"], ["glxgears"]])
+VKBENCH_SCENES = ["draws:draws=20", "texture:size=32", "compute:elements=4096", "rtt"]
 WINDOWED_SECONDS = 3
+
+
+def programs(conduit):
+    """(argv, ends by itself) of each recorded program, in seed order."""
+    vkbench = os.path.join(os.path.dirname(os.path.abspath(conduit)), "..", "demos", "vkbench", "conduit-vkbench")
+    return ([(["glmark2-es2", "--off-screen", "-s", "64x64", "-b", f"{s}:duration=0.5"], True) for s in GLMARK2_SCENES]
+            + [(["es2gears_x11"], False), (["glxgears"], False), (["vkcube", "--c", "3"], True)]
+            + [([vkbench, "--off-screen", "-s", "64x64", "-b", f"{s}:duration=0.1"], True) for s in VKBENCH_SCENES])
 
 
 def record(conduit, capture_dir):
@@ -46,14 +55,14 @@ def record(conduit, capture_dir):
     host = subprocess.Popen([conduit, "host", "--listen", sock], stderr=subprocess.DEVNULL)
     try:
         time.sleep(1)
-        for i, argv in enumerate(PROGRAMS):
-            out = os.path.join(capture_dir, f"{i:02d}-{argv[0]}")
+        for i, (argv, ends) in enumerate(programs(conduit)):
+            out = os.path.join(capture_dir, f"{i:02d}-{os.path.basename(argv[0])}")
             os.makedirs(out, exist_ok=True)
             env = dict(os.environ, DISPLAY=xvfb.display, CONDUIT_CAPTURE=out)
             proc = subprocess.Popen([conduit, "run", "--host", sock, "--"] + argv, env=env,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
-                proc.wait(timeout=None if argv[0].startswith("glmark2") else WINDOWED_SECONDS)
+                proc.wait(timeout=None if ends else WINDOWED_SECONDS)
             except subprocess.TimeoutExpired:
                 proc.terminate()
                 proc.wait(10)
@@ -96,7 +105,7 @@ def convert_connection(batches, max_bytes, max_command):
                 cmd = command(MAKE_CURRENT, fuzz_ctx, 1 if ctx else 0, 1 if ctx else 0)
             elif opcode == SWAP_BUFFERS:
                 cmd = command(SWAP_BUFFERS, 1, struct.unpack_from("<I", cmd, 12)[0])
-            elif opcode < FIRST_GL_OPCODE and opcode != SYNC:
+            elif opcode < FIRST_GL_OPCODE and opcode != SYNC:  # Vulkan commands are kept as they are
                 continue
             if len(cmd) > max_command:
                 continue
