@@ -120,6 +120,8 @@ class Connection {
 
   // Blob heap the writers may use, or null (sockets send data inline).
   wire::BlobSink* blob_sink() const { return blob_sink_; }
+  // Memory the host maps too, for as long as the connection lives (empty on sockets).
+  std::span<std::byte> shared_area() const { return channel_->shared_area(); }
 
   Stats& stats() { return stats_; }
   // How long a wait for the host may take before the connection counts as lost.

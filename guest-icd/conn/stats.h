@@ -18,6 +18,8 @@ struct Stats {
   // Swaps since whose previous swap the application waited for the host:
   // zero in steady state when every query is answered guest-side.
   std::atomic<uint64_t> swaps_with_round_trips{0};
+  // Vulkan allocations placed in the shared area (mapped by both sides).
+  std::atomic<uint64_t> shared_allocations{0};
 
   void print(std::FILE* out) const;
 };

@@ -1,15 +1,23 @@
-// Host-visible device memory in the guest: a copy (shadow) the program maps
-// and writes; what changed goes to the host before anything the GPU does
-// with it (a submit, a flush, an unmap), found by comparing the shadow with
-// what was last sent, so coherent memory needs no flush. What the GPU wrote
-// comes back after waits, for memory the GPU may write (gpu_writes.cpp), and
-// after invalidates (docs/vulkan.md, "Memory").
+// Host-visible device memory in the guest. On shared-memory transports,
+// coherent memory is placed in the channel's shared area, which the host's
+// driver imports: the program maps the GPU's own memory. Otherwise the
+// program maps a copy (shadow); what changed goes to the host before
+// anything the GPU does with it (a submit, a flush, an unmap), found by
+// comparing the shadow with what was last sent, so coherent memory needs no
+// flush. What the GPU wrote comes back after waits, for memory the GPU may
+// write (gpu_writes.cpp), and after invalidates (docs/vulkan.md, "Memory").
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
+#include "conn/area_allocator.h"
 #include "conn/changed_ranges.h"
+#include "conn/connection.h"
 #include "vk/entry.h"
 #include "vk/fences.h"
 #include "vk/memory.h"
@@ -23,6 +31,8 @@ namespace {
 
 struct Shadow {
   VkDeviceSize size = 0;
+  std::byte* shared = nullptr;  // in the shared area: mapped without a shadow
+  uint64_t area_offset = 0;
   bool host_visible = false;
   bool mapped = false;
   bool gpu_writes = false;  // bound where the GPU may write it
@@ -35,6 +45,11 @@ struct Memories {
   std::unordered_map<uint64_t, Shadow> by_id;  // VkDeviceMemory ids
   std::unordered_map<VkDevice, VkPhysicalDevice> device_gpus;
   std::unordered_map<VkPhysicalDevice, VkPhysicalDeviceMemoryProperties> properties;
+  // The shared area, looked for at the first coherent allocation.
+  bool area_looked_for = false;
+  std::byte* area_base = nullptr;
+  std::optional<icd::AreaAllocator> area;
+  std::set<std::pair<VkDevice, uint32_t>> unplaceable;  // memory types the host cannot import
 };
 
 Memories& memories() {
@@ -127,9 +142,63 @@ bool shaders_may_address(const VkMemoryAllocateInfo& info) {
   return false;
 }
 
+// The shared area's allocator, or null: sockets have none, and
+// CONDUIT_VK_SHARED_MEMORY=0 keeps every allocation in a shadow.
+icd::AreaAllocator* area_of(Memories& m) {
+  if (!m.area_looked_for) {
+    m.area_looked_for = true;
+    const char* use = std::getenv("CONDUIT_VK_SHARED_MEMORY");
+    auto conn = vulkan_connection();
+    if (conn && !(use && std::strcmp(use, "0") == 0) && !conn->shared_area().empty()) {
+      m.area_base = conn->shared_area().data();
+      m.area.emplace(conn->shared_area().size());
+    }
+  }
+  return m.area ? &*m.area : nullptr;
+}
+
+constexpr VkMemoryPropertyFlags kShareable = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+
+// Coherent memory in the shared area, when it has room and the host can
+// import it there; nullopt to allocate it as ordinary memory instead.
+std::optional<VkResult> allocate_in_area(VkDevice device, const VkMemoryAllocateInfo* info,
+                                         const VkAllocationCallbacks* allocator, VkDeviceMemory* memory) {
+  Memories& m = memories();
+  const auto type = std::make_pair(device, info->memoryTypeIndex);
+  std::optional<uint64_t> offset;
+  {
+    std::lock_guard lock(m.mu);
+    icd::AreaAllocator* area = area_of(m);
+    if (!area || m.unplaceable.contains(type)) return std::nullopt;
+    offset = area->allocate(info->allocationSize);
+    if (!offset) return std::nullopt;
+  }
+  send_async(static_cast<uint32_t>(MemoryOp::kPlaceInArea), [&](wire::Writer& w) {
+    w.put(AreaPlacement{*offset, icd::AreaAllocator::rounded(info->allocationSize)});
+  });
+  VkArgs_vkAllocateMemory a{device, info, allocator, memory};
+  const VkResult r = as_result(run_generated(VkOp::vkAllocateMemory, a));
+  std::lock_guard lock(m.mu);
+  if (r != VK_SUCCESS) {
+    m.area->release(*offset);
+    if (r != VK_ERROR_INVALID_EXTERNAL_HANDLE) return r;
+    m.unplaceable.insert(type);
+    return std::nullopt;
+  }
+  Shadow& s = m.by_id[id_of(*memory)];
+  s.size = info->allocationSize;
+  s.shared = m.area_base + *offset;
+  s.area_offset = *offset;
+  s.host_visible = true;
+  if (auto conn = vulkan_connection()) conn->stats().shared_allocations.fetch_add(1, std::memory_order_relaxed);
+  return VK_SUCCESS;
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL allocate_memory(VkDevice device, const VkMemoryAllocateInfo* info,
                                               const VkAllocationCallbacks* allocator, VkDeviceMemory* memory) {
   const VkMemoryPropertyFlags flags = memory_type_flags(device, info->memoryTypeIndex);
+  if ((flags & kShareable) == kShareable && placeable_chain(info->pNext))
+    if (auto placed = allocate_in_area(device, info, allocator, memory)) return *placed;
   VkArgs_vkAllocateMemory a{device, info, allocator, memory};
   const VkResult r = as_result(run_generated(VkOp::vkAllocateMemory, a));
   if (r == VK_SUCCESS) {
@@ -142,13 +211,24 @@ VKAPI_ATTR VkResult VKAPI_CALL allocate_memory(VkDevice device, const VkMemoryAl
   return r;
 }
 
+// The area's range is given back after the free is sent: the host frees
+// the import before it reads a placement of the same pages.
 VKAPI_ATTR void VKAPI_CALL free_memory(VkDevice device, VkDeviceMemory memory, const VkAllocationCallbacks* allocator) {
+  std::optional<uint64_t> area_offset;
   {
     std::lock_guard lock(memories().mu);
-    memories().by_id.erase(id_of(memory));
+    auto it = memories().by_id.find(id_of(memory));
+    if (it != memories().by_id.end()) {
+      if (it->second.shared) area_offset = it->second.area_offset;
+      memories().by_id.erase(it);
+    }
   }
   VkArgs_vkFreeMemory a{device, memory, allocator};
   run_generated(VkOp::vkFreeMemory, a);
+  if (area_offset) {
+    std::lock_guard lock(memories().mu);
+    memories().area->release(*area_offset);
+  }
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL map_memory(VkDevice, VkDeviceMemory memory, VkDeviceSize offset, VkDeviceSize,
@@ -158,6 +238,10 @@ VKAPI_ATTR VkResult VKAPI_CALL map_memory(VkDevice, VkDeviceMemory memory, VkDev
   auto it = m.by_id.find(id_of(memory));
   if (it == m.by_id.end() || !it->second.host_visible || it->second.mapped || offset > it->second.size)
     return VK_ERROR_MEMORY_MAP_FAILED;
+  if (it->second.shared) {  // the GPU's memory itself: nothing to copy, now or later
+    *data = it->second.shared + offset;
+    return VK_SUCCESS;
+  }
   // The shadow starts as the memory's contents: bytes the program does not
   // write keep theirs.
   Shadow& s = it->second;

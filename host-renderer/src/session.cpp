@@ -181,7 +181,8 @@ wire::Status Session::run_vulkan(const wire::CommandIterator::Command& cmd) {
           for (uint64_t id : fences) out_.put(id);
           out_.end(at);
         }};
-    vk_ = std::make_unique<vk::VkHandler>(account_, std::move(to_guest));
+    vk_ = std::make_unique<vk::VkHandler>(account_, std::move(to_guest), stats_->counters,
+                                         channel_->shared_area());
   }
   wire::Reader payload(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), heap_copies_);
   return vk_->run(cmd.opcode, payload, reply_);

@@ -13,7 +13,8 @@ constexpr std::pair<const char*, std::atomic<uint64_t> Counters::*> kFields[] = 
     {"batches", &Counters::batches},         {"commands", &Counters::commands},
     {"bytes_wire", &Counters::wire_bytes},   {"bytes_raw", &Counters::raw_bytes},
     {"round_trips", &Counters::round_trips}, {"frames", &Counters::frames},
-    {"frame_bytes", &Counters::frame_bytes}, {"contexts_lost", &Counters::contexts_lost}};
+    {"frame_bytes", &Counters::frame_bytes}, {"contexts_lost", &Counters::contexts_lost},
+    {"shared_allocations", &Counters::shared_allocations}};
 }  // namespace
 
 template <typename F>

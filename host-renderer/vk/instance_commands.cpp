@@ -98,7 +98,10 @@ wire::Result<uint64_t> VkHandler::create_instance(void* args) {
   info.ppEnabledExtensionNames = names.data();
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   if (info.pApplicationInfo) app = *info.pApplicationInfo;
-  app.apiVersion = std::min<uint32_t>(app.apiVersion ? app.apiVersion : VK_API_VERSION_1_0, VK_API_VERSION_1_3);
+  // At least 1.1, whose core the host's own use of shared memory needs
+  // (external memory, shared_area.cpp); a program asking for less calls
+  // nothing of it.
+  app.apiVersion = std::clamp<uint32_t>(app.apiVersion, VK_API_VERSION_1_1, VK_API_VERSION_1_3);
   info.pApplicationInfo = &app;
   VkInstance instance = VK_NULL_HANDLE;
   const VkResult r = dispatch_.vkCreateInstance(&info, nullptr, &instance);
@@ -126,6 +129,9 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   std::vector<const char*> names;
   for (uint32_t i = 0; i < info.enabledExtensionCount; ++i)
     if (!guest_only(info.ppEnabledExtensionNames[i])) names.push_back(info.ppEnabledExtensionNames[i]);
+  const bool imports = add_area_import(all_of([&](uint32_t* n, VkExtensionProperties* p) {
+    return dispatch_.vkEnumerateDeviceExtensionProperties(a.physicalDevice, nullptr, n, p);
+  }), names);
   info.enabledExtensionCount = static_cast<uint32_t>(names.size());
   info.ppEnabledExtensionNames = names.data();
   VkDevice device = VK_NULL_HANDLE;
@@ -134,6 +140,7 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   *a.pDevice = device;
   devices_.push_back(device);
   device_gpus_[device] = a.physicalDevice;
+  if (imports) area_devices_.insert(device);
   return uint64_t{VK_SUCCESS};
 }
 

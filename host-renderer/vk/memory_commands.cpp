@@ -2,7 +2,9 @@
 // host for its whole life, so the guest's copy of what it wrote goes in, and
 // what the GPU wrote comes out, without mapping it again.
 #include <cstring>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
@@ -17,6 +19,7 @@ using namespace wire::vk;
 wire::Result<uint64_t> VkHandler::allocate_memory(void* args) {
   auto& a = *static_cast<VkArgs_vkAllocateMemory*>(args);
   const VkDeviceSize size = a.pAllocateInfo->allocationSize;
+  const std::optional<AreaPlacement> place = std::exchange(placement_, std::nullopt);
   auto gpu = device_gpus_.find(a.device);
   if (gpu == device_gpus_.end()) return make_error(Errc::kBadName, "memory of a device this host did not make");
   VkPhysicalDeviceMemoryProperties props{};
@@ -27,9 +30,15 @@ wire::Result<uint64_t> VkHandler::allocate_memory(void* args) {
   const VkMemoryPropertyFlags flags = props.memoryTypes[a.pAllocateInfo->memoryTypeIndex].propertyFlags;
 
   VkDeviceMemory memory = VK_NULL_HANDLE;
-  VkResult r = dispatch_.vkAllocateMemory(a.device, a.pAllocateInfo, nullptr, &memory);
   void* mapped = nullptr;
-  if (r == VK_SUCCESS && (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
+  VkResult r = VK_SUCCESS;
+  if (place) {
+    r = import_from_area(a.device, *a.pAllocateInfo, flags, *place, &memory);
+    mapped = area_.data() + place->offset;
+  } else {
+    r = dispatch_.vkAllocateMemory(a.device, a.pAllocateInfo, nullptr, &memory);
+  }
+  if (r == VK_SUCCESS && !place && (flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) &&
       dispatch_.vkMapMemory(a.device, memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS) {
     dispatch_.vkFreeMemory(a.device, memory, nullptr);
     r = VK_ERROR_MEMORY_MAP_FAILED;
@@ -110,7 +119,8 @@ wire::Status VkHandler::run_memory_op(uint32_t opcode, wire::Reader& payload, wi
       return {};
     case MemoryOp::kPresentMemory:
     case MemoryOp::kWindowGone:
-      break;  // present_commands.cpp
+    case MemoryOp::kPlaceInArea:
+      break;  // present_commands.cpp, shared_area.cpp
   }
   return make_error(Errc::kUnknownOpcode, "a Vulkan command the host does not run: " + std::to_string(opcode));
 }

@@ -32,7 +32,8 @@ uint64_t device_of(const CommandDesc& cmd, const void* args) {
 
 }  // namespace
 
-VkHandler::VkHandler(ResourceAccount& account, ToGuest to_guest) : to_guest_(std::move(to_guest)), account_(account) {
+VkHandler::VkHandler(ResourceAccount& account, ToGuest to_guest, Counters& counters, std::span<std::byte> area)
+    : area_(area), counters_(counters), to_guest_(std::move(to_guest)), account_(account) {
   // Commands without an instance (vkCreateInstance, the global queries).
   dispatch_.load(vkGetInstanceProcAddr, VK_NULL_HANDLE);
   keep_drivers_loaded();
@@ -70,6 +71,8 @@ VkHandler::Special VkHandler::special(uint32_t opcode) const {
     case VkOp::vkEnumerateDeviceExtensionProperties: return &VkHandler::enumerate_device_extensions;
     case VkOp::vkAllocateMemory: return &VkHandler::allocate_memory;
     case VkOp::vkFreeMemory: return &VkHandler::free_memory;
+    case VkOp::vkCreateBuffer: return &VkHandler::create_buffer;
+    case VkOp::vkCreateImage: return &VkHandler::create_image;
     default: return nullptr;
   }
 }
@@ -82,6 +85,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
     to_guest_.window_gone(gone->surface_id);
     return {};
   }
+  if (opcode == static_cast<uint32_t>(MemoryOp::kPlaceInArea)) return place_in_area(payload);
   if (opcode >= static_cast<uint32_t>(MemoryOp::kWriteMemory)) return run_memory_op(opcode, payload, reply);
   const CommandDesc* cmd = command_desc(opcode);
   HostCall call = host_call(opcode);
@@ -146,6 +150,7 @@ void VkHandler::forget_destroyed(const MemberDesc& gone, const void* args) {
     if (gone.object_type == VK_OBJECT_TYPE_DEVICE) {
       std::erase(devices_, reinterpret_cast<VkDevice>(host));
       device_gpus_.erase(reinterpret_cast<VkDevice>(host));
+      area_devices_.erase(reinterpret_cast<VkDevice>(host));
     }
     if (gone.object_type == VK_OBJECT_TYPE_INSTANCE) {
       std::erase(instances_, reinterpret_cast<VkInstance>(host));

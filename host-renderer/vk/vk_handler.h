@@ -7,17 +7,21 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <span>
+#include <unordered_set>
 #include <unordered_map>
 #include <vector>
 
 #include "host/gl_dispatch.h"
+#include "host/stats.h"
 #include "vk/handle_table.h"
 #include "vk/host_calls.h"
 #include "wire/reader.h"
 #include "wire/result.h"
 #include "wire/control.h"
 #include "wire/vk_codec.h"
+#include "wire/vk_memory.h"
 #include "wire/writer.h"
 
 namespace host::vk {
@@ -34,8 +38,10 @@ class VkHandler {
   };
 
   // Device memory and objects are charged to `account`, the guest's one
-  // account with its GL objects.
-  VkHandler(ResourceAccount& account, ToGuest to_guest);
+  // account with its GL objects. `area` is the channel's shared area (empty
+  // on sockets), mapped for longer than the handler lives; `counters` are
+  // the session's.
+  VkHandler(ResourceAccount& account, ToGuest to_guest, Counters& counters, std::span<std::byte> area = {});
   ~VkHandler();
   VkHandler(const VkHandler&) = delete;
   VkHandler& operator=(const VkHandler&) = delete;
@@ -86,6 +92,18 @@ class VkHandler {
   using MemoryMap = std::unordered_map<VkDeviceMemory, HostMemory>;
   wire::Result<MemoryMap::iterator> mapped_range(wire::Reader& payload, uint64_t* offset, uint64_t* size);
   void free_memory_of(VkDevice device);  // every allocation of `device`, or of all with null
+
+  // shared_area.cpp: host-visible memory the guest placed in the shared area.
+  bool add_area_import(const std::vector<VkExtensionProperties>& offered, std::vector<const char*>& names) const;
+  wire::Status place_in_area(wire::Reader& payload);
+  wire::Result<uint64_t> create_buffer(void* args);
+  wire::Result<uint64_t> create_image(void* args);
+  VkResult import_from_area(VkDevice device, const VkMemoryAllocateInfo& info, VkMemoryPropertyFlags flags,
+                            const wire::vk::AreaPlacement& place, VkDeviceMemory* memory);
+  std::span<std::byte> area_;
+  Counters& counters_;
+  std::optional<wire::vk::AreaPlacement> placement_;  // for the next vkAllocateMemory only
+  std::unordered_set<VkDevice> area_devices_;         // created with the import extension
 
   // present_commands.cpp: a swapchain image's copy sent as a frame, and
   // the fences submitted before it told signalled.

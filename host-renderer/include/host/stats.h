@@ -21,6 +21,7 @@ struct Counters {
   std::atomic<uint64_t> frames{0};          // frames sent
   std::atomic<uint64_t> frame_bytes{0};     // pixel bytes sent
   std::atomic<uint64_t> contexts_lost{0};
+  std::atomic<uint64_t> shared_allocations{0};  // Vulkan memory imported from the shared area
 
   void add(const Counters& other);
   void copy_from(const Counters& other);

@@ -46,6 +46,10 @@ class Channel {
   virtual BlobSink* outgoing_heap() = 0;
   // The peer's heap as this side sees it (for resolving kHeap references).
   virtual std::span<const std::byte> incoming_heap() = 0;
+  // Memory both sides map for the channel's whole life, placed by the
+  // connecting side; empty where the transport shares none (sockets). Its
+  // bytes are the peer's too: read them as a hostile peer's.
+  virtual std::span<std::byte> shared_area() { return {}; }
 
   virtual void close() = 0;
   virtual std::string describe() const = 0;  // e.g. "unix:/run/conduit/host.sock"
@@ -107,6 +111,9 @@ struct TransportOptions {
   std::vector<uint32_t> allowed_uids;
   size_t ring_bytes = 8u << 20;   // shm: bytes per direction
   size_t heap_bytes = 64u << 20;  // shm: blob heap per direction
+  // shm: the connecting side's memory area, where it places device memory
+  // both sides map (docs/vulkan.md); pages cost only once touched.
+  size_t area_bytes = 256u << 20;
   size_t max_message_bytes = 64u << 20;  // larger messages from the peer are refused
   // Bound on a send blocked by a full ring or socket buffer, and on handshakes.
   std::chrono::milliseconds io_timeout{5000};

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include <vulkan/vulkan.h>
+
 #include "wire/control.h"
 #include "wire/format.h"
 
@@ -21,6 +23,12 @@ enum class MemoryOp : uint32_t {
   kPresentMemory,
   // WindowGone: a window surface's frames end (its viewers' tile goes).
   kWindowGone,
+  // AreaPlacement: the guest's next vkAllocateMemory is to be memory of the
+  // channel's shared area (Channel::shared_area), imported by the host's
+  // driver, which both sides then map. If the host cannot place it there,
+  // that allocation fails with VK_ERROR_INVALID_EXTERNAL_HANDLE and
+  // allocates nothing; the guest asks again without a placement.
+  kPlaceInArea,
 };
 
 struct MemoryRange {
@@ -28,6 +36,20 @@ struct MemoryRange {
   uint64_t offset;
   uint64_t size;
 };
+
+struct AreaPlacement {
+  uint64_t offset;  // from the area's start
+  uint64_t size;    // at least the allocation's size
+};
+
+// Whether an allocation with this pNext chain may go into the shared area:
+// only device-address flags may come with it (imports, exports and
+// dedicated allocations have rules of their own against host pointers).
+inline bool placeable_chain(const void* next) {
+  for (auto* p = static_cast<const VkBaseInStructure*>(next); p; p = p->pNext)
+    if (p->sType != VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO) return false;
+  return true;
+}
 
 struct WindowGone {
   uint32_t surface_id;

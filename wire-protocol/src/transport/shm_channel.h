@@ -71,6 +71,9 @@ class ShmChannel final : public Channel {
   void release() override;
   BlobSink* outgoing_heap() override { return layout_.heap_bytes ? &heap_ : nullptr; }
   std::span<const std::byte> incoming_heap() override { return incoming_heap_; }
+  std::span<std::byte> shared_area() override {
+    return {map_->base() + layout_.area_offset, layout_.area_bytes};
+  }
   void close() override;
   std::string describe() const override { return description_; }
   Result<ChannelHandoff> export_handoff() override;

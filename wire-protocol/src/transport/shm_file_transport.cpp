@@ -230,7 +230,7 @@ Result<std::unique_ptr<Channel>> shm_file_connect_channel(const Address& a,
 
 Result<std::unique_ptr<Listener>> shm_file_listen_channel(const Address& a,
                                                           const TransportOptions& opts) {
-  auto layout = shm::make_layout(opts.ring_bytes, opts.heap_bytes);
+  auto layout = shm::make_layout(opts.ring_bytes, opts.heap_bytes, opts.area_bytes);
   if (!layout) return layout.error();
   auto fd = open_ring_file(a.path);
   if (!fd) return fd.error();

@@ -10,6 +10,8 @@ namespace {
 constexpr size_t kPage = 4096;
 constexpr size_t kMaxRing = size_t{1} << 30;
 constexpr size_t kMaxHeap = size_t{4} << 30;
+constexpr size_t kMaxArea = size_t{16} << 30;
+constexpr size_t kAreaAlign = size_t{64} << 10;
 
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
@@ -27,7 +29,7 @@ void clear_lines(std::byte* base) {
 
 }  // namespace
 
-Result<Layout> make_layout(size_t ring_bytes, size_t heap_bytes) {
+Result<Layout> make_layout(size_t ring_bytes, size_t heap_bytes, size_t area_bytes) {
   if (ring_bytes < kPage || ring_bytes > kMaxRing || (ring_bytes & (ring_bytes - 1)) != 0) {
     return make_error(Errc::kBadValue, "ring size " + std::to_string(ring_bytes) +
                                            " is not a power of two from 4 KiB to 1 GiB");
@@ -35,6 +37,10 @@ Result<Layout> make_layout(size_t ring_bytes, size_t heap_bytes) {
   if (heap_bytes % kPage != 0 || heap_bytes > kMaxHeap) {
     return make_error(Errc::kBadValue, "heap size " + std::to_string(heap_bytes) +
                                            " is not a multiple of 4 KiB up to 4 GiB");
+  }
+  if (area_bytes % kPage != 0 || area_bytes > kMaxArea) {
+    return make_error(Errc::kBadValue, "memory area size " + std::to_string(area_bytes) +
+                                           " is not a multiple of 4 KiB up to 16 GiB");
   }
   Layout l;
   l.ring_bytes = ring_bytes;
@@ -47,6 +53,12 @@ Result<Layout> make_layout(size_t ring_bytes, size_t heap_bytes) {
   for (auto& off : l.heap_offset) {
     off = at;
     at += heap_bytes;
+  }
+  if (area_bytes) {
+    at = round_up(at, kAreaAlign);
+    l.area_offset = at;
+    l.area_bytes = area_bytes;
+    at += area_bytes;
   }
   l.total_bytes = at;
   return l;
@@ -63,6 +75,7 @@ void init_region(std::byte* base, const Layout& layout, uint32_t state) {
   c->header.version = kRegionVersion;
   c->header.ring_bytes = layout.ring_bytes;
   c->header.heap_bytes = layout.heap_bytes;
+  c->header.area_bytes = layout.area_bytes;
   c->header.total_bytes = layout.total_bytes;
   c->header.session.store(session, std::memory_order_relaxed);
   c->header.state.store(state, std::memory_order_relaxed);
@@ -89,18 +102,19 @@ Result<Layout> read_layout(const std::byte* base, size_t mapped) {
     return make_error(Errc::kTruncated, "shared region of " + std::to_string(mapped) + " bytes");
   }
   uint32_t magic, version;
-  uint64_t ring_bytes, heap_bytes, total_bytes;
+  uint64_t ring_bytes, heap_bytes, area_bytes, total_bytes;
   std::memcpy(&magic, base + offsetof(RegionHeader, magic), sizeof magic);
   std::atomic_thread_fence(std::memory_order_acquire);
   std::memcpy(&version, base + offsetof(RegionHeader, version), sizeof version);
   std::memcpy(&ring_bytes, base + offsetof(RegionHeader, ring_bytes), sizeof ring_bytes);
   std::memcpy(&heap_bytes, base + offsetof(RegionHeader, heap_bytes), sizeof heap_bytes);
+  std::memcpy(&area_bytes, base + offsetof(RegionHeader, area_bytes), sizeof area_bytes);
   std::memcpy(&total_bytes, base + offsetof(RegionHeader, total_bytes), sizeof total_bytes);
   if (magic != kRegionMagic) return make_error(Errc::kBadMagic, "not a Conduit shared region");
   if (version != kRegionVersion) {
     return make_error(Errc::kBadVersion, "shared region version " + std::to_string(version));
   }
-  auto layout = make_layout(ring_bytes, heap_bytes);
+  auto layout = make_layout(ring_bytes, heap_bytes, area_bytes);
   if (!layout) return layout.error();
   if (layout->total_bytes != total_bytes || layout->total_bytes > mapped) {
     return make_error(Errc::kBadLength, "shared region needs " +

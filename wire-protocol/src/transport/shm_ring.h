@@ -4,8 +4,10 @@
 // Region: control block (header, one line per side, per direction a producer
 // line, a consumer line and the consumer's sleep flag, each on its own cache
 // line so the two sides never write the same line), then ring 0, ring 1,
-// heap 0, heap 1. Direction d carries messages to side d (side 0 is the
-// listener), so side s consumes ring s and produces into ring 1-s.
+// heap 0, heap 1, and the memory area. Direction d carries messages to side d
+// (side 0 is the listener), so side s consumes ring s and produces into ring
+// 1-s. The memory area is the connecting side's to place long-lived shared
+// allocations in (Vulkan device memory both sides map, docs/vulkan.md).
 //
 // Indices are free-running byte counters; each side keeps its own copy of the
 // counters it owns and only reads the peer's, checking them before use, so a
@@ -31,7 +33,7 @@ namespace wire::transport::shm {
 
 constexpr size_t kLine = 64;
 constexpr uint32_t kRegionMagic = 0x4d485343;  // "CSHM" little-endian
-constexpr uint32_t kRegionVersion = 2;
+constexpr uint32_t kRegionVersion = 3;
 constexpr size_t kRecordAlign = 16;
 constexpr size_t kHeapAlign = 64;
 
@@ -49,6 +51,7 @@ struct alignas(kLine) RegionHeader {
   uint32_t version;
   uint64_t ring_bytes;
   uint64_t heap_bytes;
+  uint64_t area_bytes;
   uint64_t total_bytes;
   std::atomic<uint32_t> state;
   std::atomic<uint32_t> session;  // never 0; bumped each time a file region is reset
@@ -116,11 +119,14 @@ struct Layout {
   size_t heap_bytes = 0;
   size_t ring_offset[2] = {};
   size_t heap_offset[2] = {};
+  size_t area_bytes = 0;
+  size_t area_offset = 0;
   size_t total_bytes = 0;
 };
 
-// Checks requested sizes (ring: power of two, heap: multiple of 4096).
-Result<Layout> make_layout(size_t ring_bytes, size_t heap_bytes);
+// Checks requested sizes (ring: power of two; heap and area: multiples of
+// 4096, the area starting on a 64 KiB boundary of the region).
+Result<Layout> make_layout(size_t ring_bytes, size_t heap_bytes, size_t area_bytes = 0);
 // Writes a fresh control block for `layout` at `base` (magic last). Over a
 // region of an earlier listener, the session number goes on from its own.
 void init_region(std::byte* base, const Layout& layout, uint32_t state);

@@ -160,7 +160,7 @@ Result<std::unique_ptr<Channel>> shm_connect_channel(const Address& a,
 
 Result<std::unique_ptr<Listener>> shm_listen_channel(const Address& a,
                                                      const TransportOptions& opts) {
-  auto layout = shm::make_layout(opts.ring_bytes, opts.heap_bytes);
+  auto layout = shm::make_layout(opts.ring_bytes, opts.heap_bytes, opts.area_bytes);
   if (!layout) return layout.error();
   WIRE_TRY(prepare_socket_dir(a.path, opts));
   auto fd = unix_listen(a.path);
