@@ -129,6 +129,17 @@ TEST_F(HostileTest, PresentOfObjectsNeverMade) {
   expect_vulkan_lost(bytes_of(w), op);
 }
 
+// Pages outside the shared area (a socket's channel has none; on shared
+// memory the area's bounds are checked the same way).
+TEST_F(HostileTest, PlacementOutsideTheSharedArea) {
+  wire::Writer w;
+  const auto op = static_cast<uint32_t>(wire::vk::MemoryOp::kPlaceInArea);
+  const size_t at = w.begin(op);
+  w.put(wire::vk::AreaPlacement{uint64_t{1} << 62, uint64_t{1} << 62});
+  w.end(at);
+  expect_vulkan_lost(bytes_of(w), op);
+}
+
 TEST_F(HostileTest, UnknownControlOpcode) {
   wire::Writer w;
   w.end(w.begin(60));
