@@ -15,9 +15,11 @@ constexpr const char* kClientExtensions =
     "EGL_MESA_platform_surfaceless EGL_KHR_client_get_all_proc_addresses";
 constexpr const char* kPlatformExtensions =
     "EGL_KHR_platform_x11 EGL_EXT_platform_x11 EGL_MESA_platform_surfaceless";
+// Client extensions (EGL_EXT_platform_base) are never display ones
+// (EGL_EXT_client_extensions).
 #define CONDUIT_DISPLAY_EXTENSIONS                                                \
   "EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses " \
-  "EGL_KHR_no_config_context EGL_MESA_configless_context EGL_KHR_surfaceless_context EGL_EXT_platform_base"
+  "EGL_KHR_no_config_context EGL_MESA_configless_context EGL_KHR_surfaceless_context"
 constexpr const char* kDisplayExtensions = CONDUIT_DISPLAY_EXTENSIONS;
 // With a host that makes EGL images of GL objects.
 constexpr const char* kDisplayExtensionsWithImages =
