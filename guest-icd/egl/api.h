@@ -28,6 +28,8 @@ EGLSurface CreatePixmapSurface(EGLDisplay dpy, EGLConfig config, EGLNativePixmap
                                const EGLint* attribs);
 EGLSurface CreatePlatformPixmapSurface(EGLDisplay dpy, EGLConfig config, void* pixmap,
                                        const EGLAttrib* attribs);
+EGLSurface CreatePlatformPixmapSurfaceEXT(EGLDisplay dpy, EGLConfig config, void* pixmap,
+                                          const EGLint* attribs);
 EGLSurface CreatePbufferFromClientBuffer(EGLDisplay dpy, EGLenum type, EGLClientBuffer buffer,
                                          EGLConfig config, const EGLint* attribs);
 EGLBoolean DestroySurface(EGLDisplay dpy, EGLSurface surface);

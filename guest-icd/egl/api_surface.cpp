@@ -155,6 +155,11 @@ EGLSurface CreatePlatformPixmapSurface(EGLDisplay dpy, EGLConfig config, void* p
   return create_platform_drawable(dpy, config, pixmap, attribs, EGL_PIXMAP_BIT);
 }
 
+EGLSurface CreatePlatformPixmapSurfaceEXT(EGLDisplay dpy, EGLConfig config, void* pixmap,
+                                          const EGLint* attribs) {
+  return create_platform_drawable(dpy, config, pixmap, attribs, EGL_PIXMAP_BIT);
+}
+
 // EGL_OPENVG_IMAGE is the only client buffer type in EGL 1.5; OpenVG is not offered.
 EGLSurface CreatePbufferFromClientBuffer(EGLDisplay dpy, EGLenum, EGLClientBuffer, EGLConfig config,
                                          const EGLint*) {

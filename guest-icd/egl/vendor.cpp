@@ -72,6 +72,7 @@ enum Ext : size_t {
   kClientWaitSyncKHR,
   kGetSyncAttribKHR,
   kCreatePlatformWindowSurfaceEXT,
+  kCreatePlatformPixmapSurfaceEXT,
   kCreateImageKHR,
   kDestroyImageKHR,
   kExtCount
@@ -83,6 +84,7 @@ const std::array<Entry, kExtCount> kExt = {
     Entry{"eglClientWaitSyncKHR", proc(ClientWaitSync)},
     Entry{"eglGetSyncAttribKHR", proc(GetSyncAttribKHR)},
     Entry{"eglCreatePlatformWindowSurfaceEXT", proc(CreatePlatformWindowSurfaceEXT)},
+    Entry{"eglCreatePlatformPixmapSurfaceEXT", proc(CreatePlatformPixmapSurfaceEXT)},
     Entry{"eglCreateImageKHR", proc(CreateImageKHR)},
     Entry{"eglDestroyImageKHR", proc(DestroyImage)},
 };
@@ -121,6 +123,7 @@ const std::array<Proc, kExtCount> kExtStubs = {
     proc(&Stub<kClientWaitSyncKHR, decltype(&ClientWaitSync)>::call),
     proc(&Stub<kGetSyncAttribKHR, decltype(&GetSyncAttribKHR)>::call),
     proc(&Stub<kCreatePlatformWindowSurfaceEXT, decltype(&CreatePlatformWindowSurfaceEXT)>::call),
+    proc(&Stub<kCreatePlatformPixmapSurfaceEXT, decltype(&CreatePlatformPixmapSurfaceEXT)>::call),
     proc(&Stub<kCreateImageKHR, decltype(&CreateImageKHR)>::call),
     proc(&Stub<kDestroyImageKHR, decltype(&DestroyImage)>::call),
 };
