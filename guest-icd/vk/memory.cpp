@@ -50,6 +50,7 @@ struct Memories {
   std::byte* area_base = nullptr;
   std::optional<icd::AreaAllocator> area;
   std::set<std::pair<VkDevice, uint32_t>> unplaceable;  // memory types the host cannot import
+  std::set<VkDevice> preinitialized_images;             // devices with such images: nothing placed
 };
 
 Memories& memories() {
@@ -133,6 +134,20 @@ VKAPI_ATTR VkResult VKAPI_CALL create_device(VkPhysicalDevice gpu, const VkDevic
   return r;
 }
 
+// An image that starts preinitialized cannot be declared importable
+// (VUID-VkImageCreateInfo-pNext-01443), so it must not be bound to memory
+// the host imported: once a device has one, its later allocations stay
+// ordinary (programs make an image before the memory they bind it to).
+VKAPI_ATTR VkResult VKAPI_CALL create_image(VkDevice device, const VkImageCreateInfo* info,
+                                           const VkAllocationCallbacks* allocator, VkImage* image) {
+  if (info->initialLayout == VK_IMAGE_LAYOUT_PREINITIALIZED) {
+    std::lock_guard lock(memories().mu);
+    memories().preinitialized_images.insert(device);
+  }
+  VkArgs_vkCreateImage a{device, info, allocator, image};
+  return as_result(run_generated(VkOp::vkCreateImage, a));
+}
+
 // Memory with device addresses may be written through a pointer in any shader.
 bool shaders_may_address(const VkMemoryAllocateInfo& info) {
   for (auto* p = static_cast<const VkBaseInStructure*>(info.pNext); p; p = p->pNext)
@@ -169,7 +184,7 @@ std::optional<VkResult> allocate_in_area(VkDevice device, const VkMemoryAllocate
   {
     std::lock_guard lock(m.mu);
     icd::AreaAllocator* area = area_of(m);
-    if (!area || m.unplaceable.contains(type)) return std::nullopt;
+    if (!area || m.unplaceable.contains(type) || m.preinitialized_images.contains(device)) return std::nullopt;
     offset = area->allocate(info->allocationSize);
     if (!offset) return std::nullopt;
   }
@@ -359,6 +374,7 @@ VKAPI_ATTR VkResult VKAPI_CALL device_wait_idle(VkDevice device) {
 PFN_vkVoidFunction memory_entry(const char* name) {
   static const NamedEntry kEntries[] = {
       {"vkCreateDevice", entry_fn(create_device)},
+      {"vkCreateImage", entry_fn(create_image)},
       {"vkAllocateMemory", entry_fn(allocate_memory)},
       {"vkFreeMemory", entry_fn(free_memory)},
       {"vkMapMemory", entry_fn(map_memory)},
