@@ -34,6 +34,22 @@ GLuint GuestNames::allocate_one(wire::ObjectType type) {
   return ++next_[static_cast<size_t>(type)];
 }
 
+uint64_t GuestNames::allocate_sync() {
+  std::lock_guard lock(sync_mu_);
+  live_syncs_.insert(++next_sync_);
+  return next_sync_;
+}
+
+bool GuestNames::sync_live(uint64_t handle) const {
+  std::lock_guard lock(sync_mu_);
+  return live_syncs_.contains(handle);
+}
+
+bool GuestNames::delete_sync(uint64_t handle) {
+  std::lock_guard lock(sync_mu_);
+  return live_syncs_.erase(handle) != 0;
+}
+
 size_t ClientArray::element_bytes() const {
   // Packed 2_10_10_10 formats hold a whole vertex in 4 bytes.
   if (type == 0x8368 || type == 0x8D9F) return 4;

@@ -8,8 +8,10 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -29,11 +31,17 @@ class GuestNames {
  public:
   void allocate(wire::ObjectType type, size_t count, GLuint* out);
   GLuint allocate_one(wire::ObjectType type);
-  uint64_t allocate_sync() { return ++next_sync_; }
+  // Sync handles are the guest's: it knows which are live, so calls that
+  // name another get GL's GL_INVALID_VALUE here (the host would refuse them).
+  uint64_t allocate_sync();
+  bool sync_live(uint64_t handle) const;
+  bool delete_sync(uint64_t handle);  // false when it was not live
 
  private:
   std::array<GLuint, static_cast<size_t>(wire::ObjectType::kCount)> next_{};
+  mutable std::mutex sync_mu_;  // contexts of a share group may be on several threads
   uint64_t next_sync_ = 0;
+  std::unordered_set<uint64_t> live_syncs_;
 };
 
 // Which glVertexAttrib*Pointer set an attribute: how GL reads its components.

@@ -17,13 +17,28 @@ constexpr GLenum kWaitFailed = 0x911D;
 constexpr GLenum kAlreadySignaled = 0x911A, kConditionSatisfied = 0x911C;
 constexpr GLenum kSyncStatus = 0x9114, kSignaled = 0x9119;
 
+constexpr GLenum kInvalidEnum = 0x0500, kInvalidValue = 0x0501;
+constexpr GLenum kGpuCommandsComplete = 0x9117;  // GL_SYNC_GPU_COMMANDS_COMPLETE
+
 uint64_t handle_of(GLsync sync) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(sync)); }
+
+// False, with GL's error raised, when `sync` names no live sync object.
+bool live(Stream& s, GLsync sync) {
+  if (s.gl_state().names().sync_live(handle_of(sync))) return true;
+  s.gl_state().raise_error(kInvalidValue);
+  return false;
+}
 
 }  // namespace
 
 GLsync GLAPIENTRY handle_glFenceSync(GLenum condition, GLbitfield flags) {
   Stream* s = current_stream();
   if (!s) return nullptr;
+  // GL makes no sync for these; neither does the guest.
+  if (condition != kGpuCommandsComplete || flags != 0) {
+    s->gl_state().raise_error(condition != kGpuCommandsComplete ? kInvalidEnum : kInvalidValue);
+    return nullptr;
+  }
   const uint64_t handle = s->gl_state().names().allocate_sync();
   wire::encode_glFenceSync(s->writer(), condition, flags, handle);
   s->commit();
@@ -32,7 +47,7 @@ GLsync GLAPIENTRY handle_glFenceSync(GLenum condition, GLbitfield flags) {
 
 GLenum GLAPIENTRY handle_glClientWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout) {
   Stream* s = current_stream();
-  if (!s) return kWaitFailed;
+  if (!s || !live(*s, sync)) return kWaitFailed;
   wire::encode_glClientWaitSync(s->writer(), handle_of(sync), flags, timeout);
   auto reply = s->roundtrip();
   if (!reply) return kWaitFailed;
@@ -45,27 +60,31 @@ GLenum GLAPIENTRY handle_glClientWaitSync(GLsync sync, GLbitfield flags, GLuint6
 
 void GLAPIENTRY handle_glWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout) {
   Stream* s = current_stream();
-  if (!s) return;
+  if (!s || !live(*s, sync)) return;
   wire::encode_glWaitSync(s->writer(), handle_of(sync), flags, timeout);
   s->commit();
 }
 
 void GLAPIENTRY handle_glDeleteSync(GLsync sync) {
   Stream* s = current_stream();
-  if (!s || !sync) return;
+  if (!s || !sync) return;  // deleting zero is silently ignored
+  if (!s->gl_state().names().delete_sync(handle_of(sync))) {
+    s->gl_state().raise_error(kInvalidValue);
+    return;
+  }
   wire::encode_glDeleteSync(s->writer(), handle_of(sync));
   s->commit();
 }
 
 GLboolean GLAPIENTRY handle_glIsSync(GLsync sync) {
-  // Handles are handed out in order and never reused.
-  return sync != nullptr ? 1 : 0;
+  Stream* s = current_stream();
+  return s && s->gl_state().names().sync_live(handle_of(sync)) ? 1 : 0;
 }
 
 void GLAPIENTRY handle_glGetSynciv(GLsync sync, GLenum pname, GLsizei count, GLsizei* length,
                                    GLint* values) {
   Stream* s = current_stream();
-  if (!s) return;
+  if (!s || !live(*s, sync)) return;
   wire::encode_glGetSynciv(s->writer(), handle_of(sync), pname, count);
   auto reply = s->roundtrip();
   if (!reply) return;
