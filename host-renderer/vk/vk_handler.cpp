@@ -100,6 +100,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   WIRE_TRY(decode_args(payload, *cmd, arena_, *args, handles_, created_));
   WIRE_TRY(reserve(created_));
   WIRE_TRY(fit_driver_reads(opcode, *args));
+  settle_before(opcode, *args);
   const size_t objects_before = handles_.size();
   uint64_t ret = 0;
   if (own) {
@@ -119,6 +120,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
     note_children(opcode, *args);
     note_render_passes(opcode, *args);
     note_fences(opcode, *args);
+    note_in_flight(opcode, *args);
   }
   const size_t objects_after = handles_.size();
   if (objects_after >= objects_before)

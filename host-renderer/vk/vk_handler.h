@@ -116,6 +116,20 @@ class VkHandler {
   wire::Status tell_fences_before(VkFence presented);
   void note_fences(uint32_t opcode, const void* args);
   std::vector<SubmittedFence> submitted_fences_;  // in submission order, not yet told
+
+  // in_flight.cpp: the host waits for a submission before a command buffer
+  // or fence it uses is re-recorded, reset or freed.
+  struct InFlight {
+    VkDevice device;
+    VkQueue queue;
+    VkFence fence;  // of the submission; null when none (or destroyed since)
+  };
+  void settle_before(uint32_t opcode, const void* args);
+  void note_in_flight(uint32_t opcode, const void* args);
+  void settle(VkCommandBuffer cb);
+  void settle_device(VkDevice device);
+  void retire(VkDevice device, VkFence fence);
+  std::unordered_map<VkCommandBuffer, InFlight> in_flight_;  // by the submission that used it last
   ToGuest to_guest_;
   HandleTable handles_;
   HostDispatch dispatch_;

@@ -1,0 +1,132 @@
+// Command buffers and fences the GPU may still be using. The spec forbids
+// re-recording, resetting or freeing a command buffer, or resetting a fence,
+// while a submission that uses it is pending; a guest that waits for its
+// fences in the guest (told by the host, docs/vulkan.md "Round trips") never
+// does, but a broken or hostile stream would make the driver run freed
+// commands. The host waits for such a submission first; for well-behaved
+// guests the fence is signalled already and nothing waits.
+#include <algorithm>
+#include <type_traits>
+#include <vector>
+
+#include "vk/vk_handler.h"
+#include "wire/vk_commands.h"
+
+namespace host::vk {
+
+using namespace wire::vk;
+
+namespace {
+
+template <typename Submit, typename Each>
+void each_submitted_buffer(const Submit* submits, uint32_t count, Each each) {
+  for (uint32_t i = 0; i < count; ++i) {
+    if constexpr (std::is_same_v<Submit, VkSubmitInfo>) {
+      for (uint32_t j = 0; j < submits[i].commandBufferCount; ++j) each(submits[i].pCommandBuffers[j]);
+    } else {
+      for (uint32_t j = 0; j < submits[i].commandBufferInfoCount; ++j)
+        each(submits[i].pCommandBufferInfos[j].commandBuffer);
+    }
+  }
+}
+
+}  // namespace
+
+// Waits until the submission that used `cb` last is done, unless its fence
+// says it is.
+void VkHandler::settle(VkCommandBuffer cb) {
+  auto it = in_flight_.find(cb);
+  if (it == in_flight_.end()) return;
+  const InFlight& f = it->second;
+  if (!f.fence || dispatch_.vkGetFenceStatus(f.device, f.fence) != VK_SUCCESS) dispatch_.vkQueueWaitIdle(f.queue);
+  in_flight_.erase(it);
+}
+
+// Before `fence` is reset: its submissions are done (waited for if they
+// are not), and so are the command buffers they used, which a reset
+// fence could no longer tell.
+void VkHandler::retire(VkDevice device, VkFence fence) {
+  const bool done = dispatch_.vkGetFenceStatus(device, fence) == VK_SUCCESS;
+  auto finish = [&](VkQueue queue) {
+    if (!done) dispatch_.vkQueueWaitIdle(queue);
+  };
+  for (const SubmittedFence& s : submitted_fences_)
+    if (s.fence == fence) finish(s.queue);
+  std::erase_if(in_flight_, [&](const auto& entry) {
+    if (entry.second.fence != fence) return false;
+    finish(entry.second.queue);
+    return true;
+  });
+}
+
+// Every command buffer of `device` (a pool's reset or end takes them all).
+void VkHandler::settle_device(VkDevice device) {
+  std::vector<VkCommandBuffer> of_device;
+  for (const auto& [cb, f] : in_flight_)
+    if (f.device == device) of_device.push_back(cb);
+  for (VkCommandBuffer cb : of_device) settle(cb);
+}
+
+void VkHandler::settle_before(uint32_t opcode, const void* args) {
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkBeginCommandBuffer:
+      settle(static_cast<const VkArgs_vkBeginCommandBuffer*>(args)->commandBuffer);
+      break;
+    case VkOp::vkResetCommandBuffer:
+      settle(static_cast<const VkArgs_vkResetCommandBuffer*>(args)->commandBuffer);
+      break;
+    case VkOp::vkFreeCommandBuffers: {
+      const auto& a = *static_cast<const VkArgs_vkFreeCommandBuffers*>(args);
+      for (uint32_t i = 0; i < a.commandBufferCount; ++i) settle(a.pCommandBuffers[i]);
+      break;
+    }
+    case VkOp::vkResetCommandPool:
+      settle_device(static_cast<const VkArgs_vkResetCommandPool*>(args)->device);
+      break;
+    case VkOp::vkDestroyCommandPool:
+      settle_device(static_cast<const VkArgs_vkDestroyCommandPool*>(args)->device);
+      break;
+    case VkOp::vkResetFences: {
+      const auto& a = *static_cast<const VkArgs_vkResetFences*>(args);
+      for (uint32_t i = 0; i < a.fenceCount; ++i) retire(a.device, a.pFences[i]);
+      break;
+    }
+    case VkOp::vkDestroyFence: {
+      const VkFence gone = static_cast<const VkArgs_vkDestroyFence*>(args)->fence;
+      for (auto& [cb, f] : in_flight_)
+        if (f.fence == gone) f.fence = VK_NULL_HANDLE;  // its status can no longer be asked
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void VkHandler::note_in_flight(uint32_t opcode, const void* args) {
+  auto note = [this](VkQueue queue, VkFence fence, auto* submits, uint32_t count) {
+    const auto device = reinterpret_cast<VkDevice>(
+        handles_.device_of(handles_.to_wire(VK_OBJECT_TYPE_QUEUE, true, reinterpret_cast<uint64_t>(queue))));
+    each_submitted_buffer(submits, count, [&](VkCommandBuffer cb) { in_flight_[cb] = {device, queue, fence}; });
+  };
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkQueueSubmit: {
+      const auto& a = *static_cast<const VkArgs_vkQueueSubmit*>(args);
+      note(a.queue, a.fence, a.pSubmits, a.submitCount);
+      break;
+    }
+    case VkOp::vkQueueSubmit2: {
+      const auto& a = *static_cast<const VkArgs_vkQueueSubmit2*>(args);
+      note(a.queue, a.fence, a.pSubmits, a.submitCount);
+      break;
+    }
+    case VkOp::vkDestroyDevice: {
+      const VkDevice gone = static_cast<const VkArgs_vkDestroyDevice*>(args)->device;
+      std::erase_if(in_flight_, [gone](const auto& entry) { return entry.second.device == gone; });
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+}  // namespace host::vk
