@@ -2,6 +2,7 @@
 #include <string>
 
 #include "gl/array_reads.h"
+#include "gl/command_facts.h"
 #include "gl/display_lists.h"
 #include "gl/draw_limits.h"
 #include "gl/driver_workarounds.h"
@@ -64,6 +65,39 @@ wire::Status dispatch_gl(DispatchEnv& env, uint32_t opcode, wire::Reader& payloa
   before_draw(st, opcode);
   wire::Status status = run_checked(env, *info, fn, opcode, payload);
   after_draw(st);
+  return status;
+}
+
+bool draws_again(GlContextState& state, uint32_t opcode) {
+  GlContextState::Impl& st = state.impl();
+  if (!has_fact(opcode, wire::kRepeatableDraw)) return false;
+  if (st.compiling_list != 0 || st.in_begin) return false;
+  GLint framebuffer = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &framebuffer);
+  if (framebuffer != 0) return false;
+  GLint mode = GL_RENDER;
+  if (!st.gles && st.has_fixed_function_arrays()) glGetIntegerv(GL_RENDER_MODE, &mode);
+  return mode == GL_RENDER;
+}
+
+namespace {
+
+// Whether transform feedback captures now: GL 4.0 answers it.
+bool capturing(GlContextState::Impl& st) {
+  if (st.gles || st.version() < 40) return false;
+  GLint active = 0, paused = 0;
+  glGetIntegerv(GL_TRANSFORM_FEEDBACK_ACTIVE, &active);
+  glGetIntegerv(GL_TRANSFORM_FEEDBACK_PAUSED, &paused);
+  return active && !paused;
+}
+
+}  // namespace
+
+wire::Status dispatch_gl_again(DispatchEnv& env, uint32_t opcode, wire::Reader& payload) {
+  const bool pause = capturing(env.state.impl());
+  if (pause) glPauseTransformFeedback();
+  wire::Status status = dispatch_gl(env, opcode, payload);
+  if (pause) glResumeTransformFeedback();
   return status;
 }
 

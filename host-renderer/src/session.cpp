@@ -198,6 +198,9 @@ wire::Status Session::run_gl(const wire::CommandIterator::Command& cmd) {
   wire::Reader payload(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), heap_copies_);
   DispatchEnv env{*current_->state, reply_, &images_};
   WIRE_TRY(dispatch_gl(env, cmd.opcode, payload));
+  if (current_->draw_both && draws_again(*current_->state, cmd.opcode)) {
+    WIRE_TRY(draw_again_into_front(cmd));
+  }
   if (selects_buffers(cmd.opcode)) WIRE_TRY(follow_default_buffers());
   if (cmd.opcode == static_cast<uint32_t>(wire::GlOp::glFlush) ||
       cmd.opcode == static_cast<uint32_t>(wire::GlOp::glFinish))

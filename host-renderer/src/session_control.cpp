@@ -164,7 +164,7 @@ wire::Status Session::make_current(wire::Reader& r) {
   current_ = ctx;
   draw_id_ = ctx ? m->draw_id : 0;
   read_id_ = ctx ? m->read_id : 0;
-  if (ctx && ctx->draw_front) WIRE_TRY(make_front(draw_id_));
+  if (ctx && (ctx->draw_front || ctx->draw_both)) WIRE_TRY(make_front(draw_id_));
   if (ctx && ctx->read_front) WIRE_TRY(make_front(read_id_));
   bound_ = false;
   if (!ensure_bound()) return make_error(Errc::kBadValue, "eglMakeCurrent failed", r.offset());

@@ -3,6 +3,7 @@
 // the frame a glFlush sends after front-buffer drawing.
 #include <epoxy/gl.h>
 
+#include "host/egl_context.h"
 #include "host/session.h"
 #include "wire/gl_opcodes.h"
 
@@ -13,9 +14,12 @@ using wire::make_error;
 
 namespace {
 
-// Draw buffers that mean the front alone. GL_FRONT_AND_BACK and GL_LEFT
-// draw into the back (docs/host.md, "Front buffers").
+// Draw buffers that mean the front alone.
 bool draws_front(GLint mode) { return mode == GL_FRONT || mode == GL_FRONT_LEFT || mode == GL_FRONT_RIGHT; }
+
+// Draw buffers that mean the front and the back of a double-buffered window
+// (OpenGL 4.6 compatibility, 17.4.1, table 17.4).
+bool draws_both(GLint mode) { return mode == GL_FRONT_AND_BACK || mode == GL_LEFT; }
 
 // Read buffers that read the front: GL_LEFT and GL_FRONT_AND_BACK name the
 // front left buffer when reading (OpenGL 4.6 compatibility, 18.2.1).
@@ -67,17 +71,25 @@ wire::Status Session::make_front(uint32_t surface_id) {
 wire::Status Session::follow_default_buffers() {
   if (current_->api != wire::Api::kGl) return {};  // OpenGL ES draws into and reads a window's back only
   bool draw_front = current_->draw_front, read_front = current_->read_front;
+  bool draw_both = current_->draw_both;
   const bool draw_default = current_int(GL_DRAW_FRAMEBUFFER_BINDING) == 0;
   const bool read_default = current_int(GL_READ_FRAMEBUFFER_BINDING) == 0;
   const GLint draw_mode = draw_default ? current_int(GL_DRAW_BUFFER) : GL_NONE;
   const GLint read_mode = read_default ? current_int(GL_READ_BUFFER) : GL_NONE;
-  if (draw_default) draw_front = draws_front(draw_mode);
+  if (draw_default) {
+    draw_front = draws_front(draw_mode);
+    draw_both = draws_both(draw_mode);
+  }
   if (read_default) read_front = reads_front(read_mode);
-  if (draw_front == current_->draw_front && read_front == current_->read_front) return {};
-  if (draw_front) WIRE_TRY(make_front(draw_id_));
+  if (draw_front == current_->draw_front && read_front == current_->read_front &&
+      draw_both == current_->draw_both) {
+    return {};
+  }
+  if (draw_front || draw_both) WIRE_TRY(make_front(draw_id_));
   if (read_front) WIRE_TRY(make_front(read_id_));
   current_->draw_front = draw_front;
   current_->read_front = read_front;
+  current_->draw_both = draw_both;
   bound_ = false;
   if (!ensure_bound()) return make_error(Errc::kIo, "cannot bind the surface's front buffer");
   // A driver may keep these per surface: the new ones take the guest's modes.
@@ -106,7 +118,26 @@ void Session::select_initial_buffers(GuestContext& ctx) {
 bool Session::draws_shown_buffer() const {
   auto it = surfaces_.find(draw_id_);
   if (it == surfaces_.end() || !it->second->window()) return false;
-  return !it->second->double_buffered() || current_->draw_front;
+  return !it->second->double_buffered() || current_->draw_front || current_->draw_both;
+}
+
+// Drawing into both buffers of a window whose buffers are two pbuffers: a
+// command that drew into the back runs again with the front bound, whose
+// framebuffer takes the context's draw buffer mode first.
+wire::Status Session::draw_again_into_front(const wire::CommandIterator::Command& cmd) {
+  auto it = surfaces_.find(draw_id_);
+  if (it == surfaces_.end() || it->second->front() == EGL_NO_SURFACE) return {};
+  const GLint mode = current_int(GL_DRAW_BUFFER);
+  const EGLSurface read = buffer_of(read_id_, current_->read_front);
+  bound_ = false;  // the next command draws into the back again
+  const EGLSurface front = it->second->front();
+  if (!host::make_current(display_.handle(), current_->api, current_->egl, front, read)) {
+    return make_error(Errc::kIo, "cannot bind the surface's front buffer", cmd.offset);
+  }
+  glDrawBuffer(static_cast<GLenum>(mode));
+  wire::Reader payload(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), heap_copies_);
+  DispatchEnv env{*current_->state, reply_, &images_};
+  return dispatch_gl_again(env, cmd.opcode, payload);
 }
 
 // A glFlush or glFinish after drawing into the front shows it, the way a

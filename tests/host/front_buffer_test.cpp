@@ -157,12 +157,33 @@ TEST_F(FrontBufferTest, FlushAfterFrontDrawingShowsTheFront) {
   EXPECT_FALSE(guest_->wait_frame(&f, std::chrono::milliseconds(300)));
 }
 
-TEST_F(FrontBufferTest, FrontAndBackDrawingGoesToTheBack) {
+// GL_FRONT_AND_BACK and GL_LEFT name both buffers of a double-buffered
+// window: each clear reaches both, and a flush shows the front.
+TEST_F(FrontBufferTest, FrontAndBackDrawingReachesBoth) {
+  constexpr GLenum kLeft = 0x0406, kColor = 0x1800;
   connect();
   clear(kFront, kGreen);
+  clear(kBack, kBlue);
   clear(kFrontAndBack, kRed);
   EXPECT_EQ(centre(kBack), kRed);
-  EXPECT_EQ(centre(kFront), kGreen);  // docs/host.md "Front buffers": a difference from native
+  EXPECT_EQ(centre(kFront), kRed);
+  EXPECT_EQ(draw_buffer(), static_cast<GLint>(kFrontAndBack));
+  const float green[] = {0, 1, 0, 1};
+  wire::encode_glDrawBuffer(w(), kLeft);
+  wire::encode_glClearBufferfv(w(), kColor, 0, green, sizeof green);
+  wire::encode_glFlush(w());
+  ASSERT_TRUE(guest_->send().ok());
+  ReceivedFrame f;
+  ASSERT_TRUE(guest_->wait_frame(&f));
+  EXPECT_EQ(f.argb(kSide / 2, kSide / 2), kGreen);
+  EXPECT_EQ(centre(kBack), kGreen);
+  EXPECT_EQ(centre(kFront), kGreen);
+  // GL_BACK draws into the back alone again.
+  clear(kBack, kBlue);
+  EXPECT_EQ(centre(kFront), kGreen);
+  EXPECT_EQ(centre(kBack), kBlue);
+  EXPECT_EQ(gl_error(*guest_), 0u);
+  EXPECT_TRUE(guest_->lost.empty());
 }
 
 TEST_F(FrontBufferTest, FrontIsChargedOnceUsedAndFreedWithTheSurface) {

@@ -142,6 +142,16 @@ struct DispatchEnv {
 // An error means protocol abuse: the caller marks the guest context lost.
 wire::Status dispatch_gl(DispatchEnv& env, uint32_t opcode, wire::Reader& payload);
 
+// Whether the command just run wrote the default draw framebuffer in a way
+// that running it again into another buffer repeats (annotations.toml
+// [facts] repeatable_draw). Not while a display list is compiled (it would
+// be compiled twice), between glBegin and glEnd, or in selection and
+// feedback modes (GL would report its hits twice).
+bool draws_again(GlContextState& state, uint32_t opcode);
+// Runs such a command again. Transform feedback that captures is paused
+// meanwhile, so that the primitives are captured once.
+wire::Status dispatch_gl_again(DispatchEnv& env, uint32_t opcode, wire::Reader& payload);
+
 // "glDrawArrays" for an opcode, or null when the opcode is not a GL command.
 const char* gl_command_name(uint32_t opcode);
 

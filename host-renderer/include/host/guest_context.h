@@ -31,6 +31,9 @@ struct GuestContext {
   // buffer of a double-buffered surface (glDrawBuffer/glReadBuffer).
   bool draw_front = false;
   bool read_front = false;
+  // Whether it draws into both (GL_FRONT_AND_BACK, GL_LEFT): into the back,
+  // and each command that draws runs again into the front.
+  bool draw_both = false;
   bool bound_before = false;  // made current on a surface at least once
 };
 

@@ -102,6 +102,7 @@ class Session {
   EGLSurface buffer_of(uint32_t surface_id, bool front) const;
   wire::Status make_front(uint32_t surface_id);
   wire::Status follow_default_buffers();
+  wire::Status draw_again_into_front(const wire::CommandIterator::Command& cmd);
   void select_initial_buffers(GuestContext& ctx);
   bool draws_shown_buffer() const;
   wire::Status present_front();
