@@ -251,6 +251,24 @@ void GLAPIENTRY handle_glDrawArrays(GLenum mode, GLint first, GLsizei count) {
   s->commit();
 }
 
+// One command, so that GL sees one draw; client arrays cover the vertices
+// of every part.
+void GLAPIENTRY handle_glMultiDrawArrays(GLenum mode, const GLint* first, const GLsizei* count,
+                                         GLsizei drawcount) {
+  Stream* s = current_stream();
+  if (!s) return;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (GLsizei i = 0; first && count && i < drawcount; ++i) {
+    if (count[i] <= 0) continue;
+    lo = std::min<int64_t>(lo, first[i]);
+    hi = std::max<int64_t>(hi, int64_t{first[i]} + count[i] - 1);
+  }
+  if (hi >= lo) send_client_arrays(*s, lo, hi - lo + 1);
+  const size_t bytes = wire::size::nonnegative(drawcount) * sizeof(GLint);
+  wire::encode_glMultiDrawArrays(s->writer(), mode, first, count, drawcount, bytes, bytes);
+  s->commit();
+}
+
 void GLAPIENTRY handle_glDrawArraysInstanced(GLenum mode, GLint first, GLsizei count,
                                              GLsizei instances) {
   Stream* s = current_stream();

@@ -1,5 +1,5 @@
 // Desktop GL through the guest against a real host: fixed-function and
-// BGRA client arrays, named buffer mappings, indirect multi-draws, and the
+// BGRA client arrays (multi-draws too), named buffer mappings, indirect multi-draws, and the
 // extensions carried with commands of their own (assembly programs,
 // GL_EXT_vertex_array, double uniforms).
 #include <array>
@@ -249,6 +249,26 @@ TEST_F(LegacyGlState, BgraClientArrayDraws) {
   gl<void (*)(GLuint)>("glEnableVertexAttribArray")(1);
   gl<void (*)(GLenum, GLint, GLsizei)>("glDrawArrays")(kTriangleFan, 0, 4);
   EXPECT_EQ(pixel(8, 8), (std::array<uint8_t, 4>{0, 0, 255, 255}));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
+// glMultiDrawArrays sends the client arrays of all its parts first: the
+// second part draws the right half from vertices the first does not read.
+TEST_F(LegacyGlState, MultiDrawArraysFromClientMemory) {
+  constexpr GLenum kVertexArray = 0x8074, kTriangleFan = 0x0006;
+  const std::array<float, 16> halves{-1, -1, 0, -1, 0, 1, -1, 1, 0, -1, 1, -1, 1, 1, 0, 1};
+  const std::array<GLint, 2> first{0, 4};
+  const std::array<GLsizei, 2> count{4, 4};
+  gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0, 0, 0, 1);
+  gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
+  gl<void (*)(GLfloat, GLfloat, GLfloat)>("glColor3f")(1, 0, 0);
+  gl<void (*)(GLint, GLenum, GLsizei, const void*)>("glVertexPointer")(2, kFloat, 0, halves.data());
+  gl<void (*)(GLenum)>("glEnableClientState")(kVertexArray);
+  gl<void (*)(GLenum, const GLint*, const GLsizei*, GLsizei)>("glMultiDrawArrays")(
+      kTriangleFan, first.data(), count.data(), 2);
+  const std::array<uint8_t, 4> red{255, 0, 0, 255};
+  EXPECT_EQ(pixel(4, 8), red);
+  EXPECT_EQ(pixel(12, 8), red);
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
