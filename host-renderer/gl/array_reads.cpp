@@ -205,34 +205,62 @@ struct VertexSpan {
   bool within(int64_t last) const { return known && (highest < lowest || (lowest >= 0 && highest <= last)); }
 };
 
+// Primitive restart as GL has it now: an index equal to the restart index
+// names no vertex, and GL reads none for it (OpenGL 4.6 compatibility,
+// 10.3.6). Mesa keeps GL_PRIMITIVE_RESTART_NV in GL_PRIMITIVE_RESTART.
+struct Restart {
+  bool fixed_index = false;  // GL_PRIMITIVE_RESTART_FIXED_INDEX: the type's largest value
+  int64_t index = -1;        // GL_PRIMITIVE_RESTART_INDEX while enabled, else -1
+
+  int64_t of(GLenum type) const {
+    if (!fixed_index) return index;
+    return type == GL_UNSIGNED_BYTE ? 0xFF : type == GL_UNSIGNED_SHORT ? 0xFFFF : 0xFFFFFFFF;
+  }
+};
+
+Restart current_restart(GlContextState::Impl& st) {
+  Restart r;
+  if (st.version() >= 43) r.fixed_index = glIsEnabled(GL_PRIMITIVE_RESTART_FIXED_INDEX);
+  if (st.version() >= 31 && glIsEnabled(GL_PRIMITIVE_RESTART)) {
+    GLint index = 0;
+    glGetIntegerv(GL_PRIMITIVE_RESTART_INDEX, &index);
+    r.index = static_cast<GLuint>(index);
+  }
+  return r;
+}
+
 // The vertices `count` indices of `type` name, `base_vertex` added.
 template <typename T>
-VertexSpan index_span(const std::byte* p, size_t count, int64_t base_vertex) {
+VertexSpan index_span(const std::byte* p, size_t count, int64_t base_vertex, int64_t restart) {
   VertexSpan span;
   for (size_t i = 0; i < count; ++i) {
     T v;
     std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+    if (int64_t{v} == restart) continue;
     span.add(int64_t{v} + base_vertex, int64_t{v} + base_vertex);
   }
   return span;
 }
 
-VertexSpan index_span(GLenum type, const std::byte* p, size_t count, int64_t base_vertex) {
+VertexSpan index_span(GLenum type, const std::byte* p, size_t count, int64_t base_vertex,
+                      const Restart& restart) {
   switch (type) {
-    case GL_UNSIGNED_BYTE: return index_span<uint8_t>(p, count, base_vertex);
-    case GL_UNSIGNED_SHORT: return index_span<uint16_t>(p, count, base_vertex);
-    default: return index_span<uint32_t>(p, count, base_vertex);
+    case GL_UNSIGNED_BYTE: return index_span<uint8_t>(p, count, base_vertex, restart.of(type));
+    case GL_UNSIGNED_SHORT: return index_span<uint16_t>(p, count, base_vertex, restart.of(type));
+    default: return index_span<uint32_t>(p, count, base_vertex, restart.of(type));
   }
 }
 
 // The vertices an elements draw reads; unknown when its indices cannot be
 // read without reading past their source.
-VertexSpan elements_span(const ElementsDraw& d) {
+VertexSpan elements_span(const ElementsDraw& d, const Restart& restart) {
   const size_t bytes = wire::size::index_bytes(d.count, d.type);
   if (bytes == 0) return VertexSpan{};  // nothing read, or GL's error
   VertexSpan span{.known = false};
   if (d.indices.kind != wire::DataKind::kBufferOffset) {
-    if (d.indices.bytes.size() >= bytes) span = index_span(d.type, d.indices.bytes.data(), d.count, d.base_vertex);
+    if (d.indices.bytes.size() >= bytes) {
+      span = index_span(d.type, d.indices.bytes.data(), d.count, d.base_vertex, restart);
+    }
   } else {
     GLint buffer = 0;
     glGetIntegerv(GL_ELEMENT_ARRAY_BUFFER_BINDING, &buffer);
@@ -242,26 +270,27 @@ VertexSpan elements_span(const ElementsDraw& d) {
     if (buffer != 0 && offset >= 0 && offset + static_cast<int64_t>(bytes) <= held) {
       const void* p = glMapBufferRange(GL_ELEMENT_ARRAY_BUFFER, offset, static_cast<GLsizeiptr>(bytes),
                                        GL_MAP_READ_BIT);
-      if (p) span = index_span(d.type, static_cast<const std::byte*>(p), d.count, d.base_vertex);
+      const auto* indices = static_cast<const std::byte*>(p);
+      if (p) span = index_span(d.type, indices, d.count, d.base_vertex, restart);
       if (p) glUnmapBuffer(GL_ELEMENT_ARRAY_BUFFER);
     }
   }
   return span;
 }
 
-wire::Result<VertexSpan> elements_span(wire::Reader& r) {
+wire::Result<VertexSpan> elements_span(wire::Reader& r, const Restart& restart) {
   ElementsDraw d;
   WIRE_TRY(read_elements_draw(r, d));
-  return elements_span(d);
+  return elements_span(d, restart);
 }
 
 // Every part of a glMultiDrawElements: unknown when any part is.
-wire::Result<VertexSpan> multi_elements_span(wire::Reader& r) {
+wire::Result<VertexSpan> multi_elements_span(wire::Reader& r, const Restart& restart) {
   MultiElementsDraw d;
   WIRE_TRY(read_multi_elements_draw(r, true, d));
   VertexSpan all;
   for (size_t i = 0; i < d.size(); ++i) {
-    const VertexSpan part = elements_span(d.part(i));
+    const VertexSpan part = elements_span(d.part(i), restart);
     all.known = all.known && part.known;
     all.add(part.lowest, part.highest);
   }
@@ -298,7 +327,8 @@ wire::Result<Args> decoded(wire::Status (*decode)(wire::Reader&, Args&), wire::R
 
 // The vertices a draw being compiled into a list reads; unknown for the
 // draws whose reads the host does not work out (indirect, transform feedback).
-wire::Result<VertexSpan> compiled_draw_span(wire::GlDraw kind, wire::Reader& r) {
+wire::Result<VertexSpan> compiled_draw_span(GlContextState::Impl& st, wire::GlDraw kind,
+                                            wire::Reader& r) {
   switch (kind) {
     case wire::GlDraw::kArrays: {
       // The three glDrawArrays forms start with mode, first, count.
@@ -309,8 +339,8 @@ wire::Result<VertexSpan> compiled_draw_span(wire::GlDraw kind, wire::Reader& r) 
       return span;
     }
     case wire::GlDraw::kMultiArrays: return multi_draw_span(r);
-    case wire::GlDraw::kElements: return elements_span(r);
-    case wire::GlDraw::kMultiElements: return multi_elements_span(r);
+    case wire::GlDraw::kElements: return elements_span(r, current_restart(st));
+    case wire::GlDraw::kMultiElements: return multi_elements_span(r, current_restart(st));
     default: return VertexSpan{.known = false};
   }
 }
@@ -342,7 +372,7 @@ wire::Result<bool> array_reads_fit(GlContextState::Impl& st, uint32_t opcode, wi
   const wire::GlDraw kind = draw_kind(opcode);
   // Draws run now unless a list is being compiled (display_lists.h tracks it).
   if (kind == wire::GlDraw::kNone || st.compiling_list == 0) return true;
-  auto span = compiled_draw_span(kind, r);
+  auto span = compiled_draw_span(st, kind, r);
   if (!span) return span.error();
   return span->within(last_held_vertex(st));
 }

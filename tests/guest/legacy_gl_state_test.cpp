@@ -272,6 +272,33 @@ TEST_F(LegacyGlState, MultiDrawArraysFromClientMemory) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// A glDrawElements compiled into a display list with primitive restart on:
+// the restart index names no vertex, so arrays that do not hold it suffice.
+TEST_F(LegacyGlState, CompiledElementsSkipTheRestartIndex) {
+  constexpr GLenum kVertexArray = 0x8074, kTriangleStrip = 0x0005, kUint = 0x1405;
+  constexpr GLenum kCompile = 0x1300, kPrimitiveRestartNv = 0x8558;
+  ASSERT_TRUE(offers("GL_NV_primitive_restart"));
+  const std::array<float, 8> square{-1, -1, 1, -1, -1, 1, 1, 1};
+  const std::array<GLuint, 7> indices{0, 1, 2, 9, 1, 2, 3};
+  gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0, 0, 0, 1);
+  gl<void (*)(GLfloat, GLfloat, GLfloat)>("glColor3f")(1, 0, 0);
+  gl<void (*)(GLint, GLenum, GLsizei, const void*)>("glVertexPointer")(2, kFloat, 0, square.data());
+  gl<void (*)(GLenum)>("glEnableClientState")(kVertexArray);
+  gl<void (*)(GLenum)>("glEnableClientState")(kPrimitiveRestartNv);
+  gl<void (*)(GLuint)>("glPrimitiveRestartIndexNV")(9);
+  const GLuint list = gl<GLuint (*)(GLsizei)>("glGenLists")(1);
+  gl<void (*)(GLuint, GLenum)>("glNewList")(list, kCompile);
+  gl<void (*)(GLenum, GLsizei, GLenum, const void*)>("glDrawElements")(kTriangleStrip, 7, kUint,
+                                                                        indices.data());
+  gl<void (*)()>("glEndList")();
+  gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
+  gl<void (*)(GLuint)>("glCallList")(list);
+  gl<void (*)(GLenum)>("glDisableClientState")(kPrimitiveRestartNv);
+  EXPECT_EQ(pixel(4, 4), (std::array<uint8_t, 4>{255, 0, 0, 255}));
+  EXPECT_EQ(pixel(12, 12), (std::array<uint8_t, 4>{255, 0, 0, 255}));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // Indirect multi-draws read their commands (and, for the Count forms, the
 // draw count) from buffers: one command draws the left half of the surface,
 // two draw both halves.
