@@ -272,6 +272,28 @@ TEST_F(LegacyGlState, MultiDrawArraysFromClientMemory) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// glArrayElement between glBegin and glEnd reads client memory the host
+// never had: the guest sends the calls it stands for (colours as unsigned
+// bytes, vertices as floats), and the left half is green, the right blue.
+TEST_F(LegacyGlState, ArrayElementFromClientMemory) {
+  constexpr GLenum kVertexArray = 0x8074, kColorArray = 0x8076, kQuads = 0x0007;
+  const std::array<float, 16> halves{-1, -1, 0, -1, 0, 1, -1, 1, 0, -1, 1, -1, 1, 1, 0, 1};
+  std::array<uint8_t, 24> colours{};
+  for (size_t v = 0; v < 8; ++v) colours[v * 3 + (v < 4 ? 1 : 2)] = 255;
+  gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0, 0, 0, 1);
+  gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
+  gl<void (*)(GLint, GLenum, GLsizei, const void*)>("glVertexPointer")(2, kFloat, 0, halves.data());
+  gl<void (*)(GLint, GLenum, GLsizei, const void*)>("glColorPointer")(3, kUbyte, 0, colours.data());
+  gl<void (*)(GLenum)>("glEnableClientState")(kVertexArray);
+  gl<void (*)(GLenum)>("glEnableClientState")(kColorArray);
+  gl<void (*)(GLenum)>("glBegin")(kQuads);
+  for (GLint i = 0; i < 8; ++i) gl<void (*)(GLint)>("glArrayElement")(i);
+  gl<void (*)()>("glEnd")();
+  EXPECT_EQ(pixel(4, 8), (std::array<uint8_t, 4>{0, 255, 0, 255}));
+  EXPECT_EQ(pixel(12, 8), (std::array<uint8_t, 4>{0, 0, 255, 255}));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // A glDrawElements compiled into a display list with primitive restart on:
 // the restart index names no vertex, so arrays that do not hold it suffice.
 TEST_F(LegacyGlState, CompiledElementsSkipTheRestartIndex) {
