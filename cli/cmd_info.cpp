@@ -103,10 +103,11 @@ int run_info(const InfoArgs& a) {
   std::printf("OpenGL core           %s\n", version_text(h.max_gl_core_version).c_str());
   std::printf("OpenGL compatibility  %s\n", version_text(h.max_gl_compat_version).c_str());
   std::printf("max batch             %u bytes\n", h.max_batch_bytes);
-  std::printf("features             %s%s%s%s\n", h.features & wire::kFeatureCompression ? " compression" : "",
+  std::printf("features             %s%s%s%s%s\n", h.features & wire::kFeatureCompression ? " compression" : "",
               h.features & wire::kFeatureBlobHeap ? " blob-heap" : "",
               h.features & wire::kFeatureGles1 ? " gles1" : "",
-              h.features & wire::kFeatureGlImages ? " gl-images" : "");
+              h.features & wire::kFeatureGlImages ? " gl-images" : "",
+              h.features & wire::kFeatureSrgbSurfaces ? " srgb-surfaces" : "");
   if (!stats.is_discarded() && stats.contains("host")) {
     const auto& host = stats["host"];
     std::printf("EGL                   %s\n", host.value("egl_version", "").c_str());

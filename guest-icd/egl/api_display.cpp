@@ -3,6 +3,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
 
 #include "egl/api.h"
 #include "egl/error.h"
@@ -17,16 +21,28 @@ constexpr const char* kPlatformExtensions =
     "EGL_KHR_platform_x11 EGL_EXT_platform_x11 EGL_MESA_platform_surfaceless";
 // Client extensions (EGL_EXT_platform_base) are never display ones
 // (EGL_EXT_client_extensions).
-#define CONDUIT_DISPLAY_EXTENSIONS                                                \
-  "EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses " \
-  "EGL_KHR_no_config_context EGL_MESA_configless_context EGL_KHR_surfaceless_context"
-constexpr const char* kDisplayExtensions = CONDUIT_DISPLAY_EXTENSIONS;
+constexpr const char* kDisplayExtensions =
+    "EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses "
+    "EGL_KHR_no_config_context EGL_MESA_configless_context EGL_KHR_surfaceless_context";
 // With a host that makes EGL images of GL objects.
-constexpr const char* kDisplayExtensionsWithImages =
-    CONDUIT_DISPLAY_EXTENSIONS
+constexpr const char* kImageExtensions =
     " EGL_KHR_image_base EGL_KHR_image EGL_KHR_gl_texture_2D_image EGL_KHR_gl_texture_cubemap_image"
     " EGL_KHR_gl_texture_3D_image EGL_KHR_gl_renderbuffer_image";
-#undef CONDUIT_DISPLAY_EXTENSIONS
+// With a host that makes sRGB surfaces.
+constexpr const char* kColorspaceExtensions = " EGL_KHR_gl_colorspace";
+
+// The display's extension string: what its host offers, kept for the
+// display's life (eglQueryString hands out the pointer).
+const char* display_extensions(Display& d) {
+  static std::mutex mu;
+  static std::map<std::pair<bool, bool>, std::string> strings;
+  const std::pair key{d.host_offers(wire::kFeatureGlImages), d.offers_srgb()};
+  std::lock_guard lock(mu);
+  std::string& s = strings[key];
+  if (s.empty())
+    s = std::string(kDisplayExtensions) + (key.first ? kImageExtensions : "") + (key.second ? kColorspaceExtensions : "");
+  return s.c_str();
+}
 
 const char* client_apis(const Display& d) {
   const auto& host = d.connection()->host().reply;
@@ -95,9 +111,7 @@ const char* QueryString(EGLDisplay dpy, EGLint name) {
   switch (name) {
     case EGL_VENDOR: return "Conduit";
     case EGL_VERSION: return "1.5 Conduit";
-    case EGL_EXTENSIONS:
-      return d->connection()->host().reply.features & wire::kFeatureGlImages ? kDisplayExtensionsWithImages
-                                                                              : kDisplayExtensions;
+    case EGL_EXTENSIONS: return display_extensions(*d);
     case EGL_CLIENT_APIS: return client_apis(*d);
     default: return fail<const char*>(EGL_BAD_PARAMETER, nullptr);
   }

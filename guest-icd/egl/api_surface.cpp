@@ -20,12 +20,16 @@ Target display_and_config(EGLDisplay dpy, EGLConfig config) {
   return Target{d, c};
 }
 
-// Attributes shared by window and pbuffer surfaces; false on a bad one.
-bool common_surface_attrib(EGLint attribute, EGLint value, EGLint* error) {
+// Attributes shared by window, pixmap and pbuffer surfaces; false on a bad
+// one. sRGB surfaces need a host that makes them (EGL_KHR_gl_colorspace).
+bool common_surface_attrib(const Display& d, EGLint attribute, EGLint value, EGLint* error, EGLint* colorspace) {
   switch (attribute) {
     case EGL_GL_COLORSPACE:
-      if (value == EGL_GL_COLORSPACE_LINEAR) return true;
-      *error = EGL_BAD_MATCH;  // no sRGB surfaces
+      if (value == EGL_GL_COLORSPACE_LINEAR || (value == EGL_GL_COLORSPACE_SRGB && d.offers_srgb())) {
+        *colorspace = value;
+        return true;
+      }
+      *error = value == EGL_GL_COLORSPACE_SRGB ? EGL_BAD_MATCH : EGL_BAD_ATTRIBUTE;
       return false;
     case EGL_VG_ALPHA_FORMAT:
     case EGL_VG_COLORSPACE:
@@ -45,6 +49,7 @@ EGLSurface create_drawable(EGLDisplay dpy, EGLConfig config, Drawable drawable, 
   if (!t.display) return EGL_NO_SURFACE;
   const bool window = type == EGL_WINDOW_BIT;
   const EGLint bad_native = window ? EGL_BAD_NATIVE_WINDOW : EGL_BAD_NATIVE_PIXMAP;
+  EGLint colorspace = EGL_GL_COLORSPACE_LINEAR;
   for (const Attrib* a = attribs; a && a[0] != EGL_NONE; a += 2) {
     const EGLint attribute = static_cast<EGLint>(a[0]);
     const EGLint value = static_cast<EGLint>(a[1]);
@@ -54,7 +59,7 @@ EGLSurface create_drawable(EGLDisplay dpy, EGLConfig config, Drawable drawable, 
       continue;  // single-buffered requests get a back buffer (EGL 1.5 3.5.1 allows it)
     }
     EGLint error = EGL_SUCCESS;
-    if (!common_surface_attrib(attribute, value, &error)) return fail(error, EGL_NO_SURFACE);
+    if (!common_surface_attrib(*t.display, attribute, value, &error, &colorspace)) return fail(error, EGL_NO_SURFACE);
   }
   if (!(t.config->surface_type & type)) return fail(EGL_BAD_MATCH, EGL_NO_SURFACE);
   ::Display* x = t.display->x_display();
@@ -68,7 +73,7 @@ EGLSurface create_drawable(EGLDisplay dpy, EGLConfig config, Drawable drawable, 
   int width = 0, height = 0;
   if (!presenter->ok() || !presenter->window_size(&width, &height)) return fail(bad_native, EGL_NO_SURFACE);
 
-  auto surface = std::make_shared<Surface>(t.display->connection(), *t.config, type, width, height);
+  auto surface = std::make_shared<Surface>(t.display->connection(), *t.config, type, width, height, true, colorspace);
   surface->attach_window(drawable, std::move(presenter));
   EGLSurface handle = surface.get();
   t.display->surfaces[handle] = std::move(surface);
@@ -109,6 +114,7 @@ EGLSurface CreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint* 
   EGLint width = 0, height = 0;
   bool largest = false;
   EGLint texture_format = EGL_NO_TEXTURE, texture_target = EGL_NO_TEXTURE;
+  EGLint colorspace = EGL_GL_COLORSPACE_LINEAR;
   for (const EGLint* a = attribs; a && a[0] != EGL_NONE; a += 2) {
     switch (a[0]) {
       case EGL_WIDTH: width = a[1]; break;
@@ -119,7 +125,7 @@ EGLSurface CreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint* 
       case EGL_MIPMAP_TEXTURE: break;
       default: {
         EGLint error = EGL_SUCCESS;
-        if (!common_surface_attrib(a[0], a[1], &error)) return fail(error, EGL_NO_SURFACE);
+        if (!common_surface_attrib(*t.display, a[0], a[1], &error, &colorspace)) return fail(error, EGL_NO_SURFACE);
       }
     }
   }
@@ -134,8 +140,8 @@ EGLSurface CreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint* 
     width = std::min(width, limit);
     height = std::min(height, limit);
   }
-  auto surface = std::make_shared<Surface>(t.display->connection(), *t.config,
-                                           EGL_PBUFFER_BIT, width, height);
+  auto surface = std::make_shared<Surface>(t.display->connection(), *t.config, EGL_PBUFFER_BIT, width, height,
+                                           true, colorspace);
   surface->largest_pbuffer = largest;
   EGLSurface handle = surface.get();
   t.display->surfaces[handle] = std::move(surface);
@@ -206,7 +212,7 @@ EGLBoolean QuerySurface(EGLDisplay dpy, EGLSurface surface, EGLint attribute, EG
     case EGL_HORIZONTAL_RESOLUTION:
     case EGL_VERTICAL_RESOLUTION:
     case EGL_PIXEL_ASPECT_RATIO: *value = EGL_UNKNOWN; break;
-    case EGL_GL_COLORSPACE: *value = EGL_GL_COLORSPACE_LINEAR; break;
+    case EGL_GL_COLORSPACE: *value = s->colorspace(); break;
     case EGL_VG_ALPHA_FORMAT: *value = EGL_VG_ALPHA_FORMAT_NONPRE; break;
     case EGL_VG_COLORSPACE: *value = EGL_VG_COLORSPACE_sRGB; break;
     default: return fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);

@@ -28,9 +28,11 @@ class Display;
 
 class Surface final : public FrameSink {
  public:
-  // `double_buffered`: whether a window has a back buffer (GLX visuals may not).
+  // `double_buffered`: whether a window has a back buffer (GLX visuals may
+  // not); `colorspace`: EGL_GL_COLORSPACE_SRGB for surfaces GL writes
+  // sRGB-encoded colours into.
   Surface(std::shared_ptr<Connection> connection, const Config& config, EGLint type, int width,
-          int height, bool double_buffered = true);
+          int height, bool double_buffered = true, EGLint colorspace = EGL_GL_COLORSPACE_LINEAR);
   ~Surface();
   Surface(const Surface&) = delete;
   Surface& operator=(const Surface&) = delete;
@@ -40,6 +42,7 @@ class Surface final : public FrameSink {
   const Config& config() const { return config_; }
   int width() const { return width_; }
   int height() const { return height_; }
+  EGLint colorspace() const { return colorspace_; }
 
   // Window surfaces: the X window frames go to, through `presenter`.
   void attach_window(Window window, std::unique_ptr<Presenter> presenter);
@@ -69,6 +72,7 @@ class Surface final : public FrameSink {
   uint32_t id_;
   Config config_;
   EGLint type_;
+  EGLint colorspace_;
   int width_;
   int height_;
   Window window_ = 0;
@@ -129,6 +133,9 @@ class Display {
   void terminate();
   bool initialized() const { return initialized_; }
   const std::shared_ptr<Connection>& connection() const { return connection_; }
+  // Whether the host offers `feature` (wire::kFeature*); once initialized.
+  bool host_offers(uint32_t feature) const { return connection_ && (connection_->host().reply.features & feature); }
+  bool offers_srgb() const { return host_offers(wire::kFeatureSrgbSurfaces); }
 
   const std::vector<Config>& configs() const { return configs_; }
   const Config* find_config(EGLConfig handle) const;

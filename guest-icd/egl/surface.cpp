@@ -24,22 +24,24 @@ constexpr uint32_t kFramesInFlight = 2;
 }  // namespace
 
 Surface::Surface(std::shared_ptr<Connection> connection, const Config& config, EGLint type,
-                 int width, int height, bool double_buffered)
+                 int width, int height, bool double_buffered, EGLint colorspace)
     : connection_(std::move(connection)),
       id_(connection_->new_id()),
       config_(config),
       type_(type),
+      colorspace_(colorspace),
       width_(width),
       height_(height) {
   (void)connection_->send_control(
       wire::ControlOp::kCreateSurface,
       wire::CreateSurface{id_, static_cast<uint32_t>(width_), static_cast<uint32_t>(height_),
                           surface_config(config_),
-                          type_ == EGL_PBUFFER_BIT ? 0u
-                          // A pixmap is single-buffered: flushes after drawing show it.
-                          : type_ == EGL_WINDOW_BIT && double_buffered
-                              ? wire::kSurfaceWindow | wire::kSurfaceDoubleBuffered
-                              : wire::kSurfaceWindow});
+                          (type_ == EGL_PBUFFER_BIT ? 0u
+                           // A pixmap is single-buffered: flushes after drawing show it.
+                           : type_ == EGL_WINDOW_BIT && double_buffered
+                               ? wire::kSurfaceWindow | wire::kSurfaceDoubleBuffered
+                               : wire::kSurfaceWindow) |
+                              (colorspace == EGL_GL_COLORSPACE_SRGB ? wire::kSurfaceSrgb : 0u)});
 }
 
 Surface::~Surface() {

@@ -53,7 +53,8 @@ wire::Result<HostOffer> query_host(const std::string& address, const wire::Trans
   if (!ch) return ch.error();
   wire::Writer w;
   size_t at = w.begin(static_cast<uint32_t>(wire::ControlOp::kHello));
-  w.put(wire::Hello{wire::kProtocolVersion, wire::kFeatureCompression | wire::kFeatureGles1 | wire::kFeatureGlImages,
+  w.put(wire::Hello{wire::kProtocolVersion,
+                    wire::kFeatureCompression | wire::kFeatureGles1 | wire::kFeatureGlImages | wire::kFeatureSrgbSurfaces,
                      static_cast<uint32_t>(getpid())});
   w.end(at);
   at = w.begin(static_cast<uint32_t>(wire::ControlOp::kGetStats));

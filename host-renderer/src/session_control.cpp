@@ -72,6 +72,7 @@ wire::Status Session::hello(wire::Reader& r) {
   const RendererInfo& info = display_.info();
   if (info.max_gles1 != 0) host_features |= wire::kFeatureGles1;
   if (offers_gl_images()) host_features |= wire::kFeatureGlImages;
+  if (display_.has_extension("EGL_KHR_gl_colorspace")) host_features |= wire::kFeatureSrgbSurfaces;
   wire::HelloReply reply{wire::kProtocolVersion, h->features & host_features, stats_->id, info.max_gles,
                          info.max_gl_core, info.max_gl_compat,
                          static_cast<uint32_t>(limits_.max_batch_bytes)};
@@ -179,7 +180,9 @@ wire::Status Session::create_surface(wire::Reader& r) {
     return make_error(Errc::kBadName, "surface id " + std::to_string(c->surface_id), r.offset());
   }
   if (surfaces_.size() >= limits_.max_surfaces) return make_error(Errc::kLimit, "too many surfaces", r.offset());
-  if (c->flags & ~(wire::kSurfaceDoubleBuffered | wire::kSurfaceWindow)) {
+  uint32_t known = wire::kSurfaceDoubleBuffered | wire::kSurfaceWindow;
+  if (display_.has_extension("EGL_KHR_gl_colorspace")) known |= wire::kSurfaceSrgb;
+  if (c->flags & ~known) {
     return make_error(Errc::kBadValue, "surface flags", r.offset());
   }
   // Checked with the formula it is charged by, before anything is allocated.

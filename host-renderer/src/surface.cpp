@@ -91,9 +91,11 @@ wire::Result<EGLSurface> Surface::new_pbuffer(uint32_t width, uint32_t height) c
     return make_error(Errc::kBadValue,
                       "surface size " + std::to_string(width) + "x" + std::to_string(height));
   }
-  const EGLint attribs[] = {EGL_WIDTH, static_cast<EGLint>(width), EGL_HEIGHT,
-                            static_cast<EGLint>(height), EGL_NONE};
-  EGLSurface s = eglCreatePbufferSurface(d, config_, attribs);
+  std::vector<EGLint> attribs{EGL_WIDTH, static_cast<EGLint>(width), EGL_HEIGHT, static_cast<EGLint>(height)};
+  // Only sRGB surfaces name a colour space (hosts without EGL_KHR_gl_colorspace never get one).
+  if (flags_ & wire::kSurfaceSrgb) attribs.insert(attribs.end(), {EGL_GL_COLORSPACE_KHR, EGL_GL_COLORSPACE_SRGB_KHR});
+  attribs.push_back(EGL_NONE);
+  EGLSurface s = eglCreatePbufferSurface(d, config_, attribs.data());
   if (s == EGL_NO_SURFACE) {
     return make_error(Errc::kLimit, "eglCreatePbufferSurface " + std::to_string(width) + "x" +
                                         std::to_string(height) + " failed");

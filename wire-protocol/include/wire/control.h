@@ -44,6 +44,7 @@ enum Feature : uint32_t {
   kFeatureBlobHeap = 1u << 1,
   kFeatureGles1 = 1u << 2,  // OpenGL ES 1.x contexts (the host offers them)
   kFeatureGlImages = 1u << 3,  // EGL images of GL textures and renderbuffers
+  kFeatureSrgbSurfaces = 1u << 4,  // surfaces GL writes sRGB-encoded colours into (EGL_KHR_gl_colorspace)
 };
 
 // May be followed by a Data holding the program's name (for viewers' labels).
@@ -110,6 +111,7 @@ struct SurfaceConfig {
 // CreateSurface flags.
 constexpr uint32_t kSurfaceDoubleBuffered = 1;  // GL_FRONT is a buffer of its own
 constexpr uint32_t kSurfaceWindow = 2;          // shown: by swaps, and by flushes after drawing into its front
+constexpr uint32_t kSurfaceSrgb = 4;            // EGL_GL_COLORSPACE_SRGB (with kFeatureSrgbSurfaces)
 
 struct CreateSurface {
   uint32_t surface_id;  // guest-chosen, nonzero
