@@ -291,6 +291,13 @@ TEST_F(LegacyGlState, ArrayElementFromClientMemory) {
   gl<void (*)()>("glEnd")();
   EXPECT_EQ(pixel(4, 8), (std::array<uint8_t, 4>{0, 255, 0, 255}));
   EXPECT_EQ(pixel(12, 8), (std::array<uint8_t, 4>{0, 0, 255, 255}));
+  // The pointers are the program's own, answered by the guest.
+  constexpr GLenum kVertexArrayPointer = 0x808E, kColorArrayPointer = 0x8090;
+  void* got = nullptr;
+  gl<void (*)(GLenum, void**)>("glGetPointerv")(kVertexArrayPointer, &got);
+  EXPECT_EQ(got, halves.data());
+  gl<void (*)(GLenum, void**)>("glGetPointerv")(kColorArrayPointer, &got);
+  EXPECT_EQ(got, colours.data());
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
