@@ -3,6 +3,7 @@
 // map, and the host's driver imports those pages (VK_EXT_external_memory_host),
 // so the program's mapping is the GPU's memory: no copies at submits, waits
 // or unmaps (docs/vulkan.md, "Memory").
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -31,6 +32,15 @@ bool chain_has(const void* next, VkStructureType type) {
   for (auto* p = static_cast<const VkBaseInStructure*>(next); p; p = p->pNext)
     if (p->sType == type) return true;
   return false;
+}
+
+// An enum member of a guest's structure as the number it holds: a hostile
+// value need not be one of the enum's.
+template <typename Enum>
+uint32_t raw(const Enum& value) {
+  uint32_t v;
+  std::memcpy(&v, &value, sizeof v);
+  return v;
 }
 
 bool importable(const VkExternalMemoryProperties& p) {
@@ -76,13 +86,18 @@ wire::Result<uint64_t> VkHandler::create_image(void* args) {
   VkExternalMemoryImageCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO, info.pNext,
                                            VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT};
   // External images may not start preinitialized (VUID-VkImageCreateInfo-pNext-01443).
-  const bool plain = (info.tiling == VK_IMAGE_TILING_LINEAR || info.tiling == VK_IMAGE_TILING_OPTIMAL) &&
-                     info.initialLayout != VK_IMAGE_LAYOUT_PREINITIALIZED;
+  const uint32_t tiling = raw(info.tiling);
+  const bool plain = (tiling == VK_IMAGE_TILING_LINEAR || tiling == VK_IMAGE_TILING_OPTIMAL) &&
+                     raw(info.initialLayout) != VK_IMAGE_LAYOUT_PREINITIALIZED;
   if (area_devices_.contains(a.device) && plain && !chain_has(info.pNext, external.sType)) {
     VkPhysicalDeviceExternalImageFormatInfo handle{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO,
                                                    nullptr, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT};
-    VkPhysicalDeviceImageFormatInfo2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2, &handle,
-                                           info.format, info.imageType, info.tiling, info.usage, info.flags};
+    VkPhysicalDeviceImageFormatInfo2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2, &handle};
+    std::memcpy(&query.format, &info.format, sizeof query.format);  // copied as numbers, as raw() reads them
+    std::memcpy(&query.type, &info.imageType, sizeof query.type);
+    query.tiling = static_cast<VkImageTiling>(tiling);
+    query.usage = info.usage;
+    query.flags = info.flags;
     VkExternalImageFormatProperties external_props{VK_STRUCTURE_TYPE_EXTERNAL_IMAGE_FORMAT_PROPERTIES};
     VkImageFormatProperties2 props{VK_STRUCTURE_TYPE_IMAGE_FORMAT_PROPERTIES_2, &external_props};
     if (dispatch_.vkGetPhysicalDeviceImageFormatProperties2(device_gpus_.at(a.device), &query, &props) ==

@@ -233,7 +233,7 @@ TEST_F(FrontBufferTest, SingleBufferedWindowShowsItsDrawingAtAFlush) {
 TEST_F(FrontBufferTest, UnknownSurfaceFlagsLoseTheContext) {
   guest_ = TestGuest::connect(host_->address());
   ASSERT_TRUE(guest_ && guest_->hello().ok());
-  guest_->create_surface(1, kSide, kSide, 4);
+  guest_->create_surface(1, kSide, kSide, 1u << 7);  // no flag has this bit
   ASSERT_TRUE(guest_->send().ok());
   wire::ContextLost lost{};
   ASSERT_TRUE(guest_->wait_lost(&lost));

@@ -2,6 +2,7 @@
 #include "wire/vk_codec.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -241,6 +242,10 @@ Result<const StructDesc*> chain_item(Reader& r, const StructDesc& parent, std::s
   if (!st) return st.error();
   *end = *st == 0;
   if (*end) return nullptr;
+  // Every structure type is below 2^31; a larger value is not one of the
+  // enum's, and may not even be held in a VkStructureType.
+  if (*st > static_cast<uint32_t>(INT32_MAX))
+    return make_error(Errc::kBadValue, "unknown structure type " + std::to_string(*st), where);
   auto t = static_cast<VkStructureType>(*st);
   const StructDesc* d = struct_by_stype(t);
   if (!d) return make_error(Errc::kBadValue, "unknown structure type " + std::to_string(*st), where);
