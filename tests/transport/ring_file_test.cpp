@@ -1,6 +1,8 @@
 // A polled ring file serves one guest after another: the races in attaching
 // to it, in reclaiming it after a session, and in judging its peer dead.
 // Each test drives one of them in a fixed order.
+#include <algorithm>
+#include <cstring>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/mman.h>
@@ -104,6 +106,31 @@ TEST(RingFile, GuestOfAnEndedSessionSeesItClosedNotCorrupt) {
   auto r = a.guest->receive(5s);
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, Errc::kClosed) << r.error().describe();
+}
+
+// A ring file serves one guest after another: the next one finds zeros in
+// the rings, heaps and memory area, not what the last one left there.
+TEST(RingFile, TheNextGuestReadsNothingTheLastOneLeft) {
+  auto opts = small_rings();
+  opts.area_bytes = 1u << 16;
+  const auto address = ring_address();
+  auto listener = wire::listen(address, opts);
+  ASSERT_TRUE(listener) << listener.error().describe();
+  {
+    auto a = attach(**listener, address, opts);
+    ASSERT_TRUE(a.host && a.guest);
+    std::span<std::byte> area = a.guest->shared_area();
+    ASSERT_EQ(area.size(), opts.area_bytes);
+    std::memset(area.data(), 0xAB, area.size());
+    ASSERT_TRUE(send_byte(*a.guest, 7));
+    ASSERT_EQ(next_byte(*a.host), "7");
+  }
+  auto b = attach(**listener, address, opts);
+  ASSERT_TRUE(b.host && b.guest);
+  std::span<std::byte> area = b.guest->shared_area();
+  EXPECT_TRUE(std::all_of(area.begin(), area.end(), [](std::byte x) { return x == std::byte{0}; }));
+  ASSERT_TRUE(send_byte(*b.guest, 8));
+  EXPECT_EQ(next_byte(*b.host), "8");
 }
 
 // What the host sent before its session ended reaches the guest, even when

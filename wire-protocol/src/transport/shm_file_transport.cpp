@@ -158,6 +158,7 @@ class FileListener final : public Listener {
         return make_error(Errc::kTimeout, "previous peer of " + describe() + " still attached");
       }
       shm::reset_region(map_->base());
+      shm::forget_contents(map_->base(), layout_);
       reclaim_.done();
     }
     if (!poll_until([&] { return c.header.state.load() == shm::kAttaching; }, deadline,

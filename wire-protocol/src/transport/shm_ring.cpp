@@ -1,5 +1,7 @@
 #include "shm_ring.h"
 
+#include <sys/mman.h>
+
 #include <cstring>
 #include <new>
 #include <string>
@@ -95,6 +97,11 @@ void reset_region(std::byte* base) {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   clear_lines(base);
   c->header.state.store(kListening, std::memory_order_release);
+}
+
+void forget_contents(std::byte* base, const Layout& layout) {
+  const size_t from = layout.ring_offset[0];
+  if (layout.total_bytes > from) ::madvise(base + from, layout.total_bytes - from, MADV_REMOVE);
 }
 
 Result<Layout> read_layout(const std::byte* base, size_t mapped) {

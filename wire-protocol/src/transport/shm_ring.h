@@ -134,6 +134,10 @@ void init_region(std::byte* base, const Layout& layout, uint32_t state);
 // per-direction lines and bumps the session, leaving the header valid
 // throughout (a peer may be reading it to attach), then listens again.
 void reset_region(std::byte* base);
+// Gives back the pages after the control block (rings, heaps, memory area)
+// of a region mapped shared from a memory file: the next session reads
+// zeros there, never what the last peer sent or left in its memory.
+void forget_contents(std::byte* base, const Layout& layout);
 // Validates the header of a region the peer created, mapped with `mapped` bytes.
 Result<Layout> read_layout(const std::byte* base, size_t mapped);
 
