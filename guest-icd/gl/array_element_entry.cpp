@@ -7,8 +7,6 @@
 // enabled array is in client memory, glArrayElement goes to the host as it is.
 #include <array>
 #include <string>
-#include <tuple>
-#include <utility>
 #include <vector>
 
 #include "gl/entry_support.h"
@@ -39,15 +37,9 @@ const char* suffix_of(GLenum type) {
   }
 }
 
-using Call = void (*)(const void*);
-using IndexedCall = void (*)(GLuint, const void*);
-
 // The guest's own entry point `name`, or null when GL has none by that
 // name (a size or type the immediate calls do not take).
-template <typename Fn>
-Fn entry(const std::string& name) {
-  return reinterpret_cast<Fn>(gl_proc_address(name.c_str()));
-}
+void* entry(const std::string& name) { return gl_proc_address(name.c_str()); }
 
 const void* element(const void* pointer, size_t stride, GLint i) {
   return static_cast<const std::byte*>(pointer) + static_cast<size_t>(i) * stride;
@@ -101,44 +93,76 @@ bool all_client(GlState& st) {
   return any;
 }
 
+// One immediate-mode call: its entry point, the array's element type (the
+// call's pointer type), and for glMultiTexCoord and glVertexAttrib the
+// unit or index it takes first.
+struct Step {
+  void* fn;
+  GLenum type;
+  bool indexed;
+  GLuint index;
+  const void* data;
+};
+
+template <typename T>
+void call_as(const Step& c) {
+  const auto* data = static_cast<const T*>(c.data);
+  if (c.indexed) return reinterpret_cast<void (*)(GLuint, const T*)>(c.fn)(c.index, data);
+  reinterpret_cast<void (*)(const T*)>(c.fn)(data);
+}
+
+// Calls through the entry point's own type: each takes the element as
+// pointer to its component type.
+void run(const Step& c) {
+  switch (c.type) {
+    case kByte: return call_as<GLbyte>(c);
+    case kUbyte: return call_as<GLubyte>(c);
+    case kShort: return call_as<GLshort>(c);
+    case kUshort: return call_as<GLushort>(c);
+    case kInt: return call_as<GLint>(c);
+    case kUint: return call_as<GLuint>(c);
+    case kFloat: return call_as<GLfloat>(c);
+    case kDouble: return call_as<GLdouble>(c);
+    default: return;  // planned only for the types above
+  }
+}
+
 // Every call the element needs, found before any is made: one GL does not
 // have means the host must answer for the whole element.
 struct Plan {
-  std::vector<std::pair<Call, const void*>> calls;
-  std::vector<std::tuple<IndexedCall, GLuint, const void*>> indexed;
+  std::vector<Step> steps;
   bool complete = true;
+
+  void add(void* fn, GLenum type, bool indexed, GLuint index, const void* data) {
+    complete = complete && fn && suffix_of(type);
+    steps.push_back({fn, type, indexed, index, data});
+  }
 };
 
 void plan_legacy(GlState& st, GLint i, Plan& p) {
   const auto& slots = st.legacy_arrays().slots;
   const LegacyArray& edge = slots[static_cast<size_t>(LegacySlot::kEdgeFlag)];
-  if (edge.enabled) p.calls.push_back({entry<Call>("glEdgeFlagv"), element(edge.pointer, edge.stride_bytes(), i)});
-  p.complete = p.complete && (!edge.enabled || p.calls.back().first);
+  if (edge.enabled) p.add(entry("glEdgeFlagv"), kUbyte, false, 0, element(edge.pointer, edge.stride_bytes(), i));
   for (size_t unit = 0; unit < kLegacyTexUnits; ++unit) {
     const LegacyArray& t = slots[static_cast<size_t>(LegacySlot::kTexCoord0) + unit];
     if (!t.enabled) continue;
     const char* suffix = suffix_of(t.type);
-    auto fn = suffix ? entry<IndexedCall>("glMultiTexCoord" + std::to_string(t.size) + suffix + "v") : nullptr;
-    p.complete = p.complete && fn;
-    p.indexed.push_back({fn, static_cast<GLuint>(kTexture0 + unit), element(t.pointer, t.stride_bytes(), i)});
+    void* fn = suffix ? entry("glMultiTexCoord" + std::to_string(t.size) + suffix + "v") : nullptr;
+    p.add(fn, t.type, true, static_cast<GLuint>(kTexture0 + unit), element(t.pointer, t.stride_bytes(), i));
   }
   for (const LegacyCall& c : kAttributeCalls) {
     const LegacyArray& a = slots[static_cast<size_t>(c.slot)];
-    if (!a.enabled) continue;
-    auto fn = entry<Call>(legacy_name(c, a));
-    p.complete = p.complete && fn;
-    p.calls.push_back({fn, element(a.pointer, a.stride_bytes(), i)});
+    if (a.enabled) p.add(entry(legacy_name(c, a)), a.type, false, 0, element(a.pointer, a.stride_bytes(), i));
   }
 }
 
-// Generic attributes 1 and up, then attribute 0 or the vertex array.
+// Generic attributes 1 and up, then attribute 0 or the vertex array: the
+// vertex is the call that emits, so it goes last.
 void plan_vertex(GlState& st, GLint i, Plan& p) {
   const auto& attribs = st.attribs();
   auto generic = [&](size_t index) {
     const ClientArray& a = attribs[index];
-    auto fn = entry<IndexedCall>(generic_name(a));
-    p.complete = p.complete && fn;
-    p.indexed.push_back({fn, static_cast<GLuint>(index), element(a.pointer, a.stride_bytes(), i)});
+    p.add(entry(generic_name(a)), a.type, true, static_cast<GLuint>(index), element(a.pointer, a.stride_bytes(), i));
   };
   for (size_t index = 1; index < attribs.size(); ++index)
     if (attribs[index].enabled) generic(index);
@@ -146,9 +170,8 @@ void plan_vertex(GlState& st, GLint i, Plan& p) {
   const LegacyArray& v = st.legacy_arrays().slots[static_cast<size_t>(LegacySlot::kVertex)];
   if (!v.enabled) return;
   const char* suffix = suffix_of(v.type);
-  auto fn = suffix ? entry<Call>("glVertex" + std::to_string(v.size) + suffix + "v") : nullptr;
-  p.complete = p.complete && fn;
-  p.calls.push_back({fn, element(v.pointer, v.stride_bytes(), i)});
+  void* fn = suffix ? entry("glVertex" + std::to_string(v.size) + suffix + "v") : nullptr;
+  p.add(fn, v.type, false, 0, element(v.pointer, v.stride_bytes(), i));
 }
 
 }  // namespace
@@ -165,22 +188,17 @@ void GLAPIENTRY handle_glArrayElement(GLint i) {
   }
   // With primitive restart on, the restart index restarts the primitive.
   if (restart.enabled && static_cast<uint32_t>(i) == restart.index) {
-    if (auto fn = entry<void (*)()>("glPrimitiveRestartNV")) return fn();
+    if (void* fn = entry("glPrimitiveRestartNV")) return reinterpret_cast<void (*)()>(fn)();
   }
   Plan p;
   plan_legacy(st, i, p);
-  // The vertex goes last: attributes before it (generic ones in index order).
-  Plan vertex;
-  plan_vertex(st, i, vertex);
-  if (!p.complete || !vertex.complete) {
+  plan_vertex(st, i, p);
+  if (!p.complete) {
     wire::encode_glArrayElement(s->writer(), i);
     s->commit();
     return;
   }
-  for (auto [fn, data] : p.calls) fn(data);
-  for (auto [fn, index, data] : p.indexed) fn(index, data);
-  for (auto [fn, index, data] : vertex.indexed) fn(index, data);
-  for (auto [fn, data] : vertex.calls) fn(data);
+  for (const Step& c : p.steps) run(c);
 }
 
 }  // namespace icd
