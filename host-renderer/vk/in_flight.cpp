@@ -7,7 +7,6 @@
 // guests the fence is signalled already and nothing waits.
 #include <algorithm>
 #include <type_traits>
-#include <vector>
 
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
@@ -59,12 +58,13 @@ void VkHandler::retire(VkDevice device, VkFence fence) {
   });
 }
 
-// Every command buffer of `device` (a pool's reset or end takes them all).
-void VkHandler::settle_device(VkDevice device) {
-  std::vector<VkCommandBuffer> of_device;
-  for (const auto& [cb, f] : in_flight_)
-    if (f.device == device) of_device.push_back(cb);
-  for (VkCommandBuffer cb : of_device) settle(cb);
+// Every command buffer of `pool` (its reset or end takes them all); other
+// pools' submissions, such as the frame before's, are not waited for.
+void VkHandler::settle_pool(VkCommandPool pool) {
+  auto kids = children_.find(reinterpret_cast<uint64_t>(pool));
+  if (kids == children_.end()) return;
+  for (const auto& [type, handle] : kids->second.items)
+    if (type == VK_OBJECT_TYPE_COMMAND_BUFFER) settle(reinterpret_cast<VkCommandBuffer>(handle));
 }
 
 void VkHandler::settle_before(uint32_t opcode, const void* args) {
@@ -81,10 +81,10 @@ void VkHandler::settle_before(uint32_t opcode, const void* args) {
       break;
     }
     case VkOp::vkResetCommandPool:
-      settle_device(static_cast<const VkArgs_vkResetCommandPool*>(args)->device);
+      settle_pool(static_cast<const VkArgs_vkResetCommandPool*>(args)->commandPool);
       break;
     case VkOp::vkDestroyCommandPool:
-      settle_device(static_cast<const VkArgs_vkDestroyCommandPool*>(args)->device);
+      settle_pool(static_cast<const VkArgs_vkDestroyCommandPool*>(args)->commandPool);
       break;
     case VkOp::vkResetFences: {
       const auto& a = *static_cast<const VkArgs_vkResetFences*>(args);

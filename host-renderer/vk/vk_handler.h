@@ -127,7 +127,7 @@ class VkHandler {
   void settle_before(uint32_t opcode, const void* args);
   void note_in_flight(uint32_t opcode, const void* args);
   void settle(VkCommandBuffer cb);
-  void settle_device(VkDevice device);
+  void settle_pool(VkCommandPool pool);
   void retire(VkDevice device, VkFence fence);
   std::unordered_map<VkCommandBuffer, InFlight> in_flight_;  // by the submission that used it last
   ToGuest to_guest_;
