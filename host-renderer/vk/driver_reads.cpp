@@ -54,14 +54,15 @@ wire::Status VkHandler::fit_driver_reads(uint32_t opcode, void* args) {
 // A clear value is read for each attachment the render pass clears, by its
 // index: every attachment of the render pass gets one.
 wire::Status VkHandler::fit_clear_values(const VkRenderPassBeginInfo* begin) {
-  auto it = render_pass_attachments_.find(raw(begin->renderPass));
-  if (it == render_pass_attachments_.end() || begin->clearValueCount >= it->second) return {};
-  auto room = arena_.alloc(it->second, sizeof(VkClearValue), 0);
+  auto it = render_passes_.find(raw(begin->renderPass));
+  if (it == render_passes_.end() || begin->clearValueCount >= it->second.attachments) return {};
+  const uint32_t attachments = it->second.attachments;
+  auto room = arena_.alloc(attachments, sizeof(VkClearValue), 0);
   if (!room) return room.error();
   if (begin->clearValueCount) std::memcpy(*room, begin->pClearValues, begin->clearValueCount * sizeof(VkClearValue));
   auto* ours = const_cast<VkRenderPassBeginInfo*>(begin);  // decoded into the arena: the host's own
   ours->pClearValues = static_cast<const VkClearValue*>(*room);
-  ours->clearValueCount = it->second;
+  ours->clearValueCount = attachments;
   return {};
 }
 
@@ -69,16 +70,16 @@ void VkHandler::note_render_passes(uint32_t opcode, const void* args) {
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkCreateRenderPass: {
       auto& a = *static_cast<const VkArgs_vkCreateRenderPass*>(args);
-      render_pass_attachments_[raw(*a.pRenderPass)] = a.pCreateInfo->attachmentCount;
+      render_passes_[raw(*a.pRenderPass)] = {a.pCreateInfo->attachmentCount, a.pCreateInfo->subpassCount};
       break;
     }
     case VkOp::vkCreateRenderPass2: {
       auto& a = *static_cast<const VkArgs_vkCreateRenderPass2*>(args);
-      render_pass_attachments_[raw(*a.pRenderPass)] = a.pCreateInfo->attachmentCount;
+      render_passes_[raw(*a.pRenderPass)] = {a.pCreateInfo->attachmentCount, a.pCreateInfo->subpassCount};
       break;
     }
     case VkOp::vkDestroyRenderPass:
-      render_pass_attachments_.erase(raw(static_cast<const VkArgs_vkDestroyRenderPass*>(args)->renderPass));
+      render_passes_.erase(raw(static_cast<const VkArgs_vkDestroyRenderPass*>(args)->renderPass));
       break;
     default:
       break;

@@ -6,30 +6,14 @@
 // commands. The host waits for such a submission first; for well-behaved
 // guests the fence is signalled already and nothing waits.
 #include <algorithm>
-#include <type_traits>
 
+#include "vk/submitted.h"
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
 
 namespace host::vk {
 
 using namespace wire::vk;
-
-namespace {
-
-template <typename Submit, typename Each>
-void each_submitted_buffer(const Submit* submits, uint32_t count, Each each) {
-  for (uint32_t i = 0; i < count; ++i) {
-    if constexpr (std::is_same_v<Submit, VkSubmitInfo>) {
-      for (uint32_t j = 0; j < submits[i].commandBufferCount; ++j) each(submits[i].pCommandBuffers[j]);
-    } else {
-      for (uint32_t j = 0; j < submits[i].commandBufferInfoCount; ++j)
-        each(submits[i].pCommandBufferInfos[j].commandBuffer);
-    }
-  }
-}
-
-}  // namespace
 
 // Waits until the submission that used `cb` last is done, unless its fence
 // says it is.

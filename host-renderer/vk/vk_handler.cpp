@@ -100,6 +100,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   WIRE_TRY(decode_args(payload, *cmd, arena_, *args, handles_, created_));
   WIRE_TRY(reserve(created_));
   WIRE_TRY(fit_driver_reads(opcode, *args));
+  WIRE_TRY(check_recording(opcode, *cmd, *args));
   settle_before(opcode, *args);
   const size_t objects_before = handles_.size();
   uint64_t ret = 0;
@@ -117,6 +118,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   }
   if (const MemberDesc* gone = destroyed_param(*cmd)) forget_destroyed(*gone, *args);
   if (!failed) {
+    note_recording(opcode, *cmd, *args);  // before a pool's end drops its children
     note_children(opcode, *args);
     note_render_passes(opcode, *args);
     note_fences(opcode, *args);

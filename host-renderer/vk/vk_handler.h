@@ -73,6 +73,35 @@ class VkHandler {
   void note_pool_children(uint64_t pool, uint64_t device, VkObjectType type, const void* items, uint32_t count);
   void forget_pool_children(uint64_t pool, VkObjectType type, const void* items, uint32_t count);
 
+  // recording.cpp: each command buffer's recording state, checked before a
+  // command is recorded into it, a secondary is executed or a buffer is
+  // submitted (drivers trust these and crash on what the spec forbids).
+  struct Recording {
+    enum class Stage : uint8_t { kInitial, kRecording, kExecutable, kInvalid };
+    enum class Within : uint8_t { kNone, kRenderPass, kRendering, kContinued };
+    uint64_t device = 0;
+    bool secondary = false;
+    Stage stage = Stage::kInitial;
+    Within within = Within::kNone;
+    bool one_time = false;   // invalid once submitted
+    bool continues = false;  // a secondary begun to continue a render pass
+    uint32_t subpass = 0;
+    uint32_t subpasses = 0;
+    bool graphics_bound = false;
+    bool compute_bound = false;
+  };
+  wire::Status check_recording(uint32_t opcode, const wire::vk::CommandDesc& cmd, const void* args);
+  wire::Status check_command(const wire::vk::CommandDesc& cmd, uint32_t opcode, const void* args);
+  wire::Status check_begin(const void* args) const;
+  wire::Status check_submits(uint32_t opcode, const void* args) const;
+  wire::Status check_executed(const Recording& primary, const void* args) const;
+  void note_recording(uint32_t opcode, const wire::vk::CommandDesc& cmd, const void* args);
+  void note_recorded(Recording& r, uint32_t opcode, const void* args);
+  void note_submitted(uint32_t opcode, const void* args);
+  void reset_recordings_of_pool(uint64_t pool, bool forget);
+  std::unordered_map<VkCommandBuffer, Recording> recordings_;
+  Recording* recording_now_ = nullptr;  // the buffer the command in hand records into
+
   // driver_reads.cpp: room for what the driver reads by other objects' state.
   wire::Status fit_driver_reads(uint32_t opcode, void* args);
   wire::Status fit_clear_values(const VkRenderPassBeginInfo* begin);
@@ -146,7 +175,11 @@ class VkHandler {
   };
   std::unordered_map<uint64_t, PoolChildren> children_;
   MemoryMap memory_;
-  std::unordered_map<uint64_t, uint32_t> render_pass_attachments_;  // by render pass
+  struct RenderPassShape {
+    uint32_t attachments;
+    uint32_t subpasses;
+  };
+  std::unordered_map<uint64_t, RenderPassShape> render_passes_;  // by render pass
   ResourceAccount& account_;
 };
 

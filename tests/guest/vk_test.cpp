@@ -176,6 +176,34 @@ TEST_F(VulkanTest, CoherentMemoryWrittenWithoutFlushReachesTheGpu) {
   free_buffer(dst);
 }
 
+// A secondary command buffer, recorded and ended on its own, runs where its
+// primary executes it (the host tracks each buffer's level and state).
+TEST_F(VulkanTest, SecondaryCommandBuffersRunInTheirPrimary) {
+  Buffer dst = make_buffer(256, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  VkCommandPool pool;
+  ASSERT_EQ(vkCreateCommandPool(device_, &pool_info, nullptr, &pool), VK_SUCCESS);
+  VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  alloc.commandPool = pool;
+  alloc.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
+  alloc.commandBufferCount = 1;
+  VkCommandBuffer secondary;
+  ASSERT_EQ(vkAllocateCommandBuffers(device_, &alloc, &secondary), VK_SUCCESS);
+  VkCommandBufferInheritanceInfo inherit{VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.pInheritanceInfo = &inherit;
+  ASSERT_EQ(vkBeginCommandBuffer(secondary, &begin), VK_SUCCESS);
+  vkCmdFillBuffer(secondary, dst.buffer, 0, 256, 0x01020304u);
+  ASSERT_EQ(vkEndCommandBuffer(secondary), VK_SUCCESS);
+  run_and_wait([&](VkCommandBuffer cb) { vkCmdExecuteCommands(cb, 1, &secondary); });
+  void* out = nullptr;
+  ASSERT_EQ(vkMapMemory(device_, dst.memory, 0, VK_WHOLE_SIZE, 0, &out), VK_SUCCESS);
+  EXPECT_EQ(static_cast<const uint32_t*>(out)[63], 0x01020304u);
+  vkUnmapMemory(device_, dst.memory);
+  vkDestroyCommandPool(device_, pool, nullptr);
+  free_buffer(dst);
+}
+
 TEST_F(VulkanTest, MemoryBeyondTheGuestsLimitIsRefused) {
   VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   alloc.allocationSize = VkDeviceSize{1} << 40;  // far past --max-guest-memory

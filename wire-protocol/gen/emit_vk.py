@@ -158,6 +158,17 @@ def _synchronous(m, c):
                                   for p in c.params)
 
 
+def _recorded(c):
+    """Where a command-buffer command may be recorded (vk.xml's renderpass
+    and cmdbufferlevel), as a Recorded initializer."""
+    if not c.render_pass:
+        return "{}"
+    scope = {"inside": "kInside", "outside": "kOutside", "both": "kBoth"}[c.render_pass]
+    levels = c.levels.split(",")
+    return (f"{{RenderPassScope::{scope}, {str('primary' in levels).lower()}, "
+            f"{str('secondary' in levels).lower()}}}")
+
+
 # -- files ---------------------------------------------------------------------
 
 def vk_commands_h(m):
@@ -215,7 +226,8 @@ def vk_tables_cpp(m):
         if descs:
             bodies.append(f"const MemberDesc k{c.name}_params[] = {{\n  {lines}}};\n")
         bodies.append(f"const CommandDesc k{c.name} = {{\"{c.name}\", {c.opcode}, sizeof(VkArgs_{c.name}), "
-                      f"{arr}, {len(descs)}, {_ret_kind(m, c)}, {str(_synchronous(m, c)).lower()}}};\n\n")
+                      f"{arr}, {len(descs)}, {_ret_kind(m, c)}, {str(_synchronous(m, c)).lower()}, "
+                      f"{_recorded(c)}}};\n\n")
     out += ["\n"] + fns + ["\n"] + bodies
     out.append("// By structure type (sorted by value where first used).\n")
     by_stype = sorted((m.structs[n].stype, n) for n in structs if m.structs[n].stype)

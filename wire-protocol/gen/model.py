@@ -72,6 +72,8 @@ class Command:
     aliases: list = field(default_factory=list)  # extension names routed here
     opcode: int = 0
     custom: str = ""         # "", guest, host, both, manual
+    render_pass: str = ""    # Vulkan command-buffer commands: inside, outside or both
+    levels: str = ""         # Vulkan: the command buffer levels it may be recorded in
     reason: str = ""
     names_mode: str = ""     # "", gen, delete, lenient
     facts: set = field(default_factory=set)  # names of [facts] that hold for it

@@ -158,7 +158,8 @@ class VkModel:
                                     cls=None, nullable=m.optional))
                 params[-1].array = m.array
             self.all[name] = Command(name=name, ret=c.find("proto/type").text, ret_cls=None,
-                                     params=params, alias_of=None)
+                                     params=params, alias_of=None, render_pass=c.get("renderpass", ""),
+                                     levels=c.get("cmdbufferlevel", ""))
 
     # -- selection ---------------------------------------------------------
     def _select(self):

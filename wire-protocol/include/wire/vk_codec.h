@@ -72,6 +72,15 @@ struct StructDesc {
 
 enum class Ret : uint8_t { kVoid, kResult, kValue };
 
+// Where a command-buffer command may be recorded (vk.xml's renderpass and
+// cmdbufferlevel); kNone for every command that is not recorded.
+enum class RenderPassScope : uint8_t { kNone, kInside, kOutside, kBoth };
+struct Recorded {
+  RenderPassScope scope = RenderPassScope::kNone;
+  bool primary = false;
+  bool secondary = false;
+};
+
 struct CommandDesc {
   const char* name;
   uint32_t opcode;
@@ -80,6 +89,7 @@ struct CommandDesc {
   uint32_t param_count;
   Ret ret;
   bool synchronous;  // the guest waits for outputs or a result
+  Recorded recorded;
 
   std::span<const MemberDesc> fields() const { return {params, param_count}; }
 };

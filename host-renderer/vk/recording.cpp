@@ -1,0 +1,285 @@
+// What each command buffer is doing: recording or not, inside a render pass
+// (and which subpass) or not, which pipelines are bound. Drivers trust the
+// spec's rules on these (lavapipe ends a render pass that was never begun by
+// reading through a null pointer), so the host refuses a command that breaks
+// them, and the guest loses its Vulkan rather than the renderer its driver.
+// Where a command may be recorded comes from vk.xml (CommandDesc::recorded).
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+#include "vk/submitted.h"
+#include "vk/vk_handler.h"
+#include "wire/vk_commands.h"
+
+namespace host::vk {
+
+using namespace wire::vk;
+using wire::Errc;
+using wire::make_error;
+
+namespace {
+
+template <typename T>
+uint64_t raw(T handle) {
+  return reinterpret_cast<uint64_t>(handle);
+}
+
+// A command's first parameter, the command buffer it records into.
+VkCommandBuffer recorded_into(const CommandDesc& cmd, const void* args) {
+  VkCommandBuffer cb;
+  std::memcpy(&cb, static_cast<const std::byte*>(args) + cmd.params[0].offset, sizeof cb);
+  return cb;
+}
+
+wire::Error refused(std::string_view command, std::string_view why) {
+  return make_error(Errc::kBadValue, std::string(command) + " " + std::string(why));
+}
+
+bool continues_rendering(const VkCommandBufferInheritanceInfo& inherit) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(inherit.pNext); s; s = s->pNext)
+    if (s->sType == VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_RENDERING_INFO) return true;
+  return false;
+}
+
+// Each command buffer a vkQueueSubmit or vkQueueSubmit2 names.
+template <typename Each>
+void each_submitted(uint32_t opcode, const void* args, Each each) {
+  if (static_cast<VkOp>(opcode) == VkOp::vkQueueSubmit) {
+    const auto& a = *static_cast<const VkArgs_vkQueueSubmit*>(args);
+    each_submitted_buffer(a.pSubmits, a.submitCount, each);
+  } else {
+    const auto& a = *static_cast<const VkArgs_vkQueueSubmit2*>(args);
+    each_submitted_buffer(a.pSubmits, a.submitCount, each);
+  }
+}
+
+const VkRenderPassBeginInfo* render_pass_begin(uint32_t opcode, const void* args) {
+  if (static_cast<VkOp>(opcode) == VkOp::vkCmdBeginRenderPass)
+    return static_cast<const VkArgs_vkCmdBeginRenderPass*>(args)->pRenderPassBegin;
+  return static_cast<const VkArgs_vkCmdBeginRenderPass2*>(args)->pRenderPassBegin;
+}
+
+uint32_t bind_point(const VkArgs_vkCmdBindPipeline& a) {
+  uint32_t v;  // read as a number: the guest's value need not be one of the enum's
+  std::memcpy(&v, &a.pipelineBindPoint, sizeof v);
+  return v;
+}
+
+}  // namespace
+
+wire::Status VkHandler::check_recording(uint32_t opcode, const CommandDesc& cmd, const void* args) {
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkBeginCommandBuffer:
+      return check_begin(args);
+    case VkOp::vkEndCommandBuffer: {
+      auto it = recordings_.find(static_cast<const VkArgs_vkEndCommandBuffer*>(args)->commandBuffer);
+      if (it == recordings_.end() || it->second.stage != Recording::Stage::kRecording)
+        return refused(cmd.name, "of a command buffer that is not recording");
+      if (it->second.within == Recording::Within::kRenderPass || it->second.within == Recording::Within::kRendering)
+        return refused(cmd.name, "inside a render pass");
+      return {};
+    }
+    case VkOp::vkQueueSubmit:
+    case VkOp::vkQueueSubmit2:
+      return check_submits(opcode, args);
+    default:
+      return cmd.recorded.scope == RenderPassScope::kNone ? wire::Status{} : check_command(cmd, opcode, args);
+  }
+}
+
+wire::Status VkHandler::check_begin(const void* args) const {
+  const auto& a = *static_cast<const VkArgs_vkBeginCommandBuffer*>(args);
+  auto it = recordings_.find(a.commandBuffer);
+  if (it == recordings_.end() || it->second.stage == Recording::Stage::kRecording)
+    return refused("vkBeginCommandBuffer", "of a command buffer that is recording already");
+  if (!it->second.secondary) return {};
+  const VkCommandBufferInheritanceInfo* inherit = a.pBeginInfo->pInheritanceInfo;
+  if (!inherit) return refused("vkBeginCommandBuffer", "of a secondary command buffer without inheritance info");
+  if (!(a.pBeginInfo->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT) || continues_rendering(*inherit))
+    return {};
+  auto pass = render_passes_.find(raw(inherit->renderPass));
+  if (pass == render_passes_.end() || inherit->subpass >= pass->second.subpasses)
+    return refused("vkBeginCommandBuffer", "continuing no render pass, or a subpass it does not have");
+  return {};
+}
+
+// Keeps the command buffer's state for note_recording, the one lookup a
+// recorded command costs.
+wire::Status VkHandler::check_command(const CommandDesc& cmd, uint32_t opcode, const void* args) {
+  auto it = recordings_.find(recorded_into(cmd, args));
+  if (it == recordings_.end() || it->second.stage != Recording::Stage::kRecording)
+    return refused(cmd.name, "into a command buffer that is not recording");
+  recording_now_ = &it->second;
+  const Recording& r = it->second;
+  if (r.secondary ? !cmd.recorded.secondary : !cmd.recorded.primary)
+    return refused(cmd.name, r.secondary ? "in a secondary command buffer" : "in a primary command buffer");
+  const bool inside = r.within != Recording::Within::kNone;
+  if (cmd.recorded.scope == RenderPassScope::kInside && !inside) return refused(cmd.name, "outside a render pass");
+  if (cmd.recorded.scope == RenderPassScope::kOutside && inside) return refused(cmd.name, "inside a render pass");
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkCmdNextSubpass:
+    case VkOp::vkCmdNextSubpass2:
+      if (r.within != Recording::Within::kRenderPass || r.subpass + 1 >= r.subpasses)
+        return refused(cmd.name, "after the render pass's last subpass");
+      return {};
+    case VkOp::vkCmdEndRenderPass:
+    case VkOp::vkCmdEndRenderPass2:
+      if (r.within != Recording::Within::kRenderPass || r.subpass + 1 != r.subpasses)
+        return refused(cmd.name, "before the last subpass, or of a render pass this buffer did not begin");
+      return {};
+    case VkOp::vkCmdEndRendering:
+      if (r.within != Recording::Within::kRendering) return refused(cmd.name, "of rendering this buffer did not begin");
+      return {};
+    case VkOp::vkCmdExecuteCommands:
+      return check_executed(r, args);
+    default:
+      break;
+  }
+  const std::string_view name = cmd.name;
+  if (name.starts_with("vkCmdDraw") && !r.graphics_bound) return refused(cmd.name, "with no graphics pipeline bound");
+  if (name.starts_with("vkCmdDispatch") && !r.compute_bound) return refused(cmd.name, "with no compute pipeline bound");
+  return {};
+}
+
+// Secondaries run whole: recorded and ended, made to continue a render pass
+// exactly when the primary is inside one.
+wire::Status VkHandler::check_executed(const Recording& primary, const void* args) const {
+  const auto& a = *static_cast<const VkArgs_vkCmdExecuteCommands*>(args);
+  const bool inside = primary.within != Recording::Within::kNone;
+  for (uint32_t i = 0; i < a.commandBufferCount; ++i) {
+    auto it = recordings_.find(a.pCommandBuffers[i]);
+    if (it == recordings_.end() || !it->second.secondary || it->second.stage != Recording::Stage::kExecutable)
+      return refused("vkCmdExecuteCommands", "of a command buffer that is not a recorded secondary");
+    if (it->second.continues != inside)
+      return refused("vkCmdExecuteCommands", inside ? "of a secondary that does not continue the render pass"
+                                                    : "of a secondary made for a render pass, outside one");
+  }
+  return {};
+}
+
+wire::Status VkHandler::check_submits(uint32_t opcode, const void* args) const {
+  wire::Status status;
+  auto check = [&](VkCommandBuffer cb) {
+    auto it = recordings_.find(cb);
+    if (status && (it == recordings_.end() || it->second.secondary || it->second.stage != Recording::Stage::kExecutable))
+      status = refused("vkQueueSubmit", "of a command buffer that is not a recorded primary");
+  };
+  each_submitted(opcode, args, check);
+  return status;
+}
+
+// After the command ran.
+void VkHandler::note_recording(uint32_t opcode, const CommandDesc& cmd, const void* args) {
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkAllocateCommandBuffers: {
+      const auto& a = *static_cast<const VkArgs_vkAllocateCommandBuffers*>(args);
+      const bool secondary = a.pAllocateInfo->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY;
+      for (uint32_t i = 0; i < a.pAllocateInfo->commandBufferCount; ++i)
+        recordings_[a.pCommandBuffers[i]] = {.device = raw(a.device), .secondary = secondary};
+      break;
+    }
+    case VkOp::vkFreeCommandBuffers: {
+      const auto& a = *static_cast<const VkArgs_vkFreeCommandBuffers*>(args);
+      for (uint32_t i = 0; a.pCommandBuffers && i < a.commandBufferCount; ++i) recordings_.erase(a.pCommandBuffers[i]);
+      break;
+    }
+    case VkOp::vkResetCommandPool:
+      reset_recordings_of_pool(raw(static_cast<const VkArgs_vkResetCommandPool*>(args)->commandPool), false);
+      break;
+    case VkOp::vkDestroyCommandPool:
+      reset_recordings_of_pool(raw(static_cast<const VkArgs_vkDestroyCommandPool*>(args)->commandPool), true);
+      break;
+    case VkOp::vkDestroyDevice: {
+      const uint64_t device = raw(static_cast<const VkArgs_vkDestroyDevice*>(args)->device);
+      std::erase_if(recordings_, [device](const auto& entry) { return entry.second.device == device; });
+      break;
+    }
+    case VkOp::vkResetCommandBuffer: {
+      Recording& r = recordings_[static_cast<const VkArgs_vkResetCommandBuffer*>(args)->commandBuffer];
+      r = {.device = r.device, .secondary = r.secondary};
+      break;
+    }
+    case VkOp::vkBeginCommandBuffer: {
+      const auto& a = *static_cast<const VkArgs_vkBeginCommandBuffer*>(args);
+      Recording& r = recordings_[a.commandBuffer];
+      const VkCommandBufferUsageFlags flags = a.pBeginInfo->flags;
+      const bool continues = r.secondary && (flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT);
+      r = {.device = r.device, .secondary = r.secondary, .stage = Recording::Stage::kRecording,
+           .within = continues ? Recording::Within::kContinued : Recording::Within::kNone,
+           .one_time = (flags & VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0, .continues = continues};
+      break;
+    }
+    case VkOp::vkEndCommandBuffer:
+      recordings_[static_cast<const VkArgs_vkEndCommandBuffer*>(args)->commandBuffer].stage = Recording::Stage::kExecutable;
+      break;
+    case VkOp::vkQueueSubmit:
+    case VkOp::vkQueueSubmit2:
+      note_submitted(opcode, args);
+      break;
+    default:
+      if (cmd.recorded.scope != RenderPassScope::kNone) note_recorded(*recording_now_, opcode, args);
+      break;
+  }
+}
+
+void VkHandler::note_recorded(Recording& r, uint32_t opcode, const void* args) {
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkCmdBeginRenderPass:
+    case VkOp::vkCmdBeginRenderPass2: {
+      auto pass = render_passes_.find(raw(render_pass_begin(opcode, args)->renderPass));
+      r.within = Recording::Within::kRenderPass;
+      r.subpass = 0;
+      r.subpasses = pass == render_passes_.end() ? 0 : pass->second.subpasses;
+      break;
+    }
+    case VkOp::vkCmdNextSubpass:
+    case VkOp::vkCmdNextSubpass2:
+      ++r.subpass;
+      break;
+    case VkOp::vkCmdEndRenderPass:
+    case VkOp::vkCmdEndRenderPass2:
+    case VkOp::vkCmdEndRendering:
+      r.within = Recording::Within::kNone;
+      break;
+    case VkOp::vkCmdBeginRendering:
+      r.within = Recording::Within::kRendering;
+      break;
+    case VkOp::vkCmdBindPipeline: {
+      const uint32_t point = bind_point(*static_cast<const VkArgs_vkCmdBindPipeline*>(args));
+      if (point == VK_PIPELINE_BIND_POINT_GRAPHICS) r.graphics_bound = true;
+      if (point == VK_PIPELINE_BIND_POINT_COMPUTE) r.compute_bound = true;
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+// A one-time command buffer cannot be submitted again until re-recorded.
+void VkHandler::note_submitted(uint32_t opcode, const void* args) {
+  auto spend = [this](VkCommandBuffer cb) {
+    Recording& r = recordings_[cb];
+    if (r.one_time) r.stage = Recording::Stage::kInvalid;
+  };
+  each_submitted(opcode, args, spend);
+}
+
+// A pool's reset returns its command buffers to the initial state; its end
+// takes them.
+void VkHandler::reset_recordings_of_pool(uint64_t pool, bool forget) {
+  auto kids = children_.find(pool);
+  if (kids == children_.end()) return;
+  for (const auto& [type, handle] : kids->second.items) {
+    if (type != VK_OBJECT_TYPE_COMMAND_BUFFER) continue;
+    auto it = recordings_.find(reinterpret_cast<VkCommandBuffer>(handle));
+    if (it == recordings_.end()) continue;
+    if (forget)
+      recordings_.erase(it);
+    else
+      it->second = {.device = it->second.device, .secondary = it->second.secondary};
+  }
+}
+
+}  // namespace host::vk

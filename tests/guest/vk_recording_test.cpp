@@ -1,0 +1,115 @@
+// Commands recorded where the spec forbids them, which drivers trust
+// (lavapipe reads through a null pointer ending a render pass never begun):
+// the host refuses each, and only the program's Vulkan is lost.
+#include "vk_refused.h"
+
+namespace {
+
+using guesttest::expect_refused;
+
+VkCommandBuffer new_command_buffer(VkDevice device, VkCommandBufferLevel level = VK_COMMAND_BUFFER_LEVEL_PRIMARY) {
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  VkCommandPool pool;
+  vkCreateCommandPool(device, &pool_info, nullptr, &pool);
+  VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  alloc.commandPool = pool;
+  alloc.level = level;
+  alloc.commandBufferCount = 1;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  vkAllocateCommandBuffers(device, &alloc, &cb);
+  return cb;
+}
+
+VkCommandBuffer recording(VkDevice device) {
+  VkCommandBuffer cb = new_command_buffer(device);
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  vkBeginCommandBuffer(cb, &begin);
+  return cb;
+}
+
+// Inside a render pass of one subpass and no attachments, 16x16.
+VkCommandBuffer in_render_pass(VkDevice device) {
+  VkSubpassDescription subpass{};
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+  pass_info.subpassCount = 1;
+  pass_info.pSubpasses = &subpass;
+  VkRenderPass pass;
+  vkCreateRenderPass(device, &pass_info, nullptr, &pass);
+  VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+  fb_info.renderPass = pass;
+  fb_info.width = fb_info.height = 16;
+  fb_info.layers = 1;
+  VkFramebuffer framebuffer;
+  vkCreateFramebuffer(device, &fb_info, nullptr, &framebuffer);
+  VkCommandBuffer cb = recording(device);
+  VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+  begin.renderPass = pass;
+  begin.framebuffer = framebuffer;
+  begin.renderArea.extent = {16, 16};
+  vkCmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_INLINE);
+  return cb;
+}
+
+void submit(VkDevice device, VkCommandBuffer cb) {
+  VkQueue queue;
+  vkGetDeviceQueue(device, 0, 0, &queue);
+  VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  info.commandBufferCount = 1;
+  info.pCommandBuffers = &cb;
+  vkQueueSubmit(queue, 1, &info, VK_NULL_HANDLE);
+}
+
+TEST(VulkanRecording, EndOfARenderPassNeverBegun) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { vkCmdEndRenderPass(recording(device)); });
+}
+
+TEST(VulkanRecording, NextSubpassAfterTheLast) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkCmdNextSubpass(in_render_pass(device), VK_SUBPASS_CONTENTS_INLINE);
+  });
+}
+
+TEST(VulkanRecording, DrawWithNoPipelineBound) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { vkCmdDraw(in_render_pass(device), 3, 1, 0, 0); });
+}
+
+TEST(VulkanRecording, DrawOutsideARenderPass) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { vkCmdDraw(recording(device), 3, 1, 0, 0); });
+}
+
+TEST(VulkanRecording, DispatchWithNoPipelineBound) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { vkCmdDispatch(recording(device), 1, 1, 1); });
+}
+
+TEST(VulkanRecording, CommandIntoABufferNeverBegun) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkCmdSetLineWidth(new_command_buffer(device), 1.0f);
+  });
+}
+
+TEST(VulkanRecording, EndInsideARenderPass) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { vkEndCommandBuffer(in_render_pass(device)); });
+}
+
+TEST(VulkanRecording, SubmitOfABufferStillRecording) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { submit(device, recording(device)); });
+}
+
+TEST(VulkanRecording, ExecuteOfAPrimary) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkCommandBuffer inner = recording(device);
+    vkEndCommandBuffer(inner);
+    vkCmdExecuteCommands(recording(device), 1, &inner);
+  });
+}
+
+TEST(VulkanRecording, SecondaryWithoutInheritance) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkCommandBuffer cb = new_command_buffer(device, VK_COMMAND_BUFFER_LEVEL_SECONDARY);
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    vkBeginCommandBuffer(cb, &begin);
+  });
+}
+
+}  // namespace

@@ -1,0 +1,55 @@
+#include "vk_refused.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+namespace guesttest {
+namespace {
+
+std::string host_stats(const std::string& address) {
+  const std::string cmd = std::string(std::getenv("CONDUIT_EXE")) + " info --stats --host " + address;
+  std::string out;
+  if (FILE* p = popen(cmd.c_str(), "r")) {
+    char buf[4096];
+    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
+    pclose(p);
+  }
+  return out;
+}
+
+}  // namespace
+
+void expect_refused(const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& misuse) {
+  HostProcess host;
+  ASSERT_TRUE(host.ok()) << host.error();
+  auto child = [&] {
+    use_conduit_icd(host);
+    VkInstance instance = make_instance();
+    VkPhysicalDevice gpu = first_gpu(instance);
+    VkDevice device = make_device(gpu);
+    misuse(instance, gpu, device);
+    if (vkDeviceWaitIdle(device) != VK_ERROR_DEVICE_LOST) std::exit(3);
+    // Ours is the one session left once the host's start-up probe has gone.
+    for (int i = 0; i < 100; ++i) {
+      const std::string stats = host_stats(host.address());
+      if (stats.find("\"crashed\": 0") == std::string::npos) std::exit(4);
+      if (stats.find("\"sessions_live\": 1") != std::string::npos) std::exit(0);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    std::exit(5);
+  };
+  EXPECT_EXIT(child(), ::testing::ExitedWithCode(0), "");
+}
+
+}  // namespace guesttest
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  // Each case's child is forked from a process that never used Vulkan: no
+  // connection or loader state is inherited.
+  GTEST_FLAG_SET(death_test_style, "fast");
+  return RUN_ALL_TESTS();
+}
