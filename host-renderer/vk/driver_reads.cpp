@@ -66,24 +66,4 @@ wire::Status VkHandler::fit_clear_values(const VkRenderPassBeginInfo* begin) {
   return {};
 }
 
-void VkHandler::note_render_passes(uint32_t opcode, const void* args) {
-  switch (static_cast<VkOp>(opcode)) {
-    case VkOp::vkCreateRenderPass: {
-      auto& a = *static_cast<const VkArgs_vkCreateRenderPass*>(args);
-      render_passes_[raw(*a.pRenderPass)] = {a.pCreateInfo->attachmentCount, a.pCreateInfo->subpassCount};
-      break;
-    }
-    case VkOp::vkCreateRenderPass2: {
-      auto& a = *static_cast<const VkArgs_vkCreateRenderPass2*>(args);
-      render_passes_[raw(*a.pRenderPass)] = {a.pCreateInfo->attachmentCount, a.pCreateInfo->subpassCount};
-      break;
-    }
-    case VkOp::vkDestroyRenderPass:
-      render_passes_.erase(raw(static_cast<const VkArgs_vkDestroyRenderPass*>(args)->renderPass));
-      break;
-    default:
-      break;
-  }
-}
-
 }  // namespace host::vk

@@ -154,6 +154,7 @@ wire::Result<uint64_t> VkHandler::destroy_device(void* args) {
   const auto device = reinterpret_cast<uint64_t>(a.device);
   handles_.remove_children(device);
   std::erase_if(children_, [device](const auto& pool) { return pool.second.device == device; });
+  forget_shapes_of(device);
   dispatch_.vkDestroyDevice(a.device, nullptr);
   return uint64_t{0};
 }

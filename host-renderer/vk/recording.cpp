@@ -61,12 +61,6 @@ const VkRenderPassBeginInfo* render_pass_begin(uint32_t opcode, const void* args
   return static_cast<const VkArgs_vkCmdBeginRenderPass2*>(args)->pRenderPassBegin;
 }
 
-uint32_t bind_point(const VkArgs_vkCmdBindPipeline& a) {
-  uint32_t v;  // read as a number: the guest's value need not be one of the enum's
-  std::memcpy(&v, &a.pipelineBindPoint, sizeof v);
-  return v;
-}
-
 }  // namespace
 
 wire::Status VkHandler::check_recording(uint32_t opcode, const CommandDesc& cmd, const void* args) {
@@ -134,6 +128,11 @@ wire::Status VkHandler::check_command(const CommandDesc& cmd, uint32_t opcode, c
       return {};
     case VkOp::vkCmdExecuteCommands:
       return check_executed(r, args);
+    case VkOp::vkCmdBindPipeline:
+      return check_bind(args);
+    case VkOp::vkCmdBeginRenderPass:
+    case VkOp::vkCmdBeginRenderPass2:
+      return check_render_pass_begin(*render_pass_begin(opcode, args));
     default:
       break;
   }
@@ -246,10 +245,11 @@ void VkHandler::note_recorded(Recording& r, uint32_t opcode, const void* args) {
     case VkOp::vkCmdBeginRendering:
       r.within = Recording::Within::kRendering;
       break;
-    case VkOp::vkCmdBindPipeline: {
-      const uint32_t point = bind_point(*static_cast<const VkArgs_vkCmdBindPipeline*>(args));
-      if (point == VK_PIPELINE_BIND_POINT_GRAPHICS) r.graphics_bound = true;
-      if (point == VK_PIPELINE_BIND_POINT_COMPUTE) r.compute_bound = true;
+    case VkOp::vkCmdBindPipeline: {  // of a pipeline check_bind found
+      const auto& a = *static_cast<const VkArgs_vkCmdBindPipeline*>(args);
+      const VkPipelineBindPoint point = pipelines_.at(raw(a.pipeline)).bind_point;
+      r.graphics_bound |= point == VK_PIPELINE_BIND_POINT_GRAPHICS;
+      r.compute_bound |= point == VK_PIPELINE_BIND_POINT_COMPUTE;
       break;
     }
     default:

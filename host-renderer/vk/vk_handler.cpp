@@ -120,7 +120,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   if (!failed) {
     note_recording(opcode, *cmd, *args);  // before a pool's end drops its children
     note_children(opcode, *args);
-    note_render_passes(opcode, *args);
+    note_shapes(opcode, *args);
     note_fences(opcode, *args);
     note_in_flight(opcode, *args);
   }

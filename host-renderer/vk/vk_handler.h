@@ -105,7 +105,14 @@ class VkHandler {
   // driver_reads.cpp: room for what the driver reads by other objects' state.
   wire::Status fit_driver_reads(uint32_t opcode, void* args);
   wire::Status fit_clear_values(const VkRenderPassBeginInfo* begin);
-  void note_render_passes(uint32_t opcode, const void* args);
+
+  // object_shapes.cpp: what later commands are checked against (render
+  // passes' attachments and subpasses, framebuffers' attachments,
+  // pipelines' bind points), kept while the object lives.
+  void note_shapes(uint32_t opcode, const void* args);
+  void forget_shapes_of(uint64_t device);
+  wire::Status check_bind(const void* args) const;
+  wire::Status check_render_pass_begin(const VkRenderPassBeginInfo& begin) const;
 
   // memory_commands.cpp: device memory, mapped where the host can see it,
   // and the guest's copies of it written in and read out.
@@ -176,10 +183,22 @@ class VkHandler {
   std::unordered_map<uint64_t, PoolChildren> children_;
   MemoryMap memory_;
   struct RenderPassShape {
+    uint64_t device;
     uint32_t attachments;
     uint32_t subpasses;
   };
+  struct FramebufferShape {
+    uint64_t device;
+    uint32_t attachments;
+    bool imageless;
+  };
+  struct PipelineShape {
+    uint64_t device;
+    VkPipelineBindPoint bind_point;
+  };
   std::unordered_map<uint64_t, RenderPassShape> render_passes_;  // by render pass
+  std::unordered_map<uint64_t, FramebufferShape> framebuffers_;
+  std::unordered_map<uint64_t, PipelineShape> pipelines_;
   ResourceAccount& account_;
 };
 

@@ -1,6 +1,9 @@
 // Commands recorded where the spec forbids them, which drivers trust
 // (lavapipe reads through a null pointer ending a render pass never begun):
 // the host refuses each, and only the program's Vulkan is lost.
+#include <cstdint>
+
+#include "add_one_comp.h"
 #include "vk_refused.h"
 
 namespace {
@@ -27,21 +30,42 @@ VkCommandBuffer recording(VkDevice device) {
   return cb;
 }
 
-// Inside a render pass of one subpass and no attachments, 16x16.
-VkCommandBuffer in_render_pass(VkDevice device) {
+// A render pass of one subpass and `colours` colour attachments.
+VkRenderPass render_pass(VkDevice device, uint32_t colours = 0) {
+  VkAttachmentDescription colour{};
+  colour.format = VK_FORMAT_R8G8B8A8_UNORM;
+  colour.samples = VK_SAMPLE_COUNT_1_BIT;
+  colour.finalLayout = VK_IMAGE_LAYOUT_GENERAL;
+  VkAttachmentReference reference{0, VK_IMAGE_LAYOUT_GENERAL};
   VkSubpassDescription subpass{};
   subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpass.colorAttachmentCount = colours;
+  subpass.pColorAttachments = &reference;
   VkRenderPassCreateInfo pass_info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+  pass_info.attachmentCount = colours;
+  pass_info.pAttachments = &colour;
   pass_info.subpassCount = 1;
   pass_info.pSubpasses = &subpass;
   VkRenderPass pass;
   vkCreateRenderPass(device, &pass_info, nullptr, &pass);
+  return pass;
+}
+
+// 16x16, without attachments.
+VkFramebuffer framebuffer_of(VkDevice device, VkRenderPass pass) {
   VkFramebufferCreateInfo fb_info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
   fb_info.renderPass = pass;
   fb_info.width = fb_info.height = 16;
   fb_info.layers = 1;
   VkFramebuffer framebuffer;
   vkCreateFramebuffer(device, &fb_info, nullptr, &framebuffer);
+  return framebuffer;
+}
+
+// Inside a render pass of one subpass and no attachments, 16x16.
+VkCommandBuffer in_render_pass(VkDevice device) {
+  VkRenderPass pass = render_pass(device);
+  VkFramebuffer framebuffer = framebuffer_of(device, pass);
   VkCommandBuffer cb = recording(device);
   VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
   begin.renderPass = pass;
@@ -109,6 +133,47 @@ TEST(VulkanRecording, SecondaryWithoutInheritance) {
     VkCommandBuffer cb = new_command_buffer(device, VK_COMMAND_BUFFER_LEVEL_SECONDARY);
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     vkBeginCommandBuffer(cb, &begin);
+  });
+}
+
+TEST(VulkanRecording, ComputePipelineBoundForGraphics) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    module_info.codeSize = sizeof add_one_comp;
+    module_info.pCode = add_one_comp;
+    VkShaderModule module;
+    vkCreateShaderModule(device, &module_info, nullptr, &module);
+    VkDescriptorSetLayoutBinding bindings[2] = {
+        {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    set_info.bindingCount = 2;
+    set_info.pBindings = bindings;
+    VkDescriptorSetLayout set_layout;
+    vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout);
+    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layout_info.setLayoutCount = 1;
+    layout_info.pSetLayouts = &set_layout;
+    VkPipelineLayout layout;
+    vkCreatePipelineLayout(device, &layout_info, nullptr, &layout);
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                  module, "main", nullptr};
+    info.layout = layout;
+    VkPipeline pipeline;
+    vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+    vkCmdBindPipeline(in_render_pass(device), VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+  });
+}
+
+TEST(VulkanRecording, FramebufferWithFewerAttachmentsThanItsRenderPass) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkFramebuffer framebuffer = framebuffer_of(device, render_pass(device));
+    VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+    begin.renderPass = render_pass(device, 1);
+    begin.framebuffer = framebuffer;
+    begin.renderArea.extent = {16, 16};
+    vkCmdBeginRenderPass(recording(device), &begin, VK_SUBPASS_CONTENTS_INLINE);
   });
 }
 

@@ -1,0 +1,122 @@
+// What the host remembers of objects that later commands are checked
+// against, because drivers index by it without looking: a render pass's
+// attachments and subpasses, a framebuffer's attachments, a pipeline's bind
+// point. A command that names an object of another shape is refused (a
+// guest's stream spliced from two programs binds one's compute pipeline as
+// the other's graphics one).
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "vk/vk_handler.h"
+#include "wire/vk_commands.h"
+
+namespace host::vk {
+
+using wire::Errc;
+using wire::make_error;
+using namespace wire::vk;
+
+namespace {
+
+template <typename T>
+uint64_t raw(T handle) {
+  return reinterpret_cast<uint64_t>(handle);
+}
+
+// The attachments a render pass begin names in its
+// VkRenderPassAttachmentBeginInfo (imageless framebuffers), if it has one.
+const VkRenderPassAttachmentBeginInfo* attachments_named(const VkRenderPassBeginInfo& begin) {
+  for (auto* s = static_cast<const VkBaseInStructure*>(begin.pNext); s; s = s->pNext)
+    if (s->sType == VK_STRUCTURE_TYPE_RENDER_PASS_ATTACHMENT_BEGIN_INFO)
+      return reinterpret_cast<const VkRenderPassAttachmentBeginInfo*>(s);
+  return nullptr;
+}
+
+}  // namespace
+
+void VkHandler::note_shapes(uint32_t opcode, const void* args) {
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkCreateRenderPass: {
+      auto& a = *static_cast<const VkArgs_vkCreateRenderPass*>(args);
+      render_passes_[raw(*a.pRenderPass)] = {raw(a.device), a.pCreateInfo->attachmentCount,
+                                             a.pCreateInfo->subpassCount};
+      break;
+    }
+    case VkOp::vkCreateRenderPass2: {
+      auto& a = *static_cast<const VkArgs_vkCreateRenderPass2*>(args);
+      render_passes_[raw(*a.pRenderPass)] = {raw(a.device), a.pCreateInfo->attachmentCount,
+                                             a.pCreateInfo->subpassCount};
+      break;
+    }
+    case VkOp::vkDestroyRenderPass:
+      render_passes_.erase(raw(static_cast<const VkArgs_vkDestroyRenderPass*>(args)->renderPass));
+      break;
+    case VkOp::vkCreateFramebuffer: {
+      auto& a = *static_cast<const VkArgs_vkCreateFramebuffer*>(args);
+      framebuffers_[raw(*a.pFramebuffer)] = {raw(a.device), a.pCreateInfo->attachmentCount,
+                                             (a.pCreateInfo->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT) != 0};
+      break;
+    }
+    case VkOp::vkDestroyFramebuffer:
+      framebuffers_.erase(raw(static_cast<const VkArgs_vkDestroyFramebuffer*>(args)->framebuffer));
+      break;
+    case VkOp::vkCreateGraphicsPipelines: {
+      auto& a = *static_cast<const VkArgs_vkCreateGraphicsPipelines*>(args);
+      for (uint32_t i = 0; i < a.createInfoCount; ++i)
+        if (a.pPipelines[i]) pipelines_[raw(a.pPipelines[i])] = {raw(a.device), VK_PIPELINE_BIND_POINT_GRAPHICS};
+      break;
+    }
+    case VkOp::vkCreateComputePipelines: {
+      auto& a = *static_cast<const VkArgs_vkCreateComputePipelines*>(args);
+      for (uint32_t i = 0; i < a.createInfoCount; ++i)
+        if (a.pPipelines[i]) pipelines_[raw(a.pPipelines[i])] = {raw(a.device), VK_PIPELINE_BIND_POINT_COMPUTE};
+      break;
+    }
+    case VkOp::vkDestroyPipeline:
+      pipelines_.erase(raw(static_cast<const VkArgs_vkDestroyPipeline*>(args)->pipeline));
+      break;
+    default:
+      break;
+  }
+}
+
+void VkHandler::forget_shapes_of(uint64_t device) {
+  auto of_device = [device](const auto& entry) { return entry.second.device == device; };
+  std::erase_if(render_passes_, of_device);
+  std::erase_if(framebuffers_, of_device);
+  std::erase_if(pipelines_, of_device);
+}
+
+// A pipeline is bound at the bind point it was made for.
+wire::Status VkHandler::check_bind(const void* args) const {
+  const auto& a = *static_cast<const VkArgs_vkCmdBindPipeline*>(args);
+  auto it = pipelines_.find(raw(a.pipeline));
+  uint32_t point;  // read as a number: the guest's value need not be one of the enum's
+  static_assert(sizeof point == sizeof a.pipelineBindPoint);
+  std::memcpy(&point, &a.pipelineBindPoint, sizeof point);
+  if (it == pipelines_.end() || static_cast<uint32_t>(it->second.bind_point) != point)
+    return make_error(Errc::kBadValue, "vkCmdBindPipeline of a pipeline at a bind point it was not made for");
+  return {};
+}
+
+// The framebuffer has an attachment for each of the render pass's (or the
+// begin names one for each, when the framebuffer is imageless).
+wire::Status VkHandler::check_render_pass_begin(const VkRenderPassBeginInfo& begin) const {
+  auto pass = render_passes_.find(raw(begin.renderPass));
+  auto framebuffer = framebuffers_.find(raw(begin.framebuffer));
+  if (pass == render_passes_.end() || framebuffer == framebuffers_.end())
+    return make_error(Errc::kBadValue, "vkCmdBeginRenderPass of a render pass or framebuffer the host does not know");
+  uint32_t attachments = framebuffer->second.attachments;
+  if (framebuffer->second.imageless) {
+    const VkRenderPassAttachmentBeginInfo* named = attachments_named(begin);
+    attachments = named ? named->attachmentCount : 0;
+  }
+  if (attachments != pass->second.attachments)
+    return make_error(Errc::kBadValue, "vkCmdBeginRenderPass with a framebuffer of " + std::to_string(attachments) +
+                                           " attachments for a render pass of " +
+                                           std::to_string(pass->second.attachments));
+  return {};
+}
+
+}  // namespace host::vk
