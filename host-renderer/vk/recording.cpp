@@ -102,11 +102,15 @@ wire::Status VkHandler::check_begin(const void* args) const {
 // Keeps the command buffer's state for note_recording, the one lookup a
 // recorded command costs.
 wire::Status VkHandler::check_command(const CommandDesc& cmd, uint32_t opcode, const void* args) {
-  auto it = recordings_.find(recorded_into(cmd, args));
-  if (it == recordings_.end() || it->second.stage != Recording::Stage::kRecording)
+  const VkCommandBuffer cb = recorded_into(cmd, args);
+  if (cb != recording_now_key_) {  // a frame's commands mostly go into one buffer: one lookup for them
+    auto it = recordings_.find(cb);
+    recording_now_key_ = it == recordings_.end() ? VK_NULL_HANDLE : cb;
+    recording_now_ = it == recordings_.end() ? nullptr : &it->second;
+  }
+  if (!recording_now_ || recording_now_->stage != Recording::Stage::kRecording)
     return refused(cmd.name, "into a command buffer that is not recording");
-  recording_now_ = &it->second;
-  const Recording& r = it->second;
+  const Recording& r = *recording_now_;
   if (r.secondary ? !cmd.recorded.secondary : !cmd.recorded.primary)
     return refused(cmd.name, r.secondary ? "in a secondary command buffer" : "in a primary command buffer");
   const bool inside = r.within != Recording::Within::kNone;
@@ -136,9 +140,10 @@ wire::Status VkHandler::check_command(const CommandDesc& cmd, uint32_t opcode, c
     default:
       break;
   }
-  const std::string_view name = cmd.name;
-  if (name.starts_with("vkCmdDraw") && !r.graphics_bound) return refused(cmd.name, "with no graphics pipeline bound");
-  if (name.starts_with("vkCmdDispatch") && !r.compute_bound) return refused(cmd.name, "with no compute pipeline bound");
+  if (cmd.recorded.runs == Pipeline::kGraphics && !r.graphics_bound)
+    return refused(cmd.name, "with no graphics pipeline bound");
+  if (cmd.recorded.runs == Pipeline::kCompute && !r.compute_bound)
+    return refused(cmd.name, "with no compute pipeline bound");
   return {};
 }
 
@@ -171,7 +176,12 @@ wire::Status VkHandler::check_submits(uint32_t opcode, const void* args) const {
 
 // After the command ran.
 void VkHandler::note_recording(uint32_t opcode, const CommandDesc& cmd, const void* args) {
-  switch (static_cast<VkOp>(opcode)) {
+  const auto op = static_cast<VkOp>(opcode);
+  if (op == VkOp::vkFreeCommandBuffers || op == VkOp::vkDestroyCommandPool || op == VkOp::vkDestroyDevice) {
+    recording_now_key_ = VK_NULL_HANDLE;  // its entry may go
+    recording_now_ = nullptr;
+  }
+  switch (op) {
     case VkOp::vkAllocateCommandBuffers: {
       const auto& a = *static_cast<const VkArgs_vkAllocateCommandBuffers*>(args);
       const bool secondary = a.pAllocateInfo->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY;

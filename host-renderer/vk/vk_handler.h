@@ -100,7 +100,9 @@ class VkHandler {
   void note_submitted(uint32_t opcode, const void* args);
   void reset_recordings_of_pool(uint64_t pool, bool forget);
   std::unordered_map<VkCommandBuffer, Recording> recordings_;
-  Recording* recording_now_ = nullptr;  // the buffer the command in hand records into
+  // The buffer the last recorded command went into, and its state.
+  VkCommandBuffer recording_now_key_ = VK_NULL_HANDLE;
+  Recording* recording_now_ = nullptr;
 
   // driver_reads.cpp: room for what the driver reads by other objects' state.
   wire::Status fit_driver_reads(uint32_t opcode, void* args);

@@ -160,13 +160,15 @@ def _synchronous(m, c):
 
 def _recorded(c):
     """Where a command-buffer command may be recorded (vk.xml's renderpass
-    and cmdbufferlevel), as a Recorded initializer."""
+    and cmdbufferlevel) and the pipeline it runs (draws and dispatches), as
+    a Recorded initializer."""
     if not c.render_pass:
         return "{}"
     scope = {"inside": "kInside", "outside": "kOutside", "both": "kBoth"}[c.render_pass]
     levels = c.levels.split(",")
+    need = "kGraphics" if c.name.startswith("vkCmdDraw") else "kCompute" if c.name.startswith("vkCmdDispatch") else "kNone"
     return (f"{{RenderPassScope::{scope}, {str('primary' in levels).lower()}, "
-            f"{str('secondary' in levels).lower()}}}")
+            f"{str('secondary' in levels).lower()}, Pipeline::{need}}}")
 
 
 # -- files ---------------------------------------------------------------------

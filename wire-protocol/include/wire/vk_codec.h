@@ -75,10 +75,12 @@ enum class Ret : uint8_t { kVoid, kResult, kValue };
 // Where a command-buffer command may be recorded (vk.xml's renderpass and
 // cmdbufferlevel); kNone for every command that is not recorded.
 enum class RenderPassScope : uint8_t { kNone, kInside, kOutside, kBoth };
+enum class Pipeline : uint8_t { kNone, kGraphics, kCompute };  // the one a draw or dispatch runs
 struct Recorded {
   RenderPassScope scope = RenderPassScope::kNone;
   bool primary = false;
   bool secondary = false;
+  Pipeline runs = Pipeline::kNone;
 };
 
 struct CommandDesc {
