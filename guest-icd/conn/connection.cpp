@@ -94,7 +94,7 @@ wire::Status Connection::handshake() {
   // application waits for input, so one thread receives all the time.
   receiver_ = std::thread([this] { receive_loop(); });
   wire::Hello hello{wire::kProtocolVersion, wire::kFeatureCompression | wire::kFeatureBlobHeap | wire::kFeatureGles1 |
-                                          wire::kFeatureGlImages | wire::kFeatureSrgbSurfaces,
+                                          wire::kFeatureGlImages | wire::kFeatureSrgbSurfaces | wire::kFeatureUniformReach,
                     static_cast<uint32_t>(getpid())};
   // The program's name labels its windows in host viewers.
   const std::string_view name = program_invocation_short_name;

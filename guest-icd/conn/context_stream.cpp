@@ -57,6 +57,8 @@ wire::Result<std::span<const std::byte>> ContextStream::roundtrip() {
   return std::span<const std::byte>(reply_);
 }
 
+bool ContextStream::host_offers(uint32_t feature) const { return connection_->host().reply.features & feature; }
+
 bool ContextStream::lost() const { return connection_->context_lost(binding_.context_id); }
 
 }  // namespace icd

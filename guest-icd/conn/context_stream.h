@@ -20,6 +20,7 @@ class ContextStream final : public Stream {
   void flush() override;
   wire::Result<std::span<const std::byte>> roundtrip() override;
   bool lost() const override;
+  bool host_offers(uint32_t feature) const override;
   GlState& gl_state() override { return state_; }
 
   // Surfaces the context renders to from the next batch on.

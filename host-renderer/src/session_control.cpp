@@ -56,6 +56,7 @@ wire::Status Session::run_control(const wire::CommandIterator::Command& cmd) {
     case ControlOp::kFrameDone: return frame_done(r);
     case ControlOp::kCreateImage: return create_image(r);
     case ControlOp::kDestroyImage: return destroy_image(r);
+    case ControlOp::kUniformReach: return uniform_reach(r);
     case ControlOp::kTestFault:
       if (limits_.test_faults) return test_fault(r);
       break;
@@ -73,6 +74,7 @@ wire::Status Session::hello(wire::Reader& r) {
   if (info.max_gles1 != 0) host_features |= wire::kFeatureGles1;
   if (offers_gl_images()) host_features |= wire::kFeatureGlImages;
   if (display_.has_extension("EGL_KHR_gl_colorspace")) host_features |= wire::kFeatureSrgbSurfaces;
+  host_features |= wire::kFeatureUniformReach;
   wire::HelloReply reply{wire::kProtocolVersion, h->features & host_features, stats_->id, info.max_gles,
                          info.max_gl_core, info.max_gl_compat,
                          static_cast<uint32_t>(limits_.max_batch_bytes)};
@@ -264,6 +266,18 @@ wire::Status Session::frame_done(wire::Reader& r) {
   if (!m) return m.error();
   auto it = frames_out_.find(m->surface_id);
   if (it != frames_out_.end() && it->second > 0) --it->second;
+  return {};
+}
+
+// Answered on the current context; without one (or a lost one) no value
+// would reach GL, so the guest sends none.
+wire::Status Session::uniform_reach(wire::Reader& r) {
+  auto m = read_control<wire::UniformReach>(r);
+  if (!m) return m.error();
+  int32_t reach = 0;
+  if (current_ && !current_->lost && ensure_bound())
+    reach = current_->state->uniform_reach(m->program, m->location, m->count);
+  reply_.put(reach);
   return {};
 }
 

@@ -1,5 +1,7 @@
 """Emits the guest ICD's GL entry points and its proc-address table."""
 
+import re
+
 from emit_common import HEADER, element_count, elem_bytes, inputs, outputs
 from emit_host import OBJECT_TYPES
 
@@ -30,9 +32,27 @@ def _byte_count(p):
     return f"{count} * {elem_bytes(p)}"
 
 
+def _uniform_values(c):
+    """The values of a glUniform*v-like call (a location, a count and values
+    counted by it), or None."""
+    names = {p.name for p in c.params}
+    if not {"location", "count"} <= names:
+        return None
+    for p in c.params:
+        if p.kind == "in_array" and p.size_kind == "expr" and "count" in re.findall(r"\w+", p.count_expr):
+            return p
+    return None
+
+
 def entry_body(c):
     lines = ["  Stream* cs = current_stream();",
              f"  if (!cs) return{_default_return(c)};"]
+    values = _uniform_values(c)
+    if values:
+        program = "program" if any(p.name == "program" for p in c.params) else "0"
+        one = element_count(values, lambda name: "1" if name == "count" else name)
+        lines.append(f"  if (!bound_uniform_count(*cs, {program}, location, &count, {one} * {elem_bytes(values)}))"
+                     f" return{_default_return(c)};")
     if any(p.size_kind == "pixels" or p.buffer_source for p in c.params):
         lines.append("  GlState& cstate = cs->gl_state();")
     args = []
@@ -67,7 +87,7 @@ def entry_body(c):
 
 def gl_entry_cpp(model):
     out = [HEADER, '#include <algorithm>\n#include <cstring>\n\n#include "icd/stream.h"\n'
-           '#include "gl/gl_state.h"\n#include "gl_handlers.h"\n#include "wire/gl_encode.h"\n'
+           '#include "gl/gl_state.h"\n#include "gl/uniform_reach.h"\n#include "gl_handlers.h"\n#include "wire/gl_encode.h"\n'
            '#include "wire/reader.h"\n#include "wire/sizes.h"\n\nnamespace icd {\nnamespace {\n\n'
            "// Copies a reply array into the caller's memory, never more than it holds.\n"
            "void copy_reply_data(wire::Reader& r, void* dst, size_t capacity) {\n"

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 #include "wire/result.h"
@@ -40,6 +41,9 @@ class Stream {
 
   // True once the host declared this context lost.
   virtual bool lost() const = 0;
+
+  // Whether the host offers a wire::Feature.
+  virtual bool host_offers(uint32_t feature) const = 0;
 
   // Guest-side GL state of the current context.
   virtual GlState& gl_state() = 0;

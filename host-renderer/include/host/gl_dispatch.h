@@ -102,6 +102,12 @@ class GlContextState {
   // for it, for an EGL image made of it; false when the name names none.
   bool image_source(wire::ObjectType kind, uint32_t guest, uint32_t* host, uint64_t* bytes);
 
+  // How many of a glUniform*v or glProgramUniform*v call's `count` values GL
+  // reads at `location` of the guest's `program` (0: the one in use), or -1
+  // when GL refuses the call, its error then waiting for the guest's
+  // glGetError (gl/uniform_reach.cpp). The host context must be current.
+  int32_t uniform_reach(uint32_t program, int32_t location, int32_t count);
+
   static std::shared_ptr<ShareGroup> new_share_group();
   const std::shared_ptr<ShareGroup>& share_group() const { return share_; }
 

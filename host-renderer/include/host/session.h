@@ -93,6 +93,7 @@ class Session {
   // session_images.cpp: EGL images of GL textures and renderbuffers
   bool offers_gl_images() const;
   wire::Status create_image(wire::Reader& r);
+  wire::Status uniform_reach(wire::Reader& r);
   wire::Status destroy_image(wire::Reader& r);
   void destroy_images();
   void add_image_sources(const ShareGroup& group, ObjectReferences& refs) const;

@@ -24,6 +24,8 @@ enum class ControlOp : uint32_t {
                         // honours it (tests of renderer isolation); replies u32 errno
   kCreateImage = 13,    // CreateImage; host replies u32 EGL error (EGL_SUCCESS = made)
   kDestroyImage = 14,   // ObjectId
+  kUniformReach = 15,   // UniformReach, on the current GL context; host replies i32:
+                        // the values to send, or -1: send no call (GL's error is recorded)
 
   // host -> guest
   kReply = 32,          // Data: the reply to the batch that wanted one
@@ -45,6 +47,7 @@ enum Feature : uint32_t {
   kFeatureGles1 = 1u << 2,  // OpenGL ES 1.x contexts (the host offers them)
   kFeatureGlImages = 1u << 3,  // EGL images of GL textures and renderbuffers
   kFeatureSrgbSurfaces = 1u << 4,  // surfaces GL writes sRGB-encoded colours into (EGL_KHR_gl_colorspace)
+  kFeatureUniformReach = 1u << 5,  // kUniformReach
 };
 
 // May be followed by a Data holding the program's name (for viewers' labels).
@@ -83,6 +86,16 @@ enum ContextFlag : uint32_t {
   kContextDebug = 1,
   kContextRobustAccess = 2,
   kContextForwardCompatible = 4,  // OpenGL 3.0 on: GL_CONTEXT_FLAGS says so
+};
+
+// How many of a glUniform*v or glProgramUniform*v call's `count` values GL
+// will read at `location` (of `program`, or with 0 the one in use): asked
+// before sending a call whose count would have the guest copy more of the
+// program's memory than any uniform can hold.
+struct UniformReach {
+  uint32_t program;
+  int32_t location;
+  int32_t count;
 };
 
 // An EGL image of a context's texture level or renderbuffer
