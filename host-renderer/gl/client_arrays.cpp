@@ -39,6 +39,13 @@ wire::Status set_array_pointer(GlContextState::Impl& st, size_t scratch_index, u
   switch (data.kind) {
     case wire::DataKind::kBufferOffset:
       if (!buffer_bound(GL_ARRAY_BUFFER_BINDING)) {
+        // A null pointer in a vertex array object of the program's is legal
+        // GL (a later glVertexAttribBinding may give the attribute a
+        // buffer); it gets the scratch buffer, never a host address.
+        if (data.offset == 0 && st.version() >= 30 && buffer_bound(GL_VERTEX_ARRAY_BINDING)) {
+          park_array(st, scratch_index, set);
+          return {};
+        }
         // A core context's error; GL would take the offset for a host address.
         refuse_call(st, GL_INVALID_OPERATION);
         return {};

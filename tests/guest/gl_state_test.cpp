@@ -548,6 +548,30 @@ TEST_F(GlState, DeletedAttributeBufferNeverBecomesAHostPointer) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// A null pointer with no buffer bound, in a vertex array object of the
+// program's, is legal; a later glVertexAttribBinding may give the attribute
+// a buffer (piglit arb_draw_indirect-draw-arrays-shared-binding). A draw
+// that reads it as it is must not reach a host address.
+TEST_F(GlState, NullAttributePointerInAVertexArrayObjectOfTheProgram) {
+  auto get_error = gl<GLenum (*)()>("glGetError");
+  colour_program();
+  GLuint vao = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenVertexArrays")(1, &vao);
+  gl<void (*)(GLuint)>("glBindVertexArray")(vao);
+  gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>("glVertexAttribPointer")(
+      0, 2, kFloat, 0, 0, nullptr);
+  EXPECT_EQ(get_error(), 0u);
+  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(0);
+  gl<void (*)(GLenum, GLint, GLsizei)>("glDrawArrays")(kTriangles, 0, 3000);
+  gl<void (*)()>("glFinish")();
+  EXPECT_NE(gl<const GLubyte* (*)(GLenum)>("glGetString")(kRenderer), nullptr);
+  get_error();  // what GL answers the draw is GL's
+  // A pointer that is not null is still refused without a buffer.
+  gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>("glVertexAttribPointer")(
+      0, 2, kFloat, 0, 0, reinterpret_cast<const void*>(uintptr_t{64}));
+  EXPECT_EQ(get_error(), 0x0502u);
+}
+
 TEST_F(GlState, AllocationsBeyondTheGuestLimitAreOutOfMemory) {
   auto get_error = gl<GLenum (*)()>("glGetError");
   EXPECT_EQ(get_error(), 0u);
