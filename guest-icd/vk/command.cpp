@@ -128,9 +128,17 @@ uint64_t run_command_then_read(const CommandDesc& cmd, void* args, std::span<con
   *read = false;
   GuestObjects& objects = GuestObjects::instance();
   Expected expected;
-  auto encode = [&](wire::Writer& w) {
-    expected = encode_args(w, cmd, args, objects);
-    forget_destroyed(cmd, args);
+  // One reference captured: std::function keeps it without allocating, for
+  // every command a program records.
+  struct Encoding {
+    const CommandDesc& cmd;
+    void* args;
+    GuestObjects& objects;
+    Expected& expected;
+  } job{cmd, args, objects, expected};
+  auto encode = [&job](wire::Writer& w) {
+    job.expected = encode_args(w, job.cmd, job.args, job.objects);
+    forget_destroyed(job.cmd, job.args);
   };
   if (!cmd.synchronous) {
     send_async(cmd.opcode, encode);

@@ -22,7 +22,18 @@ void Writer::put_data(const void* data, size_t size) {
   put(static_cast<uint32_t>(DataKind::kInline));
   put(static_cast<uint32_t>(size));
   append(data, size);
-  buf_.resize(align_up(buf_.size()), std::byte{0});
+  pad_to(align_up(size_));
+}
+
+// Grows by doubling, so that a batch of many small commands is copied a
+// few times at most.
+void Writer::reserve(size_t wanted) {
+  if (wanted <= capacity_) return;
+  const size_t capacity = std::max(wanted, capacity_ * 2);
+  auto bigger = std::make_unique_for_overwrite<std::byte[]>(capacity);
+  if (size_) std::memcpy(bigger.get(), data_.get(), size_);
+  data_ = std::move(bigger);
+  capacity_ = capacity;
 }
 
 void Writer::put_buffer_offset(uint64_t offset) {

@@ -514,8 +514,7 @@ const CommandDesc* command_desc(uint32_t opcode) {
 }
 
 const MemberDesc* destroyed_param(const CommandDesc& cmd) {
-  const std::string_view name = cmd.name;
-  if (!name.starts_with("vkDestroy") && !name.starts_with("vkFree")) return nullptr;
+  if (!cmd.ends_objects) return nullptr;
   auto params = cmd.fields();
   for (auto it = params.rbegin(); it != params.rend(); ++it)
     if (it->kind == Kind::kHandle || (it->kind == Kind::kArray && it->elem == Elem::kHandle)) return &*it;

@@ -92,6 +92,7 @@ struct CommandDesc {
   Ret ret;
   bool synchronous;  // the guest waits for outputs or a result
   Recorded recorded;
+  bool ends_objects;  // a vkDestroy* or vkFree* command
 
   std::span<const MemberDesc> fields() const { return {params, param_count}; }
 };

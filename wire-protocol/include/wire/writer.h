@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
-#include <vector>
 
 #include "wire/format.h"
 
@@ -23,13 +23,13 @@ class BlobSink {
 
 class Writer {
  public:
-  Writer() { buf_.reserve(64 * 1024); }
+  Writer() { reserve(64 * 1024); }
 
   void set_blob_sink(BlobSink* sink) { blob_sink_ = sink; }
 
   // Starts a command with room for its fixed part; returns the command start.
   size_t begin(uint32_t opcode) {
-    size_t start = buf_.size();
+    size_t start = size_;
     CommandHeader h{opcode, 0};
     append(&h, sizeof h);
     return start;
@@ -37,9 +37,9 @@ class Writer {
 
   // Pads and patches the size of the command started at `start`.
   void end(size_t start) {
-    buf_.resize(align_up(buf_.size()), std::byte{0});
-    uint32_t size = static_cast<uint32_t>(buf_.size() - start);
-    std::memcpy(buf_.data() + start + offsetof(CommandHeader, size), &size, sizeof size);
+    pad_to(align_up(size_));
+    uint32_t size = static_cast<uint32_t>(size_ - start);
+    std::memcpy(data_.get() + start + offsetof(CommandHeader, size), &size, sizeof size);
     ++commands_;
   }
 
@@ -48,7 +48,7 @@ class Writer {
   void put(T value) {
     static_assert(std::is_trivially_copyable_v<T>);
     constexpr size_t a = sizeof(T) < kAlign ? sizeof(T) : kAlign;
-    buf_.resize((buf_.size() + a - 1) & ~(a - 1), std::byte{0});
+    pad_to((size_ + a - 1) & ~(a - 1));
     append(&value, sizeof value);
   }
 
@@ -57,22 +57,35 @@ class Writer {
   // A pointer argument that is an offset into a bound buffer object.
   void put_buffer_offset(uint64_t offset);
 
-  std::span<const std::byte> bytes() const { return buf_; }
-  size_t size() const { return buf_.size(); }
+  std::span<const std::byte> bytes() const { return {data_.get(), size_}; }
+  size_t size() const { return size_; }
   uint32_t commands() const { return commands_; }
   void clear() {
-    buf_.clear();
+    size_ = 0;
     commands_ = 0;
   }
 
  private:
+  // Scalars are copied by size known at compile time, once each.
   void append(const void* p, size_t n) {
-    size_t at = buf_.size();
-    buf_.resize(at + n);
-    if (n) std::memcpy(buf_.data() + at, p, n);
+    std::byte* at = grow(n);
+    if (n) std::memcpy(at, p, n);
   }
+  void pad_to(size_t size) {
+    if (size > size_) std::memset(grow(size - size_), 0, size - size_);
+  }
+  // Room for `n` more bytes; where they go.
+  std::byte* grow(size_t n) {
+    if (capacity_ - size_ < n) reserve(size_ + n);
+    std::byte* at = data_.get() + size_;
+    size_ += n;
+    return at;
+  }
+  void reserve(size_t wanted);
 
-  std::vector<std::byte> buf_;
+  std::unique_ptr<std::byte[]> data_;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
   uint32_t commands_ = 0;
   BlobSink* blob_sink_ = nullptr;
 };
