@@ -19,11 +19,6 @@ namespace {
 // availability, each 64-bit.
 constexpr uint64_t kMostQueryBytes = 12 * 8;
 
-template <typename T>
-uint64_t raw(T handle) {
-  return reinterpret_cast<uint64_t>(handle);
-}
-
 }  // namespace
 
 wire::Status VkHandler::fit_driver_reads(uint32_t opcode, void* args) {
@@ -54,7 +49,7 @@ wire::Status VkHandler::fit_driver_reads(uint32_t opcode, void* args) {
 // A clear value is read for each attachment the render pass clears, by its
 // index: every attachment of the render pass gets one.
 wire::Status VkHandler::fit_clear_values(const VkRenderPassBeginInfo* begin) {
-  auto it = render_passes_.find(raw(begin->renderPass));
+  auto it = render_passes_.find(raw_handle(begin->renderPass));
   if (it == render_passes_.end() || begin->clearValueCount >= it->second.attachments) return {};
   const uint32_t attachments = it->second.attachments;
   auto room = arena_.alloc(attachments, sizeof(VkClearValue), 0);

@@ -15,6 +15,12 @@
 
 namespace host::vk {
 
+// A driver handle as the 64-bit number the tables keep it by.
+template <typename T>
+uint64_t raw_handle(T handle) {
+  return reinterpret_cast<uint64_t>(handle);
+}
+
 class HandleTable : public wire::vk::Handles {
  public:
   // Ids the host chooses (physical devices) have the top bit; guests never do.

@@ -19,11 +19,6 @@ using namespace wire::vk;
 
 namespace {
 
-template <typename T>
-uint64_t raw(T handle) {
-  return reinterpret_cast<uint64_t>(handle);
-}
-
 // The attachments a render pass begin names in its
 // VkRenderPassAttachmentBeginInfo (imageless framebuffers), if it has one.
 const VkRenderPassAttachmentBeginInfo* attachments_named(const VkRenderPassBeginInfo& begin) {
@@ -39,46 +34,50 @@ void VkHandler::note_shapes(uint32_t opcode, const void* args) {
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkCreateRenderPass: {
       auto& a = *static_cast<const VkArgs_vkCreateRenderPass*>(args);
-      render_passes_[raw(*a.pRenderPass)] = {raw(a.device), a.pCreateInfo->attachmentCount,
+      render_passes_[raw_handle(*a.pRenderPass)] = {raw_handle(a.device), a.pCreateInfo->attachmentCount,
                                              a.pCreateInfo->subpassCount};
       break;
     }
     case VkOp::vkCreateRenderPass2: {
       auto& a = *static_cast<const VkArgs_vkCreateRenderPass2*>(args);
-      render_passes_[raw(*a.pRenderPass)] = {raw(a.device), a.pCreateInfo->attachmentCount,
+      render_passes_[raw_handle(*a.pRenderPass)] = {raw_handle(a.device), a.pCreateInfo->attachmentCount,
                                              a.pCreateInfo->subpassCount};
       break;
     }
     case VkOp::vkDestroyRenderPass:
-      render_passes_.erase(raw(static_cast<const VkArgs_vkDestroyRenderPass*>(args)->renderPass));
+      render_passes_.erase(raw_handle(static_cast<const VkArgs_vkDestroyRenderPass*>(args)->renderPass));
       break;
     case VkOp::vkCreateFramebuffer: {
       auto& a = *static_cast<const VkArgs_vkCreateFramebuffer*>(args);
-      framebuffers_[raw(*a.pFramebuffer)] = {raw(a.device), a.pCreateInfo->attachmentCount,
+      framebuffers_[raw_handle(*a.pFramebuffer)] = {raw_handle(a.device), a.pCreateInfo->attachmentCount,
                                              (a.pCreateInfo->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT) != 0};
       break;
     }
     case VkOp::vkDestroyFramebuffer:
-      framebuffers_.erase(raw(static_cast<const VkArgs_vkDestroyFramebuffer*>(args)->framebuffer));
+      framebuffers_.erase(raw_handle(static_cast<const VkArgs_vkDestroyFramebuffer*>(args)->framebuffer));
       break;
     case VkOp::vkCreateGraphicsPipelines: {
       auto& a = *static_cast<const VkArgs_vkCreateGraphicsPipelines*>(args);
-      for (uint32_t i = 0; i < a.createInfoCount; ++i)
-        if (a.pPipelines[i]) pipelines_[raw(a.pPipelines[i])] = {raw(a.device), VK_PIPELINE_BIND_POINT_GRAPHICS};
+      note_pipelines(raw_handle(a.device), a.createInfoCount, a.pPipelines, VK_PIPELINE_BIND_POINT_GRAPHICS);
       break;
     }
     case VkOp::vkCreateComputePipelines: {
       auto& a = *static_cast<const VkArgs_vkCreateComputePipelines*>(args);
-      for (uint32_t i = 0; i < a.createInfoCount; ++i)
-        if (a.pPipelines[i]) pipelines_[raw(a.pPipelines[i])] = {raw(a.device), VK_PIPELINE_BIND_POINT_COMPUTE};
+      note_pipelines(raw_handle(a.device), a.createInfoCount, a.pPipelines, VK_PIPELINE_BIND_POINT_COMPUTE);
       break;
     }
     case VkOp::vkDestroyPipeline:
-      pipelines_.erase(raw(static_cast<const VkArgs_vkDestroyPipeline*>(args)->pipeline));
+      pipelines_.erase(raw_handle(static_cast<const VkArgs_vkDestroyPipeline*>(args)->pipeline));
       break;
     default:
       break;
   }
+}
+
+// Those made: a creation that failed in part leaves the others null.
+void VkHandler::note_pipelines(uint64_t device, uint32_t count, const VkPipeline* made, VkPipelineBindPoint point) {
+  for (uint32_t i = 0; i < count; ++i)
+    if (made[i]) pipelines_[raw_handle(made[i])] = {device, point};
 }
 
 void VkHandler::forget_shapes_of(uint64_t device) {
@@ -91,7 +90,7 @@ void VkHandler::forget_shapes_of(uint64_t device) {
 // A pipeline is bound at the bind point it was made for.
 wire::Status VkHandler::check_bind(const void* args) const {
   const auto& a = *static_cast<const VkArgs_vkCmdBindPipeline*>(args);
-  auto it = pipelines_.find(raw(a.pipeline));
+  auto it = pipelines_.find(raw_handle(a.pipeline));
   uint32_t point;  // read as a number: the guest's value need not be one of the enum's
   static_assert(sizeof point == sizeof a.pipelineBindPoint);
   std::memcpy(&point, &a.pipelineBindPoint, sizeof point);
@@ -103,8 +102,8 @@ wire::Status VkHandler::check_bind(const void* args) const {
 // The framebuffer has an attachment for each of the render pass's (or the
 // begin names one for each, when the framebuffer is imageless).
 wire::Status VkHandler::check_render_pass_begin(const VkRenderPassBeginInfo& begin) const {
-  auto pass = render_passes_.find(raw(begin.renderPass));
-  auto framebuffer = framebuffers_.find(raw(begin.framebuffer));
+  auto pass = render_passes_.find(raw_handle(begin.renderPass));
+  auto framebuffer = framebuffers_.find(raw_handle(begin.framebuffer));
   if (pass == render_passes_.end() || framebuffer == framebuffers_.end())
     return make_error(Errc::kBadValue, "vkCmdBeginRenderPass of a render pass or framebuffer the host does not know");
   uint32_t attachments = framebuffer->second.attachments;

@@ -13,11 +13,6 @@ using namespace wire::vk;
 
 namespace {
 
-template <typename T>
-uint64_t raw(T handle) {
-  return reinterpret_cast<uint64_t>(handle);
-}
-
 uint64_t item(const void* items, uint32_t i) {
   uint64_t v;
   std::memcpy(&v, static_cast<const std::byte*>(items) + i * sizeof v, sizeof v);
@@ -30,37 +25,37 @@ void VkHandler::note_children(uint32_t opcode, const void* args) {
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkAllocateCommandBuffers: {
       auto& a = *static_cast<const VkArgs_vkAllocateCommandBuffers*>(args);
-      note_pool_children(raw(a.pAllocateInfo->commandPool), raw(a.device), VK_OBJECT_TYPE_COMMAND_BUFFER,
+      note_pool_children(raw_handle(a.pAllocateInfo->commandPool), raw_handle(a.device), VK_OBJECT_TYPE_COMMAND_BUFFER,
                          a.pCommandBuffers, a.pAllocateInfo->commandBufferCount);
       break;
     }
     case VkOp::vkAllocateDescriptorSets: {
       auto& a = *static_cast<const VkArgs_vkAllocateDescriptorSets*>(args);
-      note_pool_children(raw(a.pAllocateInfo->descriptorPool), raw(a.device), VK_OBJECT_TYPE_DESCRIPTOR_SET,
+      note_pool_children(raw_handle(a.pAllocateInfo->descriptorPool), raw_handle(a.device), VK_OBJECT_TYPE_DESCRIPTOR_SET,
                          a.pDescriptorSets, a.pAllocateInfo->descriptorSetCount);
       break;
     }
     // Freed one by one: no longer the pool's (a driver may reuse the handle).
     case VkOp::vkFreeCommandBuffers: {
       auto& a = *static_cast<const VkArgs_vkFreeCommandBuffers*>(args);
-      forget_pool_children(raw(a.commandPool), VK_OBJECT_TYPE_COMMAND_BUFFER, a.pCommandBuffers,
+      forget_pool_children(raw_handle(a.commandPool), VK_OBJECT_TYPE_COMMAND_BUFFER, a.pCommandBuffers,
                            a.commandBufferCount);
       break;
     }
     case VkOp::vkFreeDescriptorSets: {
       auto& a = *static_cast<const VkArgs_vkFreeDescriptorSets*>(args);
-      forget_pool_children(raw(a.descriptorPool), VK_OBJECT_TYPE_DESCRIPTOR_SET, a.pDescriptorSets,
+      forget_pool_children(raw_handle(a.descriptorPool), VK_OBJECT_TYPE_DESCRIPTOR_SET, a.pDescriptorSets,
                            a.descriptorSetCount);
       break;
     }
     case VkOp::vkDestroyCommandPool:
-      drop_children(raw(static_cast<const VkArgs_vkDestroyCommandPool*>(args)->commandPool));
+      drop_children(raw_handle(static_cast<const VkArgs_vkDestroyCommandPool*>(args)->commandPool));
       break;
     case VkOp::vkDestroyDescriptorPool:
-      drop_children(raw(static_cast<const VkArgs_vkDestroyDescriptorPool*>(args)->descriptorPool));
+      drop_children(raw_handle(static_cast<const VkArgs_vkDestroyDescriptorPool*>(args)->descriptorPool));
       break;
     case VkOp::vkResetDescriptorPool:
-      drop_children(raw(static_cast<const VkArgs_vkResetDescriptorPool*>(args)->descriptorPool));
+      drop_children(raw_handle(static_cast<const VkArgs_vkResetDescriptorPool*>(args)->descriptorPool));
       break;
     default:
       break;

@@ -21,11 +21,6 @@ using wire::make_error;
 
 namespace {
 
-template <typename T>
-uint64_t raw(T handle) {
-  return reinterpret_cast<uint64_t>(handle);
-}
-
 // A command's first parameter, the command buffer it records into.
 VkCommandBuffer recorded_into(const CommandDesc& cmd, const void* args) {
   VkCommandBuffer cb;
@@ -93,7 +88,7 @@ wire::Status VkHandler::check_begin(const void* args) const {
   if (!inherit) return refused("vkBeginCommandBuffer", "of a secondary command buffer without inheritance info");
   if (!(a.pBeginInfo->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT) || continues_rendering(*inherit))
     return {};
-  auto pass = render_passes_.find(raw(inherit->renderPass));
+  auto pass = render_passes_.find(raw_handle(inherit->renderPass));
   if (pass == render_passes_.end() || inherit->subpass >= pass->second.subpasses)
     return refused("vkBeginCommandBuffer", "continuing no render pass, or a subpass it does not have");
   return {};
@@ -186,7 +181,7 @@ void VkHandler::note_recording(uint32_t opcode, const CommandDesc& cmd, const vo
       const auto& a = *static_cast<const VkArgs_vkAllocateCommandBuffers*>(args);
       const bool secondary = a.pAllocateInfo->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY;
       for (uint32_t i = 0; i < a.pAllocateInfo->commandBufferCount; ++i)
-        recordings_[a.pCommandBuffers[i]] = {.device = raw(a.device), .secondary = secondary};
+        recordings_[a.pCommandBuffers[i]] = {.device = raw_handle(a.device), .secondary = secondary};
       break;
     }
     case VkOp::vkFreeCommandBuffers: {
@@ -195,13 +190,13 @@ void VkHandler::note_recording(uint32_t opcode, const CommandDesc& cmd, const vo
       break;
     }
     case VkOp::vkResetCommandPool:
-      reset_recordings_of_pool(raw(static_cast<const VkArgs_vkResetCommandPool*>(args)->commandPool), false);
+      reset_recordings_of_pool(raw_handle(static_cast<const VkArgs_vkResetCommandPool*>(args)->commandPool), false);
       break;
     case VkOp::vkDestroyCommandPool:
-      reset_recordings_of_pool(raw(static_cast<const VkArgs_vkDestroyCommandPool*>(args)->commandPool), true);
+      reset_recordings_of_pool(raw_handle(static_cast<const VkArgs_vkDestroyCommandPool*>(args)->commandPool), true);
       break;
     case VkOp::vkDestroyDevice: {
-      const uint64_t device = raw(static_cast<const VkArgs_vkDestroyDevice*>(args)->device);
+      const uint64_t device = raw_handle(static_cast<const VkArgs_vkDestroyDevice*>(args)->device);
       std::erase_if(recordings_, [device](const auto& entry) { return entry.second.device == device; });
       break;
     }
@@ -237,7 +232,7 @@ void VkHandler::note_recorded(Recording& r, uint32_t opcode, const void* args) {
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkCmdBeginRenderPass:
     case VkOp::vkCmdBeginRenderPass2: {
-      auto pass = render_passes_.find(raw(render_pass_begin(opcode, args)->renderPass));
+      auto pass = render_passes_.find(raw_handle(render_pass_begin(opcode, args)->renderPass));
       r.within = Recording::Within::kRenderPass;
       r.subpass = 0;
       r.subpasses = pass == render_passes_.end() ? 0 : pass->second.subpasses;
@@ -257,7 +252,7 @@ void VkHandler::note_recorded(Recording& r, uint32_t opcode, const void* args) {
       break;
     case VkOp::vkCmdBindPipeline: {  // of a pipeline check_bind found
       const auto& a = *static_cast<const VkArgs_vkCmdBindPipeline*>(args);
-      const VkPipelineBindPoint point = pipelines_.at(raw(a.pipeline)).bind_point;
+      const VkPipelineBindPoint point = pipelines_.at(raw_handle(a.pipeline)).bind_point;
       r.graphics_bound |= point == VK_PIPELINE_BIND_POINT_GRAPHICS;
       r.compute_bound |= point == VK_PIPELINE_BIND_POINT_COMPUTE;
       break;

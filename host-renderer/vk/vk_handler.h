@@ -112,6 +112,7 @@ class VkHandler {
   // passes' attachments and subpasses, framebuffers' attachments,
   // pipelines' bind points), kept while the object lives.
   void note_shapes(uint32_t opcode, const void* args);
+  void note_pipelines(uint64_t device, uint32_t count, const VkPipeline* made, VkPipelineBindPoint point);
   void forget_shapes_of(uint64_t device);
   wire::Status check_bind(const void* args) const;
   wire::Status check_render_pass_begin(const VkRenderPassBeginInfo& begin) const;

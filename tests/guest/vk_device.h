@@ -50,4 +50,18 @@ inline VkDevice make_device(VkPhysicalDevice gpu) {
   return device;
 }
 
+// The descriptor set layout of tests/guest/shaders/add_one.comp: its
+// uniform buffer at binding 0, its storage buffer at 1.
+inline VkDescriptorSetLayout add_one_set_layout(VkDevice device) {
+  VkDescriptorSetLayoutBinding bindings[2] = {
+      {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+      {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+  VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  info.bindingCount = 2;
+  info.pBindings = bindings;
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  EXPECT_EQ(vkCreateDescriptorSetLayout(device, &info, nullptr, &layout), VK_SUCCESS);
+  return layout;
+}
+
 }  // namespace guesttest

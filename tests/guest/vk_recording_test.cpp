@@ -143,14 +143,7 @@ TEST(VulkanRecording, ComputePipelineBoundForGraphics) {
     module_info.pCode = add_one_comp;
     VkShaderModule module;
     vkCreateShaderModule(device, &module_info, nullptr, &module);
-    VkDescriptorSetLayoutBinding bindings[2] = {
-        {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
-    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    set_info.bindingCount = 2;
-    set_info.pBindings = bindings;
-    VkDescriptorSetLayout set_layout;
-    vkCreateDescriptorSetLayout(device, &set_info, nullptr, &set_layout);
+    VkDescriptorSetLayout set_layout = guesttest::add_one_set_layout(device);
     VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     layout_info.setLayoutCount = 1;
     layout_info.pSetLayouts = &set_layout;

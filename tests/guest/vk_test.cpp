@@ -230,14 +230,8 @@ TEST_F(VulkanTest, DescriptorSetsWrittenThroughATemplate) {
   *static_cast<uint32_t*>(p) = 41;
   vkUnmapMemory(device_, in.memory);
 
-  VkDescriptorSetLayoutBinding bindings[2] = {
-      {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-      {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
-  VkDescriptorSetLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  layout_info.bindingCount = 2;
-  layout_info.pBindings = bindings;
-  VkDescriptorSetLayout set_layout;
-  ASSERT_EQ(vkCreateDescriptorSetLayout(device_, &layout_info, nullptr, &set_layout), VK_SUCCESS);
+  VkDescriptorSetLayout set_layout = guesttest::add_one_set_layout(device_);
+  ASSERT_NE(set_layout, VK_NULL_HANDLE);
   VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
   VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   pool_info.maxSets = 1;
