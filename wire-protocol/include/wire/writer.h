@@ -72,7 +72,9 @@ class Writer {
     if (n) std::memcpy(at, p, n);
   }
   void pad_to(size_t size) {
-    if (size > size_) std::memset(grow(size - size_), 0, size - size_);
+    if (size <= size_) return;
+    const size_t n = size - size_;
+    std::memset(grow(n), 0, n);
   }
   // Room for `n` more bytes; where they go.
   std::byte* grow(size_t n) {
