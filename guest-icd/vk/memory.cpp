@@ -6,6 +6,7 @@
 // comparing the shadow with what was last sent, so coherent memory needs no
 // flush. What the GPU wrote comes back after waits, for memory the GPU may
 // write (gpu_writes.cpp), and after invalidates (docs/vulkan.md, "Memory").
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -349,8 +350,17 @@ VKAPI_ATTR VkResult VKAPI_CALL wait_for_fences(VkDevice device, uint32_t count, 
                                               VkBool32 all, uint64_t timeout) {
   VkResult r = VK_SUCCESS;
   if (!gpu_written_mappings() && wait_without_asking({fences, count}, all, timeout, &r)) return r;
-  VkArgs_vkWaitForFences a{device, count, fences, all, timeout};
-  return wait_and_fetch(VkOp::vkWaitForFences, a);
+  // The host waits at most kMostWaitNs at a time; the rest of the
+  // program's timeout is waited for in more asks.
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  for (;;) {
+    const auto waited = static_cast<uint64_t>(std::chrono::nanoseconds(Clock::now() - start).count());
+    const uint64_t left = timeout > waited ? timeout - waited : 0;
+    VkArgs_vkWaitForFences a{device, count, fences, all, std::min(left, kMostWaitNs)};
+    r = wait_and_fetch(VkOp::vkWaitForFences, a);
+    if (r != VK_TIMEOUT || left <= kMostWaitNs) return r;
+  }
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL get_fence_status(VkDevice device, VkFence fence) {

@@ -163,7 +163,7 @@ class VkHandler {
     VkQueue queue;
     VkFence fence;  // of the submission; null when none (or destroyed since)
   };
-  void settle_before(uint32_t opcode, const void* args);
+  void settle_before(uint32_t opcode, void* args);
   void note_in_flight(uint32_t opcode, const void* args);
   void settle(VkCommandBuffer cb);
   void settle_pool(VkCommandPool pool);

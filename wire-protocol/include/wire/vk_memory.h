@@ -12,6 +12,10 @@
 
 namespace wire::vk {
 
+// The longest one vkWaitForFences waits on the host; the guest asks again
+// until the program's own timeout has passed.
+constexpr uint64_t kMostWaitNs = 250'000'000;
+
 enum class MemoryOp : uint32_t {
   // MemoryRange, then a Data of `size` bytes: written into the host's mapping.
   kWriteMemory = kFirstVkOpcode + 0xF000,
