@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "vk/chain.h"
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
 
@@ -17,33 +18,19 @@ using wire::Errc;
 using wire::make_error;
 using namespace wire::vk;
 
-namespace {
-
-// The attachments a render pass begin names in its
-// VkRenderPassAttachmentBeginInfo (imageless framebuffers), if it has one.
-const VkRenderPassAttachmentBeginInfo* attachments_named(const VkRenderPassBeginInfo& begin) {
-  for (auto* s = static_cast<const VkBaseInStructure*>(begin.pNext); s; s = s->pNext)
-    if (s->sType == VK_STRUCTURE_TYPE_RENDER_PASS_ATTACHMENT_BEGIN_INFO)
-      return reinterpret_cast<const VkRenderPassAttachmentBeginInfo*>(s);
-  return nullptr;
-}
-
-}  // namespace
-
 void VkHandler::note_shapes(uint32_t opcode, const void* args) {
+  // Either version of vkCreateRenderPass: the same counts.
+  auto note_pass = [this](const auto& a) {
+    render_passes_[raw_handle(*a.pRenderPass)] = {raw_handle(a.device), a.pCreateInfo->attachmentCount,
+                                                  a.pCreateInfo->subpassCount};
+  };
   switch (static_cast<VkOp>(opcode)) {
-    case VkOp::vkCreateRenderPass: {
-      auto& a = *static_cast<const VkArgs_vkCreateRenderPass*>(args);
-      render_passes_[raw_handle(*a.pRenderPass)] = {raw_handle(a.device), a.pCreateInfo->attachmentCount,
-                                             a.pCreateInfo->subpassCount};
+    case VkOp::vkCreateRenderPass:
+      note_pass(*static_cast<const VkArgs_vkCreateRenderPass*>(args));
       break;
-    }
-    case VkOp::vkCreateRenderPass2: {
-      auto& a = *static_cast<const VkArgs_vkCreateRenderPass2*>(args);
-      render_passes_[raw_handle(*a.pRenderPass)] = {raw_handle(a.device), a.pCreateInfo->attachmentCount,
-                                             a.pCreateInfo->subpassCount};
+    case VkOp::vkCreateRenderPass2:
+      note_pass(*static_cast<const VkArgs_vkCreateRenderPass2*>(args));
       break;
-    }
     case VkOp::vkDestroyRenderPass:
       render_passes_.erase(raw_handle(static_cast<const VkArgs_vkDestroyRenderPass*>(args)->renderPass));
       break;
@@ -108,7 +95,9 @@ wire::Status VkHandler::check_render_pass_begin(const VkRenderPassBeginInfo& beg
     return make_error(Errc::kBadValue, "vkCmdBeginRenderPass of a render pass or framebuffer the host does not know");
   uint32_t attachments = framebuffer->second.attachments;
   if (framebuffer->second.imageless) {
-    const VkRenderPassAttachmentBeginInfo* named = attachments_named(begin);
+    // The views come with the begin (VkRenderPassAttachmentBeginInfo).
+    auto* named = reinterpret_cast<const VkRenderPassAttachmentBeginInfo*>(
+        find_in_chain(begin.pNext, VK_STRUCTURE_TYPE_RENDER_PASS_ATTACHMENT_BEGIN_INFO));
     attachments = named ? named->attachmentCount : 0;
   }
   if (attachments != pass->second.attachments)

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "vk/chain.h"
 #include "vk/submitted.h"
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
@@ -30,12 +31,6 @@ VkCommandBuffer recorded_into(const CommandDesc& cmd, const void* args) {
 
 wire::Error refused(std::string_view command, std::string_view why) {
   return make_error(Errc::kBadValue, std::string(command) + " " + std::string(why));
-}
-
-bool continues_rendering(const VkCommandBufferInheritanceInfo& inherit) {
-  for (auto* s = static_cast<const VkBaseInStructure*>(inherit.pNext); s; s = s->pNext)
-    if (s->sType == VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_RENDERING_INFO) return true;
-  return false;
 }
 
 // Each command buffer a vkQueueSubmit or vkQueueSubmit2 names.
@@ -86,7 +81,8 @@ wire::Status VkHandler::check_begin(const void* args) const {
   if (!it->second.secondary) return {};
   const VkCommandBufferInheritanceInfo* inherit = a.pBeginInfo->pInheritanceInfo;
   if (!inherit) return refused("vkBeginCommandBuffer", "of a secondary command buffer without inheritance info");
-  if (!(a.pBeginInfo->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT) || continues_rendering(*inherit))
+  const bool continues = a.pBeginInfo->flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT;
+  if (!continues || find_in_chain(inherit->pNext, VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_RENDERING_INFO))
     return {};
   auto pass = render_passes_.find(raw_handle(inherit->renderPass));
   if (pass == render_passes_.end() || inherit->subpass >= pass->second.subpasses)
@@ -151,7 +147,7 @@ wire::Status VkHandler::check_executed(const Recording& primary, const void* arg
     auto it = recordings_.find(a.pCommandBuffers[i]);
     if (it == recordings_.end() || !it->second.secondary || it->second.stage != Recording::Stage::kExecutable)
       return refused("vkCmdExecuteCommands", "of a command buffer that is not a recorded secondary");
-    if (it->second.continues != inside)
+    if ((it->second.within == Recording::Within::kContinued) != inside)
       return refused("vkCmdExecuteCommands", inside ? "of a secondary that does not continue the render pass"
                                                     : "of a secondary made for a render pass, outside one");
   }
@@ -212,7 +208,7 @@ void VkHandler::note_recording(uint32_t opcode, const CommandDesc& cmd, const vo
       const bool continues = r.secondary && (flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT);
       r = {.device = r.device, .secondary = r.secondary, .stage = Recording::Stage::kRecording,
            .within = continues ? Recording::Within::kContinued : Recording::Within::kNone,
-           .one_time = (flags & VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0, .continues = continues};
+           .one_time = (flags & VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0};
       break;
     }
     case VkOp::vkEndCommandBuffer:

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "vk/chain.h"
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
 #include "wire/vk_memory.h"
@@ -25,12 +26,6 @@ constexpr VkMemoryPropertyFlags kShareable = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT
 bool offers(const std::vector<VkExtensionProperties>& extensions, std::string_view name) {
   for (const auto& e : extensions)
     if (name == e.extensionName) return true;
-  return false;
-}
-
-bool chain_has(const void* next, VkStructureType type) {
-  for (auto* p = static_cast<const VkBaseInStructure*>(next); p; p = p->pNext)
-    if (p->sType == type) return true;
   return false;
 }
 
@@ -69,7 +64,7 @@ wire::Result<uint64_t> VkHandler::create_buffer(void* args) {
   VkBufferCreateInfo info = *a.pCreateInfo;
   VkExternalMemoryBufferCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO, info.pNext,
                                             VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT};
-  if (area_devices_.contains(a.device) && !chain_has(info.pNext, external.sType)) {
+  if (area_devices_.contains(a.device) && !find_in_chain(info.pNext, external.sType)) {
     VkPhysicalDeviceExternalBufferInfo query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_BUFFER_INFO, nullptr,
                                              info.flags, info.usage,
                                              VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT};
@@ -89,7 +84,7 @@ wire::Result<uint64_t> VkHandler::create_image(void* args) {
   const uint32_t tiling = raw(info.tiling);
   const bool plain = (tiling == VK_IMAGE_TILING_LINEAR || tiling == VK_IMAGE_TILING_OPTIMAL) &&
                      raw(info.initialLayout) != VK_IMAGE_LAYOUT_PREINITIALIZED;
-  if (area_devices_.contains(a.device) && plain && !chain_has(info.pNext, external.sType)) {
+  if (area_devices_.contains(a.device) && plain && !find_in_chain(info.pNext, external.sType)) {
     VkPhysicalDeviceExternalImageFormatInfo handle{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO,
                                                    nullptr, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT};
     VkPhysicalDeviceImageFormatInfo2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2, &handle};

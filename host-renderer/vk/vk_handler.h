@@ -78,13 +78,14 @@ class VkHandler {
   // submitted (drivers trust these and crash on what the spec forbids).
   struct Recording {
     enum class Stage : uint8_t { kInitial, kRecording, kExecutable, kInvalid };
+    // kContinued: a secondary begun to continue its primary's render pass,
+    // for the whole of its recording (it can begin or end none).
     enum class Within : uint8_t { kNone, kRenderPass, kRendering, kContinued };
     uint64_t device = 0;
     bool secondary = false;
     Stage stage = Stage::kInitial;
     Within within = Within::kNone;
     bool one_time = false;   // invalid once submitted
-    bool continues = false;  // a secondary begun to continue a render pass
     uint32_t subpass = 0;
     uint32_t subpasses = 0;
     bool graphics_bound = false;
