@@ -19,6 +19,7 @@ wire::Status HandleTable::reserve(std::span<const wire::vk::NewHandle> made) con
 }
 
 void HandleTable::add(VkObjectType type, uint64_t id, uint64_t host, uint64_t device) {
+  forget_recent(id);
   by_id_[id] = {type, host, device};
   by_host_[{type, host}] = id;
 }
@@ -34,6 +35,7 @@ uint64_t HandleTable::add_host_chosen(VkObjectType type, uint64_t host) {
 void HandleTable::remove(VkObjectType type, uint64_t host) {
   auto it = by_host_.find({type, host});
   if (it == by_host_.end()) return;
+  forget_recent(it->second);
   by_id_.erase(it->second);
   by_host_.erase(it);
 }
@@ -47,6 +49,7 @@ void HandleTable::remove_if(Pred pred) {
     }
     auto back = by_host_.find({it->second.type, it->second.host});
     if (back != by_host_.end() && back->second == it->first) by_host_.erase(back);
+    forget_recent(it->first);
     it = by_id_.erase(it);
   }
 }
@@ -72,10 +75,13 @@ uint64_t HandleTable::to_wire(VkObjectType type, bool, uint64_t host) {
 
 wire::Result<uint64_t> HandleTable::from_wire(VkObjectType type, bool, uint64_t id) {
   if (id == 0) return uint64_t{0};
+  Recent& last = recent(id);
+  if (last.id == id && last.type == type) return last.host;
   auto it = by_id_.find(id);
   if (it == by_id_.end()) return make_error(Errc::kBadName, "no object " + std::to_string(id));
   if (it->second.type != type)
     return make_error(Errc::kBadName, "object " + std::to_string(id) + " is of another type");
+  last = {id, type, it->second.host};
   return it->second.host;
 }
 

@@ -4,6 +4,7 @@
 // never made, or one whose device is gone.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -49,8 +50,21 @@ class HandleTable : public wire::vk::Handles {
     uint64_t host;
     uint64_t device;
   };
+  // The ids named last, by their low bits: a frame's commands name the
+  // same few objects again and again. A slot holds what by_id_ holds, or
+  // id 0; every change of by_id_ clears the slot of its id.
+  struct Recent {
+    uint64_t id = 0;
+    VkObjectType type{};
+    uint64_t host = 0;
+  };
+  static constexpr size_t kRecent = 64;
+  Recent& recent(uint64_t id) const { return recent_[id % kRecent]; }
+  void forget_recent(uint64_t id) const { recent(id) = {}; }
+
   template <typename Pred>
   void remove_if(Pred pred);
+  mutable std::array<Recent, kRecent> recent_{};
   std::unordered_map<uint64_t, Entry> by_id_;
   std::map<std::pair<VkObjectType, uint64_t>, uint64_t> by_host_;
   uint64_t next_host_chosen_ = kHostChosen | 1;

@@ -1,5 +1,5 @@
-// What the host spends decoding the Vulkan commands of a frame: a draw,
-// a buffer copy of four regions and a submit, each into an argument record
+// What the host spends decoding the Vulkan commands of a frame: draws,
+// push constants, a buffer copy of four regions and a submit, each into an argument record
 // of its own, as the host's handler does (one arena, reset per command).
 #include <benchmark/benchmark.h>
 
@@ -51,6 +51,18 @@ void BM_DecodeDrawIndexed(benchmark::State& state) {
   decode_loop(state, VkOp::vkCmdDrawIndexed, encoded(VkOp::vkCmdDrawIndexed, a));
 }
 
+void BM_DecodeDraw(benchmark::State& state) {
+  VkArgs_vkCmdDraw a{cb(), 4, 1, 0, 0};
+  decode_loop(state, VkOp::vkCmdDraw, encoded(VkOp::vkCmdDraw, a));
+}
+
+void BM_DecodePushConstants32(benchmark::State& state) {
+  const float values[8] = {0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f, 1.0f};
+  VkArgs_vkCmdPushConstants a{cb(), reinterpret_cast<VkPipelineLayout>(uint64_t{0x13}), VK_SHADER_STAGE_VERTEX_BIT,
+                              0, sizeof values, values};
+  decode_loop(state, VkOp::vkCmdPushConstants, encoded(VkOp::vkCmdPushConstants, a));
+}
+
 void BM_DecodeCopyBuffer4(benchmark::State& state) {
   VkBufferCopy regions[4] = {{0, 0, 64}, {64, 64, 64}, {128, 128, 64}, {192, 192, 64}};
   VkArgs_vkCmdCopyBuffer a{cb(), reinterpret_cast<VkBuffer>(uint64_t{0x11}), reinterpret_cast<VkBuffer>(uint64_t{0x12}),
@@ -70,6 +82,8 @@ void BM_DecodeQueueSubmit(benchmark::State& state) {
 }
 
 BENCHMARK(BM_DecodeDrawIndexed);
+BENCHMARK(BM_DecodeDraw);
+BENCHMARK(BM_DecodePushConstants32);
 BENCHMARK(BM_DecodeCopyBuffer4);
 BENCHMARK(BM_DecodeQueueSubmit);
 

@@ -506,11 +506,20 @@ const StructDesc* struct_by_stype(VkStructureType stype) {
   return it != all.end() && it->stype == stype ? it->desc : nullptr;
 }
 
+// Vulkan's opcodes are dense from kFirstVkOpcode: one look into a table
+// indexed by them, for every command a guest sends.
 const CommandDesc* command_desc(uint32_t opcode) {
-  auto all = command_descs();
-  auto it = std::lower_bound(all.begin(), all.end(), opcode,
-                             [](const CommandDesc* c, uint32_t op) { return c->opcode < op; });
-  return it != all.end() && (*it)->opcode == opcode ? *it : nullptr;
+  static const std::vector<const CommandDesc*> by_opcode = [] {
+    std::vector<const CommandDesc*> table;
+    for (const CommandDesc* c : command_descs()) {
+      const size_t i = c->opcode - kFirstVkOpcode;
+      if (i >= table.size()) table.resize(i + 1, nullptr);
+      table[i] = c;
+    }
+    return table;
+  }();
+  const size_t i = opcode - size_t{kFirstVkOpcode};
+  return opcode >= kFirstVkOpcode && i < by_opcode.size() ? by_opcode[i] : nullptr;
 }
 
 const MemberDesc* destroyed_param(const CommandDesc& cmd) {
@@ -524,9 +533,10 @@ const MemberDesc* destroyed_param(const CommandDesc& cmd) {
 Result<void*> Arena::alloc(uint64_t count, uint64_t size, size_t at) {
   constexpr size_t kAlignment = alignof(std::max_align_t);
   constexpr size_t kBlock = 64u << 10;
-  if (size && count > (limit_ - used_) / size)
+  uint64_t wanted = 0;
+  if (__builtin_mul_overflow(count, size, &wanted) || wanted > limit_ - std::min(limit_, used_))
     return make_error(Errc::kLimit, "more than " + std::to_string(limit_ >> 20) + " MiB for one command", at);
-  const size_t bytes = (std::max<size_t>(count * size, 1) + kAlignment - 1) & ~(kAlignment - 1);
+  const size_t bytes = (std::max<size_t>(wanted, 1) + kAlignment - 1) & ~(kAlignment - 1);
   while (current_ < blocks_.size() && blocks_[current_].size - offset_ < bytes) {
     ++current_;
     offset_ = 0;
@@ -653,12 +663,93 @@ Status decode_out_handles(Reader& r, const MemberDesc& m, Arena& a, std::byte* f
 
 }  // namespace
 
+namespace {
+
+// A command's leading parameters that are single values and handles, where
+// each lies on the wire is known before it is read: every vkCmd* starts
+// with its command buffer, and most continue with values. They are decoded
+// with one bounds check, as the loop below would decode them.
+struct FlatParam {
+  uint32_t wire;  // offset in the payload
+  uint32_t size;
+  const MemberDesc* desc;
+};
+
+bool is_flat(const MemberDesc& m) {
+  if (m.fixed != 1) return false;
+  if (m.kind == Kind::kHandle) return true;
+  return m.kind == Kind::kScalar && (m.size == 1 || m.size == 2 || m.size == 4 || m.size == 8);
+}
+
+struct FlatPrefix {
+  std::vector<FlatParam> params;
+  size_t wire_bytes = 0;
+
+  FlatPrefix() = default;
+  explicit FlatPrefix(const CommandDesc& cmd) {
+    for (const MemberDesc& m : cmd.fields()) {
+      if (!is_flat(m)) break;
+      const size_t size = m.kind == Kind::kHandle ? kHandleBytes : m.size;
+      const size_t align = std::min(size, kAlign);
+      wire_bytes = (wire_bytes + align - 1) & ~(align - 1);
+      params.push_back({static_cast<uint32_t>(wire_bytes), static_cast<uint32_t>(size), &m});
+      wire_bytes += size;
+    }
+  }
+};
+
+const FlatPrefix& flat_prefix(const CommandDesc& cmd) {
+  static const std::vector<FlatPrefix> by_opcode = [] {
+    std::vector<FlatPrefix> table;
+    for (const CommandDesc* c : command_descs()) {
+      const size_t i = c->opcode - kFirstVkOpcode;
+      if (i >= table.size()) table.resize(i + 1);
+      table[i] = FlatPrefix(*c);
+    }
+    return table;
+  }();
+  return by_opcode.at(cmd.opcode - kFirstVkOpcode);
+}
+
+void copy_scalar(std::byte* dst, const std::byte* src, uint32_t size) {
+  switch (size) {
+    case 4: return std::memcpy(dst, src, 4), void();
+    case 8: return std::memcpy(dst, src, 8), void();
+    default: return std::memcpy(dst, src, size), void();
+  }
+}
+
+// The flat prefix's parameters, or none when the payload is too short (the
+// loop then reads them and says where it ends); how many were decoded.
+Result<uint32_t> decode_flat(Reader& r, const CommandDesc& cmd, void* args, Handles& h) {
+  const FlatPrefix& prefix = flat_prefix(cmd);
+  const size_t start = r.offset();
+  const std::byte* src = r.take(prefix.wire_bytes);
+  if (!src) return 0u;
+  for (const FlatParam& p : prefix.params) {
+    const MemberDesc& m = *p.desc;
+    std::byte* field = at(args, m.offset);
+    if (m.kind == Kind::kScalar) {
+      copy_scalar(field, src + p.wire, p.size);
+      continue;
+    }
+    auto v = h.from_wire(m.object_type, m.dispatchable, load<uint64_t>(src + p.wire));
+    if (!v) return make_error(v.error().code, std::string(m.name) + ": " + v.error().detail, start + p.wire);
+    store(field, *v);
+  }
+  return static_cast<uint32_t>(prefix.params.size());
+}
+
+}  // namespace
+
 Status decode_args(Reader& r, const CommandDesc& cmd, Arena& arena, void* args, Handles& handles,
                    std::vector<NewHandle>& created) {
   const size_t start = r.offset();
   SentCounts sent(cmd.param_count);
   static const StructDesc kNoOwner{"arguments", VkStructureType(0), 0, nullptr, 0, nullptr, 0};
-  for (uint32_t i = 0; i < cmd.param_count; ++i) {
+  auto flat = decode_flat(r, cmd, args, handles);
+  if (!flat) return flat.error();
+  for (uint32_t i = *flat; i < cmd.param_count; ++i) {
     const MemberDesc& m = cmd.params[i];
     std::byte* field = at(args, m.offset);
     if (m.kind == Kind::kAllocator) {
@@ -681,6 +772,7 @@ Status decode_args(Reader& r, const CommandDesc& cmd, Arena& arena, void* args, 
     }
   }
   if (r.remaining()) return make_error(Errc::kBadLength, "bytes after the arguments", r.offset());
+  if (*flat == cmd.param_count) return {};  // no pointers to count
   return check_counts(cmd.fields(), sent.all(), args, start);
 }
 

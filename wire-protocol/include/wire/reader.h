@@ -93,6 +93,15 @@ class Reader {
   // changing them races only with itself.
   Result<Data> get_data_in_place();
 
+  // The next `n` bytes as they lie, or null (and nothing read) when fewer
+  // are left or the position is not aligned: for a run of values whose
+  // layout from an aligned start the caller knows.
+  const std::byte* take(size_t n) {
+    if (pos_ % kAlign || pos_ > data_.size() || data_.size() - pos_ < n) return nullptr;
+    const std::byte* p = data_.data() + pos_;
+    pos_ += n;
+    return p;
+  }
   size_t offset() const { return base_ + pos_; }
   size_t remaining() const { return pos_ <= data_.size() ? data_.size() - pos_ : 0; }
 

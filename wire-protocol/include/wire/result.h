@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <variant>
@@ -55,19 +56,32 @@ class [[nodiscard]] Result {
   std::variant<T, Error> v_;
 };
 
+// A success is one null pointer: the error lives out of line, so the
+// per-command paths that return a Status at every step build and destroy
+// no string for the error they do not have.
 template <>
 class [[nodiscard]] Result<void> {
  public:
   Result() = default;
-  Result(Error error) : error_(std::move(error)), ok_(false) {}
+  Result(Error error) : error_(std::make_unique<Error>(std::move(error))) {}
+  Result(const Result& other) : error_(other.error_ ? std::make_unique<Error>(*other.error_) : nullptr) {}
+  Result& operator=(const Result& other) {
+    if (this != &other) error_ = other.error_ ? std::make_unique<Error>(*other.error_) : nullptr;
+    return *this;
+  }
+  Result(Result&&) noexcept = default;
+  Result& operator=(Result&&) noexcept = default;
 
-  bool ok() const { return ok_; }
-  explicit operator bool() const { return ok_; }
-  const Error& error() const { return error_; }
+  bool ok() const { return !error_; }
+  explicit operator bool() const { return ok(); }
+  const Error& error() const { return error_ ? *error_ : no_error(); }
 
  private:
-  Error error_{Errc::kIo, {}, 0};
-  bool ok_ = true;
+  static const Error& no_error() {
+    static const Error none{Errc::kIo, {}, 0};
+    return none;
+  }
+  std::unique_ptr<Error> error_;
 };
 
 using Status = Result<void>;
