@@ -125,6 +125,62 @@ Result<bool> get_present(Reader& r) {
   return *v == 1;
 }
 
+// -- commands whose first parameters are values --------------------------------
+
+// A command's leading parameters that are single values and handles, where
+// each lies on the wire is known before it is read: every vkCmd* starts
+// with its command buffer, and most continue with values. They are decoded
+// with one bounds check, as the loop below would decode them.
+struct FlatParam {
+  uint32_t wire;  // offset in the payload
+  uint32_t size;
+  const MemberDesc* desc;
+};
+
+bool is_flat(const MemberDesc& m) {
+  if (m.fixed != 1) return false;
+  if (m.kind == Kind::kHandle) return true;
+  return m.kind == Kind::kScalar && (m.size == 1 || m.size == 2 || m.size == 4 || m.size == 8);
+}
+
+struct FlatPrefix {
+  std::vector<FlatParam> params;
+  size_t wire_bytes = 0;
+
+  FlatPrefix() = default;
+  explicit FlatPrefix(const CommandDesc& cmd) {
+    for (const MemberDesc& m : cmd.fields()) {
+      if (!is_flat(m)) break;
+      const size_t size = m.kind == Kind::kHandle ? kHandleBytes : m.size;
+      const size_t align = std::min(size, kAlign);
+      wire_bytes = (wire_bytes + align - 1) & ~(align - 1);
+      params.push_back({static_cast<uint32_t>(wire_bytes), static_cast<uint32_t>(size), &m});
+      wire_bytes += size;
+    }
+  }
+};
+
+const FlatPrefix& flat_prefix(const CommandDesc& cmd) {
+  static const std::vector<FlatPrefix> by_opcode = [] {
+    std::vector<FlatPrefix> table;
+    for (const CommandDesc* c : command_descs()) {
+      const size_t i = c->opcode - kFirstVkOpcode;
+      if (i >= table.size()) table.resize(i + 1);
+      table[i] = FlatPrefix(*c);
+    }
+    return table;
+  }();
+  return by_opcode.at(cmd.opcode - kFirstVkOpcode);
+}
+
+void copy_scalar(std::byte* dst, const std::byte* src, uint32_t size) {
+  switch (size) {
+    case 4: return std::memcpy(dst, src, 4), void();
+    case 8: return std::memcpy(dst, src, 8), void();
+    default: return std::memcpy(dst, src, size), void();
+  }
+}
+
 // -- encoding (the side whose program made the values) -------------------------
 
 void encode_body(Writer& w, const StructDesc& d, const void* s, Handles& h, bool in_chain);
@@ -576,9 +632,30 @@ Status decode_struct_into(Reader& r, const StructDesc& desc, void* out, Handles&
 
 // -- commands ------------------------------------------------------------------
 
+namespace {
+
+// The flat prefix's parameters laid out as the loop below would put them,
+// when the command starts aligned; how many were encoded.
+size_t encode_flat(Writer& w, const CommandDesc& cmd, const void* args, Handles& h) {
+  const FlatPrefix& prefix = flat_prefix(cmd);
+  std::byte* dst = w.put_zeroed(prefix.wire_bytes);
+  if (!dst) return 0;
+  for (const FlatParam& p : prefix.params) {
+    const MemberDesc& m = *p.desc;
+    const std::byte* field = at(args, m.offset);
+    if (m.kind == Kind::kScalar)
+      copy_scalar(dst + p.wire, field, p.size);
+    else
+      store(dst + p.wire, h.to_wire(m.object_type, m.dispatchable, load<uint64_t>(field)));
+  }
+  return prefix.params.size();
+}
+
+}  // namespace
+
 Expected encode_args(Writer& w, const CommandDesc& cmd, const void* args, GuestHandles& handles) {
   Expected expected;
-  for (const MemberDesc& m : cmd.fields()) {
+  for (const MemberDesc& m : cmd.fields().subspan(encode_flat(w, cmd, args, handles))) {
     const std::byte* field = at(args, m.offset);
     if (m.kind < Kind::kOutScalar) {
       encode_member(w, nullptr, m, args, handles, false);
@@ -659,64 +736,6 @@ Status decode_out_handles(Reader& r, const MemberDesc& m, Arena& a, std::byte* f
   *sent = *n;
   store<void*>(field, *n ? slots : nullptr);
   return {};
-}
-
-}  // namespace
-
-namespace {
-
-// A command's leading parameters that are single values and handles, where
-// each lies on the wire is known before it is read: every vkCmd* starts
-// with its command buffer, and most continue with values. They are decoded
-// with one bounds check, as the loop below would decode them.
-struct FlatParam {
-  uint32_t wire;  // offset in the payload
-  uint32_t size;
-  const MemberDesc* desc;
-};
-
-bool is_flat(const MemberDesc& m) {
-  if (m.fixed != 1) return false;
-  if (m.kind == Kind::kHandle) return true;
-  return m.kind == Kind::kScalar && (m.size == 1 || m.size == 2 || m.size == 4 || m.size == 8);
-}
-
-struct FlatPrefix {
-  std::vector<FlatParam> params;
-  size_t wire_bytes = 0;
-
-  FlatPrefix() = default;
-  explicit FlatPrefix(const CommandDesc& cmd) {
-    for (const MemberDesc& m : cmd.fields()) {
-      if (!is_flat(m)) break;
-      const size_t size = m.kind == Kind::kHandle ? kHandleBytes : m.size;
-      const size_t align = std::min(size, kAlign);
-      wire_bytes = (wire_bytes + align - 1) & ~(align - 1);
-      params.push_back({static_cast<uint32_t>(wire_bytes), static_cast<uint32_t>(size), &m});
-      wire_bytes += size;
-    }
-  }
-};
-
-const FlatPrefix& flat_prefix(const CommandDesc& cmd) {
-  static const std::vector<FlatPrefix> by_opcode = [] {
-    std::vector<FlatPrefix> table;
-    for (const CommandDesc* c : command_descs()) {
-      const size_t i = c->opcode - kFirstVkOpcode;
-      if (i >= table.size()) table.resize(i + 1);
-      table[i] = FlatPrefix(*c);
-    }
-    return table;
-  }();
-  return by_opcode.at(cmd.opcode - kFirstVkOpcode);
-}
-
-void copy_scalar(std::byte* dst, const std::byte* src, uint32_t size) {
-  switch (size) {
-    case 4: return std::memcpy(dst, src, 4), void();
-    case 8: return std::memcpy(dst, src, 8), void();
-    default: return std::memcpy(dst, src, size), void();
-  }
 }
 
 // The flat prefix's parameters, or none when the payload is too short (the

@@ -52,6 +52,15 @@ class Writer {
     append(&value, sizeof value);
   }
 
+  // `n` zeroed bytes to lay out as put() would from here, or null (nothing
+  // written) when here is not aligned.
+  std::byte* put_zeroed(size_t n) {
+    if (size_ % kAlign) return nullptr;
+    std::byte* at = grow(n);
+    std::memset(at, 0, n);
+    return at;
+  }
+
   // A pointer argument's bytes: null, inline, or through the blob heap.
   void put_data(const void* data, size_t size);
   // A pointer argument that is an offset into a bound buffer object.
