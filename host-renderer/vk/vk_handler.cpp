@@ -62,7 +62,7 @@ VkHandler::~VkHandler() {
   account_.objects -= std::min(account_.objects, handles_.size());
 }
 
-VkHandler::Special VkHandler::special(uint32_t opcode) const {
+VkHandler::Special VkHandler::special(uint32_t opcode) {
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkCreateInstance: return &VkHandler::create_instance;
     case VkOp::vkCreateDevice: return &VkHandler::create_device;
@@ -77,6 +77,24 @@ VkHandler::Special VkHandler::special(uint32_t opcode) const {
   }
 }
 
+// Found once for every opcode: a frame's thousands of commands each cost
+// one look into this table.
+const VkHandler::Runner* VkHandler::runner(uint32_t opcode) {
+  static const std::vector<Runner> table = [] {
+    std::vector<Runner> t;
+    for (const CommandDesc* c : command_descs()) {
+      const size_t i = c->opcode - wire::kFirstVkOpcode;
+      if (i >= t.size()) t.resize(i + 1);
+      t[i] = {c, host_call(c->opcode), special(c->opcode)};
+    }
+    return t;
+  }();
+  const size_t i = opcode - size_t{wire::kFirstVkOpcode};
+  if (opcode < wire::kFirstVkOpcode || i >= table.size()) return nullptr;
+  const Runner& r = table[i];
+  return r.desc && (r.call || r.own) ? &r : nullptr;
+}
+
 wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer& reply) {
   if (opcode == static_cast<uint32_t>(MemoryOp::kPresentMemory)) return present_memory(payload);
   if (opcode == static_cast<uint32_t>(MemoryOp::kWindowGone)) {
@@ -87,20 +105,23 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   }
   if (opcode == static_cast<uint32_t>(MemoryOp::kPlaceInArea)) return place_in_area(payload);
   if (opcode >= static_cast<uint32_t>(MemoryOp::kWriteMemory)) return run_memory_op(opcode, payload, reply);
-  const CommandDesc* cmd = command_desc(opcode);
-  HostCall call = host_call(opcode);
-  Special own = special(opcode);
-  if (!cmd || (!call && !own))
+  const Runner* runs = runner(opcode);
+  if (!runs)
     return make_error(Errc::kUnknownOpcode, "a Vulkan command the host does not run: " + std::to_string(opcode),
                       payload.offset());
+  const CommandDesc* cmd = runs->desc;
+  const HostCall call = runs->call;
+  const Special own = runs->own;
   arena_.reset();
   created_.clear();
   auto args = arena_.alloc(1, cmd->args_size, payload.offset());
   if (!args) return args.error();
   WIRE_TRY(decode_args(payload, *cmd, arena_, *args, handles_, created_));
-  WIRE_TRY(reserve(created_));
+  if (!created_.empty()) WIRE_TRY(reserve(created_));
   WIRE_TRY(fit_driver_reads(opcode, *args));
   WIRE_TRY(check_recording(opcode, *cmd, *args));
+  if (cmd->recorded.scope != RenderPassScope::kNone && cmd->ret == Ret::kVoid && !own && !cmd->synchronous)
+    return run_recorded(opcode, *cmd, call, *args);
   settle_before(opcode, *args);
   const size_t objects_before = handles_.size();
   uint64_t ret = 0;
@@ -134,6 +155,16 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
     return make_error(Errc::kIo, std::string(cmd->name) + " failed on the host: VkResult " +
                                      std::to_string(static_cast<int32_t>(ret)), payload.offset());
   if (cmd->synchronous) encode_reply(reply, *cmd, *args, ret, handles_);
+  return {};
+}
+
+// A command recorded into a command buffer (vk.xml gives it a render pass
+// scope) makes, ends, waits for and submits nothing, and returns nothing:
+// of the notes below only the recording's own state follows it. Most of a
+// frame's commands take this way.
+wire::Status VkHandler::run_recorded(uint32_t opcode, const CommandDesc& cmd, HostCall call, void* args) {
+  call(dispatch_, args);
+  note_recording(opcode, cmd, args);
   return {};
 }
 

@@ -56,7 +56,16 @@ class VkHandler {
  private:
   // A command whose driver call needs the host's own care first.
   using Special = wire::Result<uint64_t> (VkHandler::*)(void* args);
-  Special special(uint32_t opcode) const;
+  static Special special(uint32_t opcode);
+  // What runs a command: its description, and the driver's entry or the
+  // handler's own; null for an opcode the host does not run.
+  struct Runner {
+    const wire::vk::CommandDesc* desc = nullptr;
+    HostCall call = nullptr;
+    Special own = nullptr;
+  };
+  static const Runner* runner(uint32_t opcode);
+  wire::Status run_recorded(uint32_t opcode, const wire::vk::CommandDesc& cmd, HostCall call, void* args);
   void keep_drivers_loaded();
 
   wire::Result<uint64_t> create_instance(void* args);

@@ -49,6 +49,7 @@ Error Reader::truncated(size_t wanted) const {
 }
 
 void HeapCopies::next_command() {
+  if (copies_.empty()) return;  // the previous command copied nothing: nothing to drop
   copies_.clear();
   blocks_used_ = 0;
   copied_ = 0;
