@@ -160,18 +160,18 @@ struct FlatPrefix {
   }
 };
 
-const FlatPrefix& flat_prefix(const CommandDesc& cmd) {
-  static const std::vector<FlatPrefix> by_opcode = [] {
-    std::vector<FlatPrefix> table;
-    for (const CommandDesc* c : command_descs()) {
-      const size_t i = c->opcode - kFirstVkOpcode;
-      if (i >= table.size()) table.resize(i + 1);
-      table[i] = FlatPrefix(*c);
-    }
-    return table;
-  }();
-  return by_opcode.at(cmd.opcode - kFirstVkOpcode);
-}
+// By opcode, made when the library loads (the descriptions are constants).
+const std::vector<FlatPrefix> kFlatPrefixes = [] {
+  std::vector<FlatPrefix> table;
+  for (const CommandDesc* c : command_descs()) {
+    const size_t i = c->opcode - kFirstVkOpcode;
+    if (i >= table.size()) table.resize(i + 1);
+    table[i] = FlatPrefix(*c);
+  }
+  return table;
+}();
+
+inline const FlatPrefix& flat_prefix(const CommandDesc& cmd) { return kFlatPrefixes[cmd.opcode - kFirstVkOpcode]; }
 
 void copy_scalar(std::byte* dst, const std::byte* src, uint32_t size) {
   switch (size) {
@@ -586,13 +586,12 @@ const MemberDesc* destroyed_param(const CommandDesc& cmd) {
   return nullptr;
 }
 
-Result<void*> Arena::alloc(uint64_t count, uint64_t size, size_t at) {
-  constexpr size_t kAlignment = alignof(std::max_align_t);
+Result<void*> Arena::alloc_any(uint64_t count, uint64_t size, size_t at) {
   constexpr size_t kBlock = 64u << 10;
   uint64_t wanted = 0;
   if (__builtin_mul_overflow(count, size, &wanted) || wanted > limit_ - std::min(limit_, used_))
     return make_error(Errc::kLimit, "more than " + std::to_string(limit_ >> 20) + " MiB for one command", at);
-  const size_t bytes = (std::max<size_t>(wanted, 1) + kAlignment - 1) & ~(kAlignment - 1);
+  const size_t bytes = round_up(std::max<size_t>(wanted, 1));
   while (current_ < blocks_.size() && blocks_[current_].size - offset_ < bytes) {
     ++current_;
     offset_ = 0;
@@ -764,10 +763,14 @@ Result<uint32_t> decode_flat(Reader& r, const CommandDesc& cmd, void* args, Hand
 Status decode_args(Reader& r, const CommandDesc& cmd, Arena& arena, void* args, Handles& handles,
                    std::vector<NewHandle>& created) {
   const size_t start = r.offset();
-  SentCounts sent(cmd.param_count);
-  static const StructDesc kNoOwner{"arguments", VkStructureType(0), 0, nullptr, 0, nullptr, 0};
   auto flat = decode_flat(r, cmd, args, handles);
   if (!flat) return flat.error();
+  if (*flat == cmd.param_count) {  // values and handles alone: no pointers to count
+    if (r.remaining()) return make_error(Errc::kBadLength, "bytes after the arguments", r.offset());
+    return {};
+  }
+  SentCounts sent(cmd.param_count);
+  static const StructDesc kNoOwner{"arguments", VkStructureType(0), 0, nullptr, 0, nullptr, 0};
   for (uint32_t i = *flat; i < cmd.param_count; ++i) {
     const MemberDesc& m = cmd.params[i];
     std::byte* field = at(args, m.offset);
@@ -791,7 +794,6 @@ Status decode_args(Reader& r, const CommandDesc& cmd, Arena& arena, void* args, 
     }
   }
   if (r.remaining()) return make_error(Errc::kBadLength, "bytes after the arguments", r.offset());
-  if (*flat == cmd.param_count) return {};  // no pointers to count
   return check_counts(cmd.fields(), sent.all(), args, start);
 }
 

@@ -8,8 +8,10 @@
 // memory. docs/wire-format.md, "Vulkan commands", gives the layout.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -140,11 +142,29 @@ class GuestHandles : public Handles {
 class Arena {
  public:
   explicit Arena(size_t limit = 64u << 20) : limit_(limit) {}
-  Result<void*> alloc(uint64_t count, uint64_t size, size_t at);
+  Result<void*> alloc(uint64_t count, uint64_t size, size_t at) {
+    // Most are one small record with room left in the block: here, inline.
+    if (count == 1 && size <= kInlineBytes && current_ < blocks_.size()) {
+      const size_t bytes = round_up(size ? size : 1);
+      if (blocks_[current_].size - offset_ >= bytes && bytes <= limit_ - std::min(limit_, used_)) {
+        std::byte* p = blocks_[current_].bytes.get() + offset_;
+        std::memset(p, 0, bytes);
+        offset_ += bytes;
+        used_ += bytes;
+        return static_cast<void*>(p);
+      }
+    }
+    return alloc_any(count, size, at);
+  }
   void reset();
   size_t used() const { return used_; }
 
  private:
+  static constexpr size_t kAlignment = alignof(std::max_align_t);
+  static constexpr size_t kInlineBytes = 256;
+  static size_t round_up(size_t bytes) { return (bytes + kAlignment - 1) & ~(kAlignment - 1); }
+  Result<void*> alloc_any(uint64_t count, uint64_t size, size_t at);
+
   struct Block {
     std::unique_ptr<std::byte[]> bytes;
     size_t size;
