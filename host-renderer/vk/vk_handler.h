@@ -64,6 +64,7 @@ class VkHandler {
     HostCall call = nullptr;
     Special own = nullptr;
   };
+  static const std::vector<Runner> kRunners;
   static const Runner* runner(uint32_t opcode);
   wire::Status run_recorded(uint32_t opcode, const wire::vk::CommandDesc& cmd, HostCall call, void* args);
   void keep_drivers_loaded();

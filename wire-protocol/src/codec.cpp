@@ -133,18 +133,9 @@ Result<Data> Reader::read_data(bool private_copy) {
   return make_error(Errc::kBadValue, "data kind " + std::to_string(*kind), offset());
 }
 
-Result<CommandIterator::Command> CommandIterator::next() {
-  if (batch_.size() - pos_ < sizeof(CommandHeader)) {
-    return make_error(Errc::kTruncated, "command header", pos_);
-  }
-  CommandHeader h;
-  std::memcpy(&h, batch_.data() + pos_, sizeof h);
-  if (h.size < sizeof h || h.size % kAlign != 0 || h.size > batch_.size() - pos_) {
-    return make_error(Errc::kBadLength, "command size " + std::to_string(h.size), pos_);
-  }
-  Command cmd{h.opcode, pos_, batch_.subspan(pos_ + sizeof h, h.size - sizeof h)};
-  pos_ += h.size;
-  return cmd;
+Error CommandIterator::bad_header(bool truncated, uint32_t size) const {
+  if (truncated) return make_error(Errc::kTruncated, "command header", pos_);
+  return make_error(Errc::kBadLength, "command size " + std::to_string(size), pos_);
 }
 
 }  // namespace wire

@@ -607,14 +607,11 @@ Result<void*> Arena::alloc_any(uint64_t count, uint64_t size, size_t at) {
   return static_cast<void*>(p);
 }
 
-void Arena::reset() {
-  // What one large command needed is not kept for all the small ones after it.
+// What one large command needed is not kept for all the small ones after it.
+void Arena::drop_large_blocks() {
   size_t keep = 0, kept = 0;
-  while (keep < blocks_.size() && kept + blocks_[keep].size <= (1u << 20)) kept += blocks_[keep++].size;
+  while (keep < blocks_.size() && kept + blocks_[keep].size <= kKeptBytes) kept += blocks_[keep++].size;
   blocks_.resize(keep);
-  current_ = 0;
-  offset_ = 0;
-  used_ = 0;
 }
 
 void encode_struct(Writer& w, const StructDesc& desc, const void* value, Handles& handles) {

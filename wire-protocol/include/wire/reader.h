@@ -129,9 +129,18 @@ class CommandIterator {
 
   bool done() const { return pos_ >= batch_.size(); }
   // Next command, or an error when its header or size does not fit.
-  Result<Command> next();
+  Result<Command> next() {
+    if (batch_.size() - pos_ < sizeof(CommandHeader)) return bad_header(true, 0);
+    CommandHeader h;
+    std::memcpy(&h, batch_.data() + pos_, sizeof h);
+    if (h.size < sizeof h || h.size % kAlign != 0 || h.size > batch_.size() - pos_) return bad_header(false, h.size);
+    Command cmd{h.opcode, pos_, batch_.subspan(pos_ + sizeof h, h.size - sizeof h)};
+    pos_ += h.size;
+    return cmd;
+  }
 
  private:
+  Error bad_header(bool truncated, uint32_t size) const;
   std::span<const std::byte> batch_;
   size_t pos_ = 0;
 };

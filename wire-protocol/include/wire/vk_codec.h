@@ -156,14 +156,21 @@ class Arena {
     }
     return alloc_any(count, size, at);
   }
-  void reset();
+  void reset() {
+    current_ = 0;
+    offset_ = 0;
+    used_ = 0;
+    if (blocks_.size() > 1 || (!blocks_.empty() && blocks_[0].size > kKeptBytes)) drop_large_blocks();
+  }
   size_t used() const { return used_; }
 
  private:
   static constexpr size_t kAlignment = alignof(std::max_align_t);
   static constexpr size_t kInlineBytes = 256;
   static size_t round_up(size_t bytes) { return (bytes + kAlignment - 1) & ~(kAlignment - 1); }
+  static constexpr size_t kKeptBytes = 1u << 20;
   Result<void*> alloc_any(uint64_t count, uint64_t size, size_t at);
+  void drop_large_blocks();
 
   struct Block {
     std::unique_ptr<std::byte[]> bytes;
