@@ -133,8 +133,12 @@ Result<bool> get_present(Reader& r) {
 // with one bounds check, as the loop below would decode them.
 struct FlatParam {
   uint32_t wire;  // offset in the payload
+  uint32_t arg;   // offset in the argument record
   uint32_t size;
-  const MemberDesc* desc;
+  bool handle;
+  bool dispatchable;
+  VkObjectType object_type;
+  const char* name;
 };
 
 bool is_flat(const MemberDesc& m) {
@@ -154,7 +158,8 @@ struct FlatPrefix {
       const size_t size = m.kind == Kind::kHandle ? kHandleBytes : m.size;
       const size_t align = std::min(size, kAlign);
       wire_bytes = (wire_bytes + align - 1) & ~(align - 1);
-      params.push_back({static_cast<uint32_t>(wire_bytes), static_cast<uint32_t>(size), &m});
+      params.push_back({static_cast<uint32_t>(wire_bytes), m.offset, static_cast<uint32_t>(size),
+                        m.kind == Kind::kHandle, m.dispatchable, m.object_type, m.name});
       wire_bytes += size;
     }
   }
@@ -637,12 +642,11 @@ size_t encode_flat(Writer& w, const CommandDesc& cmd, const void* args, Handles&
   std::byte* dst = w.put_zeroed(prefix.wire_bytes);
   if (!dst) return 0;
   for (const FlatParam& p : prefix.params) {
-    const MemberDesc& m = *p.desc;
-    const std::byte* field = at(args, m.offset);
-    if (m.kind == Kind::kScalar)
+    const std::byte* field = at(args, p.arg);
+    if (!p.handle)
       copy_scalar(dst + p.wire, field, p.size);
     else
-      store(dst + p.wire, h.to_wire(m.object_type, m.dispatchable, load<uint64_t>(field)));
+      store(dst + p.wire, h.to_wire(p.object_type, p.dispatchable, load<uint64_t>(field)));
   }
   return prefix.params.size();
 }
@@ -742,14 +746,13 @@ Result<uint32_t> decode_flat(Reader& r, const CommandDesc& cmd, void* args, Hand
   const std::byte* src = r.take(prefix.wire_bytes);
   if (!src) return 0u;
   for (const FlatParam& p : prefix.params) {
-    const MemberDesc& m = *p.desc;
-    std::byte* field = at(args, m.offset);
-    if (m.kind == Kind::kScalar) {
+    std::byte* field = at(args, p.arg);
+    if (!p.handle) {
       copy_scalar(field, src + p.wire, p.size);
       continue;
     }
-    auto v = h.from_wire(m.object_type, m.dispatchable, load<uint64_t>(src + p.wire));
-    if (!v) return make_error(v.error().code, std::string(m.name) + ": " + v.error().detail, start + p.wire);
+    auto v = h.from_wire(p.object_type, p.dispatchable, load<uint64_t>(src + p.wire));
+    if (!v) return make_error(v.error().code, std::string(p.name) + ": " + v.error().detail, start + p.wire);
     store(field, *v);
   }
   return static_cast<uint32_t>(prefix.params.size());
