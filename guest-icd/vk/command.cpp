@@ -70,7 +70,7 @@ void send_pending(Connection& conn, Outgoing& out, uint64_t* ticket) {
 
 }  // namespace
 
-void send_async(uint32_t opcode, const std::function<void(wire::Writer&)>& fill) {
+void send_async(uint32_t opcode, WriteFn fill) {
   Outgoing& out = outgoing();
   std::lock_guard lock(out.mu);
   Connection* conn = connection(out);
@@ -93,7 +93,7 @@ std::shared_ptr<Connection> vulkan_connection() {
   return connection(out) ? out.conn : nullptr;
 }
 
-wire::Result<std::vector<std::byte>> send_sync(const std::function<void(wire::Writer&)>& write) {
+wire::Result<std::vector<std::byte>> send_sync(WriteFn write) {
   Outgoing& out = outgoing();
   std::unique_lock lock(out.mu);
   Connection* conn = connection(out);
@@ -105,7 +105,7 @@ wire::Result<std::vector<std::byte>> send_sync(const std::function<void(wire::Wr
   return conn->wait_reply(ticket);
 }
 
-void write_command(wire::Writer& w, uint32_t opcode, const std::function<void(wire::Writer&)>& fill) {
+void write_command(wire::Writer& w, uint32_t opcode, WriteFn fill) {
   const size_t at = w.begin(opcode);
   fill(w);
   w.end(at);
@@ -128,17 +128,9 @@ uint64_t run_command_then_read(const CommandDesc& cmd, void* args, std::span<con
   *read = false;
   GuestObjects& objects = GuestObjects::instance();
   Expected expected;
-  // One reference captured: std::function keeps it without allocating, for
-  // every command a program records.
-  struct Encoding {
-    const CommandDesc& cmd;
-    void* args;
-    GuestObjects& objects;
-    Expected& expected;
-  } job{cmd, args, objects, expected};
-  auto encode = [&job](wire::Writer& w) {
-    job.expected = encode_args(w, job.cmd, job.args, job.objects);
-    forget_destroyed(job.cmd, job.args);
+  auto encode = [&](wire::Writer& w) {
+    expected = encode_args(w, cmd, args, objects);
+    forget_destroyed(cmd, args);
   };
   if (!cmd.synchronous) {
     send_async(cmd.opcode, encode);

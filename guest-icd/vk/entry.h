@@ -3,9 +3,9 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include <vulkan/vulkan.h>
@@ -23,9 +23,25 @@ namespace icd::vk {
 // (VK_ERROR_DEVICE_LOST once the host lost this guest's Vulkan or is gone).
 uint64_t run_command(const wire::vk::CommandDesc& cmd, void* args);
 
+// What writes into a batch, borrowed for one call: nothing is copied or
+// allocated for it, once for every command a program records.
+class WriteFn {
+ public:
+  template <typename F>
+    requires(std::is_invocable_v<F&, wire::Writer&> && !std::is_same_v<std::remove_cvref_t<F>, WriteFn>)
+  WriteFn(F&& f)  // NOLINT: converts any callable, as std::function would
+      : object_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
+        call_([](void* o, wire::Writer& w) { (*static_cast<std::remove_reference_t<F>*>(o))(w); }) {}
+  void operator()(wire::Writer& w) const { call_(object_, w); }
+
+ private:
+  void* object_;
+  void (*call_)(void*, wire::Writer&);
+};
+
 // Conduit's own commands, in the same order as the program's: `fill`
 // writes one command's payload.
-void send_async(uint32_t opcode, const std::function<void(wire::Writer&)>& fill);
+void send_async(uint32_t opcode, WriteFn fill);
 
 // Sends what waits in the buffer now, without waiting for anything.
 void send_commands_now();
@@ -42,7 +58,7 @@ struct MemoryRead {
 };
 // Sends what waits with the commands `write` adds (whole commands) and
 // returns the host's reply to them all.
-wire::Result<std::vector<std::byte>> send_sync(const std::function<void(wire::Writer&)>& write);
+wire::Result<std::vector<std::byte>> send_sync(WriteFn write);
 void write_memory_read(wire::Writer& w, uint64_t memory, uint64_t size);
 bool take_memory_read(wire::Reader& r, uint64_t size, std::byte* out);
 
