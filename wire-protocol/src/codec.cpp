@@ -48,8 +48,7 @@ Error Reader::truncated(size_t wanted) const {
                     offset());
 }
 
-void HeapCopies::next_command() {
-  if (copies_.empty()) return;  // the previous command copied nothing: nothing to drop
+void HeapCopies::drop_copies() {
   copies_.clear();
   blocks_used_ = 0;
   copied_ = 0;

@@ -769,6 +769,15 @@ Status decode_args(Reader& r, const CommandDesc& cmd, Arena& arena, void* args, 
     if (r.remaining()) return make_error(Errc::kBadLength, "bytes after the arguments", r.offset());
     return {};
   }
+  if (*flat + 1 == cmd.param_count && cmd.params[*flat].kind == Kind::kBytes) {
+    // Values, then one block of bytes (vkCmdPushConstants, vkCmdUpdateBuffer):
+    // the block's count is the only one to check.
+    const MemberDesc& m = cmd.params[*flat];
+    uint64_t sent = UINT64_MAX;
+    WIRE_TRY(decode_pointer(r, m, arena, at(args, m.offset), handles, &sent));
+    if (r.remaining()) return make_error(Errc::kBadLength, "bytes after the arguments", r.offset());
+    return check_counts({&m, 1}, {&sent, 1}, args, start);
+  }
   SentCounts sent(cmd.param_count);
   static const StructDesc kNoOwner{"arguments", VkStructureType(0), 0, nullptr, 0, nullptr, 0};
   for (uint32_t i = *flat; i < cmd.param_count; ++i) {

@@ -36,8 +36,10 @@ class HeapCopies {
   HeapCopies& operator=(const HeapCopies&) = delete;
 
   std::span<const std::byte> heap() const { return heap_; }
-  // Drops the copies of the previous command.
-  void next_command();
+  // Drops the copies of the previous command (most copy nothing).
+  void next_command() {
+    if (!copies_.empty()) drop_copies();
+  }
   // A copy of heap bytes [offset, offset + size), which the caller checked
   // lie in the heap, referenced at byte `at` of the command. One command's
   // references may copy at most the heap's size: the peer can have no more
@@ -48,6 +50,8 @@ class HeapCopies {
   size_t kept_bytes() const;
 
  private:
+  void drop_copies();
+
   struct Copy {
     size_t at;
     std::span<const std::byte> bytes;
