@@ -313,6 +313,44 @@ TEST(VkCodec, SizesTheDriverReadsPastTheCountsAreRefused) {
   EXPECT_FALSE(decodes(spec_desc, &spec));
 }
 
+// A count read from an enum member the guest set to a value no enumerator
+// has (found by fuzz_decoder: rasterizationSamples of 0x91000000 sizes
+// pSampleMask) is a number like any other; under UBSan its load was
+// undefined behaviour.
+TEST(VkCodec, CountsFromEnumsWithoutAnEnumeratorAreNumbers) {
+  TestHandles h;
+  VkPipelineMultisampleStateCreateInfo state{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+  const uint32_t samples = 0x91000000;
+  std::memcpy(&state.rasterizationSamples, &samples, sizeof samples);
+  const StructDesc& desc = *struct_by_stype(VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO);
+  auto bytes = encode(desc, &state, h);  // pSampleMask null: it may be
+  Arena arena;
+  VkPipelineMultisampleStateCreateInfo out{};
+  wire::Reader r(bytes, 0);
+  ASSERT_TRUE(decode_struct(r, desc, arena, &out, h).ok());
+  uint32_t decoded = 0;
+  std::memcpy(&decoded, &out.rasterizationSamples, sizeof decoded);
+  EXPECT_EQ(decoded, samples);
+
+  // One word of mask sent for 32 samples, then the samples changed on the
+  // wire: millions of words would be read, and the decoder refuses it.
+  const uint32_t mask = ~0u;
+  const uint32_t thirty_two = 32;
+  state.pSampleMask = &mask;
+  std::memcpy(&state.rasterizationSamples, &thirty_two, sizeof thirty_two);
+  auto one_word = encode(desc, &state, h);
+  bool patched = false;
+  for (size_t i = 0; i + 4 <= one_word.size() && !patched; i += 4)
+    if (std::memcmp(&one_word[i], &thirty_two, 4) == 0) {
+      std::memcpy(&one_word[i], &samples, 4);
+      patched = true;
+    }
+  ASSERT_TRUE(patched);
+  wire::Reader r2(one_word, 0);
+  Arena a2;
+  EXPECT_FALSE(decode_struct(r2, desc, a2, &out, h).ok());
+}
+
 TEST(VkCodec, ForeignHandlesAndImpossibleCountsAreRefused) {
   VkBufferCopy regions[2] = {{0, 0, 4}, {4, 8, 4}};
   TestHandles h;

@@ -15,6 +15,7 @@
 #include <memory>
 #include <span>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <vulkan/vulkan.h>
@@ -109,6 +110,20 @@ struct CarriedExtension {
   const char* name;
   bool instance;  // else a device extension
 };
+
+// A count as the other side wrote it. An enum's bytes are read as its
+// underlying integer: a value no enumerator has (a hostile guest's
+// rasterizationSamples) is a count like any other, not undefined behaviour.
+template <typename T>
+uint64_t count_value(const T& v) {
+  if constexpr (std::is_enum_v<T>) {
+    std::underlying_type_t<T> raw;
+    std::memcpy(&raw, &v, sizeof raw);
+    return static_cast<uint64_t>(raw);
+  } else {
+    return static_cast<uint64_t>(v);
+  }
+}
 
 // Generated tables.
 std::span<const CarriedExtension> carried_extensions();
