@@ -175,7 +175,7 @@ void VkHandler::note_recording(uint32_t opcode, const CommandDesc& cmd, const vo
   switch (op) {
     case VkOp::vkAllocateCommandBuffers: {
       const auto& a = *static_cast<const VkArgs_vkAllocateCommandBuffers*>(args);
-      const bool secondary = a.pAllocateInfo->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY;
+      const bool secondary = as_number(a.pAllocateInfo->level) == VK_COMMAND_BUFFER_LEVEL_SECONDARY;
       for (uint32_t i = 0; i < a.pAllocateInfo->commandBufferCount; ++i)
         recordings_[a.pCommandBuffers[i]] = {.device = raw_handle(a.device), .secondary = secondary};
       break;

@@ -29,15 +29,6 @@ bool offers(const std::vector<VkExtensionProperties>& extensions, std::string_vi
   return false;
 }
 
-// An enum member of a guest's structure as the number it holds: a hostile
-// value need not be one of the enum's.
-template <typename Enum>
-uint32_t raw(const Enum& value) {
-  uint32_t v;
-  std::memcpy(&v, &value, sizeof v);
-  return v;
-}
-
 bool importable(const VkExternalMemoryProperties& p) {
   return p.externalMemoryFeatures & VK_EXTERNAL_MEMORY_FEATURE_IMPORTABLE_BIT;
 }
@@ -81,14 +72,14 @@ wire::Result<uint64_t> VkHandler::create_image(void* args) {
   VkExternalMemoryImageCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO, info.pNext,
                                            VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT};
   // External images may not start preinitialized (VUID-VkImageCreateInfo-pNext-01443).
-  const uint32_t tiling = raw(info.tiling);
+  const auto tiling = static_cast<uint32_t>(wire::vk::as_number(info.tiling));
   const bool plain = (tiling == VK_IMAGE_TILING_LINEAR || tiling == VK_IMAGE_TILING_OPTIMAL) &&
-                     raw(info.initialLayout) != VK_IMAGE_LAYOUT_PREINITIALIZED;
+                     wire::vk::as_number(info.initialLayout) != VK_IMAGE_LAYOUT_PREINITIALIZED;
   if (area_devices_.contains(a.device) && plain && !find_in_chain(info.pNext, external.sType)) {
     VkPhysicalDeviceExternalImageFormatInfo handle{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_IMAGE_FORMAT_INFO,
                                                    nullptr, VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT};
     VkPhysicalDeviceImageFormatInfo2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_IMAGE_FORMAT_INFO_2, &handle};
-    std::memcpy(&query.format, &info.format, sizeof query.format);  // copied as numbers, as raw() reads them
+    std::memcpy(&query.format, &info.format, sizeof query.format);  // copied as numbers, as as_number() reads them
     std::memcpy(&query.type, &info.imageType, sizeof query.type);
     query.tiling = static_cast<VkImageTiling>(tiling);
     query.usage = info.usage;

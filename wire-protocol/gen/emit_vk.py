@@ -50,14 +50,14 @@ def _count_expr(length, owner):
         path = match.group(0)
         if "->" in path:
             head, tail = path.split("->", 1)
-            return f"({owner}.{head} ? count_value({owner}.{head}->{tail}) : 0)"
-        return f"count_value({owner}.{path})"
+            return f"({owner}.{head} ? as_number({owner}.{head}->{tail}) : 0)"
+        return f"as_number({owner}.{path})"
     return re.sub(r"[A-Za-z_]\w*(?:->[A-Za-z_]\w*)?", member, expr)
 
 
 def _count_fn(fn_name, owner_type, length, enumerated=False):
     if enumerated:
-        body = f"return a.{length} ? count_value(*a.{length}) : 0;"
+        body = f"return a.{length} ? as_number(*a.{length}) : 0;"
     else:
         body = f"return {_count_expr(length, 'a')};"
     return (f"uint64_t {fn_name}(const void* owner) {{\n"

@@ -111,11 +111,12 @@ struct CarriedExtension {
   bool instance;  // else a device extension
 };
 
-// A count as the other side wrote it. An enum's bytes are read as its
-// underlying integer: a value no enumerator has (a hostile guest's
-// rasterizationSamples) is a count like any other, not undefined behaviour.
+// A member as the number the other side wrote. An enum's bytes are read as
+// its underlying integer: a value no enumerator has (a hostile guest's
+// rasterizationSamples or level) is a number like any other, not undefined
+// behaviour. Counts, and the host's own looks at enum members, go through it.
 template <typename T>
-uint64_t count_value(const T& v) {
+uint64_t as_number(const T& v) {
   if constexpr (std::is_enum_v<T>) {
     std::underlying_type_t<T> raw;
     std::memcpy(&raw, &v, sizeof raw);
