@@ -5,7 +5,6 @@
 // guest's stream spliced from two programs binds one's compute pipeline as
 // the other's graphics one).
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "vk/chain.h"
@@ -78,10 +77,7 @@ void VkHandler::forget_shapes_of(uint64_t device) {
 wire::Status VkHandler::check_bind(const void* args) const {
   const auto& a = *static_cast<const VkArgs_vkCmdBindPipeline*>(args);
   auto it = pipelines_.find(raw_handle(a.pipeline));
-  uint32_t point;  // read as a number: the guest's value need not be one of the enum's
-  static_assert(sizeof point == sizeof a.pipelineBindPoint);
-  std::memcpy(&point, &a.pipelineBindPoint, sizeof point);
-  if (it == pipelines_.end() || static_cast<uint32_t>(it->second.bind_point) != point)
+  if (it == pipelines_.end() || as_number(it->second.bind_point) != as_number(a.pipelineBindPoint))
     return make_error(Errc::kBadValue, "vkCmdBindPipeline of a pipeline at a bind point it was not made for");
   return {};
 }

@@ -79,21 +79,12 @@ VkHandler::Special VkHandler::special(uint32_t opcode) {
 
 // Found once for every opcode, when the program starts: a frame's thousands
 // of commands each cost one look into this table.
-const std::vector<VkHandler::Runner> VkHandler::kRunners = [] {
-  std::vector<Runner> t;
-  for (const CommandDesc* c : command_descs()) {
-    const size_t i = c->opcode - wire::kFirstVkOpcode;
-    if (i >= t.size()) t.resize(i + 1);
-    t[i] = {c, host_call(c->opcode), special(c->opcode)};
-  }
-  return t;
-}();
+const std::vector<VkHandler::Runner> VkHandler::kRunners = per_command<Runner>(
+    [](const CommandDesc& c) { return Runner{&c, host_call(c.opcode), special(c.opcode)}; });
 
 const VkHandler::Runner* VkHandler::runner(uint32_t opcode) {
-  const size_t i = opcode - size_t{wire::kFirstVkOpcode};
-  if (opcode < wire::kFirstVkOpcode || i >= kRunners.size()) return nullptr;
-  const Runner& r = kRunners[i];
-  return r.desc && (r.call || r.own) ? &r : nullptr;
+  const Runner* r = entry_of(kRunners, opcode);
+  return r && r->desc && (r->call || r->own) ? r : nullptr;
 }
 
 wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer& reply) {

@@ -156,8 +156,7 @@ struct FlatPrefix {
     for (const MemberDesc& m : cmd.fields()) {
       if (!is_flat(m)) break;
       const size_t size = m.kind == Kind::kHandle ? kHandleBytes : m.size;
-      const size_t align = std::min(size, kAlign);
-      wire_bytes = (wire_bytes + align - 1) & ~(align - 1);
+      wire_bytes = scalar_at(wire_bytes, size);
       params.push_back({static_cast<uint32_t>(wire_bytes), m.offset, static_cast<uint32_t>(size),
                         m.kind == Kind::kHandle, m.dispatchable, m.object_type, m.name});
       wire_bytes += size;
@@ -165,25 +164,20 @@ struct FlatPrefix {
   }
 };
 
-// By opcode, made when the library loads (the descriptions are constants).
-const std::vector<FlatPrefix> kFlatPrefixes = [] {
-  std::vector<FlatPrefix> table;
-  for (const CommandDesc* c : command_descs()) {
-    const size_t i = c->opcode - kFirstVkOpcode;
-    if (i >= table.size()) table.resize(i + 1);
-    table[i] = FlatPrefix(*c);
-  }
-  return table;
-}();
+// Made when the library loads (the descriptions are constants).
+const std::vector<FlatPrefix> kFlatPrefixes =
+    per_command<FlatPrefix>([](const CommandDesc& c) { return FlatPrefix(c); });
 
-inline const FlatPrefix& flat_prefix(const CommandDesc& cmd) { return kFlatPrefixes[cmd.opcode - kFirstVkOpcode]; }
+const FlatPrefix& flat_prefix(const CommandDesc& cmd) { return *entry_of(kFlatPrefixes, cmd.opcode); }
 
+// By sizes known when compiled: a call to memcpy costs more than the value.
 void copy_scalar(std::byte* dst, const std::byte* src, uint32_t size) {
-  switch (size) {
-    case 4: return std::memcpy(dst, src, 4), void();
-    case 8: return std::memcpy(dst, src, 8), void();
-    default: return std::memcpy(dst, src, size), void();
-  }
+  if (size == 4)
+    std::memcpy(dst, src, 4);
+  else if (size == 8)
+    std::memcpy(dst, src, 8);
+  else
+    std::memcpy(dst, src, size);
 }
 
 // -- encoding (the side whose program made the values) -------------------------
@@ -570,17 +564,9 @@ const StructDesc* struct_by_stype(VkStructureType stype) {
 // Vulkan's opcodes are dense from kFirstVkOpcode: one look into a table
 // indexed by them, for every command a guest sends.
 const CommandDesc* command_desc(uint32_t opcode) {
-  static const std::vector<const CommandDesc*> by_opcode = [] {
-    std::vector<const CommandDesc*> table;
-    for (const CommandDesc* c : command_descs()) {
-      const size_t i = c->opcode - kFirstVkOpcode;
-      if (i >= table.size()) table.resize(i + 1, nullptr);
-      table[i] = c;
-    }
-    return table;
-  }();
-  const size_t i = opcode - size_t{kFirstVkOpcode};
-  return opcode >= kFirstVkOpcode && i < by_opcode.size() ? by_opcode[i] : nullptr;
+  static const auto by_opcode = per_command<const CommandDesc*>([](const CommandDesc& c) { return &c; });
+  const CommandDesc* const* entry = entry_of(by_opcode, opcode);
+  return entry ? *entry : nullptr;
 }
 
 const MemberDesc* destroyed_param(const CommandDesc& cmd) {
@@ -738,6 +724,11 @@ Status decode_out_handles(Reader& r, const MemberDesc& m, Arena& a, std::byte* f
   return {};
 }
 
+Status nothing_after(const Reader& r) {
+  if (r.remaining()) return make_error(Errc::kBadLength, "bytes after the arguments", r.offset());
+  return {};
+}
+
 // The flat prefix's parameters, or none when the payload is too short (the
 // loop then reads them and says where it ends); how many were decoded.
 Result<uint32_t> decode_flat(Reader& r, const CommandDesc& cmd, void* args, Handles& h) {
@@ -765,23 +756,13 @@ Status decode_args(Reader& r, const CommandDesc& cmd, Arena& arena, void* args, 
   const size_t start = r.offset();
   auto flat = decode_flat(r, cmd, args, handles);
   if (!flat) return flat.error();
-  if (*flat == cmd.param_count) {  // values and handles alone: no pointers to count
-    if (r.remaining()) return make_error(Errc::kBadLength, "bytes after the arguments", r.offset());
-    return {};
-  }
-  if (*flat + 1 == cmd.param_count && cmd.params[*flat].kind == Kind::kBytes) {
-    // Values, then one block of bytes (vkCmdPushConstants, vkCmdUpdateBuffer):
-    // the block's count is the only one to check.
-    const MemberDesc& m = cmd.params[*flat];
-    uint64_t sent = UINT64_MAX;
-    WIRE_TRY(decode_pointer(r, m, arena, at(args, m.offset), handles, &sent));
-    if (r.remaining()) return make_error(Errc::kBadLength, "bytes after the arguments", r.offset());
-    return check_counts({&m, 1}, {&sent, 1}, args, start);
-  }
-  SentCounts sent(cmd.param_count);
+  // Only the parameters after the flat ones can be pointers to count.
+  const auto rest = cmd.fields().subspan(*flat);
+  if (rest.empty()) return nothing_after(r);  // most vkCmd*: no counts to keep
+  SentCounts sent(rest.size());
   static const StructDesc kNoOwner{"arguments", VkStructureType(0), 0, nullptr, 0, nullptr, 0};
-  for (uint32_t i = *flat; i < cmd.param_count; ++i) {
-    const MemberDesc& m = cmd.params[i];
+  for (size_t i = 0; i < rest.size(); ++i) {
+    const MemberDesc& m = rest[i];
     std::byte* field = at(args, m.offset);
     if (m.kind == Kind::kAllocator) {
       store<void*>(field, nullptr);
@@ -802,8 +783,8 @@ Status decode_args(Reader& r, const CommandDesc& cmd, Arena& arena, void* args, 
       WIRE_TRY(decode_member(r, kNoOwner, m, arena, args, handles, false, &sent[i]));
     }
   }
-  if (r.remaining()) return make_error(Errc::kBadLength, "bytes after the arguments", r.offset());
-  return check_counts(cmd.fields(), sent.all(), args, start);
+  WIRE_TRY(nothing_after(r));
+  return check_counts(rest, sent.all(), args, start);
 }
 
 void encode_reply(Writer& w, const CommandDesc& cmd, const void* args, uint64_t ret, Handles& handles) {

@@ -43,6 +43,13 @@ enum class DataKind : uint32_t {
 
 constexpr size_t align_up(size_t n) { return (n + kAlign - 1) & ~(kAlign - 1); }
 
+// Where a scalar of `size` bytes starts at or after `at`: aligned to
+// min(size, kAlign), the rule every reader and writer of scalars follows.
+constexpr size_t scalar_at(size_t at, size_t size) {
+  const size_t a = size < kAlign ? size : kAlign;
+  return (at + a - 1) & ~(a - 1);
+}
+
 // One stable opcode table in ranges: below kFirstGlOpcode Conduit's own
 // (control and replies); then GL (wire-protocol/gl-opcodes.txt); from
 // kFirstVkOpcode Vulkan (wire-protocol/vk-opcodes.txt). Each is append-only.

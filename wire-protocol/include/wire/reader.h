@@ -81,8 +81,7 @@ class Reader {
   template <typename T>
   Result<T> get() {
     static_assert(std::is_trivially_copyable_v<T>);
-    constexpr size_t a = sizeof(T) < kAlign ? sizeof(T) : kAlign;
-    size_t at = (pos_ + a - 1) & ~(a - 1);
+    const size_t at = scalar_at(pos_, sizeof(T));
     if (at > data_.size() || data_.size() - at < sizeof(T)) return truncated(sizeof(T));
     T value;
     std::memcpy(&value, data_.data() + at, sizeof(T));

@@ -134,6 +134,27 @@ const StructDesc* plain_struct(std::string_view name);  // structures without sT
 const StructDesc* struct_by_stype(VkStructureType stype);
 const CommandDesc* command_desc(uint32_t opcode);
 
+// Something of every generated command, in a table indexed by opcode (they
+// are dense from kFirstVkOpcode): `make(desc)` gives each its entry, and
+// opcodes without a command keep T's default.
+template <typename T, typename Make>
+std::vector<T> per_command(Make make) {
+  std::vector<T> table;
+  for (const CommandDesc* c : command_descs()) {
+    const size_t i = c->opcode - kFirstVkOpcode;
+    if (i >= table.size()) table.resize(i + 1);
+    table[i] = make(*c);
+  }
+  return table;
+}
+
+// The entry of `opcode` in a per_command table, or null.
+template <typename T>
+const T* entry_of(const std::vector<T>& table, uint32_t opcode) {
+  const size_t i = opcode - size_t{kFirstVkOpcode};
+  return opcode >= kFirstVkOpcode && i < table.size() ? &table[i] : nullptr;
+}
+
 // How one side names handles. A guest's dispatchable handle is a pointer to
 // its object, its other handles are the ids themselves; a host's are the
 // driver's. Ids are 64-bit, 0 is VK_NULL_HANDLE.

@@ -47,8 +47,7 @@ class Writer {
   template <typename T>
   void put(T value) {
     static_assert(std::is_trivially_copyable_v<T>);
-    constexpr size_t a = sizeof(T) < kAlign ? sizeof(T) : kAlign;
-    pad_to((size_ + a - 1) & ~(a - 1));
+    pad_to(scalar_at(size_, sizeof(T)));
     append(&value, sizeof value);
   }
 
