@@ -244,7 +244,7 @@ void Connection::handle_batch(std::span<const std::byte> commands) {
           lost_ = true;
           return;
         }
-        replies_[waiting_.front()].assign(data->bytes.begin(), data->bytes.end());
+        if (!given_up_.erase(waiting_.front())) replies_[waiting_.front()].assign(data->bytes.begin(), data->bytes.end());
         waiting_.pop_front();
         break;
       }
@@ -288,22 +288,35 @@ bool Connection::wait_until(const std::function<bool()>& ready, milliseconds tim
 }
 
 wire::Result<std::vector<std::byte>> Connection::wait_reply(uint64_t ticket) {
+  auto reply = wait_reply_unless(ticket, [] { return false; });
+  if (!reply) return reply.error();
+  return std::move(**reply);
+}
+
+wire::Result<std::optional<std::vector<std::byte>>> Connection::wait_reply_unless(uint64_t ticket,
+                                                                                  const Enough& enough) {
   stats_.round_trips++;
-  wait_until([&] { return replies_.count(ticket) != 0; }, timeout_);
+  bool enough_first = false;
+  wait_until([&] { return replies_.count(ticket) != 0 || (enough_first = enough()); }, timeout_);
   std::lock_guard lock(mu_);
   auto it = replies_.find(ticket);
-  if (it == replies_.end()) {
-    if (!lost_) {
-      std::fprintf(stderr, "conduit: the host did not answer within %lld ms\n",
-                   static_cast<long long>(timeout_.count()));
-      lost_ = true;
-      cv_.notify_all();
-    }
-    return wire::make_error(wire::Errc::kClosed, "no reply from the host");
+  if (it != replies_.end()) {
+    std::vector<std::byte> out = std::move(it->second);
+    replies_.erase(it);
+    return std::optional(std::move(out));
   }
-  std::vector<std::byte> out = std::move(it->second);
-  replies_.erase(it);
-  return out;
+  if (enough_first && !lost_) {
+    given_up_.insert(ticket);
+    stats_.ended_before_reply++;
+    return std::optional<std::vector<std::byte>>();
+  }
+  if (!lost_) {
+    std::fprintf(stderr, "conduit: the host did not answer within %lld ms\n",
+                 static_cast<long long>(timeout_.count()));
+    lost_ = true;
+    cv_.notify_all();
+  }
+  return wire::make_error(wire::Errc::kClosed, "no reply from the host");
 }
 
 std::vector<wire::FrameDone> Connection::take_frames_done() {

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -92,6 +93,11 @@ class Connection {
   // Waits for the reply to a batch sent with a ticket, receiving frames and
   // other messages meanwhile. Fails when the host is gone or too slow.
   wire::Result<std::vector<std::byte>> wait_reply(uint64_t ticket);
+  // The same, but gives the reply up once `enough()` holds (checked under the
+  // lock after every message received): then nullopt, and the reply is
+  // dropped when it comes.
+  using Enough = std::function<bool()>;
+  wire::Result<std::optional<std::vector<std::byte>>> wait_reply_unless(uint64_t ticket, const Enough& enough);
 
   // Waits until the host ran every batch sent before (kSync round trip).
   wire::Status sync();
@@ -165,6 +171,7 @@ class Connection {
   wire::BatchDecoder decoder_;
   std::deque<uint64_t> waiting_;  // tickets in send order
   std::map<uint64_t, std::vector<std::byte>> replies_;
+  std::set<uint64_t> given_up_;  // tickets whose replies nobody waits for
   std::map<uint32_t, FrameSink*> sinks_;
   std::map<wire::ControlOp, MessageListener> listeners_;
   std::vector<wire::FrameDone> frames_done_;

@@ -18,11 +18,11 @@ void Stats::print(std::FILE* out) const {
   std::fprintf(out,
                "conduit: batches %llu, commands %llu, bytes %llu raw / %llu sent (%.2fx), "
                "sync round trips %llu, swaps %llu, frames presented %llu, round trips per frame %.3f, "
-               "frames that waited for the host %llu, shared allocations %llu\n",
+               "frames that waited for the host %llu, shared allocations %llu, waits ended before their reply %llu\n",
                u(batches), u(commands), u(raw), u(wire),
                wire ? static_cast<double>(raw) / static_cast<double>(wire) : 0.0, u(round_trips), u(s),
                u(frames), s ? static_cast<double>(round_trips.load()) / static_cast<double>(s) : 0.0,
-               u(swaps_with_round_trips), u(shared_allocations));
+               u(swaps_with_round_trips), u(shared_allocations), u(ended_before_reply));
 }
 
 }  // namespace icd

@@ -13,6 +13,9 @@ struct Stats {
   std::atomic<uint64_t> raw_bytes{0};
   std::atomic<uint64_t> wire_bytes{0};
   std::atomic<uint64_t> round_trips{0};  // synchronous waits for a reply
+  // Of them, waits the host's word ended before the reply came (a fence
+  // told signalled after an earlier batch).
+  std::atomic<uint64_t> ended_before_reply{0};
   std::atomic<uint64_t> swaps{0};
   std::atomic<uint64_t> frames{0};  // frames presented
   // Swaps since whose previous swap the application waited for the host:

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <functional>
 #include <mutex>
+#include <optional>
 
 #include "conn/connection.h"
 #include "vk/entry.h"
@@ -93,7 +94,9 @@ std::shared_ptr<Connection> vulkan_connection() {
   return connection(out) ? out.conn : nullptr;
 }
 
-wire::Result<std::vector<std::byte>> send_sync(WriteFn write) {
+namespace {
+
+wire::Result<std::optional<std::vector<std::byte>>> send_sync_unless(WriteFn write, const Connection::Enough& enough) {
   Outgoing& out = outgoing();
   std::unique_lock lock(out.mu);
   Connection* conn = connection(out);
@@ -102,7 +105,15 @@ wire::Result<std::vector<std::byte>> send_sync(WriteFn write) {
   uint64_t ticket = 0;
   send_pending(*conn, out, &ticket);
   lock.unlock();  // other threads send while this one waits; the connection lives as long as `out`
-  return conn->wait_reply(ticket);
+  return conn->wait_reply_unless(ticket, enough);
+}
+
+}  // namespace
+
+wire::Result<std::vector<std::byte>> send_sync(WriteFn write) {
+  auto reply = send_sync_unless(write, [] { return false; });
+  if (!reply) return reply.error();
+  return std::move(**reply);
 }
 
 void write_command(wire::Writer& w, uint32_t opcode, WriteFn fill) {
@@ -123,8 +134,8 @@ bool take_memory_read(wire::Reader& r, uint64_t size, std::byte* out) {
   return true;
 }
 
-uint64_t run_command_then_read(const CommandDesc& cmd, void* args, std::span<const MemoryRead> reads,
-                               bool* read) {
+std::optional<uint64_t> run_command_unless(const CommandDesc& cmd, void* args, std::span<const MemoryRead> reads,
+                                           bool* read, const std::function<bool()>& enough) {
   *read = false;
   GuestObjects& objects = GuestObjects::instance();
   Expected expected;
@@ -136,14 +147,17 @@ uint64_t run_command_then_read(const CommandDesc& cmd, void* args, std::span<con
     send_async(cmd.opcode, encode);
     return 0;
   }
-  auto reply = send_sync([&](wire::Writer& w) {
-    write_command(w, cmd.opcode, encode);
-    for (const MemoryRead& m : reads) write_memory_read(w, m.memory, m.size);
-  });
+  auto reply = send_sync_unless(
+      [&](wire::Writer& w) {
+        write_command(w, cmd.opcode, encode);
+        for (const MemoryRead& m : reads) write_memory_read(w, m.memory, m.size);
+      },
+      enough);
+  if (reply && !*reply) return std::nullopt;
   uint64_t ret = lost_value(cmd);
   bool answered = false;
   if (reply) {
-    wire::Reader r(*reply, 0);
+    wire::Reader r(**reply, 0);
     answered = decode_reply(r, cmd, args, expected, objects, &ret).ok();
     *read = answered;
     for (const MemoryRead& m : reads) *read = *read && take_memory_read(r, m.size, m.out);
@@ -157,6 +171,11 @@ uint64_t run_command_then_read(const CommandDesc& cmd, void* args, std::span<con
     }
   }
   return answered ? ret : lost_value(cmd);
+}
+
+uint64_t run_command_then_read(const CommandDesc& cmd, void* args, std::span<const MemoryRead> reads,
+                               bool* read) {
+  return *run_command_unless(cmd, args, reads, read, [] { return false; });
 }
 
 uint64_t run_command(const CommandDesc& cmd, void* args) {

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -65,6 +67,11 @@ bool take_memory_read(wire::Reader& r, uint64_t size, std::byte* out);
 // Runs `cmd` (synchronous ones only read); `*read` says whether every read came back.
 uint64_t run_command_then_read(const wire::vk::CommandDesc& cmd, void* args, std::span<const MemoryRead> reads,
                                bool* read);
+// The same, but a synchronous command's wait ends once `enough()` holds
+// (after any message from the host); then nullopt, and its reply is dropped.
+std::optional<uint64_t> run_command_unless(const wire::vk::CommandDesc& cmd, void* args,
+                                           std::span<const MemoryRead> reads, bool* read,
+                                           const std::function<bool()>& enough);
 
 // The generated command a hand-written entry point wraps.
 template <typename Args>

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 #include "conn/connection.h"
 #include "vk/entry.h"
@@ -162,6 +163,10 @@ bool wait_without_asking(std::span<const VkFence> list, bool all, uint64_t timeo
     return true;
   }
   return false;
+}
+
+std::function<bool()> told_signalled(std::span<const VkFence> list, bool all) {
+  return [list = std::vector<VkFence>(list.begin(), list.end()), all] { return satisfied(fences(), list, all); };
 }
 
 bool known_signalled(VkFence fence) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 
 #include <vulkan/vulkan.h>
@@ -20,5 +21,8 @@ void note_presented(VkFence fence);
 // known signalled or the host will tell; false when the host must be asked.
 bool wait_without_asking(std::span<const VkFence> fences, bool all, uint64_t timeout_ns, VkResult* result);
 bool known_signalled(VkFence fence);
+// Whether the host has told that the fences are signalled as
+// vkWaitForFences asks (all or any); checked with the connection's lock held.
+std::function<bool()> told_signalled(std::span<const VkFence> fences, bool all);
 
 }  // namespace icd::vk

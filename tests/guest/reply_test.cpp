@@ -1,0 +1,48 @@
+// Replies a waiter gave up on (a vkWaitForFences the host's word on its
+// fences ended early) are dropped when they come: the next waiter gets its
+// own reply, not the one nobody wanted.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "conn/connection.h"
+#include "host_process.h"
+#include "wire/control.h"
+#include "wire/writer.h"
+
+namespace icd {
+namespace {
+
+// One control command with no payload, as a batch that wants a reply.
+uint64_t ask(Connection& c, wire::ControlOp op) {
+  wire::Writer w;
+  w.end(w.begin(static_cast<uint32_t>(op)));
+  uint64_t ticket = 0;
+  EXPECT_TRUE(c.send(nullptr, w.bytes(), w.commands(), &ticket));
+  return ticket;
+}
+
+TEST(Replies, AReplyGivenUpIsDroppedAndTheNextWaiterGetsItsOwn) {
+  guesttest::HostProcess host;
+  ASSERT_TRUE(host.ok()) << host.error();
+  auto conn = Connection::open(host.address());
+  ASSERT_TRUE(conn) << conn.error().describe();
+  Connection& c = **conn;
+  for (int i = 0; i < 50; ++i) {
+    const uint64_t given_up = ask(c, wire::ControlOp::kSync);
+    auto early = c.wait_reply_unless(given_up, [] { return true; });
+    ASSERT_TRUE(early) << early.error().describe();
+    // The statistics' reply is JSON; the sync's is empty.
+    const uint64_t wanted = ask(c, wire::ControlOp::kGetStats);
+    auto reply = c.wait_reply(wanted);
+    ASSERT_TRUE(reply) << reply.error().describe();
+    const std::string text(reinterpret_cast<const char*>(reply->data()), reply->size());
+    ASSERT_EQ(text.substr(0, 1), "{") << "round " << i;
+  }
+  // A reply cannot come back before the waiter first looks.
+  EXPECT_GT(c.stats().ended_before_reply.load(), 0u);
+  EXPECT_FALSE(c.lost());
+}
+
+}  // namespace
+}  // namespace icd
