@@ -178,6 +178,21 @@ class GlState {
   }
   GLenum take_error() { return std::exchange(local_error_, 0); }
 
+  // Between a glBegin GL ran and its glEnd GL refuses all but vertex
+  // attributes and list calls; what the guest answers or keeps itself
+  // raises that error here (true: refused). A glBegin compiled into a
+  // list with GL_COMPILE opens nothing; one a called list opens is not
+  // known here.
+  struct Primitive {
+    bool open = false;           // a glBegin GL ran, no glEnd yet
+    bool compiling_only = false;  // glNewList(GL_COMPILE) until glEndList
+  };
+  Primitive& primitive() { return primitive_; }
+  bool refused_inside_begin() {
+    if (primitive_.open) raise_error(0x0502);  // GL_INVALID_OPERATION
+    return primitive_.open;
+  }
+
   void* debug_callback = nullptr;
   const void* debug_user_param = nullptr;
   bool debug_synchronous = false;  // GL_DEBUG_OUTPUT_SYNCHRONOUS
@@ -209,6 +224,7 @@ class GlState {
   std::unordered_map<uint64_t, std::vector<std::byte>> gets_;
   std::vector<std::string> extensions_;  // what the guest offers, fetched once
   GLenum local_error_ = 0;
+  Primitive primitive_;
 };
 
 }  // namespace icd

@@ -57,6 +57,7 @@ void set_pointer(size_t slot, GLint size, GLenum type, GLsizei stride, const voi
   if (!s || slot >= kLegacySlots) return;
   GlState& st = s->gl_state();
   // A client array reaches GL only with a draw: GL's errors are raised here.
+  if (st.refused_inside_begin()) return;
   if (const GLenum error = st.gles() ? 0 : fixed_function_pointer_error(colour_array(slot), size, type, stride)) {
     st.raise_error(error);
     return;
@@ -184,9 +185,50 @@ void send_legacy_arrays(Stream& s, int64_t first, int64_t count) {
   }
 }
 
+// glBegin and glEnd as GL runs them: the primitive they open and close
+// (GlState::primitive).
+void GLAPIENTRY handle_glBegin(GLenum mode) {
+  Stream* s = current_stream();
+  if (!s) return;
+  wire::encode_glBegin(s->writer(), mode);
+  s->commit();
+  constexpr GLenum kLastPrimitive = 0x000E;  // GL_PATCHES
+  GlState::Primitive& p = s->gl_state().primitive();
+  if (!p.compiling_only && mode <= kLastPrimitive) p.open = true;
+}
+
+void GLAPIENTRY handle_glEnd() {
+  Stream* s = current_stream();
+  if (!s) return;
+  wire::encode_glEnd(s->writer());
+  s->commit();
+  GlState::Primitive& p = s->gl_state().primitive();
+  if (!p.compiling_only) p.open = false;
+}
+
+void GLAPIENTRY handle_glNewList(GLuint list, GLenum mode) {
+  Stream* s = current_stream();
+  if (!s) return;
+  wire::encode_glNewList(s->writer(), list, mode);
+  s->commit();
+  constexpr GLenum kCompile = 0x1300;
+  GlState::Primitive& p = s->gl_state().primitive();
+  if (!p.open && list != 0) p.compiling_only = mode == kCompile;
+}
+
+void GLAPIENTRY handle_glEndList() {
+  Stream* s = current_stream();
+  if (!s) return;
+  wire::encode_glEndList(s->writer());
+  s->commit();
+  GlState::Primitive& p = s->gl_state().primitive();
+  if (!p.open) p.compiling_only = false;
+}
+
 GLuint GLAPIENTRY handle_glGenLists(GLsizei range) {
   Stream* s = current_stream();
-  if (!s || range <= 0) return 0;  // GL_INVALID_VALUE for a negative range is the host's to miss
+  if (!s || s->gl_state().refused_inside_begin()) return 0;
+  if (range <= 0) return 0;  // GL_INVALID_VALUE for a negative range is the host's to miss
   std::vector<GLuint> names(static_cast<size_t>(range));
   s->gl_state().names().allocate(wire::ObjectType::kDisplayList, names.size(), names.data());
   return names.front();

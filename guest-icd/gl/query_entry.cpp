@@ -540,7 +540,7 @@ size_t pointer_slot(GlState& st, GLenum pname) {
 // selection and feedback buffers, the debug callback.
 void GLAPIENTRY handle_glGetPointerv(GLenum pname, void** params) {
   Stream* s = current_stream();
-  if (!s || !params) return;
+  if (!s || !params || s->gl_state().refused_inside_begin()) return;
   GlState& st = s->gl_state();
   constexpr GLenum kCallbackFunction = 0x8244, kCallbackUserParam = 0x8245;
   constexpr GLenum kFeedbackBufferPointer = 0x0DF0, kSelectionBufferPointer = 0x0DF3;

@@ -230,6 +230,47 @@ TEST_F(LegacyGlState, FixedFunctionPointerErrors) {
   EXPECT_EQ(get_error(), 0u);
 }
 
+// Between glBegin and glEnd only vertex attributes, glArrayElement and
+// display list calls may come; everything else raises
+// GL_INVALID_OPERATION, also what the guest answers or keeps itself.
+TEST_F(LegacyGlState, CommandsBetweenBeginAndEndRaiseInvalidOperation) {
+  constexpr GLenum kPoints = 0x0000, kUint = 0x1405, kInvalidOperation = 0x0502, kVertexArrayPointer = 0x808E;
+  constexpr GLenum kCompile = 0x1300;
+  auto begin = gl<void (*)(GLenum)>("glBegin");
+  auto end = gl<void (*)()>("glEnd");
+  auto get_error = gl<GLenum (*)()>("glGetError");
+  static uint32_t junk[64] = {};
+  auto expect_refused = [&](const char* what, auto&& call) {
+    begin(kPoints);
+    call();
+    end();
+    EXPECT_EQ(get_error(), kInvalidOperation) << what;
+    EXPECT_EQ(get_error(), 0u) << what;
+  };
+  using Pointer = void (*)(GLint, GLenum, GLsizei, const void*);
+  expect_refused("glDrawArrays", [&] { gl<void (*)(GLenum, GLint, GLsizei)>("glDrawArrays")(kPoints, 0, 1); });
+  expect_refused("glDrawElements", [&] {
+    gl<void (*)(GLenum, GLsizei, GLenum, const void*)>("glDrawElements")(kPoints, 1, kUint, junk);
+  });
+  expect_refused("glVertexPointer", [&] { gl<Pointer>("glVertexPointer")(4, kFloat, 0, junk); });
+  expect_refused("glColorPointer", [&] { gl<Pointer>("glColorPointer")(4, kFloat, 0, junk); });
+  expect_refused("glNormalPointer",
+                 [&] { gl<void (*)(GLenum, GLsizei, const void*)>("glNormalPointer")(kFloat, 0, junk); });
+  expect_refused("glGenLists", [&] { EXPECT_EQ(gl<GLuint (*)(GLsizei)>("glGenLists")(1), 0u); });
+  void* pointer = nullptr;
+  expect_refused("glGetPointerv",
+                 [&] { gl<void (*)(GLenum, void**)>("glGetPointerv")(kVertexArrayPointer, &pointer); });
+  const GLuint list = gl<GLuint (*)(GLsizei)>("glGenLists")(1);
+  // Compiled into a list, glBegin opens nothing: the pointer is set.
+  gl<void (*)(GLuint, GLenum)>("glNewList")(list, kCompile);
+  begin(kPoints);
+  gl<void (*)()>("glEndList")();
+  gl<Pointer>("glVertexPointer")(4, kFloat, 0, junk);
+  EXPECT_EQ(get_error(), 0u);
+  gl<void (*)(GLenum, void**)>("glGetPointerv")(kVertexArrayPointer, &pointer);
+  EXPECT_EQ(pointer, static_cast<void*>(junk));
+}
+
 // A client array of GL_BGRA colours (ARB_vertex_array_bgra) is four bytes a
 // vertex: the guest sends those, in the order GL swizzles.
 TEST_F(LegacyGlState, BgraClientArrayDraws) {
