@@ -185,44 +185,47 @@ void send_legacy_arrays(Stream& s, int64_t first, int64_t count) {
   }
 }
 
-// glBegin and glEnd as GL runs them: the primitive they open and close
-// (GlState::primitive).
-void GLAPIENTRY handle_glBegin(GLenum mode) {
+namespace {
+
+// Sends glBegin, glEnd, glNewList or glEndList as it is, then follows what
+// it does to the primitive GL has open (GlState::primitive).
+template <typename... Params, typename... Args>
+void send_and_follow(void (*encode)(wire::Writer&, Params...), void (*follow)(GlState::Primitive&, Args...),
+                     Args... args) {
   Stream* s = current_stream();
   if (!s) return;
-  wire::encode_glBegin(s->writer(), mode);
+  encode(s->writer(), args...);
   s->commit();
-  constexpr GLenum kLastPrimitive = 0x000E;  // GL_PATCHES
-  GlState::Primitive& p = s->gl_state().primitive();
-  if (!p.compiling_only && mode <= kLastPrimitive) p.open = true;
+  follow(s->gl_state().primitive(), args...);
+}
+
+constexpr GLenum kLastPrimitive = 0x000E;  // GL_PATCHES
+constexpr GLenum kCompile = 0x1300;
+
+}  // namespace
+
+void GLAPIENTRY handle_glBegin(GLenum mode) {
+  send_and_follow(wire::encode_glBegin, +[](GlState::Primitive& p, GLenum m) {
+    if (!p.compiling_only && m <= kLastPrimitive) p.open = true;
+  }, mode);
 }
 
 void GLAPIENTRY handle_glEnd() {
-  Stream* s = current_stream();
-  if (!s) return;
-  wire::encode_glEnd(s->writer());
-  s->commit();
-  GlState::Primitive& p = s->gl_state().primitive();
-  if (!p.compiling_only) p.open = false;
+  send_and_follow(wire::encode_glEnd, +[](GlState::Primitive& p) {
+    if (!p.compiling_only) p.open = false;
+  });
 }
 
 void GLAPIENTRY handle_glNewList(GLuint list, GLenum mode) {
-  Stream* s = current_stream();
-  if (!s) return;
-  wire::encode_glNewList(s->writer(), list, mode);
-  s->commit();
-  constexpr GLenum kCompile = 0x1300;
-  GlState::Primitive& p = s->gl_state().primitive();
-  if (!p.open && list != 0) p.compiling_only = mode == kCompile;
+  send_and_follow(wire::encode_glNewList, +[](GlState::Primitive& p, GLuint l, GLenum m) {
+    if (!p.open && l != 0) p.compiling_only = m == kCompile;
+  }, list, mode);
 }
 
 void GLAPIENTRY handle_glEndList() {
-  Stream* s = current_stream();
-  if (!s) return;
-  wire::encode_glEndList(s->writer());
-  s->commit();
-  GlState::Primitive& p = s->gl_state().primitive();
-  if (!p.open) p.compiling_only = false;
+  send_and_follow(wire::encode_glEndList, +[](GlState::Primitive& p) {
+    if (!p.open) p.compiling_only = false;
+  });
 }
 
 GLuint GLAPIENTRY handle_glGenLists(GLsizei range) {
