@@ -11,6 +11,8 @@ EGLDisplay get_platform_display(EGLenum platform, void* native, const EGLAttrib*
 EGLBoolean Initialize(EGLDisplay dpy, EGLint* major, EGLint* minor);
 EGLBoolean Terminate(EGLDisplay dpy);
 const char* QueryString(EGLDisplay dpy, EGLint name);
+const char* GetDisplayDriverName(EGLDisplay dpy);
+char* GetDisplayDriverConfig(EGLDisplay dpy);
 EGLBoolean GetConfigs(EGLDisplay dpy, EGLConfig* configs, EGLint size, EGLint* num);
 EGLBoolean ChooseConfig(EGLDisplay dpy, const EGLint* attribs, EGLConfig* configs, EGLint size,
                         EGLint* num);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
@@ -23,7 +24,8 @@ constexpr const char* kPlatformExtensions =
 // (EGL_EXT_client_extensions).
 constexpr const char* kDisplayExtensions =
     "EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses "
-    "EGL_KHR_no_config_context EGL_MESA_configless_context EGL_KHR_surfaceless_context";
+    "EGL_KHR_no_config_context EGL_MESA_configless_context EGL_KHR_surfaceless_context "
+    "EGL_MESA_query_driver";
 // With a host that makes EGL images of GL objects.
 constexpr const char* kImageExtensions =
     " EGL_KHR_image_base EGL_KHR_image EGL_KHR_gl_texture_2D_image EGL_KHR_gl_texture_cubemap_image"
@@ -115,6 +117,23 @@ const char* QueryString(EGLDisplay dpy, EGLint name) {
     case EGL_CLIENT_APIS: return client_apis(*d);
     default: return fail<const char*>(EGL_BAD_PARAMETER, nullptr);
   }
+}
+
+// EGL_MESA_query_driver: the driver in the program's process is Conduit's,
+// which has no driconf options (the host's driver keeps its own).
+const char* GetDisplayDriverName(EGLDisplay dpy) {
+  std::lock_guard lock(api_mutex());
+  if (!initialized_display(dpy)) return nullptr;
+  set_error(EGL_SUCCESS);
+  return "conduit";
+}
+
+char* GetDisplayDriverConfig(EGLDisplay dpy) {
+  std::lock_guard lock(api_mutex());
+  if (!initialized_display(dpy)) return nullptr;
+  set_error(EGL_SUCCESS);
+  // The caller frees it.
+  return strdup("<?xml version=\"1.0\" standalone=\"yes\"?>\n<driinfo>\n</driinfo>\n");
 }
 
 EGLBoolean GetConfigs(EGLDisplay dpy, EGLConfig* configs, EGLint size, EGLint* num) {

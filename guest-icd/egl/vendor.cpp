@@ -75,6 +75,8 @@ enum Ext : size_t {
   kCreatePlatformPixmapSurfaceEXT,
   kCreateImageKHR,
   kDestroyImageKHR,
+  kGetDisplayDriverName,
+  kGetDisplayDriverConfig,
   kExtCount
 };
 
@@ -87,6 +89,8 @@ const std::array<Entry, kExtCount> kExt = {
     Entry{"eglCreatePlatformPixmapSurfaceEXT", proc(CreatePlatformPixmapSurfaceEXT)},
     Entry{"eglCreateImageKHR", proc(CreateImageKHR)},
     Entry{"eglDestroyImageKHR", proc(DestroyImage)},
+    Entry{"eglGetDisplayDriverName", proc(GetDisplayDriverName)},
+    Entry{"eglGetDisplayDriverConfig", proc(GetDisplayDriverConfig)},
 };
 
 std::array<int, kExtCount> g_ext_index = [] {
@@ -126,6 +130,8 @@ const std::array<Proc, kExtCount> kExtStubs = {
     proc(&Stub<kCreatePlatformPixmapSurfaceEXT, decltype(&CreatePlatformPixmapSurfaceEXT)>::call),
     proc(&Stub<kCreateImageKHR, decltype(&CreateImageKHR)>::call),
     proc(&Stub<kDestroyImageKHR, decltype(&DestroyImage)>::call),
+    proc(&Stub<kGetDisplayDriverName, decltype(&GetDisplayDriverName)>::call),
+    proc(&Stub<kGetDisplayDriverConfig, decltype(&GetDisplayDriverConfig)>::call),
 };
 
 int ext_slot(const char* name) {

@@ -64,6 +64,22 @@ TEST_F(Egl, StringsNameConduit) {
   EXPECT_EQ(GetError(), EGL_BAD_PARAMETER);
 }
 
+// EGL_MESA_query_driver names the driver in the program's process.
+TEST_F(Egl, DriverQueriesNameConduit) {
+  EXPECT_NE(std::strstr(QueryString(dpy_, EGL_EXTENSIONS), "EGL_MESA_query_driver"), nullptr);
+  EXPECT_STREQ(GetDisplayDriverName(dpy_), "conduit");
+  char* config = GetDisplayDriverConfig(dpy_);
+  ASSERT_NE(config, nullptr);
+  EXPECT_NE(std::strstr(config, "<driinfo>"), nullptr);
+  std::free(config);
+  EXPECT_EQ(GetError(), EGL_SUCCESS);
+  int not_a_display = 0;
+  EXPECT_EQ(GetDisplayDriverName(&not_a_display), nullptr);
+  EXPECT_EQ(GetError(), EGL_BAD_DISPLAY);
+  EXPECT_EQ(GetDisplayDriverConfig(&not_a_display), nullptr);
+  EXPECT_EQ(GetError(), EGL_BAD_DISPLAY);
+}
+
 TEST_F(Egl, BadAndUninitializedDisplays) {
   int not_a_display = 0;
   EXPECT_FALSE(Initialize(&not_a_display, nullptr, nullptr));
