@@ -1,6 +1,8 @@
 // Shaders and programs: the guest chooses their names; sources travel as
-// lists of strings. Wire layouts: wire-protocol/annotations.toml [layouts];
+// lists of strings, and so do the named strings shaders include
+// (GL_ARB_shading_language_include). Wire layouts: wire-protocol/annotations.toml [layouts];
 // replies: host-renderer/gl/shader_handlers.cpp.
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -126,6 +128,82 @@ void GLAPIENTRY handle_glGetAttachedShaders(GLuint program, GLsizei max_count, G
   auto n = r.get<int32_t>();
   const size_t got = copy_reply(r, shaders, static_cast<size_t>(std::max(max_count, 0)) * 4);
   if (count) *count = n ? static_cast<GLsizei>(std::min<size_t>(got / 4, *n)) : 0;
+}
+
+namespace {
+
+// A name or string of `length` bytes, or NUL-terminated when negative.
+size_t counted_bytes(const GLchar* text, GLint length) {
+  if (!text) return 0;
+  return length >= 0 ? static_cast<size_t>(length) : std::strlen(text);
+}
+
+}  // namespace
+
+void GLAPIENTRY handle_glNamedStringARB(GLenum type, GLint namelen, const GLchar* name, GLint stringlen,
+                                        const GLchar* string) {
+  Stream* s = current_stream();
+  if (!s) return;
+  wire::encode_glNamedStringARB(s->writer(), type, name, string, counted_bytes(name, namelen),
+                                counted_bytes(string, stringlen));
+  s->commit();
+}
+
+void GLAPIENTRY handle_glDeleteNamedStringARB(GLint namelen, const GLchar* name) {
+  Stream* s = current_stream();
+  if (!s) return;
+  wire::encode_glDeleteNamedStringARB(s->writer(), name, counted_bytes(name, namelen));
+  s->commit();
+}
+
+GLboolean GLAPIENTRY handle_glIsNamedStringARB(GLint namelen, const GLchar* name) {
+  Stream* s = current_stream();
+  if (!s) return 0;
+  wire::encode_glIsNamedStringARB(s->writer(), name, counted_bytes(name, namelen));
+  auto reply = s->roundtrip();
+  if (!reply) return 0;
+  wire::Reader r(*reply, 0);
+  auto is = r.get<uint32_t>();
+  return is && *is ? 1 : 0;
+}
+
+void GLAPIENTRY handle_glGetNamedStringARB(GLint namelen, const GLchar* name, GLsizei buf_size, GLint* stringlen,
+                                           GLchar* string) {
+  Stream* s = current_stream();
+  if (!s) return;
+  wire::encode_glGetNamedStringARB(s->writer(), name, buf_size, counted_bytes(name, namelen));
+  auto reply = s->roundtrip();
+  if (!reply) return;
+  wire::Reader r(*reply, 0);
+  auto length = r.get<int32_t>();  // negative: GL wrote nothing
+  if (!length || *length < 0) return;
+  if (stringlen) *stringlen = *length;
+  copy_reply(r, string, static_cast<size_t>(std::max(buf_size, 0)));
+}
+
+void GLAPIENTRY handle_glGetNamedStringivARB(GLint namelen, const GLchar* name, GLenum pname, GLint* params) {
+  Stream* s = current_stream();
+  if (!s) return;
+  wire::encode_glGetNamedStringivARB(s->writer(), name, pname, counted_bytes(name, namelen));
+  auto reply = s->roundtrip();
+  if (!reply) return;
+  wire::Reader r(*reply, 0);
+  auto written = r.get<uint32_t>();
+  auto value = r.get<int32_t>();
+  if (written && *written && value && params) *params = *value;
+}
+
+void GLAPIENTRY handle_glCompileShaderIncludeARB(GLuint shader, GLsizei count, const GLchar* const* path,
+                                                 const GLint* length) {
+  Stream* s = current_stream();
+  if (!s || count < 0) return;
+  if (count > 0 && !path) {
+    s->gl_state().raise_error(0x0501);  // GL_INVALID_VALUE: no paths to send
+    return;
+  }
+  const StringList list(count, path, length, false);
+  wire::encode_glCompileShaderIncludeARB(s->writer(), shader, count, list.at.data(), list.bytes.data());
+  s->commit();
 }
 
 }  // namespace icd

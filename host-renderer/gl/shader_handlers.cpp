@@ -1,12 +1,18 @@
 // Shaders and programs: names the guest chose, arrays of source strings.
 //
-// Wire layouts: wire-protocol/annotations.toml [layouts]. Sources travel
-// without terminators, the other strings with. Replies:
-//   glGetUniformIndices   Data indices
-//   glGetAttachedShaders  i32 count, Data guest names
+// Wire layouts: wire-protocol/annotations.toml [layouts]. Sources, include
+// paths and named strings travel without terminators, the other strings
+// with. Replies:
+//   glGetUniformIndices    Data indices
+//   glGetAttachedShaders   i32 count, Data guest names
+//   glIsNamedStringARB     u32 boolean
+//   glGetNamedStringARB    i32 length (negative: GL wrote nothing), Data what GL wrote
+//   glGetNamedStringivARB  u32 written, i32 value
 #include <epoxy/gl.h>
 
+#include <algorithm>
 #include <cctype>
+#include <climits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -173,6 +179,100 @@ wire::Status handle_glGetAttachedShaders(DispatchEnv& env, wire::Reader& r) {
   }
   env.reply.put(static_cast<int32_t>(names.size()));
   env.reply.put_data(names.data(), names.size() * sizeof(GLuint));
+  return {};
+}
+
+namespace {
+
+// A name or string without its terminator, as GL takes it with a length.
+struct Counted {
+  const GLchar* text = nullptr;
+  GLint length = 0;
+};
+
+wire::Result<Counted> counted(const wire::Data& d) {
+  if (d.kind == wire::DataKind::kBufferOffset) return wire::make_error(wire::Errc::kBadValue, "string as a buffer offset");
+  return Counted{static_cast<const GLchar*>(d.ptr()), static_cast<GLint>(d.bytes.size())};
+}
+
+// What GL_NAMED_STRING_LENGTH_ARB says (the terminator counted), or none
+// (GL refused the name).
+GLint named_string_length(const Counted& name) {
+  GLint length = -1;
+  glGetNamedStringivARB(name.length, name.text, GL_NAMED_STRING_LENGTH_ARB, &length);
+  return length;
+}
+
+}  // namespace
+
+wire::Status handle_glNamedStringARB(DispatchEnv&, wire::Reader& r) {
+  wire::Args_glNamedStringARB a{};
+  WIRE_TRY(wire::decode_glNamedStringARB(r, a));
+  auto name = counted(a.name);
+  if (!name) return name.error();
+  auto string = counted(a.string);
+  if (!string) return string.error();
+  glNamedStringARB(a.type, name->length, name->text, string->length, string->text);
+  return {};
+}
+
+wire::Status handle_glDeleteNamedStringARB(DispatchEnv&, wire::Reader& r) {
+  wire::Args_glDeleteNamedStringARB a{};
+  WIRE_TRY(wire::decode_glDeleteNamedStringARB(r, a));
+  auto name = counted(a.name);
+  if (!name) return name.error();
+  glDeleteNamedStringARB(name->length, name->text);
+  return {};
+}
+
+wire::Status handle_glIsNamedStringARB(DispatchEnv& env, wire::Reader& r) {
+  wire::Args_glIsNamedStringARB a{};
+  WIRE_TRY(wire::decode_glIsNamedStringARB(r, a));
+  auto name = counted(a.name);
+  if (!name) return name.error();
+  env.reply.put(uint32_t{glIsNamedStringARB(name->length, name->text) != GL_FALSE});
+  return {};
+}
+
+// The host's buffer is as large as the string GL holds, whatever bufSize
+// the guest named.
+wire::Status handle_glGetNamedStringARB(DispatchEnv& env, wire::Reader& r) {
+  wire::Args_glGetNamedStringARB a{};
+  WIRE_TRY(wire::decode_glGetNamedStringARB(r, a));
+  auto name = counted(a.name);
+  if (!name) return name.error();
+  const GLint held = named_string_length(*name);
+  const GLsizei room = a.bufSize < 0 ? a.bufSize : std::min<GLsizei>(a.bufSize, std::max<GLint>(held, 1));
+  std::vector<GLchar> text(static_cast<size_t>(std::max<GLsizei>(room, 1)));
+  GLint length = -1;
+  glGetNamedStringARB(name->length, name->text, room, &length, text.data());
+  env.reply.put(int32_t{length});
+  const size_t wrote = length < 0 || room <= 0 ? 0 : std::min<size_t>(static_cast<size_t>(length) + 1, room);
+  env.reply.put_data(text.data(), wrote);
+  return {};
+}
+
+wire::Status handle_glGetNamedStringivARB(DispatchEnv& env, wire::Reader& r) {
+  wire::Args_glGetNamedStringivARB a{};
+  WIRE_TRY(wire::decode_glGetNamedStringivARB(r, a));
+  auto name = counted(a.name);
+  if (!name) return name.error();
+  constexpr GLint kUnwritten = INT32_MIN;  // no pname answers this
+  GLint value = kUnwritten;
+  glGetNamedStringivARB(name->length, name->text, a.pname, &value);
+  env.reply.put(uint32_t{value != kUnwritten});
+  env.reply.put(int32_t{value});
+  return {};
+}
+
+wire::Status handle_glCompileShaderIncludeARB(DispatchEnv& env, wire::Reader& r) {
+  wire::Args_glCompileShaderIncludeARB a{};
+  WIRE_TRY(wire::decode_glCompileShaderIncludeARB(r, a));
+  GLuint shader = 0;
+  WIRE_TRY(env.state.impl().translate(ObjectType::kShader, a.shader, NameUse::kExisting, &shader));
+  Strings s;
+  WIRE_TRY(strings_of(a.path, false, s));
+  glCompileShaderIncludeARB(shader, static_cast<GLsizei>(s.pointers.size()), s.pointers.data(), s.lengths.data());
   return {};
 }
 

@@ -540,5 +540,57 @@ TEST_F(LegacyGlState, ShaderObjectHandles) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), kInvalidValue);
 }
 
+// GL_ARB_shading_language_include: named strings by length or terminator,
+// read back whole or cut to the program's buffer, and included by a shader
+// compiled with a search path.
+TEST_F(LegacyGlState, NamedStringsAreIncluded) {
+  constexpr GLenum kShaderInclude = 0x8DAE, kNamedStringLength = 0x8DE9, kNamedStringType = 0x8DEA;
+  constexpr GLenum kCompileStatus = 0x8B81, kInvalidOperation = 0x0502;
+  ASSERT_TRUE(offers("GL_ARB_shading_language_include"));
+  auto named_string = gl<void (*)(GLenum, GLint, const GLchar*, GLint, const GLchar*)>("glNamedStringARB");
+  auto is_named = gl<GLboolean (*)(GLint, const GLchar*)>("glIsNamedStringARB");
+  auto get_string = gl<void (*)(GLint, const GLchar*, GLsizei, GLint*, GLchar*)>("glGetNamedStringARB");
+  auto get_iv = gl<void (*)(GLint, const GLchar*, GLenum, GLint*)>("glGetNamedStringivARB");
+  auto get_error = gl<GLenum (*)()>("glGetError");
+  const char body[] = "#define GREEN vec4(0.0, 1.0, 0.0, 1.0)\nTRAILING";
+  named_string(kShaderInclude, -1, "/inc/colour.h", static_cast<GLint>(std::strlen(body) - 9), body);
+  EXPECT_EQ(get_error(), 0u);
+  EXPECT_TRUE(is_named(13, "/inc/colour.h.unused"));  // a counted name: its first 13 bytes
+  EXPECT_FALSE(is_named(-1, "/inc/other.h"));
+  GLint value = -1;
+  get_iv(-1, "/inc/colour.h", kNamedStringLength, &value);
+  EXPECT_EQ(value, static_cast<GLint>(std::strlen(body) - 9 + 1));  // with its terminator
+  get_iv(-1, "/inc/colour.h", kNamedStringType, &value);
+  EXPECT_EQ(value, static_cast<GLint>(kShaderInclude));
+  char whole[64] = {};
+  GLint length = -1;
+  get_string(-1, "/inc/colour.h", sizeof whole, &length, whole);
+  EXPECT_EQ(std::string(whole), std::string(body, std::strlen(body) - 9));
+  EXPECT_EQ(length, static_cast<GLint>(std::strlen(body) - 9));
+  char cut[9];
+  std::memset(cut, 'x', sizeof cut);
+  get_string(-1, "/inc/colour.h", 8, &length, cut);
+  EXPECT_EQ(std::string(cut, 8), std::string(body, 7) + '\0');
+  EXPECT_EQ(cut[8], 'x');  // nothing past the program's buffer
+  value = 1234;
+  get_iv(-1, "/inc/missing.h", kNamedStringLength, &value);
+  EXPECT_EQ(get_error(), kInvalidOperation);
+  EXPECT_EQ(value, 1234);  // GL wrote nothing
+  const char* fs =
+      "#version 130\n#extension GL_ARB_shading_language_include : require\n"
+      "#include <colour.h>\nout vec4 o; void main() { o = GREEN; }";
+  const GLuint shader = gl<GLuint (*)(GLenum)>("glCreateShader")(kFragmentShader);
+  gl<void (*)(GLuint, GLsizei, const GLchar* const*, const GLint*)>("glShaderSource")(shader, 1, &fs, nullptr);
+  const char* paths[] = {"/inc"};
+  gl<void (*)(GLuint, GLsizei, const GLchar* const*, const GLint*)>("glCompileShaderIncludeARB")(shader, 1, paths,
+                                                                                                nullptr);
+  GLint compiled = 0;
+  gl<void (*)(GLuint, GLenum, GLint*)>("glGetShaderiv")(shader, kCompileStatus, &compiled);
+  EXPECT_EQ(compiled, 1);
+  gl<void (*)(GLint, const GLchar*)>("glDeleteNamedStringARB")(-1, "/inc/colour.h");
+  EXPECT_FALSE(is_named(-1, "/inc/colour.h"));
+  EXPECT_EQ(get_error(), 0u);
+}
+
 }  // namespace
 }  // namespace icd::egl
