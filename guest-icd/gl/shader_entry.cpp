@@ -156,41 +156,53 @@ void GLAPIENTRY handle_glDeleteNamedStringARB(GLint namelen, const GLchar* name)
   s->commit();
 }
 
-GLboolean GLAPIENTRY handle_glIsNamedStringARB(GLint namelen, const GLchar* name) {
+namespace {
+
+// Sends a named-string query and calls `read` with a reader of the host's
+// reply; nothing when there is none (no context, the host gone).
+template <typename Encode, typename Read>
+void ask_about_name(Encode encode, Read read) {
   Stream* s = current_stream();
-  if (!s) return 0;
-  wire::encode_glIsNamedStringARB(s->writer(), name, counted_bytes(name, namelen));
+  if (!s) return;
+  encode(s->writer());
   auto reply = s->roundtrip();
-  if (!reply) return 0;
+  if (!reply) return;
   wire::Reader r(*reply, 0);
-  auto is = r.get<uint32_t>();
-  return is && *is ? 1 : 0;
+  read(r);
+}
+
+}  // namespace
+
+GLboolean GLAPIENTRY handle_glIsNamedStringARB(GLint namelen, const GLchar* name) {
+  GLboolean named = 0;
+  ask_about_name([&](wire::Writer& w) { wire::encode_glIsNamedStringARB(w, name, counted_bytes(name, namelen)); },
+                 [&](wire::Reader& r) {
+                   auto is = r.get<uint32_t>();
+                   named = is && *is ? 1 : 0;
+                 });
+  return named;
 }
 
 void GLAPIENTRY handle_glGetNamedStringARB(GLint namelen, const GLchar* name, GLsizei buf_size, GLint* stringlen,
                                            GLchar* string) {
-  Stream* s = current_stream();
-  if (!s) return;
-  wire::encode_glGetNamedStringARB(s->writer(), name, buf_size, counted_bytes(name, namelen));
-  auto reply = s->roundtrip();
-  if (!reply) return;
-  wire::Reader r(*reply, 0);
-  auto length = r.get<int32_t>();  // negative: GL wrote nothing
-  if (!length || *length < 0) return;
-  if (stringlen) *stringlen = *length;
-  copy_reply(r, string, static_cast<size_t>(std::max(buf_size, 0)));
+  ask_about_name(
+      [&](wire::Writer& w) { wire::encode_glGetNamedStringARB(w, name, buf_size, counted_bytes(name, namelen)); },
+      [&](wire::Reader& r) {
+        auto length = r.get<int32_t>();  // negative: GL wrote nothing
+        if (!length || *length < 0) return;
+        if (stringlen) *stringlen = *length;
+        copy_reply(r, string, static_cast<size_t>(std::max(buf_size, 0)));
+      });
 }
 
 void GLAPIENTRY handle_glGetNamedStringivARB(GLint namelen, const GLchar* name, GLenum pname, GLint* params) {
-  Stream* s = current_stream();
-  if (!s) return;
-  wire::encode_glGetNamedStringivARB(s->writer(), name, pname, counted_bytes(name, namelen));
-  auto reply = s->roundtrip();
-  if (!reply) return;
-  wire::Reader r(*reply, 0);
-  auto written = r.get<uint32_t>();
-  auto value = r.get<int32_t>();
-  if (written && *written && value && params) *params = *value;
+  ask_about_name(
+      [&](wire::Writer& w) { wire::encode_glGetNamedStringivARB(w, name, pname, counted_bytes(name, namelen)); },
+      [&](wire::Reader& r) {
+        auto written = r.get<uint32_t>();
+        auto value = r.get<int32_t>();
+        if (written && *written && value && params) *params = *value;
+      });
 }
 
 void GLAPIENTRY handle_glCompileShaderIncludeARB(GLuint shader, GLsizei count, const GLchar* const* path,

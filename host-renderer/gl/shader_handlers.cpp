@@ -51,6 +51,14 @@ wire::Status strings_of(const std::vector<wire::Data>& list, bool nul, Strings& 
   return {};
 }
 
+// A command's shader as the host names it, and its strings (sources or
+// include paths, without terminators).
+wire::Status shader_and_strings(DispatchEnv& env, GLuint guest_shader, const std::vector<wire::Data>& list,
+                                GLuint* shader, Strings& s) {
+  WIRE_TRY(env.state.impl().translate(ObjectType::kShader, guest_shader, NameUse::kExisting, shader));
+  return strings_of(list, false, s);
+}
+
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 // The sources joined, with every `mediump` qualifier made `highp`, padded to
@@ -90,9 +98,8 @@ wire::Status handle_glShaderSource(DispatchEnv& env, wire::Reader& r) {
   wire::Args_glShaderSource a{};
   WIRE_TRY(wire::decode_glShaderSource(r, a));
   GLuint shader = 0;
-  WIRE_TRY(env.state.impl().translate(ObjectType::kShader, a.shader, NameUse::kExisting, &shader));
   Strings s;
-  WIRE_TRY(strings_of(a.string, false, s));
+  WIRE_TRY(shader_and_strings(env, a.shader, a.string, &shader, s));
   auto& st = env.state.impl();
   if (st.gles && st.account.limits.promote_shader_precision) {
     const std::string source = promote_precision(s);
@@ -195,6 +202,13 @@ wire::Result<Counted> counted(const wire::Data& d) {
   return Counted{static_cast<const GLchar*>(d.ptr()), static_cast<GLint>(d.bytes.size())};
 }
 
+// A named-string command's arguments, and its name as GL takes it.
+template <typename Args>
+wire::Result<Counted> decode_named(wire::Reader& r, wire::Status (*decode)(wire::Reader&, Args&), Args& a) {
+  WIRE_TRY(decode(r, a));
+  return counted(a.name);
+}
+
 // What GL_NAMED_STRING_LENGTH_ARB says (the terminator counted), or none
 // (GL refused the name).
 GLint named_string_length(const Counted& name) {
@@ -207,8 +221,7 @@ GLint named_string_length(const Counted& name) {
 
 wire::Status handle_glNamedStringARB(DispatchEnv&, wire::Reader& r) {
   wire::Args_glNamedStringARB a{};
-  WIRE_TRY(wire::decode_glNamedStringARB(r, a));
-  auto name = counted(a.name);
+  auto name = decode_named(r, wire::decode_glNamedStringARB, a);
   if (!name) return name.error();
   auto string = counted(a.string);
   if (!string) return string.error();
@@ -218,8 +231,7 @@ wire::Status handle_glNamedStringARB(DispatchEnv&, wire::Reader& r) {
 
 wire::Status handle_glDeleteNamedStringARB(DispatchEnv&, wire::Reader& r) {
   wire::Args_glDeleteNamedStringARB a{};
-  WIRE_TRY(wire::decode_glDeleteNamedStringARB(r, a));
-  auto name = counted(a.name);
+  auto name = decode_named(r, wire::decode_glDeleteNamedStringARB, a);
   if (!name) return name.error();
   glDeleteNamedStringARB(name->length, name->text);
   return {};
@@ -227,8 +239,7 @@ wire::Status handle_glDeleteNamedStringARB(DispatchEnv&, wire::Reader& r) {
 
 wire::Status handle_glIsNamedStringARB(DispatchEnv& env, wire::Reader& r) {
   wire::Args_glIsNamedStringARB a{};
-  WIRE_TRY(wire::decode_glIsNamedStringARB(r, a));
-  auto name = counted(a.name);
+  auto name = decode_named(r, wire::decode_glIsNamedStringARB, a);
   if (!name) return name.error();
   env.reply.put(uint32_t{glIsNamedStringARB(name->length, name->text) != GL_FALSE});
   return {};
@@ -238,8 +249,7 @@ wire::Status handle_glIsNamedStringARB(DispatchEnv& env, wire::Reader& r) {
 // the guest named.
 wire::Status handle_glGetNamedStringARB(DispatchEnv& env, wire::Reader& r) {
   wire::Args_glGetNamedStringARB a{};
-  WIRE_TRY(wire::decode_glGetNamedStringARB(r, a));
-  auto name = counted(a.name);
+  auto name = decode_named(r, wire::decode_glGetNamedStringARB, a);
   if (!name) return name.error();
   const GLint held = named_string_length(*name);
   const GLsizei room = a.bufSize < 0 ? a.bufSize : std::min<GLsizei>(a.bufSize, std::max<GLint>(held, 1));
@@ -254,8 +264,7 @@ wire::Status handle_glGetNamedStringARB(DispatchEnv& env, wire::Reader& r) {
 
 wire::Status handle_glGetNamedStringivARB(DispatchEnv& env, wire::Reader& r) {
   wire::Args_glGetNamedStringivARB a{};
-  WIRE_TRY(wire::decode_glGetNamedStringivARB(r, a));
-  auto name = counted(a.name);
+  auto name = decode_named(r, wire::decode_glGetNamedStringivARB, a);
   if (!name) return name.error();
   constexpr GLint kUnwritten = INT32_MIN;  // no pname answers this
   GLint value = kUnwritten;
@@ -269,9 +278,8 @@ wire::Status handle_glCompileShaderIncludeARB(DispatchEnv& env, wire::Reader& r)
   wire::Args_glCompileShaderIncludeARB a{};
   WIRE_TRY(wire::decode_glCompileShaderIncludeARB(r, a));
   GLuint shader = 0;
-  WIRE_TRY(env.state.impl().translate(ObjectType::kShader, a.shader, NameUse::kExisting, &shader));
   Strings s;
-  WIRE_TRY(strings_of(a.path, false, s));
+  WIRE_TRY(shader_and_strings(env, a.shader, a.path, &shader, s));
   glCompileShaderIncludeARB(shader, static_cast<GLsizei>(s.pointers.size()), s.pointers.data(), s.lengths.data());
   return {};
 }
