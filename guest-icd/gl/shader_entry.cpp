@@ -13,6 +13,12 @@
 namespace icd {
 namespace {
 
+// A name or string of `length` bytes, or NUL-terminated when negative.
+size_t counted_bytes(const GLchar* text, GLint length) {
+  if (!text) return 0;
+  return length >= 0 ? static_cast<size_t>(length) : std::strlen(text);
+}
+
 // Strings as a list of Data: where each starts and its bytes. `lengths`
 // (optional, negative for NUL-terminated ones) gives the bytes of each;
 // without, each is sent with its terminator.
@@ -24,8 +30,8 @@ struct StringList {
     for (GLsizei i = 0; i < count; ++i) {
       const GLchar* s = strings && strings[i] ? strings[i] : "";
       at.push_back(s);
-      const bool counted = lengths && lengths[i] >= 0;
-      bytes.push_back(counted ? static_cast<size_t>(lengths[i]) : std::strlen(s) + (nul ? 1 : 0));
+      const GLint length = lengths ? lengths[i] : -1;
+      bytes.push_back(counted_bytes(s, length) + (nul && length < 0 ? 1 : 0));
     }
   }
 };
@@ -129,16 +135,6 @@ void GLAPIENTRY handle_glGetAttachedShaders(GLuint program, GLsizei max_count, G
   const size_t got = copy_reply(r, shaders, static_cast<size_t>(std::max(max_count, 0)) * 4);
   if (count) *count = n ? static_cast<GLsizei>(std::min<size_t>(got / 4, *n)) : 0;
 }
-
-namespace {
-
-// A name or string of `length` bytes, or NUL-terminated when negative.
-size_t counted_bytes(const GLchar* text, GLint length) {
-  if (!text) return 0;
-  return length >= 0 ? static_cast<size_t>(length) : std::strlen(text);
-}
-
-}  // namespace
 
 void GLAPIENTRY handle_glNamedStringARB(GLenum type, GLint namelen, const GLchar* name, GLint stringlen,
                                         const GLchar* string) {

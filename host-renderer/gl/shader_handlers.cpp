@@ -30,23 +30,31 @@ struct Strings {
   std::vector<GLint> lengths;
 };
 
+// A name or string without its terminator, as GL takes it with a length.
+struct Counted {
+  const GLchar* text = nullptr;
+  GLint length = 0;
+};
+
+wire::Result<Counted> counted(const wire::Data& d) {
+  if (d.kind == wire::DataKind::kBufferOffset) return wire::make_error(wire::Errc::kBadValue, "string as a buffer offset");
+  return Counted{static_cast<const GLchar*>(d.ptr()), static_cast<GLint>(d.bytes.size())};
+}
+
 // The strings of a list of Data; with `nul`, each must be NUL-terminated.
 wire::Status strings_of(const std::vector<wire::Data>& list, bool nul, Strings& out) {
   if (list.size() > kMaxStrings) {
     return wire::make_error(wire::Errc::kBadValue, "string count " + std::to_string(list.size()));
   }
   for (const wire::Data& d : list) {
-    if (d.kind == wire::DataKind::kBufferOffset) {
-      return wire::make_error(wire::Errc::kBadValue, "string as a buffer offset");
-    }
+    auto c = counted(d);
+    if (!c) return c.error();
     if (nul) {
       auto s = input_string(d);
       if (!s || *s == nullptr) return wire::make_error(wire::Errc::kBadValue, "bad string");
-      out.pointers.push_back(*s);
-    } else {
-      out.pointers.push_back(reinterpret_cast<const GLchar*>(d.bytes.data()));
     }
-    out.lengths.push_back(static_cast<GLint>(d.bytes.size()));
+    out.pointers.push_back(reinterpret_cast<const GLchar*>(d.bytes.data()));
+    out.lengths.push_back(c->length);
   }
   return {};
 }
@@ -190,17 +198,6 @@ wire::Status handle_glGetAttachedShaders(DispatchEnv& env, wire::Reader& r) {
 }
 
 namespace {
-
-// A name or string without its terminator, as GL takes it with a length.
-struct Counted {
-  const GLchar* text = nullptr;
-  GLint length = 0;
-};
-
-wire::Result<Counted> counted(const wire::Data& d) {
-  if (d.kind == wire::DataKind::kBufferOffset) return wire::make_error(wire::Errc::kBadValue, "string as a buffer offset");
-  return Counted{static_cast<const GLchar*>(d.ptr()), static_cast<GLint>(d.bytes.size())};
-}
 
 // A named-string command's arguments, and its name as GL takes it.
 template <typename Args>
