@@ -185,7 +185,8 @@ class GlState {
   // known here.
   struct Primitive {
     bool open = false;           // a glBegin GL ran, no glEnd yet
-    bool compiling_only = false;  // glNewList(GL_COMPILE) until glEndList
+    bool in_list = false;         // a glNewList GL took, no glEndList yet
+    bool compiling_only = false;  // that list's mode is GL_COMPILE
   };
   Primitive& primitive() { return primitive_; }
   bool refused_inside_begin() {

@@ -201,6 +201,7 @@ void send_and_follow(void (*encode)(wire::Writer&, Params...), void (*follow)(Gl
 
 constexpr GLenum kLastPrimitive = 0x000E;  // GL_PATCHES
 constexpr GLenum kCompile = 0x1300;
+constexpr GLenum kCompileAndExecute = 0x1301;
 
 }  // namespace
 
@@ -218,13 +219,19 @@ void GLAPIENTRY handle_glEnd() {
 
 void GLAPIENTRY handle_glNewList(GLuint list, GLenum mode) {
   send_and_follow(wire::encode_glNewList, +[](GlState::Primitive& p, GLuint l, GLenum m) {
-    if (!p.open && l != 0) p.compiling_only = m == kCompile;
+    // GL refuses a list inside glBegin, list 0, another mode, or a list
+    // while one is compiling (which goes on as it was).
+    if (p.open || l == 0 || p.in_list || (m != kCompile && m != kCompileAndExecute)) return;
+    p.in_list = true;
+    p.compiling_only = m == kCompile;
   }, list, mode);
 }
 
 void GLAPIENTRY handle_glEndList() {
   send_and_follow(wire::encode_glEndList, +[](GlState::Primitive& p) {
-    if (!p.open) p.compiling_only = false;
+    if (p.open) return;
+    p.in_list = false;
+    p.compiling_only = false;
   });
 }
 

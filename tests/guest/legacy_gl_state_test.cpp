@@ -269,6 +269,17 @@ TEST_F(LegacyGlState, CommandsBetweenBeginAndEndRaiseInvalidOperation) {
   EXPECT_EQ(get_error(), 0u);
   gl<void (*)(GLenum, void**)>("glGetPointerv")(kVertexArrayPointer, &pointer);
   EXPECT_EQ(pointer, static_cast<void*>(junk));
+  // A glNewList while a list compiles is refused and changes nothing: the
+  // first list still executes, so its glBegin opens a primitive.
+  constexpr GLenum kCompileAndExecute = 0x1301;
+  const GLuint lists = gl<GLuint (*)(GLsizei)>("glGenLists")(2);
+  gl<void (*)(GLuint, GLenum)>("glNewList")(lists, kCompileAndExecute);
+  gl<void (*)(GLuint, GLenum)>("glNewList")(lists + 1, kCompile);
+  EXPECT_EQ(get_error(), kInvalidOperation);
+  expect_refused("glGenLists while a list compiles and executes",
+                 [&] { EXPECT_EQ(gl<GLuint (*)(GLsizei)>("glGenLists")(1), 0u); });
+  gl<void (*)()>("glEndList")();
+  EXPECT_EQ(get_error(), 0u);
 }
 
 // A client array of GL_BGRA colours (ARB_vertex_array_bgra) is four bytes a
