@@ -4,7 +4,8 @@
 
 namespace vkbench {
 
-FrameRing::FrameRing(const Context& context) : context_(context) {
+FrameRing::FrameRing(const Context& context, uint32_t in_flight)
+    : context_(context), in_flight_(in_flight) {
   VkDevice device = context.device();
   VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pool_info.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
@@ -12,7 +13,7 @@ FrameRing::FrameRing(const Context& context) : context_(context) {
   VkCommandPool pool;
   check(vkCreateCommandPool(device, &pool_info, nullptr, &pool), "vkCreateCommandPool");
   pool_ = CommandPool(device, pool);
-  for (uint32_t i = 0; i < kFramesInFlight; ++i) {
+  for (uint32_t i = 0; i < in_flight_; ++i) {
     FrameSlot& slot = slots_[i];
     slot.index = i;
     VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
@@ -34,7 +35,7 @@ FrameRing::FrameRing(const Context& context) : context_(context) {
 }
 
 FrameSlot& FrameRing::wait_next() {
-  FrameSlot& slot = slots_[count_++ % kFramesInFlight];
+  FrameSlot& slot = slots_[count_++ % in_flight_];
   VkFence fence = slot.done.get();
   check(vkWaitForFences(context_.device(), 1, &fence, VK_TRUE, kFenceTimeoutNs), "vkWaitForFences");
   return slot;

@@ -12,7 +12,8 @@
 
 namespace vkbench {
 
-constexpr uint32_t kFramesInFlight = 2;
+// Programs keep two or three; up to four here (--frames-in-flight).
+constexpr uint32_t kMaxFramesInFlight = 4;
 
 struct FrameSlot {
   uint32_t index = 0;
@@ -23,7 +24,7 @@ struct FrameSlot {
 
 class FrameRing {
  public:
-  explicit FrameRing(const Context& context);
+  FrameRing(const Context& context, uint32_t in_flight);
 
   // The next slot, once the device has finished the frame it last carried.
   FrameSlot& wait_next();
@@ -33,7 +34,8 @@ class FrameRing {
  private:
   const Context& context_;
   CommandPool pool_;  // frees the slots' command buffers
-  std::array<FrameSlot, kFramesInFlight> slots_;
+  std::array<FrameSlot, kMaxFramesInFlight> slots_;
+  uint32_t in_flight_;  // slots in use
   uint64_t count_ = 0;
 };
 

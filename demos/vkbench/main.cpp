@@ -40,6 +40,7 @@ RunInfo describe(const Context& context, const Target& target, const Options& op
   std::snprintf(text, sizeof(text), "driver 0x%x", props.driverVersion);
   info.driver = text;
   info.surface = target.description();
+  info.frames_in_flight = options.frames_in_flight;
   return info;
 }
 
@@ -54,7 +55,8 @@ std::unique_ptr<Scene> make_scene(const SceneSpec& spec, const Context& context,
   return info->make(context, canvas, SceneOptions(spec.name, values));
 }
 
-// Draws frames for the scene's duration, two in flight, then checks the last.
+// Draws frames for the scene's duration, as many in flight as asked, then
+// checks the last.
 SceneResult run_scene(const SceneSpec& spec, const Context& context, const Canvas& canvas,
                       Target& target, FrameRing& frames) {
   std::unique_ptr<Scene> scene = make_scene(spec, context, canvas);
@@ -91,7 +93,7 @@ int run(const Options& options) {
       options.offscreen ? make_offscreen_target(context, options.size)
                         : make_window_target(context, options.size, options.present_mode);
   Canvas canvas(context, options.size);
-  FrameRing frames(context);
+  FrameRing frames(context, options.frames_in_flight);
   const RunInfo info = describe(context, *target, options);
   print_header(info);
   std::vector<SceneResult> results;

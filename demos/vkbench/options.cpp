@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "check.h"
+#include "frames.h"
 #include "scene.h"
 
 namespace vkbench {
@@ -19,6 +20,8 @@ void usage(FILE* out) {
       "      --present-mode MODE    fifo (default), mailbox or immediate\n"
       "      --results LIST         accepted for glmark2's harnesses (fps and cpu are given)\n"
       "      --results-file FILE    also write the results as CSV\n"
+      "      --frames-in-flight N   frames recorded before waiting for the oldest (1-4, default "
+      "2)\n"
       "      --data-path DIR        accepted for glmark2's harnesses; unused\n"
       "  -h, --help                 this text\n"
       "Scenes and their options (every scene also takes duration=SECONDS, default 5):\n",
@@ -28,6 +31,14 @@ void usage(FILE* out) {
     for (const auto& [name, value] : scene.defaults) std::fprintf(out, " %s=%s", name, value);
     std::fputc('\n', out);
   }
+}
+
+uint32_t parse_frames_in_flight(const std::string& text) {
+  char* end = nullptr;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end || value < 1 || value > long{kMaxFramesInFlight})
+    fail("--frames-in-flight %s: not a number from 1 to %u", text.c_str(), kMaxFramesInFlight);
+  return static_cast<uint32_t>(value);
 }
 
 double parse_duration(const std::string& scene, const std::string& text) {
@@ -125,6 +136,8 @@ Options parse_options(int argc, char** argv) {
       next();
     } else if (arg == "--results-file") {
       options.results_file = next();
+    } else if (arg == "--frames-in-flight") {
+      options.frames_in_flight = parse_frames_in_flight(next());
     } else {
       usage(stderr);
       fail("unknown argument '%s'", argv[i]);

@@ -25,6 +25,7 @@ struct Options {
   bool offscreen = false;
   VkPresentModeKHR present_mode = VK_PRESENT_MODE_FIFO_KHR;
   std::string results_file;
+  uint32_t frames_in_flight = 2;
   std::string command_line;
 };
 

@@ -67,7 +67,8 @@ void write_csv(const std::string& path, const RunInfo& info,
   FILE* file = std::fopen(path.c_str(), "w");
   if (!file) fail("cannot write %s: %s", path.c_str(), std::strerror(errno));
   write_row(file, {info.command_line, "conduit-vkbench", "0.1.0", info.vendor, info.renderer,
-                   "Vulkan " + info.api_version, "frames-in-flight=2", info.surface});
+                   "Vulkan " + info.api_version,
+                   "frames-in-flight=" + std::to_string(info.frames_in_flight), info.surface});
   for (const SceneResult& r : results) {
     write_row(file,
               {r.title, number("%.0f", std::floor(r.fps + 0.5)), number("%.3f", r.frame_time_ms),

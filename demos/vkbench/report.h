@@ -14,6 +14,7 @@ struct RunInfo {
   std::string api_version;
   std::string driver;
   std::string surface;  // "800x600 off-screen"
+  uint32_t frames_in_flight = 2;
 };
 
 struct SceneResult {

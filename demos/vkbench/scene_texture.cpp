@@ -84,7 +84,7 @@ class TextureScene : public Scene {
   const Canvas& canvas_;
   uint32_t size_;
   ImageResource image_;
-  std::array<BufferResource, kFramesInFlight> staging_;
+  std::array<BufferResource, kMaxFramesInFlight> staging_;  // one per slot
   Sampler sampler_;
   DescriptorSetLayout set_layout_;
   DescriptorPool pool_;  // frees set_

@@ -80,7 +80,15 @@ VkHandler::Special VkHandler::special(uint32_t opcode) {
 // Found once for every opcode, when the program starts: a frame's thousands
 // of commands each cost one look into this table.
 const std::vector<VkHandler::Runner> VkHandler::kRunners = per_command<Runner>(
-    [](const CommandDesc& c) { return Runner{&c, host_call(c.opcode), special(c.opcode)}; });
+    [](const CommandDesc& c) { return Runner{&c, host_call(c.opcode), special(c.opcode), runs_flat(c)}; });
+
+// What run() does with a recorded command that makes nothing and returns
+// nothing, run_flat does without the arena and the notes (vkCmdDraw,
+// vkCmdPushConstants...).
+bool VkHandler::runs_flat(const CommandDesc& c) {
+  return c.recorded.scope != RenderPassScope::kNone && c.ret == Ret::kVoid && !c.synchronous &&
+         !special(c.opcode) && host_call(c.opcode) && c.args_size <= kFlatRecordBytes && is_flat_command(c);
+}
 
 const VkHandler::Runner* VkHandler::runner(uint32_t opcode) {
   const Runner* r = entry_of(kRunners, opcode);
@@ -101,6 +109,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   if (!runs)
     return make_error(Errc::kUnknownOpcode, "a Vulkan command the host does not run: " + std::to_string(opcode),
                       payload.offset());
+  if (runs->flat) return run_flat(opcode, *runs, payload);
   const CommandDesc* cmd = runs->desc;
   const HostCall call = runs->call;
   const Special own = runs->own;
@@ -148,6 +157,13 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
                                      std::to_string(static_cast<int32_t>(ret)), payload.offset());
   if (cmd->synchronous) encode_reply(reply, *cmd, *args, ret, handles_);
   return {};
+}
+
+wire::Status VkHandler::run_flat(uint32_t opcode, const Runner& runs, wire::Reader& payload) {
+  alignas(16) std::byte args[kFlatRecordBytes];
+  WIRE_TRY(decode_flat_command(payload, *runs.desc, args, handles_));
+  WIRE_TRY(check_recording(opcode, *runs.desc, args));
+  return run_recorded(opcode, *runs.desc, runs.call, args);
 }
 
 // A command recorded into a command buffer (vk.xml gives it a render pass

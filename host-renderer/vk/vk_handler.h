@@ -63,9 +63,13 @@ class VkHandler {
     const wire::vk::CommandDesc* desc = nullptr;
     HostCall call = nullptr;
     Special own = nullptr;
+    bool flat = false;  // recorded, returns nothing, parameters decoded by decode_flat_command
   };
+  static constexpr size_t kFlatRecordBytes = 128;  // the largest flat command's record fits
   static const std::vector<Runner> kRunners;
   static const Runner* runner(uint32_t opcode);
+  static bool runs_flat(const wire::vk::CommandDesc& cmd);
+  wire::Status run_flat(uint32_t opcode, const Runner& runs, wire::Reader& payload);
   wire::Status run_recorded(uint32_t opcode, const wire::vk::CommandDesc& cmd, HostCall call, void* args);
   void keep_drivers_loaded();
 

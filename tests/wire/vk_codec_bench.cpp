@@ -1,7 +1,7 @@
 // What the host spends decoding the Vulkan commands of a frame: draws,
 // push constants, a buffer copy of four regions and a submit, each into an
 // argument record of its own, as the host's handler does (one arena, reset
-// per command); and what the guest spends encoding a draw and push
+// per command; the draws and push constants also as flat commands); and what the guest spends encoding a draw and push
 // constants into its batch.
 #include <benchmark/benchmark.h>
 
@@ -46,23 +46,40 @@ void decode_loop(benchmark::State& state, VkOp op, const std::vector<std::byte>&
   }
 }
 
+// As the host's handler decodes flat commands (decode_flat_command): into a
+// record on the stack, without the arena.
+void flat_loop(benchmark::State& state, VkOp op, const std::vector<std::byte>& bytes) {
+  const CommandDesc& desc = *command_desc(static_cast<uint32_t>(op));
+  Ids ids;
+  alignas(16) std::byte args[128];
+  for (auto _ : state) {
+    wire::Reader r(bytes, 0);
+    benchmark::DoNotOptimize(decode_flat_command(r, desc, args, ids).ok());
+  }
+}
+
 VkCommandBuffer cb() { return reinterpret_cast<VkCommandBuffer>(uint64_t{0x10}); }
 
+using Loop = void (*)(benchmark::State&, VkOp, const std::vector<std::byte>&);
+
+template <Loop loop>
 void BM_DecodeDrawIndexed(benchmark::State& state) {
   VkArgs_vkCmdDrawIndexed a{cb(), 36, 1, 0, 0, 0};
-  decode_loop(state, VkOp::vkCmdDrawIndexed, encoded(VkOp::vkCmdDrawIndexed, a));
+  loop(state, VkOp::vkCmdDrawIndexed, encoded(VkOp::vkCmdDrawIndexed, a));
 }
 
+template <Loop loop>
 void BM_DecodeDraw(benchmark::State& state) {
   VkArgs_vkCmdDraw a{cb(), 4, 1, 0, 0};
-  decode_loop(state, VkOp::vkCmdDraw, encoded(VkOp::vkCmdDraw, a));
+  loop(state, VkOp::vkCmdDraw, encoded(VkOp::vkCmdDraw, a));
 }
 
+template <Loop loop>
 void BM_DecodePushConstants32(benchmark::State& state) {
   const float values[8] = {0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.6f, 0.7f, 1.0f};
   VkArgs_vkCmdPushConstants a{cb(), reinterpret_cast<VkPipelineLayout>(uint64_t{0x13}), VK_SHADER_STAGE_VERTEX_BIT,
                               0, sizeof values, values};
-  decode_loop(state, VkOp::vkCmdPushConstants, encoded(VkOp::vkCmdPushConstants, a));
+  loop(state, VkOp::vkCmdPushConstants, encoded(VkOp::vkCmdPushConstants, a));
 }
 
 void BM_DecodeCopyBuffer4(benchmark::State& state) {
@@ -109,9 +126,12 @@ void BM_EncodePushConstants32(benchmark::State& state) {
   encode_loop(state, VkOp::vkCmdPushConstants, &a);
 }
 
-BENCHMARK(BM_DecodeDrawIndexed);
-BENCHMARK(BM_DecodeDraw);
-BENCHMARK(BM_DecodePushConstants32);
+BENCHMARK(BM_DecodeDrawIndexed<decode_loop>)->Name("BM_DecodeDrawIndexed");
+BENCHMARK(BM_DecodeDrawIndexed<flat_loop>)->Name("BM_DecodeDrawIndexedFlat");
+BENCHMARK(BM_DecodeDraw<decode_loop>)->Name("BM_DecodeDraw");
+BENCHMARK(BM_DecodeDraw<flat_loop>)->Name("BM_DecodeDrawFlat");
+BENCHMARK(BM_DecodePushConstants32<decode_loop>)->Name("BM_DecodePushConstants32");
+BENCHMARK(BM_DecodePushConstants32<flat_loop>)->Name("BM_DecodePushConstants32Flat");
 BENCHMARK(BM_DecodeCopyBuffer4);
 BENCHMARK(BM_DecodeQueueSubmit);
 BENCHMARK(BM_EncodeDraw);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "wire/vk_codec.h"
+#include "wire/vk_commands.h"
 
 namespace {
 
@@ -394,3 +395,79 @@ TEST(VkCodec, ForeignHandlesAndImpossibleCountsAreRefused) {
 }
 
 }  // namespace
+
+// The flat commands (most of a frame's) decode the same by decode_flat_command
+// as by decode_args, and are refused where it refuses them.
+TEST(VkCodec, FlatCommandsDecodeAsEveryCommandDoes) {
+  size_t flat = 0;
+  for (const CommandDesc* c : command_descs()) {
+    if (!is_flat_command(*c)) continue;
+    SCOPED_TRACE(c->name);
+    ++flat;
+    Filler fill;
+    std::vector<std::byte> args(c->args_size);
+    fill.fill(c->fields(), args.data(), 0);
+    TestHandles h;
+    wire::Writer w;
+    encode_args(w, *c, args.data(), h);
+    std::vector<std::byte> bytes(w.bytes().begin(), w.bytes().end());
+
+    Arena arena;
+    std::vector<std::byte> generic(c->args_size), ours(c->args_size);
+    std::vector<NewHandle> created;
+    wire::Reader r1(bytes, 0), r2(bytes, 0);
+    ASSERT_TRUE(decode_args(r1, *c, arena, generic.data(), h, created).ok());
+    auto st = decode_flat_command(r2, *c, ours.data(), h);
+    ASSERT_TRUE(st.ok()) << st.error().describe();
+    for (const MemberDesc& m : c->fields()) {
+      SCOPED_TRACE(m.name);
+      if (m.kind != Kind::kBytes) {
+        const size_t size = m.kind == Kind::kHandle ? 8 : m.size;
+        EXPECT_EQ(std::memcmp(generic.data() + m.offset, ours.data() + m.offset, size), 0);
+        continue;
+      }
+      const std::byte *a, *b;
+      std::memcpy(&a, generic.data() + m.offset, sizeof a);
+      std::memcpy(&b, ours.data() + m.offset, sizeof b);
+      const uint64_t n = m.count(ours.data());
+      ASSERT_EQ(a == nullptr, b == nullptr);
+      if (n) {
+        EXPECT_EQ(std::memcmp(a, b, n), 0);
+      }
+    }
+    for (size_t cut = 0; cut + wire::kAlign <= bytes.size(); ++cut) {
+      std::vector<std::byte> out(c->args_size);
+      wire::Reader shorter(std::span<const std::byte>(bytes).first(cut), 0);
+      EXPECT_FALSE(decode_flat_command(shorter, *c, out.data(), h).ok()) << "cut at " << cut;
+    }
+    std::vector<std::byte> longer = bytes;
+    longer.resize(bytes.size() + wire::kAlign);
+    wire::Reader after(longer, 0);
+    std::vector<std::byte> out(c->args_size);
+    EXPECT_FALSE(decode_flat_command(after, *c, out.data(), h).ok()) << "bytes after the arguments";
+  }
+  EXPECT_GT(flat, 50u);
+  // vkCmdPushConstants' values must be as many bytes as its size says.
+  const CommandDesc* push = command_desc(static_cast<uint32_t>(VkOp::vkCmdPushConstants));
+  ASSERT_TRUE(push && is_flat_command(*push));
+  const uint32_t values[4] = {1, 2, 3, 4};
+  VkArgs_vkCmdPushConstants a{reinterpret_cast<VkCommandBuffer>(uint64_t{0x10}),
+                              VkPipelineLayout(0x20),
+                              VK_SHADER_STAGE_VERTEX_BIT,
+                              0,
+                              16,
+                              values};
+  TestHandles h;
+  wire::Writer w;
+  encode_args(w, *push, &a, h);
+  std::vector<std::byte> bytes(w.bytes().begin(), w.bytes().end());
+  VkArgs_vkCmdPushConstants decoded{};
+  wire::Reader ok(bytes, 0);
+  ASSERT_TRUE(decode_flat_command(ok, *push, &decoded, h).ok());
+  EXPECT_EQ(std::memcmp(decoded.pValues, values, sizeof values), 0);
+  // The wire's size (after two handles, the stages and the offset) says 12.
+  const uint32_t fewer = 12;
+  std::memcpy(bytes.data() + 2 * 8 + 2 * 4, &fewer, sizeof fewer);
+  wire::Reader wrong(bytes, 0);
+  EXPECT_FALSE(decode_flat_command(wrong, *push, &decoded, h).ok());
+}

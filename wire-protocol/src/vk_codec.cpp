@@ -150,6 +150,11 @@ bool is_flat(const MemberDesc& m) {
 struct FlatPrefix {
   std::vector<FlatParam> params;
   size_t wire_bytes = 0;
+  // Where each value lies on the wire is where it lies in the record (both
+  // align values to their size; most commands): the values are copied as
+  // one block, and only the handles are looked at one by one.
+  bool same_layout = true;
+  std::vector<FlatParam> handles;
 
   FlatPrefix() = default;
   explicit FlatPrefix(const CommandDesc& cmd) {
@@ -159,6 +164,8 @@ struct FlatPrefix {
       wire_bytes = scalar_at(wire_bytes, size);
       params.push_back({static_cast<uint32_t>(wire_bytes), m.offset, static_cast<uint32_t>(size),
                         m.kind == Kind::kHandle, m.dispatchable, m.object_type, m.name});
+      if (m.kind == Kind::kHandle) handles.push_back(params.back());
+      same_layout = same_layout && wire_bytes == m.offset;
       wire_bytes += size;
     }
   }
@@ -736,6 +743,15 @@ Result<uint32_t> decode_flat(Reader& r, const CommandDesc& cmd, void* args, Hand
   const size_t start = r.offset();
   const std::byte* src = r.take(prefix.wire_bytes);
   if (!src) return 0u;
+  if (prefix.same_layout) {
+    std::memcpy(args, src, prefix.wire_bytes);
+    for (const FlatParam& p : prefix.handles) {
+      auto v = h.from_wire(p.object_type, p.dispatchable, load<uint64_t>(src + p.wire));
+      if (!v) return make_error(v.error().code, std::string(p.name) + ": " + v.error().detail, start + p.wire);
+      store(at(args, p.arg), *v);
+    }
+    return static_cast<uint32_t>(prefix.params.size());
+  }
   for (const FlatParam& p : prefix.params) {
     std::byte* field = at(args, p.arg);
     if (!p.handle) {
@@ -785,6 +801,35 @@ Status decode_args(Reader& r, const CommandDesc& cmd, Arena& arena, void* args, 
   }
   WIRE_TRY(nothing_after(r));
   return check_counts(rest, sent.all(), args, start);
+}
+
+// From the description alone: tables of other files made when the program
+// starts may ask before kFlatPrefixes is made.
+bool is_flat_command(const CommandDesc& cmd) {
+  size_t flat = 0;
+  while (flat < cmd.param_count && is_flat(cmd.params[flat])) ++flat;
+  const size_t rest = cmd.param_count - flat;
+  if (rest == 0) return true;
+  const MemberDesc& last = cmd.params[cmd.param_count - 1];
+  return rest == 1 && last.kind == Kind::kBytes && last.count;
+}
+
+Status decode_flat_command(Reader& r, const CommandDesc& cmd, void* args, Handles& handles) {
+  const size_t start = r.offset();
+  auto flat = decode_flat(r, cmd, args, handles);
+  if (!flat) return flat.error();
+  if (*flat != flat_prefix(cmd).params.size())
+    return make_error(Errc::kTruncated, std::string(cmd.name) + ": the payload ends inside its values", start);
+  if (*flat == cmd.param_count) return nothing_after(r);
+  const MemberDesc& bytes = cmd.params[*flat];
+  auto data = r.get_data();
+  if (!data) return data.error();
+  const uint64_t want = bytes.count(args);
+  if (data->is_null() ? want && !bytes.optional : data->bytes.size() != want)
+    return bad(bytes, std::to_string(data->bytes.size()) + " bytes sent, " + std::to_string(want) + " to be read",
+               start);
+  store(at(args, bytes.offset), data->ptr());
+  return nothing_after(r);
 }
 
 void encode_reply(Writer& w, const CommandDesc& cmd, const void* args, uint64_t ret, Handles& handles) {

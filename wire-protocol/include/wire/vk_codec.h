@@ -263,6 +263,14 @@ Status decode_reply(Reader& r, const CommandDesc& cmd, void* args, const Expecte
                     Handles& handles, uint64_t* ret);
 
 // Host.
+// Commands whose parameters are single values and handles, but for at most
+// a last byte array that one of them counts (vkCmdDraw, vkCmdPushConstants):
+// most of a frame's commands. decode_flat_command reads one as decode_args
+// would, refusing what it refuses, without its walk over the parameters or
+// an arena: it writes every field of `args`, and the byte array points
+// into the payload (or its heap copy), which lives as long as the command.
+bool is_flat_command(const CommandDesc& cmd);
+Status decode_flat_command(Reader& r, const CommandDesc& cmd, void* args, Handles& handles);
 Status decode_args(Reader& r, const CommandDesc& cmd, Arena& arena, void* args, Handles& handles,
                    std::vector<NewHandle>& created);
 void encode_reply(Writer& w, const CommandDesc& cmd, const void* args, uint64_t ret, Handles& handles);
