@@ -147,7 +147,7 @@ void GLAPIENTRY handle_glBindBuffer(GLenum target, GLuint buffer) {
 
 void GLAPIENTRY handle_glDeleteBuffers(GLsizei n, const GLuint* buffers) {
   Stream* s = current_stream();
-  if (!s || n < 0 || !buffers) return;
+  if (!s || s->gl_state().refused_negative(n) || !buffers) return;
   for (GLsizei i = 0; i < n; ++i) {
     s->gl_state().forget_buffer(buffers[i]);
     s->gl_state().named_mappings().erase(buffers[i]);  // deleting unmaps

@@ -140,7 +140,7 @@ using ElementsEncoder = void (*)(wire::Writer&, GLenum, GLsizei, GLenum, GLsizei
 
 void draw_elements(ElementsEncoder encode, const Elements& e) {
   Stream* s = current_stream();
-  if (!s || e.count < 0) return;
+  if (!s || s->gl_state().refused_negative(e.count)) return;
   GlState& st = s->gl_state();
   const bool in_buffer = st.bound_buffer(kElementArrayBuffer) != 0;
   if (st.has_client_arrays() || (st.default_vertex_array() && st.legacy_arrays().any_client())) {
@@ -164,7 +164,7 @@ void draw_elements(ElementsEncoder encode, const Elements& e) {
 void multi_draw_elements(wire::GlOp op, GLenum mode, const GLsizei* counts, GLenum type,
                          const void* const* indices, GLsizei drawcount, const GLint* base_vertices) {
   Stream* s = current_stream();
-  if (!s || drawcount < 0 || (drawcount > 0 && (!counts || !indices))) return;
+  if (!s || s->gl_state().refused_negative(drawcount) || (drawcount > 0 && (!counts || !indices))) return;
   GlState& st = s->gl_state();
   const bool in_buffer = st.bound_buffer(kElementArrayBuffer) != 0;
   const auto n = static_cast<size_t>(drawcount);

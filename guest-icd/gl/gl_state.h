@@ -189,6 +189,12 @@ class GlState {
     bool compiling_only = false;  // that list's mode is GL_COMPILE
   };
   Primitive& primitive() { return primitive_; }
+  // A negative count or size GL refuses with GL_INVALID_VALUE, raised here
+  // where nothing travels for it (true: refused).
+  bool refused_negative(int64_t n) {
+    if (n < 0) raise_error(0x0501);
+    return n < 0;
+  }
   bool refused_inside_begin() {
     if (primitive_.open) raise_error(0x0502);  // GL_INVALID_OPERATION
     return primitive_.open;

@@ -247,7 +247,7 @@ GLuint GLAPIENTRY handle_glGenLists(GLsizei range) {
 void GLAPIENTRY handle_glCallLists(GLsizei n, GLenum type, const void* lists) {
   Stream* s = current_stream();
   const size_t elem = list_name_bytes(type);
-  if (!s || n < 0) return;
+  if (!s || s->gl_state().refused_negative(n)) return;
   // An unknown type sends no names: the host's GL reports GL_INVALID_ENUM.
   wire::encode_glCallLists(s->writer(), n, type, lists, elem ? static_cast<size_t>(n) * elem : 0);
   s->commit();

@@ -36,6 +36,15 @@ struct StringList {
   }
 };
 
+// GL_INVALID_VALUE for a negative count, or no strings for a positive one,
+// raised here: nothing travels (true: refused).
+bool refused_count(Stream& s, GLsizei count, const void* strings) {
+  if (s.gl_state().refused_negative(count)) return true;
+  if (count == 0 || strings) return false;
+  s.gl_state().raise_error(0x0501);
+  return true;
+}
+
 // The name is allocated here; the host makes the object under it.
 GLuint allocate(Stream& s, wire::ObjectType type) { return s.gl_state().names().allocate_one(type); }
 
@@ -62,7 +71,7 @@ GLuint GLAPIENTRY handle_glCreateProgram() {
 void GLAPIENTRY handle_glShaderSource(GLuint shader, GLsizei count, const GLchar* const* string,
                                       const GLint* length) {
   Stream* s = current_stream();
-  if (!s || count < 0 || !string) return;
+  if (!s || refused_count(*s, count, string)) return;
   const StringList list(count, string, length, false);
   wire::encode_glShaderSource(s->writer(), shader, count, list.at.data(), list.bytes.data());
   s->commit();
@@ -76,7 +85,7 @@ using CreateProgramEncoder = void (*)(wire::Writer&, GLenum, GLuint, GLsizei, co
 GLuint create_shader_program(CreateProgramEncoder encode, GLenum type, GLsizei count,
                              const GLchar* const* strings) {
   Stream* s = current_stream();
-  if (!s || count < 0) return 0;
+  if (!s || refused_count(*s, count, strings)) return 0;
   const GLuint name = allocate(*s, wire::ObjectType::kProgram);
   const StringList list(count, strings, nullptr, true);
   encode(s->writer(), type, name, count, list.at.data(), list.bytes.data());
@@ -104,7 +113,7 @@ void GLAPIENTRY handle_glTransformFeedbackVaryings(GLuint program, GLsizei count
                                                    const GLchar* const* varyings,
                                                    GLenum buffer_mode) {
   Stream* s = current_stream();
-  if (!s || count < 0) return;
+  if (!s || refused_count(*s, count, varyings)) return;
   const StringList list(count, varyings, nullptr, true);
   wire::encode_glTransformFeedbackVaryings(s->writer(), program, count, list.at.data(), buffer_mode,
                                            list.bytes.data());
@@ -114,7 +123,7 @@ void GLAPIENTRY handle_glTransformFeedbackVaryings(GLuint program, GLsizei count
 void GLAPIENTRY handle_glGetUniformIndices(GLuint program, GLsizei count,
                                            const GLchar* const* names, GLuint* indices) {
   Stream* s = current_stream();
-  if (!s || count < 0) return;
+  if (!s || refused_count(*s, count, names)) return;
   const StringList list(count, names, nullptr, true);
   wire::encode_glGetUniformIndices(s->writer(), program, count, list.at.data(), list.bytes.data());
   auto reply = s->roundtrip();
@@ -204,11 +213,7 @@ void GLAPIENTRY handle_glGetNamedStringivARB(GLint namelen, const GLchar* name, 
 void GLAPIENTRY handle_glCompileShaderIncludeARB(GLuint shader, GLsizei count, const GLchar* const* path,
                                                  const GLint* length) {
   Stream* s = current_stream();
-  if (!s || count < 0) return;
-  if (count > 0 && !path) {
-    s->gl_state().raise_error(0x0501);  // GL_INVALID_VALUE: no paths to send
-    return;
-  }
+  if (!s || refused_count(*s, count, path)) return;
   const StringList list(count, path, length, false);
   wire::encode_glCompileShaderIncludeARB(s->writer(), shader, count, list.at.data(), list.bytes.data());
   s->commit();

@@ -65,6 +65,11 @@ void release_map(ObjectType t, NameMap& map, ResourceAccount& account) {
   map.clear();
 }
 
+// Whether GL still has a program or shader the guest deleted.
+bool gl_keeps(ObjectType t, GLuint host) {
+  return t == ObjectType::kProgram ? glIsProgram(host) : t == ObjectType::kShader && glIsShader(host);
+}
+
 }  // namespace
 
 GlContextState::Impl::Impl(std::shared_ptr<ShareGroup> s, ResourceAccount& a, bool is_gles)
@@ -82,6 +87,10 @@ wire::Status GlContextState::Impl::translate(ObjectType t, GLuint guest, NameUse
   }
   NameMap& map = names(t);
   GLuint found = map.find(guest);
+  if (found != 0 && map.is_deleted_in_use(guest) && !gl_keeps(t, found)) {
+    forget(t, guest);  // GL has freed it since
+    found = 0;
+  }
   if (found != 0 || use == NameUse::kLenient || use == NameUse::kDelete) {
     *out = found;
     return {};
@@ -115,6 +124,22 @@ wire::Status GlContextState::Impl::translate(ObjectType t, GLuint guest, NameUse
   ++account.objects;
   *out = created;
   return {};
+}
+
+void GlContextState::Impl::forget_deleted(ObjectType t, GLuint guest) {
+  NameMap& map = names(t);
+  const GLuint host = map.find(guest);
+  if (host == 0 || (t != ObjectType::kProgram && t != ObjectType::kShader) || !gl_keeps(t, host)) {
+    forget(t, guest);
+    return;
+  }
+  // Those GL has freed since the last such delete go now, so that they do
+  // not pile up against the guest's object limit.
+  std::vector<GLuint> freed;
+  for (GLuint g : map.deleted_in_use())
+    if (!gl_keeps(t, map.find(g))) freed.push_back(g);
+  for (GLuint g : freed) forget(t, g);
+  map.mark_deleted_in_use(guest);
 }
 
 void GlContextState::Impl::forget(ObjectType t, GLuint guest) {

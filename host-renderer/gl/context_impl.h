@@ -51,6 +51,9 @@ struct GlContextState::Impl {
   }
   wire::Status translate(ObjectType t, GLuint guest, NameUse use, GLuint* host);
   void forget(ObjectType t, GLuint guest);
+  // After a single-name delete: forgets the name, unless GL keeps the
+  // object (programs and shaders flagged for deletion).
+  void forget_deleted(ObjectType t, GLuint guest);
   // Maps freshly generated host names to the names the guest chose.
   wire::Status adopt(ObjectType t, const GLuint* guest, const GLuint* host, size_t count);
   // Whether an allocation fits the guest's per-object limit and, charged to

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "gl/display_lists.h"
 #include "gl/memory_ledger.h"
@@ -23,15 +24,27 @@ class NameMap {
     return it == map_.end() ? 0 : it->second;
   }
   bool insert(GLuint guest, GLuint host) { return map_.emplace(guest, host).second; }
-  void erase(GLuint guest) { map_.erase(guest); }
+  void erase(GLuint guest) {
+    map_.erase(guest);
+    if (!deleted_in_use_.empty()) deleted_in_use_.erase(guest);
+  }
+  // Deleted by the guest while GL keeps the object (a program in use, a
+  // shader attached): the name still names it until GL frees it.
+  void mark_deleted_in_use(GLuint guest) { deleted_in_use_.insert(guest); }
+  bool is_deleted_in_use(GLuint guest) const { return !deleted_in_use_.empty() && deleted_in_use_.count(guest); }
+  const std::unordered_set<GLuint>& deleted_in_use() const { return deleted_in_use_; }
   // The guest name of a host name, 0 when none (rare: reverse queries only).
   GLuint reverse(GLuint host) const;
   size_t size() const { return map_.size(); }
   const std::unordered_map<GLuint, GLuint>& entries() const { return map_; }
-  void clear() { map_.clear(); }
+  void clear() {
+    map_.clear();
+    deleted_in_use_.clear();
+  }
 
  private:
   std::unordered_map<GLuint, GLuint> map_;
+  std::unordered_set<GLuint> deleted_in_use_;
 };
 
 // Names shared by the contexts of one share group, and the memory their

@@ -28,6 +28,12 @@ constexpr size_t kMaxStrings = 4096;
 struct Strings {
   std::vector<const GLchar*> pointers;
   std::vector<GLint> lengths;
+
+  // Never null: GL refuses a null list even of no strings.
+  const GLchar* const* list() const {
+    static const GLchar* const kNone[1] = {""};
+    return pointers.empty() ? kNone : pointers.data();
+  }
 };
 
 // A name or string without its terminator, as GL takes it with a length.
@@ -115,7 +121,7 @@ wire::Status handle_glShaderSource(DispatchEnv& env, wire::Reader& r) {
     glShaderSource(shader, 1, &text, nullptr);
     return {};
   }
-  glShaderSource(shader, a.count, s.pointers.data(), s.lengths.data());
+  glShaderSource(shader, a.count, s.list(), s.lengths.data());
   return {};
 }
 
@@ -137,13 +143,13 @@ wire::Status create_shader_program(DispatchEnv& env, wire::Reader& r, Create cre
 
 wire::Status handle_glCreateShaderProgramv(DispatchEnv& env, wire::Reader& r) {
   return create_shader_program(env, r, [](GLenum type, int32_t count, const Strings& s) {
-    return glCreateShaderProgramv(type, count, s.pointers.data());
+    return glCreateShaderProgramv(type, count, s.list());
   });
 }
 
 wire::Status handle_glCreateShaderProgramvEXT(DispatchEnv& env, wire::Reader& r) {
   return create_shader_program(env, r, [](GLenum type, int32_t count, const Strings& s) {
-    return glCreateShaderProgramvEXT(type, count, const_cast<const GLchar**>(s.pointers.data()));
+    return glCreateShaderProgramvEXT(type, count, const_cast<const GLchar**>(s.list()));
   });
 }
 
@@ -161,7 +167,7 @@ wire::Status handle_glTransformFeedbackVaryings(DispatchEnv& env, wire::Reader& 
   WIRE_TRY(strings_of(a.varyings, true, s));
   GLuint program = 0;
   WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, a.program, NameUse::kExisting, &program));
-  glTransformFeedbackVaryings(program, a.count, s.pointers.data(), a.bufferMode);
+  glTransformFeedbackVaryings(program, a.count, s.list(), a.bufferMode);
   return {};
 }
 
@@ -173,7 +179,7 @@ wire::Status handle_glGetUniformIndices(DispatchEnv& env, wire::Reader& r) {
   GLuint program = 0;
   WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, a.program, NameUse::kExisting, &program));
   std::vector<GLuint> indices(a.names.size());
-  glGetUniformIndices(program, a.count, s.pointers.data(), indices.data());
+  glGetUniformIndices(program, a.count, s.list(), indices.data());
   env.reply.put_data(indices.data(), indices.size() * sizeof(GLuint));
   return {};
 }
@@ -277,7 +283,7 @@ wire::Status handle_glCompileShaderIncludeARB(DispatchEnv& env, wire::Reader& r)
   GLuint shader = 0;
   Strings s;
   WIRE_TRY(shader_and_strings(env, a.shader, a.path, &shader, s));
-  glCompileShaderIncludeARB(shader, static_cast<GLsizei>(s.pointers.size()), s.pointers.data(), s.lengths.data());
+  glCompileShaderIncludeARB(shader, static_cast<GLsizei>(s.pointers.size()), s.list(), s.lengths.data());
   return {};
 }
 

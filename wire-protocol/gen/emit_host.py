@@ -47,7 +47,7 @@ def _scalar_arg(model, c, p, lines, post):
     lines.append(f"  WIRE_TRY(st.translate(ObjectType::{t}, a.{p.name}, "
                  f"{_name_use(model, c, p)}, &{p.name}));")
     if c.names_mode == "delete":
-        post.append(f"  st.forget(ObjectType::{t}, a.{p.name});")
+        post.append(f"  st.forget_deleted(ObjectType::{t}, a.{p.name});")
     return p.name
 
 
