@@ -331,16 +331,32 @@ void GLAPIENTRY handle_glGetProgramStringARB(GLenum target, GLenum pname, void* 
   copy_reply(r, string, SIZE_MAX);
 }
 
-void GLAPIENTRY handle_glGetActiveUniformBlockiv(GLuint program, GLuint block, GLenum pname,
-                                                 GLint* params) {
+namespace {
+
+using BlockQueryEncoder = void (*)(wire::Writer&, GLuint, GLuint, GLenum);
+
+// A block's or buffer's values: as many as the host found.
+void get_block_values(BlockQueryEncoder encode, GLuint program, GLuint index, GLenum pname, GLint* params) {
   Stream* s = current_stream();
   if (!s || !params) return;
-  wire::encode_glGetActiveUniformBlockiv(s->writer(), program, block, pname);
+  encode(s->writer(), program, index, pname);
   auto reply = s->roundtrip();
   if (!reply) return;
   wire::Reader r(*reply, 0);
   auto data = r.get_data();
   if (data) std::memcpy(params, data->bytes.data(), data->bytes.size());
+}
+
+}  // namespace
+
+void GLAPIENTRY handle_glGetActiveUniformBlockiv(GLuint program, GLuint block, GLenum pname,
+                                                 GLint* params) {
+  get_block_values(wire::encode_glGetActiveUniformBlockiv, program, block, pname, params);
+}
+
+void GLAPIENTRY handle_glGetActiveAtomicCounterBufferiv(GLuint program, GLuint buffer, GLenum pname,
+                                                        GLint* params) {
+  get_block_values(wire::encode_glGetActiveAtomicCounterBufferiv, program, buffer, pname, params);
 }
 
 namespace {

@@ -6,6 +6,7 @@
 //   glGetUniform*              Data values, as many as the uniform's type has
 //   glGetProgramStringARB      Data (the program's string, GL_PROGRAM_LENGTH_ARB bytes)
 //   glGetActiveUniformBlockiv  Data values
+//   glGetActiveAtomicCounterBufferiv  Data values
 //   glReadPixels, glReadnPixels, glGetPolygonStipple, glGetPixelMap*: the
 //                              image (or map) when the pixels named no pack buffer
 #include <epoxy/gl.h>
@@ -136,24 +137,44 @@ wire::Status handle_glGetProgramStringARB(DispatchEnv& env, wire::Reader& r) {
   return {};
 }
 
+namespace {
+
+// A query of a block's or buffer's values: one, or `indices` (the active
+// members' indices) as many as GL counts for `counted`.
+template <typename Query>
+wire::Status reply_block_values(DispatchEnv& env, GLenum pname, GLenum indices, GLenum counted, Query query) {
+  GLint count = 1;
+  if (pname == indices) query(counted, &count);
+  auto out = output_array(env, wire::size::nonnegative(count), sizeof(GLint), wire::size::kMaxEnumValues);
+  if (!out) return out.error();
+  if (out->refused) return refused_reply(env, 1);
+  const bool answered = answered_by_gl(env.state.impl(), [&] { query(pname, static_cast<GLint*>(out->data)); });
+  env.reply.put_data(out->data, answered ? out->bytes : 0);  // a query GL refuses writes nothing
+  return {};
+}
+
+}  // namespace
+
 wire::Status handle_glGetActiveUniformBlockiv(DispatchEnv& env, wire::Reader& r) {
   wire::Args_glGetActiveUniformBlockiv a;
   WIRE_TRY(wire::decode_glGetActiveUniformBlockiv(r, a));
   GLuint program = 0;
   WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, a.program, NameUse::kExisting, &program));
-  const GLuint block = a.uniformBlockIndex;
-  const GLenum pname = a.pname;
-  GLint count = 1;
-  if (pname == GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES) {
-    glGetActiveUniformBlockiv(program, block, GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS, &count);
-  }
-  auto out = output_array(env, wire::size::nonnegative(count), sizeof(GLint),
-                          wire::size::kMaxEnumValues);
-  if (!out) return out.error();
-  if (out->refused) return refused_reply(env, 1);
-  glGetActiveUniformBlockiv(program, block, pname, static_cast<GLint*>(out->data));
-  env.reply.put_data(out->data, out->bytes);
-  return {};
+  return reply_block_values(env, a.pname, GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES, GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS,
+                            [&](GLenum pname, GLint* out) {
+                              glGetActiveUniformBlockiv(program, a.uniformBlockIndex, pname, out);
+                            });
+}
+
+wire::Status handle_glGetActiveAtomicCounterBufferiv(DispatchEnv& env, wire::Reader& r) {
+  wire::Args_glGetActiveAtomicCounterBufferiv a;
+  WIRE_TRY(wire::decode_glGetActiveAtomicCounterBufferiv(r, a));
+  GLuint program = 0;
+  WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, a.program, NameUse::kExisting, &program));
+  return reply_block_values(env, a.pname, GL_ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTER_INDICES,
+                            GL_ATOMIC_COUNTER_BUFFER_ACTIVE_ATOMIC_COUNTERS, [&](GLenum pname, GLint* out) {
+                              glGetActiveAtomicCounterBufferiv(program, a.bufferIndex, pname, out);
+                            });
 }
 
 wire::Status handle_glReadPixels(DispatchEnv& env, wire::Reader& r) {

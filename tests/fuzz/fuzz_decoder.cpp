@@ -22,6 +22,11 @@ void decode_vulkan(uint32_t opcode, wire::Reader& r) {
   const wire::vk::CommandDesc* cmd = wire::vk::command_desc(opcode);
   if (!cmd) return;
   AnyHandles handles;
+  if (wire::vk::is_flat_command(*cmd)) {  // as the host runs most recorded commands
+    wire::Reader flat = r;
+    std::vector<std::byte> record(cmd->args_size);
+    (void)wire::vk::decode_flat_command(flat, *cmd, record.data(), handles);
+  }
   wire::vk::Arena arena(16u << 20);
   std::vector<wire::vk::NewHandle> created;
   auto args = arena.alloc(1, cmd->args_size, 0);
