@@ -179,8 +179,9 @@ wire::Status handle_glGetUniformIndices(DispatchEnv& env, wire::Reader& r) {
   GLuint program = 0;
   WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, a.program, NameUse::kExisting, &program));
   std::vector<GLuint> indices(a.names.size());
-  glGetUniformIndices(program, a.count, s.list(), indices.data());
-  env.reply.put_data(indices.data(), indices.size() * sizeof(GLuint));
+  const bool answered =
+      answered_by_gl(env.state.impl(), [&] { glGetUniformIndices(program, a.count, s.list(), indices.data()); });
+  env.reply.put_data(indices.data(), answered ? indices.size() * sizeof(GLuint) : 0);  // refused: writes nothing
   return {};
 }
 
