@@ -1,5 +1,6 @@
-// Clears and sub-data writes of buffers. GL refuses them on any part of a
-// buffer mapped without GL_MAP_PERSISTENT_BIT (OpenGL 4.6, 6.2 and 6.3.2);
+// Clears, copies and invalidations of buffers. GL refuses them on any part
+// of a buffer mapped without GL_MAP_PERSISTENT_BIT (OpenGL 4.6, 6.2, 6.3.2,
+// 6.5 and 6.6);
 // while the program holds such a map the host's buffer is not mapped (the
 // map is a guest shadow), so the guest raises the error itself. Persistent
 // mappings are kept apart (gl/persistent_mappings.h) and never refuse.
@@ -35,6 +36,17 @@ bool refused_while_mapped(Stream& s, GLuint buffer, int64_t offset, int64_t size
   return mapped;
 }
 
+// The same for the buffer bound at `target`: mapped through that binding,
+// or (where the guest follows the binding) otherwise.
+bool refused_while_mapped_at(Stream& s, GLenum target, int64_t offset, int64_t size) {
+  GlState& st = s.gl_state();
+  if (auto m = st.mappings().find(target); m != st.mappings().end() && overlaps(m->second, offset, size)) {
+    st.raise_error(kInvalidOperation);
+    return true;
+  }
+  return refused_while_mapped(s, st.bound_buffer(target), offset, size);
+}
+
 }  // namespace
 
 using wire::size::texel_bytes;  // the one texel GL reads from `data`
@@ -42,7 +54,7 @@ using wire::size::texel_bytes;  // the one texel GL reads from `data`
 void GLAPIENTRY handle_glClearBufferData(GLenum target, GLenum internalformat, GLenum format,
                                          GLenum type, const void* data) {
   Stream* s = current_stream();
-  if (!s || refused_while_mapped(*s, s->gl_state().bound_buffer(target), 0, kWhole)) return;
+  if (!s || refused_while_mapped_at(*s, target, 0, kWhole)) return;
   wire::encode_glClearBufferData(s->writer(), target, internalformat, format, type, data,
                                  texel_bytes(format, type));
   s->commit();
@@ -52,7 +64,7 @@ void GLAPIENTRY handle_glClearBufferSubData(GLenum target, GLenum internalformat
                                             GLsizeiptr size, GLenum format, GLenum type,
                                             const void* data) {
   Stream* s = current_stream();
-  if (!s || refused_while_mapped(*s, s->gl_state().bound_buffer(target), offset, size)) return;
+  if (!s || refused_while_mapped_at(*s, target, offset, size)) return;
   wire::encode_glClearBufferSubData(s->writer(), target, internalformat, offset, size, format, type,
                                     data, texel_bytes(format, type));
   s->commit();
@@ -74,6 +86,38 @@ void GLAPIENTRY handle_glClearNamedBufferSubData(GLuint buffer, GLenum internalf
   if (!s || refused_while_mapped(*s, buffer, offset, size)) return;
   wire::encode_glClearNamedBufferSubData(s->writer(), buffer, internalformat, offset, size, format,
                                          type, data, texel_bytes(format, type));
+  s->commit();
+}
+
+void GLAPIENTRY handle_glCopyBufferSubData(GLenum read_target, GLenum write_target, GLintptr read_offset,
+                                           GLintptr write_offset, GLsizeiptr size) {
+  Stream* s = current_stream();
+  if (!s || refused_while_mapped_at(*s, read_target, 0, kWhole) || refused_while_mapped_at(*s, write_target, 0, kWhole))
+    return;
+  wire::encode_glCopyBufferSubData(s->writer(), read_target, write_target, read_offset, write_offset, size);
+  s->commit();
+}
+
+void GLAPIENTRY handle_glCopyNamedBufferSubData(GLuint read_buffer, GLuint write_buffer, GLintptr read_offset,
+                                                GLintptr write_offset, GLsizeiptr size) {
+  Stream* s = current_stream();
+  if (!s || refused_while_mapped(*s, read_buffer, 0, kWhole) || refused_while_mapped(*s, write_buffer, 0, kWhole))
+    return;
+  wire::encode_glCopyNamedBufferSubData(s->writer(), read_buffer, write_buffer, read_offset, write_offset, size);
+  s->commit();
+}
+
+void GLAPIENTRY handle_glInvalidateBufferData(GLuint buffer) {
+  Stream* s = current_stream();
+  if (!s || refused_while_mapped(*s, buffer, 0, kWhole)) return;
+  wire::encode_glInvalidateBufferData(s->writer(), buffer);
+  s->commit();
+}
+
+void GLAPIENTRY handle_glInvalidateBufferSubData(GLuint buffer, GLintptr offset, GLsizeiptr length) {
+  Stream* s = current_stream();
+  if (!s || refused_while_mapped(*s, buffer, offset, length)) return;
+  wire::encode_glInvalidateBufferSubData(s->writer(), buffer, offset, length);
   s->commit();
 }
 
