@@ -6,6 +6,7 @@ namespace {
 constexpr GLenum kInvalidEnum = 0x0500, kInvalidValue = 0x0501, kInvalidOperation = 0x0502;
 constexpr GLenum kBgra = 0x80E1, kUnsignedByte = 0x1401;
 constexpr GLenum kInt2101010 = 0x8D9F, kUint2101010 = 0x8368, kUint10f11f11f = 0x8C3B;
+constexpr GLenum kFixed = 0x140C;
 
 bool integer_type(GLenum type) { return type >= 0x1400 && type <= 0x1405; }  // BYTE..UNSIGNED_INT
 
@@ -16,7 +17,7 @@ bool takes_type(AttribFormat format, GLenum type) {
     case AttribFormat::kLong: return type == 0x140A;  // GL_DOUBLE
     case AttribFormat::kFloat:
       return integer_type(type) || type == 0x1406 || type == 0x140A || type == 0x140B ||
-             type == 0x140C || type == 0x8D61 || type == kInt2101010 || type == kUint2101010 ||
+             type == kFixed || type == 0x8D61 || type == kInt2101010 || type == kUint2101010 ||
              type == kUint10f11f11f;  // FLOAT, DOUBLE, HALF_FLOAT, FIXED, HALF_FLOAT_OES, packed
   }
   return false;
@@ -43,6 +44,7 @@ GLenum attrib_pointer_error(const AttribPointer& p, GLint max_attribs, bool desk
 }
 
 GLenum fixed_function_pointer_error(bool colour_array, GLint size, GLenum type, GLsizei stride) {
+  if (type == kFixed) return kInvalidEnum;  // OpenGL ES's alone (ARB_ES2_compatibility: generic arrays only)
   if (stride < 0) return kInvalidValue;
   if (size != static_cast<GLint>(kBgra)) return 0;
   if (!colour_array) return kInvalidValue;

@@ -25,7 +25,7 @@ struct AttribPointer {
 GLenum attrib_pointer_error(const AttribPointer& p, GLint max_attribs, bool desktop);
 
 // The errors of desktop GL's fixed-function pointers (glColorPointer...)
-// that depend on no other state: a negative stride, and GL_BGRA
+// that depend on no other state: GL_FIXED, a negative stride, and GL_BGRA
 // (GL_ARB_vertex_array_bgra), a size of the two colour arrays only, of
 // unsigned bytes or packed 2_10_10_10 values. 0 when GL takes them.
 GLenum fixed_function_pointer_error(bool colour_array, GLint size, GLenum type, GLsizei stride);
