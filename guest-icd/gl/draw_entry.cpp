@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
+#include <vector>
 
 #include "gl/entry_support.h"
 #include "icd/stream.h"
@@ -134,21 +135,45 @@ struct Elements {
   GLuint base_instance = 0;
 };
 
+// A pointer argument that stands for an offset into a bound buffer
+// (indices, indirect commands).
+uint64_t offset_of(const void* pointer) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer)); }
+
+// GL_INVALID_ENUM for an index type GL does not draw, raised here: its
+// indices could not be measured to travel (true: refused).
+bool refused_index_type(GlState& st, GLenum type) {
+  if (wire::size::index_bytes(1, type) != 0) return false;
+  st.raise_error(0x0500);
+  return true;
+}
+
+// Indices in the bound element buffer, read back from the host (a round
+// trip, only when client arrays need the range they name): `read` holds
+// them; null when nothing could be read.
+const void* indices_from_buffer(const void* offset, GLsizei count, GLenum type, std::vector<std::byte>& read) {
+  using GetBufferSubData = void (*)(GLenum, GLintptr, GLsizeiptr, void*);
+  auto get = reinterpret_cast<GetBufferSubData>(gl_proc_address("glGetBufferSubData"));
+  if (!get || count <= 0) return nullptr;
+  read.assign(wire::size::index_bytes(count, type), std::byte{0});
+  get(kElementArrayBuffer, static_cast<GLintptr>(offset_of(offset)), static_cast<GLsizeiptr>(read.size()), read.data());
+  return read.data();
+}
+
 // Every command of the family has glDrawElements's layout.
 using ElementsEncoder = void (*)(wire::Writer&, GLenum, GLsizei, GLenum, GLsizei, GLint, GLuint, GLuint,
                                  const void*, GLuint, size_t, bool);
 
 void draw_elements(ElementsEncoder encode, const Elements& e) {
   Stream* s = current_stream();
-  if (!s || s->gl_state().refused_negative(e.count)) return;
+  if (!s || s->gl_state().refused_negative(e.count) || refused_index_type(s->gl_state(), e.type)) return;
   GlState& st = s->gl_state();
   const bool in_buffer = st.bound_buffer(kElementArrayBuffer) != 0;
   if (st.has_client_arrays() || (st.default_vertex_array() && st.legacy_arrays().any_client())) {
-    if (in_buffer) {
-      std::fprintf(stderr, "conduit: client arrays with an index buffer are not carried\n");
-    } else if (e.indices && e.count > 0) {
+    std::vector<std::byte> read;
+    const void* indices = in_buffer ? indices_from_buffer(e.indices, e.count, e.type, read) : e.indices;
+    if (indices && e.count > 0) {
       int64_t lo = 0, hi = 0;
-      index_range(st, e.type, e.indices, e.count, &lo, &hi);
+      index_range(st, e.type, indices, e.count, &lo, &hi);
       if (hi >= lo) {
         send_client_arrays(*s, lo + e.base_vertex, hi - lo + 1, {e.instances, e.base_instance});
       }
@@ -164,16 +189,20 @@ void draw_elements(ElementsEncoder encode, const Elements& e) {
 void multi_draw_elements(wire::GlOp op, GLenum mode, const GLsizei* counts, GLenum type,
                          const void* const* indices, GLsizei drawcount, const GLint* base_vertices) {
   Stream* s = current_stream();
-  if (!s || s->gl_state().refused_negative(drawcount) || (drawcount > 0 && (!counts || !indices))) return;
+  if (!s || s->gl_state().refused_negative(drawcount) || refused_index_type(s->gl_state(), type) ||
+      (drawcount > 0 && (!counts || !indices)))
+    return;
   GlState& st = s->gl_state();
   const bool in_buffer = st.bound_buffer(kElementArrayBuffer) != 0;
   const auto n = static_cast<size_t>(drawcount);
-  if (!in_buffer && (st.has_client_arrays() || (st.default_vertex_array() && st.legacy_arrays().any_client()))) {
+  if (st.has_client_arrays() || (st.default_vertex_array() && st.legacy_arrays().any_client())) {
     int64_t lo = INT64_MAX, hi = INT64_MIN;
+    std::vector<std::byte> read;
     for (size_t i = 0; i < n; ++i) {
-      if (counts[i] <= 0 || !indices[i]) continue;
+      const void* part = in_buffer ? indices_from_buffer(indices[i], counts[i], type, read) : indices[i];
+      if (counts[i] <= 0 || !part) continue;
       int64_t first = 0, last = 0;
-      index_range(st, type, indices[i], counts[i], &first, &last);
+      index_range(st, type, part, counts[i], &first, &last);
       if (last < first) continue;
       const int64_t base = base_vertices ? base_vertices[i] : 0;
       lo = std::min(lo, first + base);
@@ -381,13 +410,6 @@ void GLAPIENTRY handle_glPrimitiveRestartIndex(GLuint index) {
 void GLAPIENTRY handle_glPrimitiveRestartIndexNV(GLuint index) {
   set_restart_index(index, wire::encode_glPrimitiveRestartIndexNV);
 }
-
-namespace {
-
-// Indirect draws carry offsets into the draw-indirect (and parameter) buffers.
-uint64_t offset_of(const void* indirect) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(indirect)); }
-
-}  // namespace
 
 void GLAPIENTRY handle_glMultiDrawArraysIndirect(GLenum mode, const void* indirect, GLsizei drawcount,
                                                  GLsizei stride) {

@@ -355,6 +355,7 @@ wire::Result<bool> array_reads_fit(GlContextState::Impl& st, uint32_t opcode, wi
     // GL answers no query inside glBegin/glEnd: what the arrays hold is
     // known now, and they cannot change before glEnd.
     st.begin_last_vertex = last_held_vertex_cached(st);
+    st.begin_restart_index = current_restart(st).index;
     st.in_begin = true;
     return true;
   }
@@ -364,6 +365,8 @@ wire::Result<bool> array_reads_fit(GlContextState::Impl& st, uint32_t opcode, wi
     // Another context of the group may have changed a buffer since glBegin:
     // then GL is asked again, and inside a glBegin it answers nothing.
     const bool known = st.in_begin && st.held_vertex_epoch == st.share->array_epoch;
+    // The restart index restarts the primitive and reads no vertex.
+    if (a->i == (st.in_begin ? st.begin_restart_index : current_restart(st).index)) return true;
     VertexSpan span;
     span.add(a->i, a->i);
     return span.within(known ? st.begin_last_vertex : last_held_vertex(st));

@@ -102,6 +102,7 @@ struct GlContextState::Impl {
   // the share group's array_epoch.
   bool in_begin = false;
   int64_t begin_last_vertex = 0;
+  int64_t begin_restart_index = -1;  // GL_PRIMITIVE_RESTART_INDEX at glBegin while enabled, else -1
   int64_t held_vertex = 0;
   uint64_t held_vertex_epoch = ~uint64_t{0};
   // The display list this context compiles (0: none), what its commands
