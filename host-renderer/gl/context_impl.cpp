@@ -6,6 +6,7 @@
 #include <epoxy/gl.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,6 +64,40 @@ void release_map(ObjectType t, NameMap& map, ResourceAccount& account) {
   if (!names.empty()) delete_objects(t, names);
   account.objects -= std::min(account.objects, names.size());
   map.clear();
+}
+
+// What a target or label identifier (EXT_debug_label's types too) names.
+std::optional<ObjectType> object_type_named_by(GLenum kind) {
+  switch (kind) {
+    case GL_RENDERBUFFER: return ObjectType::kRenderbuffer;
+    case GL_TEXTURE:
+    case GL_TEXTURE_1D:
+    case GL_TEXTURE_2D:
+    case GL_TEXTURE_3D:
+    case GL_TEXTURE_RECTANGLE:
+    case GL_TEXTURE_CUBE_MAP:
+    case GL_TEXTURE_1D_ARRAY:
+    case GL_TEXTURE_2D_ARRAY:
+    case GL_TEXTURE_CUBE_MAP_ARRAY:
+    case GL_TEXTURE_2D_MULTISAMPLE:
+    case GL_TEXTURE_2D_MULTISAMPLE_ARRAY: return ObjectType::kTexture;
+    case GL_BUFFER:
+    case GL_BUFFER_OBJECT_EXT: return ObjectType::kBuffer;
+    case GL_SHADER:
+    case GL_SHADER_OBJECT_EXT: return ObjectType::kShader;
+    case GL_PROGRAM:
+    case GL_PROGRAM_OBJECT_EXT: return ObjectType::kProgram;
+    case GL_VERTEX_ARRAY:
+    case GL_VERTEX_ARRAY_OBJECT_EXT: return ObjectType::kVertexArray;
+    case GL_QUERY:
+    case GL_QUERY_OBJECT_EXT: return ObjectType::kQuery;
+    case GL_PROGRAM_PIPELINE:
+    case GL_PROGRAM_PIPELINE_OBJECT_EXT: return ObjectType::kProgramPipeline;
+    case GL_TRANSFORM_FEEDBACK: return ObjectType::kTransformFeedback;
+    case GL_SAMPLER: return ObjectType::kSampler;
+    case GL_FRAMEBUFFER: return ObjectType::kFramebuffer;
+    default: return std::nullopt;
+  }
 }
 
 // Whether GL still has a program or shader the guest deleted.
@@ -124,6 +159,19 @@ wire::Status GlContextState::Impl::translate(ObjectType t, GLuint guest, NameUse
   ++account.objects;
   *out = created;
   return {};
+}
+
+wire::Status GlContextState::Impl::translate_named_by(GLenum kind, GLuint guest, GLuint* host) {
+  if (kind == GL_DISPLAY_LIST) {  // display lists go by the guest's own names on the host
+    *host = guest;
+    return {};
+  }
+  const std::optional<ObjectType> t = object_type_named_by(kind);
+  if (!t) {
+    *host = kNoSuchObject;
+    return {};
+  }
+  return translate(*t, guest, NameUse::kExisting, host);
 }
 
 void GlContextState::Impl::forget_deleted(ObjectType t, GLuint guest) {

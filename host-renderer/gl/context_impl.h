@@ -50,6 +50,10 @@ struct GlContextState::Impl {
     return wire::is_shared(t) ? share->names(t) : local.names(t);
   }
   wire::Status translate(ObjectType t, GLuint guest, NameUse use, GLuint* host);
+  // A name whose kind a target or label identifier gives (glCopyImageSubData,
+  // glObjectLabel): translated as an existing object of that kind; for a
+  // value GL refuses, no object (GL raises its own error).
+  wire::Status translate_named_by(GLenum kind, GLuint guest, GLuint* host);
   void forget(ObjectType t, GLuint guest);
   // After a single-name delete: forgets the name, unless GL keeps the
   // object (programs and shaders flagged for deletion).

@@ -40,6 +40,10 @@ def _name_use(model, c, p):
 
 
 def _scalar_arg(model, c, p, lines, post):
+    if p.named_by:
+        lines.append(f"  GLuint {p.name} = 0;")
+        lines.append(f"  WIRE_TRY(st.translate_named_by(a.{p.named_by}, a.{p.name}, &{p.name}));")
+        return p.name
     if not p.cls:
         return f"a.{p.name}"
     t = OBJECT_TYPES[p.cls]

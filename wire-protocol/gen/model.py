@@ -56,6 +56,7 @@ class Param:
     nullable: bool = False   # NULL is meaningful (e.g. allocate without data)
     in_place: bool = False   # heap bytes read where they lie (Reader::get_data_in_place)
     gen: bool = False        # names the guest allocates (glGen*, glCreate*)
+    named_by: str | None = None  # the parameter (target, identifier) whose value says what it names
 
 
 @dataclass
@@ -148,6 +149,7 @@ class Model:
             params = [_parse_param(p) for p in elem.findall("param")]
             for p in params:
                 p.cls = self.notes["classes"].get(f"{name}.{p.name}", p.cls)
+                p.named_by = self.notes.get("named_by", {}).get(f"{name}.{p.name}")
             self.commands[name] = Command(
                 name=name, ret=ret, ret_cls=proto.get("class"), params=params,
                 alias_of=alias.get("name") if alias is not None else None)
@@ -362,11 +364,12 @@ class Model:
                 (by_name or f"{c.name}.{p.name}" in rules["kept"])]
 
     def _check_kept_list(self):
-        for key in self.notes["classes"]:
-            name, _, param = key.partition(".")
-            c = self.commands.get(name)
-            if c is None or not any(p.name == param for p in c.params):
-                raise SystemExit(f"annotations: [classes] {key}: no such parameter")
+        for section in ("classes", "named_by"):
+            for key in self.notes.get(section, {}):
+                name, _, param = key.partition(".")
+                c = self.commands.get(name)
+                if c is None or not any(p.name == param for p in c.params):
+                    raise SystemExit(f"annotations: [{section}] {key}: no such parameter")
         for key in self.notes["pointers"]["kept"] + self.notes["pointers"]["in_place"]:
             name, _, param = key.partition(".")
             c = self.commands.get(name)
