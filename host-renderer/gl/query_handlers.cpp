@@ -155,6 +155,43 @@ wire::Status reply_block_values(DispatchEnv& env, GLenum pname, GLenum indices, 
 
 }  // namespace
 
+namespace {
+
+// A pipeline's one value; the program of a stage, or its active program,
+// as the guest names it.
+template <typename Get>
+wire::Status reply_pipeline_value(DispatchEnv& env, GLuint guest_pipeline, GLenum pname, Get get) {
+  auto& st = env.state.impl();
+  GLuint pipeline = 0;
+  WIRE_TRY(st.translate(ObjectType::kProgramPipeline, guest_pipeline, NameUse::kExisting, &pipeline));
+  GLint value = 0;
+  const bool answered = answered_by_gl(st, [&] { get(pipeline, pname, &value); });
+  switch (pname) {
+    case GL_ACTIVE_PROGRAM:
+    case GL_VERTEX_SHADER:
+    case GL_FRAGMENT_SHADER:
+    case GL_GEOMETRY_SHADER:
+    case GL_TESS_CONTROL_SHADER:
+    case GL_TESS_EVALUATION_SHADER:
+    case GL_COMPUTE_SHADER: value = static_cast<GLint>(st.names(ObjectType::kProgram).reverse(value)); break;
+    default: break;
+  }
+  env.reply.put_data(&value, answered ? sizeof value : 0);
+  return {};
+}
+
+}  // namespace
+
+wire::Status handle_glGetProgramPipelineiv(DispatchEnv& env, wire::Args_glGetProgramPipelineiv& a) {
+  return reply_pipeline_value(env, a.pipeline, a.pname,
+                              [](GLuint p, GLenum pname, GLint* v) { glGetProgramPipelineiv(p, pname, v); });
+}
+
+wire::Status handle_glGetProgramPipelineivEXT(DispatchEnv& env, wire::Args_glGetProgramPipelineivEXT& a) {
+  return reply_pipeline_value(env, a.pipeline, a.pname,
+                              [](GLuint p, GLenum pname, GLint* v) { glGetProgramPipelineivEXT(p, pname, v); });
+}
+
 wire::Status handle_glGetActiveUniformBlockiv(DispatchEnv& env, wire::Reader& r) {
   wire::Args_glGetActiveUniformBlockiv a;
   WIRE_TRY(wire::decode_glGetActiveUniformBlockiv(r, a));
