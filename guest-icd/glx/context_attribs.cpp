@@ -50,10 +50,11 @@ ContextRequest parse_context_attribs(const int* attribs) {
   }
   const bool es = r.profile_mask == GLX_CONTEXT_ES_PROFILE_BIT_EXT;
   if (r.flags & ~kKnownFlags) r.error = BadValue;
+  else if (r.render_type == GLX_COLOR_INDEX_TYPE) r.error = BadMatch;  // a type GLX has, no context offers
   else if (r.render_type != GLX_RGBA_TYPE) r.error = BadValue;
   else if (es ? !valid_es_version(r.major, r.minor) : !valid_version(r.major, r.minor)) r.error = BadMatch;
   else if ((r.flags & GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB) && r.major < 3) r.error = BadMatch;
-  else if (r.profile_mask & ~kKnownProfiles || !(r.profile_mask & kKnownProfiles)) {
+  else if (r.profile_mask & ~kKnownProfiles || __builtin_popcount(r.profile_mask & kKnownProfiles) != 1) {  // one profile
     r.error = GLXBadProfileARB;
     r.glx_error = true;
   }
