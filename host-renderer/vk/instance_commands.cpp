@@ -140,6 +140,9 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   *a.pDevice = device;
   devices_.push_back(device);
   device_gpus_[device] = a.physicalDevice;
+  VkPhysicalDeviceProperties props{};
+  dispatch_.vkGetPhysicalDeviceProperties(a.physicalDevice, &props);
+  push_constant_bytes_[device] = props.limits.maxPushConstantsSize;
   if (imports) area_devices_.insert(device);
   return uint64_t{VK_SUCCESS};
 }

@@ -125,6 +125,8 @@ wire::Status VkHandler::check_command(const CommandDesc& cmd, uint32_t opcode, c
       return check_executed(r, args);
     case VkOp::vkCmdBindPipeline:
       return check_bind(args);
+    case VkOp::vkCmdPushConstants:
+      return check_push_constants(r, args);
     case VkOp::vkCmdBeginRenderPass:
     case VkOp::vkCmdBeginRenderPass2:
       return check_render_pass_begin(*render_pass_begin(opcode, args));
@@ -135,6 +137,15 @@ wire::Status VkHandler::check_command(const CommandDesc& cmd, uint32_t opcode, c
     return refused(cmd.name, "with no graphics pipeline bound");
   if (cmd.recorded.runs == Pipeline::kCompute && !r.compute_bound)
     return refused(cmd.name, "with no compute pipeline bound");
+  return {};
+}
+
+// Drivers copy the values into push constant storage of the device's size
+// at `offset`, trusting the range (valid usage): it is checked here.
+wire::Status VkHandler::check_push_constants(const Recording& r, const void* args) {
+  const auto& a = *static_cast<const VkArgs_vkCmdPushConstants*>(args);
+  if (a.size == 0 || a.offset % 4 || a.size % 4 || uint64_t{a.offset} + a.size > r.push_constant_bytes)
+    return refused("vkCmdPushConstants", "outside the device's push constant range");
   return {};
 }
 
@@ -177,7 +188,8 @@ void VkHandler::note_recording(uint32_t opcode, const CommandDesc& cmd, const vo
       const auto& a = *static_cast<const VkArgs_vkAllocateCommandBuffers*>(args);
       const bool secondary = as_number(a.pAllocateInfo->level) == VK_COMMAND_BUFFER_LEVEL_SECONDARY;
       for (uint32_t i = 0; i < a.pAllocateInfo->commandBufferCount; ++i)
-        recordings_[a.pCommandBuffers[i]] = {.device = raw_handle(a.device), .secondary = secondary};
+        recordings_[a.pCommandBuffers[i]] = {.device = raw_handle(a.device), .secondary = secondary,
+                                             .push_constant_bytes = push_constant_bytes_[a.device]};
       break;
     }
     case VkOp::vkFreeCommandBuffers: {
@@ -198,7 +210,7 @@ void VkHandler::note_recording(uint32_t opcode, const CommandDesc& cmd, const vo
     }
     case VkOp::vkResetCommandBuffer: {
       Recording& r = recordings_[static_cast<const VkArgs_vkResetCommandBuffer*>(args)->commandBuffer];
-      r = {.device = r.device, .secondary = r.secondary};
+      r = r.fresh();
       break;
     }
     case VkOp::vkBeginCommandBuffer: {
@@ -206,9 +218,10 @@ void VkHandler::note_recording(uint32_t opcode, const CommandDesc& cmd, const vo
       Recording& r = recordings_[a.commandBuffer];
       const VkCommandBufferUsageFlags flags = a.pBeginInfo->flags;
       const bool continues = r.secondary && (flags & VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT);
-      r = {.device = r.device, .secondary = r.secondary, .stage = Recording::Stage::kRecording,
-           .within = continues ? Recording::Within::kContinued : Recording::Within::kNone,
-           .one_time = (flags & VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0};
+      r = r.fresh();
+      r.stage = Recording::Stage::kRecording;
+      r.within = continues ? Recording::Within::kContinued : Recording::Within::kNone;
+      r.one_time = (flags & VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0;
       break;
     }
     case VkOp::vkEndCommandBuffer:
@@ -279,7 +292,7 @@ void VkHandler::reset_recordings_of_pool(uint64_t pool, bool forget) {
     if (forget)
       recordings_.erase(it);
     else
-      it->second = {.device = it->second.device, .secondary = it->second.secondary};
+      it->second = it->second.fresh();
   }
 }
 

@@ -97,6 +97,7 @@ class VkHandler {
     enum class Within : uint8_t { kNone, kRenderPass, kRendering, kContinued };
     uint64_t device = 0;
     bool secondary = false;
+    uint32_t push_constant_bytes = 0;  // the device's maxPushConstantsSize
     Stage stage = Stage::kInitial;
     Within within = Within::kNone;
     bool one_time = false;   // invalid once submitted
@@ -104,10 +105,13 @@ class VkHandler {
     uint32_t subpasses = 0;
     bool graphics_bound = false;
     bool compute_bound = false;
+    // The same command buffer as allocated, nothing recorded (reset, begun).
+    Recording fresh() const { return {.device = device, .secondary = secondary, .push_constant_bytes = push_constant_bytes}; }
   };
   wire::Status check_recording(uint32_t opcode, const wire::vk::CommandDesc& cmd, const void* args);
   wire::Status check_command(const wire::vk::CommandDesc& cmd, uint32_t opcode, const void* args);
   wire::Status check_begin(const void* args) const;
+  static wire::Status check_push_constants(const Recording& r, const void* args);
   wire::Status check_submits(uint32_t opcode, const void* args) const;
   wire::Status check_executed(const Recording& primary, const void* args) const;
   void note_recording(uint32_t opcode, const wire::vk::CommandDesc& cmd, const void* args);
@@ -193,6 +197,7 @@ class VkHandler {
   std::vector<VkInstance> instances_;
   std::vector<VkDevice> devices_;
   std::unordered_map<VkDevice, VkPhysicalDevice> device_gpus_;
+  std::unordered_map<VkDevice, uint32_t> push_constant_bytes_;  // each device's maxPushConstantsSize
   // By pool: its device, and the command buffers or descriptor sets allocated from it.
   struct PoolChildren {
     uint64_t device;

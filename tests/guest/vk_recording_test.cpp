@@ -170,4 +170,18 @@ TEST(VulkanRecording, FramebufferWithFewerAttachmentsThanItsRenderPass) {
   });
 }
 
+// Push constants past the device's storage: drivers copy them there.
+TEST(VulkanRecording, PushConstantsPastTheDevicesStorage) {
+  expect_refused([](VkInstance, VkPhysicalDevice gpu, VkDevice device) {
+    VkPhysicalDeviceProperties props{};
+    vkGetPhysicalDeviceProperties(gpu, &props);
+    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    VkPipelineLayout layout;
+    vkCreatePipelineLayout(device, &layout_info, nullptr, &layout);
+    const uint32_t values[4] = {};
+    vkCmdPushConstants(recording(device), layout, VK_SHADER_STAGE_VERTEX_BIT, props.limits.maxPushConstantsSize, 16,
+                       values);
+  });
+}
+
 }  // namespace
