@@ -147,16 +147,41 @@ bool refused_index_type(GlState& st, GLenum type) {
   return true;
 }
 
-// Indices in the bound element buffer, read back from the host (a round
-// trip, only when client arrays need the range they name): `read` holds
-// them; null when nothing could be read.
-const void* indices_from_buffer(const void* offset, GLsizei count, GLenum type, std::vector<std::byte>& read) {
+// The indices of a draw's parts in the bound element buffer, read back from
+// the host in one round trip (only when client arrays need the range they
+// name): the bytes from the first part's start to the last one's end, within
+// the buffer's size where this context gave it one (GL reads nothing past it).
+struct BufferIndices {
+  uint64_t start = 0;
+  std::vector<std::byte> bytes;
+
+  // A part's indices, or null when they were not read.
+  const void* of(const void* offset, GLsizei count, GLenum type) const {
+    const uint64_t from = offset_of(offset);
+    const size_t size = wire::size::index_bytes(count, type);
+    if (count <= 0 || from < start || from - start > bytes.size() || size > bytes.size() - (from - start)) return nullptr;
+    return bytes.data() + (from - start);
+  }
+};
+
+BufferIndices read_buffer_indices(GlState& st, const void* const* offsets, const GLsizei* counts, size_t n,
+                                  GLenum type) {
+  BufferIndices read;
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (counts[i] <= 0) continue;
+    lo = std::min(lo, offset_of(offsets[i]));
+    hi = std::max(hi, offset_of(offsets[i]) + wire::size::index_bytes(counts[i], type));
+  }
+  if (const int64_t size = st.buffer_size(st.bound_buffer(kElementArrayBuffer)); size >= 0)
+    hi = std::min(hi, static_cast<uint64_t>(size));
   using GetBufferSubData = void (*)(GLenum, GLintptr, GLsizeiptr, void*);
-  auto get = reinterpret_cast<GetBufferSubData>(gl_proc_address("glGetBufferSubData"));
-  if (!get || count <= 0) return nullptr;
-  read.assign(wire::size::index_bytes(count, type), std::byte{0});
-  get(kElementArrayBuffer, static_cast<GLintptr>(offset_of(offset)), static_cast<GLsizeiptr>(read.size()), read.data());
-  return read.data();
+  static const auto get = reinterpret_cast<GetBufferSubData>(gl_proc_address("glGetBufferSubData"));
+  if (!get || lo >= hi) return read;
+  read.start = lo;
+  read.bytes.assign(hi - lo, std::byte{0});
+  get(kElementArrayBuffer, static_cast<GLintptr>(lo), static_cast<GLsizeiptr>(read.bytes.size()), read.bytes.data());
+  return read;
 }
 
 // Every command of the family has glDrawElements's layout.
@@ -169,8 +194,8 @@ void draw_elements(ElementsEncoder encode, const Elements& e) {
   GlState& st = s->gl_state();
   const bool in_buffer = st.bound_buffer(kElementArrayBuffer) != 0;
   if (st.has_client_arrays() || (st.default_vertex_array() && st.legacy_arrays().any_client())) {
-    std::vector<std::byte> read;
-    const void* indices = in_buffer ? indices_from_buffer(e.indices, e.count, e.type, read) : e.indices;
+    const BufferIndices read = in_buffer ? read_buffer_indices(st, &e.indices, &e.count, 1, e.type) : BufferIndices{};
+    const void* indices = in_buffer ? read.of(e.indices, e.count, e.type) : e.indices;
     if (indices && e.count > 0) {
       int64_t lo = 0, hi = 0;
       index_range(st, e.type, indices, e.count, &lo, &hi);
@@ -197,9 +222,9 @@ void multi_draw_elements(wire::GlOp op, GLenum mode, const GLsizei* counts, GLen
   const auto n = static_cast<size_t>(drawcount);
   if (st.has_client_arrays() || (st.default_vertex_array() && st.legacy_arrays().any_client())) {
     int64_t lo = INT64_MAX, hi = INT64_MIN;
-    std::vector<std::byte> read;
+    const BufferIndices read = in_buffer ? read_buffer_indices(st, indices, counts, n, type) : BufferIndices{};
     for (size_t i = 0; i < n; ++i) {
-      const void* part = in_buffer ? indices_from_buffer(indices[i], counts[i], type, read) : indices[i];
+      const void* part = in_buffer ? read.of(indices[i], counts[i], type) : indices[i];
       if (counts[i] <= 0 || !part) continue;
       int64_t first = 0, last = 0;
       index_range(st, type, part, counts[i], &first, &last);

@@ -324,6 +324,34 @@ TEST_F(LegacyGlState, MultiDrawArraysFromClientMemory) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// Client-memory vertices with the indices in a buffer: the guest reads the
+// indices of both parts back (one round trip) to send the vertices they
+// name; each part draws one half.
+TEST_F(LegacyGlState, MultiDrawElementsOfClientVerticesWithIndicesInABuffer) {
+  constexpr GLenum kVertexArray = 0x8074, kTriangleFan = 0x0006, kElementArrayBuffer = 0x8893, kStaticDraw = 0x88E4;
+  constexpr GLenum kUshort = 0x1403;
+  const std::array<float, 16> halves{-1, -1, 0, -1, 0, 1, -1, 1, 0, -1, 1, -1, 1, 1, 0, 1};
+  const std::array<uint16_t, 8> indices{0, 1, 2, 3, 4, 5, 6, 7};
+  GLuint buffer = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(1, &buffer);
+  gl<void (*)(GLenum, GLuint)>("glBindBuffer")(kElementArrayBuffer, buffer);
+  gl<void (*)(GLenum, intptr_t, const void*, GLenum)>("glBufferData")(kElementArrayBuffer, sizeof indices,
+                                                                       indices.data(), kStaticDraw);
+  gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0, 0, 0, 1);
+  gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
+  gl<void (*)(GLfloat, GLfloat, GLfloat)>("glColor3f")(0, 0, 1);
+  gl<void (*)(GLint, GLenum, GLsizei, const void*)>("glVertexPointer")(2, kFloat, 0, halves.data());
+  gl<void (*)(GLenum)>("glEnableClientState")(kVertexArray);
+  const std::array<GLsizei, 2> count{4, 4};
+  const std::array<const void*, 2> offsets{nullptr, reinterpret_cast<const void*>(uintptr_t{8})};
+  gl<void (*)(GLenum, const GLsizei*, GLenum, const void* const*, GLsizei)>("glMultiDrawElements")(
+      kTriangleFan, count.data(), kUshort, offsets.data(), 2);
+  const std::array<uint8_t, 4> blue{0, 0, 255, 255};
+  EXPECT_EQ(pixel(4, 8), blue);
+  EXPECT_EQ(pixel(12, 8), blue);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // glArrayElement between glBegin and glEnd reads client memory the host
 // never had: the guest sends the calls it stands for (colours as unsigned
 // bytes, vertices as floats), and the left half is green, the right blue.
