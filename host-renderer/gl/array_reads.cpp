@@ -180,9 +180,14 @@ int64_t last_held_vertex(GlContextState::Impl& st) {
 
 // last_held_vertex, read again only after a command of the share group
 // (shared buffers change in any of its contexts) that may change arrays.
+int64_t restart_index_now(GlContextState::Impl& st);
+
+// What the arrays hold, and the restart index, asked of GL again only after
+// a command that may have changed them (both move the array epoch).
 int64_t last_held_vertex_cached(GlContextState::Impl& st) {
   if (st.held_vertex_epoch != st.share->array_epoch) {
     st.held_vertex = last_held_vertex(st);
+    st.held_restart_index = restart_index_now(st);
     st.held_vertex_epoch = st.share->array_epoch;
   }
   return st.held_vertex;
@@ -228,6 +233,8 @@ Restart current_restart(GlContextState::Impl& st) {
   }
   return r;
 }
+
+int64_t restart_index_now(GlContextState::Impl& st) { return current_restart(st).index; }
 
 // The vertices `count` indices of `type` name, `base_vertex` added.
 template <typename T>
@@ -355,7 +362,7 @@ wire::Result<bool> array_reads_fit(GlContextState::Impl& st, uint32_t opcode, wi
     // GL answers no query inside glBegin/glEnd: what the arrays hold is
     // known now, and they cannot change before glEnd.
     st.begin_last_vertex = last_held_vertex_cached(st);
-    st.begin_restart_index = current_restart(st).index;
+    st.begin_restart_index = st.held_restart_index;
     st.in_begin = true;
     return true;
   }

@@ -190,6 +190,19 @@ void GlContextState::Impl::forget_deleted(ObjectType t, GLuint guest) {
   map.mark_deleted_in_use(guest);
 }
 
+// GL freed a program or shader the guest had deleted and gave its name to a
+// new one: the deleted guest name, still kept for the old object, goes.
+void GlContextState::Impl::forget_reused(GLuint host) {
+  for (ObjectType t : {ObjectType::kProgram, ObjectType::kShader}) {
+    NameMap& map = names(t);
+    for (GLuint g : map.deleted_in_use()) {
+      if (map.find(g) != host) continue;
+      forget(t, g);  // changes the set: one name at most maps to `host`
+      break;
+    }
+  }
+}
+
 void GlContextState::Impl::forget(ObjectType t, GLuint guest) {
   NameMap& map = names(t);
   if (GLuint host = map.find(guest); host != 0) {
@@ -211,6 +224,7 @@ wire::Status GlContextState::Impl::adopt(ObjectType t, const GLuint* guest, cons
     return wire::make_error(wire::Errc::kLimit, "object count limit");
   }
   for (size_t i = 0; i < count; ++i) {
+    if (t == ObjectType::kProgram || t == ObjectType::kShader) forget_reused(hosts[i]);
     if (guest[i] == 0 || !map.insert(guest[i], hosts[i])) {
       delete_objects(t, std::vector<GLuint>(hosts + i, hosts + count));
       return wire::make_error(wire::Errc::kBadName,

@@ -58,6 +58,7 @@ struct GlContextState::Impl {
   // After a single-name delete: forgets the name, unless GL keeps the
   // object (programs and shaders flagged for deletion).
   void forget_deleted(ObjectType t, GLuint guest);
+  void forget_reused(GLuint host);
   // Maps freshly generated host names to the names the guest chose.
   wire::Status adopt(ObjectType t, const GLuint* guest, const GLuint* host, size_t count);
   // Whether an allocation fits the guest's per-object limit and, charged to
@@ -108,6 +109,7 @@ struct GlContextState::Impl {
   int64_t begin_last_vertex = 0;
   int64_t begin_restart_index = -1;  // GL_PRIMITIVE_RESTART_INDEX at glBegin while enabled, else -1
   int64_t held_vertex = 0;
+  int64_t held_restart_index = -1;  // as of held_vertex_epoch
   uint64_t held_vertex_epoch = ~uint64_t{0};
   // The display list this context compiles (0: none), what its commands
   // were charged so far, and whether one did not fit (display_lists.h).
