@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -181,12 +182,16 @@ class GlState {
   // Between a glBegin GL ran and its glEnd GL refuses all but vertex
   // attributes and list calls; what the guest answers or keeps itself
   // raises that error here (true: refused). A glBegin compiled into a
-  // list with GL_COMPILE opens nothing; one a called list opens is not
-  // known here.
+  // list with GL_COMPILE opens nothing; calling a list opens or closes
+  // what its last compiled glBegin or glEnd does (lists called by name from
+  // glCallLists are not followed).
   struct Primitive {
     bool open = false;           // a glBegin GL ran, no glEnd yet
     bool in_list = false;         // a glNewList GL took, no glEndList yet
     bool compiling_only = false;  // that list's mode is GL_COMPILE
+    GLuint list = 0;              // that list's name
+    std::optional<bool> list_opens;  // its last glBegin (true) or glEnd (false) so far
+    std::unordered_map<GLuint, bool> lists_opening;  // the same, of each list compiled
   };
   Primitive& primitive() { return primitive_; }
   // A negative count or size GL refuses with GL_INVALID_VALUE, raised here

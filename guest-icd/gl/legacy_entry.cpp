@@ -207,12 +207,15 @@ constexpr GLenum kCompileAndExecute = 0x1301;
 
 void GLAPIENTRY handle_glBegin(GLenum mode) {
   send_and_follow(wire::encode_glBegin, +[](GlState::Primitive& p, GLenum m) {
-    if (!p.compiling_only && m <= kLastPrimitive) p.open = true;
+    if (m > kLastPrimitive) return;  // GL_INVALID_ENUM, compiled as nothing
+    if (p.in_list) p.list_opens = true;
+    if (!p.compiling_only) p.open = true;
   }, mode);
 }
 
 void GLAPIENTRY handle_glEnd() {
   send_and_follow(wire::encode_glEnd, +[](GlState::Primitive& p) {
+    if (p.in_list) p.list_opens = false;
     if (!p.compiling_only) p.open = false;
   });
 }
@@ -224,15 +227,43 @@ void GLAPIENTRY handle_glNewList(GLuint list, GLenum mode) {
     if (p.open || l == 0 || p.in_list || (m != kCompile && m != kCompileAndExecute)) return;
     p.in_list = true;
     p.compiling_only = m == kCompile;
+    p.list = l;
+    p.list_opens.reset();
   }, list, mode);
 }
 
 void GLAPIENTRY handle_glEndList() {
   send_and_follow(wire::encode_glEndList, +[](GlState::Primitive& p) {
-    if (p.open) return;
+    if (p.open || !p.in_list) return;
+    if (p.list_opens) {
+      p.lists_opening[p.list] = *p.list_opens;
+    } else {
+      p.lists_opening.erase(p.list);
+    }
     p.in_list = false;
     p.compiling_only = false;
   });
+}
+
+// A called list opens or closes the primitive as its last glBegin or glEnd
+// does, so that a list holding only glEnd ends a glBegin the program made.
+void GLAPIENTRY handle_glCallList(GLuint list) {
+  send_and_follow(wire::encode_glCallList, +[](GlState::Primitive& p, GLuint l) {
+    const auto found = p.lists_opening.find(l);
+    if (found == p.lists_opening.end()) return;
+    if (p.in_list) p.list_opens = found->second;
+    if (!p.compiling_only) p.open = found->second;
+  }, list);
+}
+
+void GLAPIENTRY handle_glDeleteLists(GLuint list, GLsizei range) {
+  send_and_follow(wire::encode_glDeleteLists, +[](GlState::Primitive& p, GLuint first, GLsizei n) {
+    if (p.open) return;  // GL_INVALID_OPERATION
+    for (auto it = p.lists_opening.begin(); it != p.lists_opening.end();) {
+      const bool deleted = n > 0 && it->first >= first && it->first - first < static_cast<GLuint>(n);
+      it = deleted ? p.lists_opening.erase(it) : std::next(it);
+    }
+  }, list, range);
 }
 
 GLuint GLAPIENTRY handle_glGenLists(GLsizei range) {

@@ -282,6 +282,37 @@ TEST_F(LegacyGlState, CommandsBetweenBeginAndEndRaiseInvalidOperation) {
   EXPECT_EQ(get_error(), 0u);
 }
 
+// A called list opens or closes the primitive as its last glBegin or glEnd
+// does: a list holding glEnd ends the glBegin the program made, and what
+// the guest answers afterwards is no longer refused.
+TEST_F(LegacyGlState, CalledListEndsThePrimitive) {
+  constexpr GLenum kQuads = 0x0007, kCompile = 0x1300, kInvalidOperation = 0x0502;
+  auto gen_lists = gl<GLuint (*)(GLsizei)>("glGenLists");
+  auto new_list = gl<void (*)(GLuint, GLenum)>("glNewList");
+  auto end_list = gl<void (*)()>("glEndList");
+  auto call_list = gl<void (*)(GLuint)>("glCallList");
+  auto get_error = gl<GLenum (*)()>("glGetError");
+  const GLuint opening = gen_lists(2), closing = opening + 1;
+  new_list(opening, kCompile);
+  gl<void (*)(GLenum)>("glBegin")(kQuads);
+  end_list();
+  new_list(closing, kCompile);
+  gl<void (*)()>("glEnd")();
+  end_list();
+  EXPECT_EQ(get_error(), 0u);
+
+  call_list(opening);
+  EXPECT_EQ(gen_lists(1), 0u);  // inside the primitive the list opened
+  call_list(closing);
+  EXPECT_EQ(get_error(), kInvalidOperation);
+  EXPECT_NE(gen_lists(1), 0u);
+  // A deleted list does nothing when called.
+  gl<void (*)(GLuint, GLsizei)>("glDeleteLists")(opening, 1);
+  call_list(opening);
+  EXPECT_NE(gen_lists(1), 0u);
+  EXPECT_EQ(get_error(), 0u);
+}
+
 // A client array of GL_BGRA colours (ARB_vertex_array_bgra) is four bytes a
 // vertex: the guest sends those, in the order GL swizzles.
 TEST_F(LegacyGlState, BgraClientArrayDraws) {
