@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
+#include <optional>
 #include <vector>
 
 #include "gl/entry_support.h"
@@ -298,6 +299,63 @@ void GLAPIENTRY handle_glGetVertexAttribPointerv(GLuint index, GLenum pname, voi
   if (index >= static_cast<GLuint>(max_vertex_attribs())) return s->gl_state().raise_error(kInvalidValue);
   (void)pname;  // GL_VERTEX_ATTRIB_ARRAY_POINTER is the only pname
   *pointer = const_cast<void*>(s->gl_state().attrib(index).pointer);
+}
+
+namespace {
+
+// A client array's format stays in the guest until a draw sends it, so the
+// guest answers it; the attribute's other state is the host's.
+std::optional<GLint> client_attrib_value(GlState& st, GLuint index, GLenum pname) {
+  if (!st.default_vertex_array() || index >= st.attribs().size()) return std::nullopt;
+  const ClientArray& a = st.attribs()[index];
+  if (!a.client) return std::nullopt;
+  switch (pname) {
+    case 0x8623: return a.size;  // GL_VERTEX_ATTRIB_ARRAY_SIZE, GL_BGRA included
+    case 0x8624: return a.stride;
+    case 0x8625: return static_cast<GLint>(a.type);
+    case 0x886A: return a.normalized;
+    case 0x88FD: return a.format == AttribFormat::kInteger;  // GL_VERTEX_ATTRIB_ARRAY_INTEGER
+    case 0x874E: return a.format == AttribFormat::kLong;     // GL_VERTEX_ATTRIB_ARRAY_LONG
+    case 0x889F: return 0;                                   // GL_VERTEX_ATTRIB_ARRAY_BUFFER_BINDING
+    default: return std::nullopt;
+  }
+}
+
+template <typename T>
+void get_attrib(void (*encode)(wire::Writer&, GLuint, GLenum), GLuint index, GLenum pname, T* params) {
+  Stream* s = current_stream();
+  if (!s || !params) return;
+  if (const auto value = client_attrib_value(s->gl_state(), index, pname)) {
+    *params = static_cast<T>(*value);
+    return;
+  }
+  encode(s->writer(), index, pname);
+  auto reply = s->roundtrip();
+  if (!reply) return;
+  wire::Reader r(*reply, 0);
+  // At most the four values of GL_CURRENT_VERTEX_ATTRIB.
+  if (auto data = r.get_data()) std::memcpy(params, data->bytes.data(), std::min(4 * sizeof(T), data->bytes.size()));
+}
+
+}  // namespace
+
+void GLAPIENTRY handle_glGetVertexAttribiv(GLuint index, GLenum pname, GLint* params) {
+  get_attrib(wire::encode_glGetVertexAttribiv, index, pname, params);
+}
+void GLAPIENTRY handle_glGetVertexAttribfv(GLuint index, GLenum pname, GLfloat* params) {
+  get_attrib(wire::encode_glGetVertexAttribfv, index, pname, params);
+}
+void GLAPIENTRY handle_glGetVertexAttribdv(GLuint index, GLenum pname, GLdouble* params) {
+  get_attrib(wire::encode_glGetVertexAttribdv, index, pname, params);
+}
+void GLAPIENTRY handle_glGetVertexAttribIiv(GLuint index, GLenum pname, GLint* params) {
+  get_attrib(wire::encode_glGetVertexAttribIiv, index, pname, params);
+}
+void GLAPIENTRY handle_glGetVertexAttribIuiv(GLuint index, GLenum pname, GLuint* params) {
+  get_attrib(wire::encode_glGetVertexAttribIuiv, index, pname, params);
+}
+void GLAPIENTRY handle_glGetVertexAttribLdv(GLuint index, GLenum pname, GLdouble* params) {
+  get_attrib(wire::encode_glGetVertexAttribLdv, index, pname, params);
 }
 
 void GLAPIENTRY handle_glDrawArrays(GLenum mode, GLint first, GLsizei count) {

@@ -313,6 +313,30 @@ TEST_F(LegacyGlState, CalledListEndsThePrimitive) {
   EXPECT_EQ(get_error(), 0u);
 }
 
+// A client array's format is answered as it was set, before any draw sent
+// it: GL_BGRA as its size, its stride and type, no buffer.
+TEST_F(LegacyGlState, ClientAttribFormatQueries) {
+  constexpr GLenum kBgra = 0x80E1, kSize = 0x8623, kStride = 0x8624, kType = 0x8625, kNormalized = 0x886A,
+                   kBufferBinding = 0x889F;
+  static const uint8_t colours[8] = {};
+  gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>("glVertexAttribPointer")(
+      1, static_cast<GLint>(kBgra), kUbyte, 1, 8, colours);
+  auto get = [&](GLenum pname) {
+    GLint v = -1;
+    gl<void (*)(GLuint, GLenum, GLint*)>("glGetVertexAttribiv")(1, pname, &v);
+    return v;
+  };
+  EXPECT_EQ(get(kSize), static_cast<GLint>(kBgra));
+  EXPECT_EQ(get(kStride), 8);
+  EXPECT_EQ(get(kType), static_cast<GLint>(kUbyte));
+  EXPECT_EQ(get(kNormalized), 1);
+  EXPECT_EQ(get(kBufferBinding), 0);
+  GLfloat size = 0;
+  gl<void (*)(GLuint, GLenum, GLfloat*)>("glGetVertexAttribfv")(1, kSize, &size);
+  EXPECT_EQ(size, static_cast<GLfloat>(kBgra));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // A client array of GL_BGRA colours (ARB_vertex_array_bgra) is four bytes a
 // vertex: the guest sends those, in the order GL swizzles.
 TEST_F(LegacyGlState, BgraClientArrayDraws) {
