@@ -128,6 +128,7 @@ TEST(EnumCounts, MultiValuedQueries) {
   EXPECT_EQ(wire::size::pname_values(0x0BA2), 4u);   // GL_VIEWPORT
   EXPECT_EQ(wire::size::pname_values(0x0BA6), 16u);  // GL_MODELVIEW_MATRIX
   EXPECT_EQ(wire::size::pname_values(0x0B70), 2u);   // GL_DEPTH_RANGE
+  EXPECT_EQ(wire::size::pname_values(0x8C3C), 4u);   // GL_RGBA_SIGNED_COMPONENTS_EXT
   EXPECT_EQ(wire::size::pname_values(0x0D33), 1u);   // GL_MAX_TEXTURE_SIZE
   EXPECT_EQ(wire::size::clear_buffer_values(0x1800), 4u);
   EXPECT_EQ(wire::size::clear_buffer_values(0x1801), 1u);
