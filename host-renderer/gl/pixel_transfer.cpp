@@ -75,6 +75,10 @@ wire::Result<PixelSource> input_pixels(GlContextState::Impl& st, const wire::Dat
                                        bool nullable, bool guest_format, int dims, GLenum format,
                                        GLenum type, int64_t width, int64_t height, int64_t depth) {
   if (!wire::size::known_pixels(format, type)) {
+    // Every pair GL takes is sized here, so GL refuses this one too; where
+    // no pixels are a valid argument (texture images) GL is given none and
+    // raises the error it checks first (a bad internal format, say).
+    if (nullable) return PixelSource{};
     refuse_pixels(st);
     return PixelSource{nullptr, true};
   }
