@@ -22,7 +22,6 @@ namespace {
 
 constexpr GLenum kArrayBuffer = 0x8892;
 constexpr GLenum kElementArrayBuffer = 0x8893;
-constexpr GLenum kDrawIndirectBuffer = 0x8F3F;
 
 void encode_attrib(Stream& s, GLuint index, const ClientArray& a, uint64_t start,
                    const void* data, size_t bytes, bool in_buffer) {
@@ -492,105 +491,6 @@ void GLAPIENTRY handle_glPrimitiveRestartIndex(GLuint index) {
 
 void GLAPIENTRY handle_glPrimitiveRestartIndexNV(GLuint index) {
   set_restart_index(index, wire::encode_glPrimitiveRestartIndexNV);
-}
-
-void GLAPIENTRY handle_glMultiDrawArraysIndirect(GLenum mode, const void* indirect, GLsizei drawcount,
-                                                 GLsizei stride) {
-  Stream* s = current_stream();
-  if (!s) return;
-  wire::encode_glMultiDrawArraysIndirect(s->writer(), mode, offset_of(indirect), drawcount, stride);
-  s->commit();
-}
-
-void GLAPIENTRY handle_glMultiDrawElementsIndirect(GLenum mode, GLenum type, const void* indirect,
-                                                   GLsizei drawcount, GLsizei stride) {
-  Stream* s = current_stream();
-  if (!s) return;
-  wire::encode_glMultiDrawElementsIndirect(s->writer(), mode, type, offset_of(indirect), drawcount, stride);
-  s->commit();
-}
-
-void GLAPIENTRY handle_glMultiDrawArraysIndirectCount(GLenum mode, const void* indirect,
-                                                      GLintptr drawcount, GLsizei max_count,
-                                                      GLsizei stride) {
-  Stream* s = current_stream();
-  if (!s) return;
-  wire::encode_glMultiDrawArraysIndirectCount(s->writer(), mode, offset_of(indirect),
-                                              static_cast<uint64_t>(drawcount), max_count, stride);
-  s->commit();
-}
-
-void GLAPIENTRY handle_glMultiDrawElementsIndirectCount(GLenum mode, GLenum type,
-                                                        const void* indirect, GLintptr drawcount,
-                                                        GLsizei max_count, GLsizei stride) {
-  Stream* s = current_stream();
-  if (!s) return;
-  wire::encode_glMultiDrawElementsIndirectCount(s->writer(), mode, type, offset_of(indirect),
-                                                static_cast<uint64_t>(drawcount), max_count, stride);
-  s->commit();
-}
-
-namespace {
-
-// The draw an indirect command stands for, read by the guest when the host
-// could not run it as it is: client-memory arrays (compatibility contexts),
-// whose vertices only the command's numbers tell, or the command itself in
-// client memory with no draw-indirect buffer bound. From a buffer it is read
-// back from the host (a round trip, only in these cases).
-template <typename Command>
-bool read_indirect_draw(GlState& st, const void* indirect, Command* out) {
-  const GLuint buffer = st.bound_buffer(kDrawIndirectBuffer);
-  const bool client_arrays = st.legacy_arrays().any_client() || st.has_client_arrays();
-  if (buffer == 0) {
-    if (!indirect) return false;
-    std::memcpy(out, indirect, sizeof *out);
-    return true;
-  }
-  if (!client_arrays) return false;
-  using GetBufferSubData = void (*)(GLenum, GLintptr, GLsizeiptr, void*);
-  auto read = reinterpret_cast<GetBufferSubData>(gl_proc_address("glGetBufferSubData"));
-  if (!read) return false;
-  read(kDrawIndirectBuffer, static_cast<GLintptr>(offset_of(indirect)), sizeof *out, out);
-  return true;
-}
-
-struct ArraysCommand {
-  GLuint count, instance_count, first, base_instance;
-};
-struct ElementsCommand {
-  GLuint count, instance_count, first_index;
-  GLint base_vertex;
-  GLuint base_instance;
-};
-
-}  // namespace
-
-void GLAPIENTRY handle_glDrawArraysIndirect(GLenum mode, const void* indirect) {
-  Stream* s = current_stream();
-  if (!s) return;
-  ArraysCommand c{};
-  if (read_indirect_draw(s->gl_state(), indirect, &c))
-    return handle_glDrawArraysInstancedBaseInstance(mode, static_cast<GLint>(c.first), static_cast<GLsizei>(c.count),
-                                                   static_cast<GLsizei>(c.instance_count), c.base_instance);
-  wire::encode_glDrawArraysIndirect(s->writer(), mode, offset_of(indirect));
-  s->commit();
-}
-
-// Indices always come from the element array buffer (ARB_draw_indirect).
-void GLAPIENTRY handle_glDrawElementsIndirect(GLenum mode, GLenum type, const void* indirect) {
-  Stream* s = current_stream();
-  if (!s) return;
-  ElementsCommand c{};
-  const size_t index_bytes = wire::size::index_bytes(1, type);
-  if (s->gl_state().bound_buffer(kElementArrayBuffer) != 0 && index_bytes &&
-      read_indirect_draw(s->gl_state(), indirect, &c)) {
-    const auto* first = reinterpret_cast<const void*>(uintptr_t{c.first_index} * index_bytes);
-    return handle_glDrawElementsInstancedBaseVertexBaseInstance(mode, static_cast<GLsizei>(c.count), type, first,
-                                                               static_cast<GLsizei>(c.instance_count),
-                                                               c.base_vertex, c.base_instance);
-  }
-  wire::encode_glDrawElementsIndirect(s->writer(), mode, type, offset_of(indirect));
-  s->commit();
 }
 
 }  // namespace icd

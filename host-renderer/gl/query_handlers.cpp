@@ -192,6 +192,41 @@ wire::Status handle_glGetProgramPipelineivEXT(DispatchEnv& env, wire::Args_glGet
                               [](GLuint p, GLenum pname, GLint* v) { glGetProgramPipelineivEXT(p, pname, v); });
 }
 
+namespace {
+
+// GL leaves an internal-format answer unwritten where the query does not
+// apply (GL_SAMPLES of a target without samples). No answer is negative,
+// so room filled with -1 shows what GL wrote, and only that goes back: the
+// rest of the program's array stays as it was.
+template <typename T, typename Get>
+wire::Status reply_written_values(DispatchEnv& env, GLsizei count, Get get) {
+  auto out = output_array(env, wire::size::nonnegative(count), sizeof(T), 0);
+  if (!out) return out.error();
+  if (out->refused) return refused_reply(env, 1);
+  T* values = static_cast<T*>(out->data);
+  const size_t room = out->bytes / sizeof(T);
+  std::fill_n(values, room, T{-1});
+  const bool answered = answered_by_gl(env.state.impl(), [&] { get(values); });
+  size_t written = 0;
+  while (written < room && values[written] >= 0) ++written;
+  env.reply.put_data(values, answered ? written * sizeof(T) : 0);
+  return {};
+}
+
+}  // namespace
+
+wire::Status handle_glGetInternalformativ(DispatchEnv& env, wire::Args_glGetInternalformativ& a) {
+  return reply_written_values<GLint>(env, a.count, [&](GLint* v) {
+    glGetInternalformativ(a.target, a.internalformat, a.pname, a.count, v);
+  });
+}
+
+wire::Status handle_glGetInternalformati64v(DispatchEnv& env, wire::Args_glGetInternalformati64v& a) {
+  return reply_written_values<GLint64>(env, a.count, [&](GLint64* v) {
+    glGetInternalformati64v(a.target, a.internalformat, a.pname, a.count, v);
+  });
+}
+
 wire::Status handle_glGetActiveUniformBlockiv(DispatchEnv& env, wire::Reader& r) {
   wire::Args_glGetActiveUniformBlockiv a;
   WIRE_TRY(wire::decode_glGetActiveUniformBlockiv(r, a));
