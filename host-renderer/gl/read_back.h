@@ -72,6 +72,13 @@ wire::Status read_back_pixels_within(DispatchEnv& env, const wire::Data& destina
     env.reply.put_data(nullptr, 0);
     return {};
   }
+  if (!to_buffer && bytes && *bytes == 0) {
+    // Nothing to write, and GL writes nothing with no room: it still judges
+    // the texture (a level without storage is its error).
+    read(0, nullptr);
+    env.reply.put_data(nullptr, 0);
+    return {};
+  }
   const auto room = static_cast<GLsizei>(bytes && !to_buffer ? *bytes : buf_size);
   return read_back_pixels(env, destination, dims, format, type, width, height, depth,
                           [&](void* p) { read(room, p); });

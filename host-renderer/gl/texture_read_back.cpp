@@ -26,7 +26,8 @@ int image_dims(GLenum target) {
   if (target == 0) return 3;  // not known: volumes are the widest case
   switch (target) {
     case GL_TEXTURE_1D: return 1;
-    case GL_TEXTURE_3D: case GL_TEXTURE_2D_ARRAY: case GL_TEXTURE_CUBE_MAP_ARRAY: return 3;
+    // A whole cube map (read by name only) is its six faces, one after another.
+    case GL_TEXTURE_3D: case GL_TEXTURE_2D_ARRAY: case GL_TEXTURE_CUBE_MAP_ARRAY: case GL_TEXTURE_CUBE_MAP: return 3;
     default: return 2;
   }
 }
@@ -60,9 +61,15 @@ Level level_of_target(GLenum target, GLint level, bool compressed) {
 }
 
 Level level_of_texture(GlContextState::Impl& st, GLuint texture, GLint level, bool compressed) {
-  return describe_level(texture_target(st, texture), compressed, [&](GLenum pname, GLint* v) {
+  // A name never bound is no texture yet (glIsTexture): GL refuses the read
+  // itself (GL_INVALID_OPERATION), where a level query's error would differ.
+  if (!glIsTexture(texture)) return Level{};
+  Level l = describe_level(texture_target(st, texture), compressed, [&](GLenum pname, GLint* v) {
     glGetTextureLevelParameteriv(texture, level, pname, v);
   });
+  // GL describes a cube map's level by its first face.
+  if (l.target == GL_TEXTURE_CUBE_MAP && l.width > 0) l.depth = 6;
+  return l;
 }
 
 int64_t blocks(int64_t texels, int64_t block) { return block > 0 ? (texels + block - 1) / block : texels; }
