@@ -58,6 +58,23 @@ GLenum texture_target(GlContextState::Impl& st, GLuint texture) {
   return glGetError() == GL_NO_ERROR ? static_cast<GLenum>(target) : 0;
 }
 
+namespace {
+
+// A program's NULL for image data (a compressed image, say) with no unpack
+// buffer bound is a bug GL need not catch before it reads: GL reads zeros
+// instead and raises its own errors for the call. With a buffer bound, NULL
+// is offset 0 into it, which GL checks. The zeros are charged to the guest
+// while the command runs, as a reply's room is.
+wire::Result<const void*> null_unpack_data(GlContextState::Impl& st, size_t bytes) {
+  if (pixel_buffer_bound(st, GL_PIXEL_UNPACK_BUFFER_BINDING)) return static_cast<const void*>(nullptr);
+  if (bytes > kMaxReplyArrayBytes || !st.charge_reply(bytes)) {
+    return wire::make_error(wire::Errc::kLimit, "null image data of " + std::to_string(bytes) + " bytes");
+  }
+  return static_cast<const void*>(scratch(bytes));
+}
+
+}  // namespace
+
 wire::Result<const void*> input_array(DispatchEnv& env, const wire::Data& data, size_t count,
                                       size_t elem, size_t pad, bool nullable, bool from_unpack) {
   auto needed = wire::checked_mul(count, elem, "count", "element size");
@@ -66,6 +83,7 @@ wire::Result<const void*> input_array(DispatchEnv& env, const wire::Data& data, 
     case wire::DataKind::kNull:
       if (*needed == 0 && pad == 0) return static_cast<const void*>(nullptr);
       if (nullable) return static_cast<const void*>(nullptr);
+      if (from_unpack) return null_unpack_data(env.state.impl(), *needed);
       return wire::make_error(wire::Errc::kBadValue, "null array of " + std::to_string(*needed));
     case wire::DataKind::kBufferOffset:
       if (!from_unpack || !pixel_buffer_bound(env.state.impl(), GL_PIXEL_UNPACK_BUFFER_BINDING)) {

@@ -67,8 +67,12 @@ Level level_of_texture(GlContextState::Impl& st, GLuint texture, GLint level, bo
   Level l = describe_level(texture_target(st, texture), compressed, [&](GLenum pname, GLint* v) {
     glGetTextureLevelParameteriv(texture, level, pname, v);
   });
-  // GL describes a cube map's level by its first face.
-  if (l.target == GL_TEXTURE_CUBE_MAP && l.width > 0) l.depth = 6;
+  // GL describes a cube map's level by its first face; read by name, the
+  // level is all six.
+  if (l.target == GL_TEXTURE_CUBE_MAP && l.width > 0) {
+    l.depth = 6;
+    l.compressed_bytes *= 6;
+  }
   return l;
 }
 
