@@ -29,7 +29,7 @@ bool refused_while_mapped(Stream& s, GLuint buffer, int64_t offset, int64_t size
   if (auto named = st.named_mappings().find(buffer); buffer && named != st.named_mappings().end()) {
     mapped = overlaps(named->second, offset, size);
   }
-  for (const auto& [target, m] : st.mappings()) {
+  for (const auto& [binding, m] : st.mappings()) {
     mapped |= buffer && m.bound == buffer && overlaps(m, offset, size);
   }
   if (mapped) st.raise_error(kInvalidOperation);
@@ -40,7 +40,7 @@ bool refused_while_mapped(Stream& s, GLuint buffer, int64_t offset, int64_t size
 // or (where the guest follows the binding) otherwise.
 bool refused_while_mapped_at(Stream& s, GLenum target, int64_t offset, int64_t size) {
   GlState& st = s.gl_state();
-  if (auto m = st.mappings().find(target); m != st.mappings().end() && overlaps(m->second, offset, size)) {
+  if (auto m = st.mappings().find(st.binding_key(target)); m != st.mappings().end() && overlaps(m->second, offset, size)) {
     st.raise_error(kInvalidOperation);
     return true;
   }

@@ -5,6 +5,7 @@
 // kept apart: each is flushed and unmapped the way it was made. Persistent
 // mappings are kept by buffer name and in step with their buffer while they
 // last (gl/persistent_mappings.h).
+#include <algorithm>
 #include <map>
 
 #include "gl/buffer_binding.h"
@@ -92,9 +93,11 @@ void* map_persistent(Stream& s, Mapping m) {
 // Makes the mapping kept under `key`, unless GL refuses it.
 template <typename Key>
 void* map_kept(Stream& s, std::map<Key, Mapping>& maps, Key key, Mapping m) {
-  auto kept = maps.find(key);
-  const bool mapped = kept != maps.end() && kept->second.bound == m.bound;
-  void* pointer = map_shadow(s, m, mapped || s.gl_state().persistent_mappings().count(m.buffer));
+  const bool mapped = maps.count(key) || s.gl_state().persistent_mappings().count(m.buffer) ||
+                      (m.bound && std::any_of(maps.begin(), maps.end(), [&](const auto& kept) {
+                         return kept.second.bound == m.bound;  // through another target
+                       }));
+  void* pointer = map_shadow(s, m, mapped);
   if (pointer) maps[key] = std::move(m);
   return pointer;
 }
@@ -145,6 +148,24 @@ void GLAPIENTRY handle_glBindBuffer(GLenum target, GLuint buffer) {
   s->commit();
 }
 
+// Binding to an indexed point binds the target's generic point too.
+void GLAPIENTRY handle_glBindBufferBase(GLenum target, GLuint index, GLuint buffer) {
+  Stream* s = current_stream();
+  if (!s) return;
+  s->gl_state().bind_buffer(target, buffer);
+  wire::encode_glBindBufferBase(s->writer(), target, index, buffer);
+  s->commit();
+}
+
+void GLAPIENTRY handle_glBindBufferRange(GLenum target, GLuint index, GLuint buffer, GLintptr offset,
+                                         GLsizeiptr size) {
+  Stream* s = current_stream();
+  if (!s) return;
+  s->gl_state().bind_buffer(target, buffer);
+  wire::encode_glBindBufferRange(s->writer(), target, index, buffer, offset, size);
+  s->commit();
+}
+
 void GLAPIENTRY handle_glDeleteBuffers(GLsizei n, const GLuint* buffers) {
   Stream* s = current_stream();
   if (!s || s->gl_state().refused_negative(n) || !buffers) return;
@@ -177,7 +198,7 @@ void* GLAPIENTRY handle_glMapBufferRange(GLenum target, GLintptr offset, GLsizei
   }
   Mapping m = new_mapping(target, 0, offset, length, access);
   m.bound = s->gl_state().bound_buffer(target);
-  return map_kept(*s, s->gl_state().mappings(), target, std::move(m));
+  return map_kept(*s, s->gl_state().mappings(), s->gl_state().binding_key(target), std::move(m));
 }
 
 // The whole buffer: its size is the one this context gave it, or the host's.
@@ -198,7 +219,7 @@ void* GLAPIENTRY handle_glMapBuffer(GLenum target, GLenum access) {
 GLboolean GLAPIENTRY handle_glUnmapBuffer(GLenum target) {
   Stream* s = current_stream();
   if (!s) return 0;
-  if (end_mapping(*s, s->gl_state().mappings(), target)) return 1;
+  if (end_mapping(*s, s->gl_state().mappings(), s->gl_state().binding_key(target))) return 1;
   if (!s->gl_state().persistent_mappings().empty() && end_persistent(*s, buffer_at(target))) return 1;
   s->gl_state().raise_error(kInvalidOperation);
   return 0;
@@ -208,7 +229,7 @@ void GLAPIENTRY handle_glFlushMappedBufferRange(GLenum target, GLintptr offset,
                                                 GLsizeiptr length) {
   Stream* s = current_stream();
   // A persistent mapping's writes go with the next batch anyway.
-  if (s) flush_mapping(*s, s->gl_state().mappings(), target, offset, length);
+  if (s) flush_mapping(*s, s->gl_state().mappings(), s->gl_state().binding_key(target), offset, length);
 }
 
 void* GLAPIENTRY handle_glMapNamedBufferRange(GLuint buffer, GLintptr offset, GLsizeiptr length,
@@ -262,7 +283,7 @@ void GLAPIENTRY handle_glGetNamedBufferPointerv(GLuint buffer, GLenum, void** pa
 void GLAPIENTRY handle_glGetBufferPointerv(GLenum target, GLenum, void** params) {
   Stream* s = current_stream();  // GL_BUFFER_MAP_POINTER is the only pname
   if (!s || !params) return;
-  *params = mapping_pointer(s->gl_state().mappings(), target);
+  *params = mapping_pointer(s->gl_state().mappings(), s->gl_state().binding_key(target));
   if (!*params && !s->gl_state().persistent_mappings().empty()) {
     *params = mapping_pointer(s->gl_state().persistent_mappings(), buffer_at(target));
   }

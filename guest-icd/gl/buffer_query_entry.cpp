@@ -27,8 +27,7 @@ const Mapping* find_mapping(std::map<Key, Mapping>& maps, Key key) {
 
 // The program's mapping of the buffer bound to `target`, null when none.
 const Mapping* mapping_at(GlState& st, GLenum target) {
-  const Mapping* m = find_mapping(st.mappings(), target);
-  if (m && m->bound == st.bound_buffer(target)) return m;
+  if (const Mapping* m = find_mapping(st.mappings(), st.binding_key(target))) return m;
   if (st.persistent_mappings().empty()) return nullptr;
   return find_mapping(st.persistent_mappings(), buffer_at(target));
 }

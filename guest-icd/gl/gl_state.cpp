@@ -96,7 +96,7 @@ void GlState::bind_buffer(GLenum target, GLuint buffer) {
     case kPixelUnpackBuffer: unpack_buffer_ = buffer; break;
     case kDrawIndirectBuffer: indirect_buffer_ = buffer; break;
     case kQueryBuffer: query_buffer_ = buffer; break;
-    default: break;
+    default: other_buffers_[target] = buffer; break;
   }
 }
 
@@ -111,7 +111,10 @@ GLuint GlState::bound_buffer(GLenum target) const {
     case kPixelUnpackBuffer: return unpack_buffer_;
     case kDrawIndirectBuffer: return indirect_buffer_;
     case kQueryBuffer: return query_buffer_;
-    default: return 0;
+    default: {
+      auto it = other_buffers_.find(target);
+      return it == other_buffers_.end() ? 0 : it->second;
+    }
   }
 }
 
@@ -124,6 +127,10 @@ void GlState::forget_buffer(GLuint buffer) {
   for (auto& [vao, b] : vao_element_buffers_) {
     if (b == buffer) b = 0;
   }
+  for (auto& [target, b] : other_buffers_) {
+    if (b == buffer) b = 0;
+  }
+  if (buffer) std::erase_if(mappings_, [&](const auto& kept) { return kept.first.second == buffer; });  // deleting unmaps
   buffer_sizes_.erase(buffer);
 }
 

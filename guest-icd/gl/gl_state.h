@@ -139,7 +139,11 @@ class GlState {
   const std::vector<ClientArray>& attribs() const { return attribs_; }
   bool has_client_arrays() const;
 
-  std::map<GLenum, Mapping>& mappings() { return mappings_; }
+  // Mappings made through a binding, by target and the buffer bound there:
+  // another buffer bound to the target may be mapped as well.
+  using BindingKey = std::pair<GLenum, GLuint>;
+  std::map<BindingKey, Mapping>& mappings() { return mappings_; }
+  BindingKey binding_key(GLenum target) const { return {target, bound_buffer(target)}; }
   std::map<GLuint, Mapping>& named_mappings() { return named_mappings_; }
   // Persistent mappings by buffer name, however they were made.
   std::map<GLuint, Mapping>& persistent_mappings() { return persistent_mappings_; }
@@ -223,13 +227,14 @@ class GlState {
   GLuint array_buffer_ = 0, element_buffer_ = 0, pack_buffer_ = 0, unpack_buffer_ = 0;
   GLuint indirect_buffer_ = 0;
   GLuint query_buffer_ = 0;  // GL_QUERY_BUFFER: query results go there
+  std::map<GLenum, GLuint> other_buffers_;  // every other target's binding
   GLuint vertex_array_ = 0;
   std::unordered_map<GLuint, GLuint> vao_element_buffers_;
   std::unordered_map<GLuint, int64_t> buffer_sizes_;
   std::vector<ClientArray> attribs_;
   LegacyArrays legacy_arrays_;
   PrimitiveRestart restart_;
-  std::map<GLenum, Mapping> mappings_;
+  std::map<BindingKey, Mapping> mappings_;
   std::map<GLuint, Mapping> named_mappings_;
   std::map<GLuint, Mapping> persistent_mappings_;
   std::unordered_map<uint64_t, std::string> strings_;

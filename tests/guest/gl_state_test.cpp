@@ -168,6 +168,45 @@ TEST_F(GlState, MappedBufferWritesReachTheHostAndReadBack) {
   EXPECT_TRUE(unmap(kArrayBuffer));
 }
 
+// Two buffers mapped through one target, one after another, are two
+// mappings: each is written, unmapped and read back on its own; mapping
+// the first again through another target is GL's error while it is mapped.
+TEST_F(GlState, TwoBuffersMappedThroughOneTarget) {
+  constexpr GLenum kCopyWriteBuffer = 0x8F37, kInvalidOperation = 0x0502;
+  GLuint buffers[2] = {};
+  gl<void (*)(GLsizei, GLuint*)>("glGenBuffers")(2, buffers);
+  auto bind = gl<void (*)(GLenum, GLuint)>("glBindBuffer");
+  auto data = gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData");
+  auto map = gl<void* (*)(GLenum, GLintptr, GLsizeiptr, GLbitfield)>("glMapBufferRange");
+  auto unmap = gl<GLboolean (*)(GLenum)>("glUnmapBuffer");
+  std::array<uint8_t*, 2> mapped{};
+  for (int i = 0; i < 2; ++i) {
+    bind(kCopyWriteBuffer, buffers[i]);
+    data(kCopyWriteBuffer, 16, nullptr, kStaticDraw);
+    mapped[i] = static_cast<uint8_t*>(map(kCopyWriteBuffer, 0, 16, kMapWrite));
+    ASSERT_NE(mapped[i], nullptr) << i;
+  }
+  EXPECT_NE(mapped[0], mapped[1]);
+  std::memset(mapped[0], 1, 16);
+  std::memset(mapped[1], 2, 16);
+  bind(kArrayBuffer, buffers[0]);
+  EXPECT_EQ(map(kArrayBuffer, 0, 16, kMapWrite), nullptr);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), kInvalidOperation);
+  for (int i = 0; i < 2; ++i) {
+    bind(kCopyWriteBuffer, buffers[i]);
+    EXPECT_TRUE(unmap(kCopyWriteBuffer)) << i;
+  }
+  for (int i = 0; i < 2; ++i) {
+    bind(kCopyWriteBuffer, buffers[i]);
+    auto* r = static_cast<const uint8_t*>(map(kCopyWriteBuffer, 0, 16, kMapRead));
+    ASSERT_NE(r, nullptr) << i;
+    EXPECT_EQ(r[0], i + 1);
+    EXPECT_EQ(r[15], i + 1);
+    EXPECT_TRUE(unmap(kCopyWriteBuffer));
+  }
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // A write map that does not invalidate keeps what the program leaves alone,
 // also in storage that cannot be mapped for reading (GL_EXT_buffer_storage
 // with GL_MAP_WRITE_BIT only), without raising an error.
