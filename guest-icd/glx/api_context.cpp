@@ -165,11 +165,28 @@ GLXContext CreateContextAttribsARB(::Display* dpy, GLXFBConfig config, GLXContex
   return create(dpy, *d, c, share, request, X_GLXCreateContextAttribsARB);
 }
 
+namespace {
+
+// The context `handle` names: a live one, or the calling thread's current
+// context destroyed while current, which lives on until released (GLX 1.4
+// 3.3.7): destroying it again or making it current again is no error.
+std::shared_ptr<GlxContext> find_usable(const GlxDisplay& d, GLXContext handle) {
+  if (auto ctx = d.find_context(handle)) return ctx;
+  const Current& cur = current();
+  const bool current_destroyed = cur.display == &d && cur.context &&
+                                 reinterpret_cast<GLXContext>(cur.context.get()) == handle;
+  return current_destroyed ? cur.context : nullptr;
+}
+
+}  // namespace
+
 void DestroyContext(::Display* dpy, GLXContext ctx) {
   std::lock_guard lock(api_mutex());
   GlxDisplay* d = get_display(dpy);
-  // A context current on some thread lives on until released (GLX 1.4 3.3.7).
-  if (!d || !d->contexts.erase(ctx)) send_error(dpy, GLXBadContext, 0, X_GLXDestroyContext, false);
+  // A context current on some thread lives on until released.
+  if (!d || (!d->contexts.erase(ctx) && !find_usable(*d, ctx))) {
+    send_error(dpy, GLXBadContext, 0, X_GLXDestroyContext, false);
+  }
 }
 
 Bool MakeContextCurrent(::Display* dpy, GLXDrawable draw, GLXDrawable read, GLXContext handle) {
@@ -184,7 +201,7 @@ Bool MakeContextCurrent(::Display* dpy, GLXDrawable draw, GLXDrawable read, GLXC
     release_current();
     return True;
   }
-  auto ctx = d->find_context(handle);
+  auto ctx = find_usable(*d, handle);
   if (!ctx) {
     send_error(dpy, GLXBadContext, 0, X_GLXMakeContextCurrent, false);
     return False;
