@@ -83,7 +83,7 @@ struct HostArgs {
   std::string platform = "auto";
   std::string max_guest_memory = "2G";
   std::string max_object_size = "512M";
-  std::string max_batch = "64M";
+  std::string max_batch = "576M";
   std::string token_file;
   std::string renderer_memory = "auto";
   double ring_silence = wire::TransportOptions{}.ring_silence.count() / 1000.0;

@@ -31,7 +31,9 @@ class VkHandler;
 
 struct SessionLimits {
   GuestLimits guest;
-  size_t max_batch_bytes = 64u << 20;  // decompressed size of one batch
+  // Decompressed size of one batch: room for one upload of the largest
+  // object a guest may own (GuestLimits::max_object_bytes) and 64 MiB more.
+  size_t max_batch_bytes = (512u + 64u) << 20;
   uint32_t max_contexts = 64;
   uint32_t max_surfaces = 64;
   uint32_t frame_ring = 3;             // pixel buffer objects per surface
