@@ -60,5 +60,10 @@ void finish_read_back(Stream& s, void* pixels, size_t capacity);
 // 0: the host's reply says how many dimensions the image has.
 void finish_image_read_back(Stream& s, void* pixels, size_t capacity, int dims,
                             GLenum format, GLenum type, int64_t width, int64_t height, int64_t depth);
+// The same for a compressed region (glGetCompressedTextureSubImage), whose
+// reply starts with the image's dimensions: only the rows of blocks GL
+// writes under the pack state's block layout reach `pixels`.
+void finish_compressed_read_back(Stream& s, void* pixels, size_t capacity, int64_t width, int64_t height,
+                                 int64_t depth);
 
 }  // namespace icd

@@ -404,6 +404,22 @@ void finish_image_read_back(Stream& s, void* pixels, size_t capacity, int dims,
   }
 }
 
+void finish_compressed_read_back(Stream& s, void* pixels, size_t capacity, int64_t width, int64_t height,
+                                 int64_t depth) {
+  uint32_t dims = 0;
+  auto bytes = read_back_reply(s, &dims);
+  if (!bytes || !pixels) return;
+  auto* out = static_cast<std::byte*>(pixels);
+  const size_t have = std::min(capacity, bytes->size());
+  const auto runs = wire::size::compressed_runs(s.gl_state().pack(), static_cast<int>(dims), width, height,
+                                                depth, have);
+  if (runs.empty()) {
+    std::memcpy(out, bytes->data(), have);  // tightly packed blocks
+    return;
+  }
+  for (const auto& run : runs) std::memcpy(out + run.offset, bytes->data() + run.offset, std::min(run.bytes, have - run.offset));
+}
+
 void GLAPIENTRY handle_glReadPixels(GLint x, GLint y, GLsizei width, GLsizei height,
                                     GLenum format, GLenum type, void* pixels) {
   Stream* s = current_stream();

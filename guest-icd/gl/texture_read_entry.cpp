@@ -112,10 +112,12 @@ void GLAPIENTRY handle_glGetCompressedTextureSubImage(GLuint texture, GLint leve
                                                       GLint z, GLsizei width, GLsizei height,
                                                       GLsizei depth, GLsizei buf_size,
                                                       void* pixels) {
-  read_back(pixels, room(buf_size), [&](wire::Writer& w, PackTarget to) {
-    wire::encode_glGetCompressedTextureSubImage(w, texture, level, x, y, z, width, height, depth,
-                                                buf_size, to.data, 0, to.in_buffer);
-  });
+  Stream* s = current_stream();
+  if (!s) return;
+  const PackTarget to = pack_target(*s, pixels);
+  wire::encode_glGetCompressedTextureSubImage(s->writer(), texture, level, x, y, z, width, height, depth,
+                                              buf_size, to.data, 0, to.in_buffer);
+  finish_compressed_read_back(*s, pixels, room(buf_size), width, height, depth);
 }
 
 }  // namespace icd

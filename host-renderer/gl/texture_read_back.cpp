@@ -5,8 +5,8 @@
 //
 // Wire layouts: annotations.toml [layouts]. The pixels are a pack-buffer
 // offset (no reply) or null: the reply is Data, the image;
-// glGetTextureSubImage's starts with u32 dims, the image's dimensions under
-// the pack state.
+// glGetTextureSubImage's and glGetCompressedTextureSubImage's start with u32
+// dims, the image's dimensions under the pack state.
 #include <epoxy/gl.h>
 
 #include <algorithm>
@@ -76,7 +76,6 @@ Level level_of_texture(GlContextState::Impl& st, GLuint texture, GLint level, bo
   return l;
 }
 
-int64_t blocks(int64_t texels, int64_t block) { return block > 0 ? (texels + block - 1) / block : texels; }
 
 // Sizes are products of guest-set values: worked out wide, then saturated
 // (a size past the reply limit loses the context, as for any image).
@@ -90,25 +89,24 @@ GLint pack_value(GLenum pname) {
 }
 
 // Bytes GL writes for a width x height x depth region of a compressed
-// level. With the pack state's compressed block set (OpenGL 4.2), the row
-// length, image height and skips apply in blocks of that size; otherwise the
-// region is tightly packed blocks, at most the whole level's image.
+// level: under the pack state's compressed block layout (OpenGL 4.2)
+// wire::size::compressed_layout(); otherwise tightly packed blocks, at most
+// the whole level's image.
 int64_t compressed_bytes(const Level& l, int dims, int64_t width, int64_t height, int64_t depth) {
-  const int64_t pack_block = pack_value(GL_PACK_COMPRESSED_BLOCK_SIZE);
-  const int64_t bw = pack_value(GL_PACK_COMPRESSED_BLOCK_WIDTH);
-  if (pack_block <= 0 || bw <= 0) return l.compressed_bytes;
-  const int64_t bh = dims >= 2 ? pack_value(GL_PACK_COMPRESSED_BLOCK_HEIGHT) : 0;
-  const int64_t bd = dims >= 3 ? pack_value(GL_PACK_COMPRESSED_BLOCK_DEPTH) : 0;
-  const int64_t row_length = pack_value(GL_PACK_ROW_LENGTH);
-  const int64_t image_height = dims >= 3 && bd > 0 ? pack_value(GL_PACK_IMAGE_HEIGHT) : 0;
-  const Wide row = Wide{blocks(row_length > 0 ? row_length : width, bw)} * pack_block;
-  const Wide image = (bh > 0 ? blocks(image_height > 0 ? image_height : height, bh) : 1) * row;
-  const Wide skip = Wide{blocks(pack_value(GL_PACK_SKIP_PIXELS), bw)} * pack_block +
-                    (bh > 0 ? blocks(pack_value(GL_PACK_SKIP_ROWS), bh) * row : 0) +
-                    (bd > 0 ? blocks(pack_value(GL_PACK_SKIP_IMAGES), bd) * image : 0);
-  const int64_t rows = bh > 0 ? blocks(height, bh) : 1, images = bd > 0 ? blocks(depth, bd) : 1;
-  if (width <= 0 || rows <= 0 || images <= 0) return 0;
-  return saturate(skip + (images - 1) * image + (rows - 1) * row + Wide{blocks(width, bw)} * pack_block);
+  wire::size::PixelStore store;
+  store.block_width = pack_value(GL_PACK_COMPRESSED_BLOCK_WIDTH);
+  store.block_height = pack_value(GL_PACK_COMPRESSED_BLOCK_HEIGHT);
+  store.block_depth = dims >= 3 ? pack_value(GL_PACK_COMPRESSED_BLOCK_DEPTH) : 0;
+  store.block_size = pack_value(GL_PACK_COMPRESSED_BLOCK_SIZE);
+  store.row_length = pack_value(GL_PACK_ROW_LENGTH);
+  store.image_height = pack_value(GL_PACK_IMAGE_HEIGHT);
+  store.skip_pixels = pack_value(GL_PACK_SKIP_PIXELS);
+  store.skip_rows = pack_value(GL_PACK_SKIP_ROWS);
+  store.skip_images = pack_value(GL_PACK_SKIP_IMAGES);
+  const auto layout = wire::size::compressed_layout(store, dims, width, height, depth);
+  if (!layout) return l.compressed_bytes;
+  return saturate(Wide{layout->skip} + Wide{layout->slices - 1} * layout->slice +
+                  Wide{layout->rows - 1} * layout->row + layout->used);
 }
 
 // A compressed image of `bytes` for `read(bufSize, pointer)`, as
@@ -254,8 +252,9 @@ wire::Status handle_glGetCompressedTextureSubImage(DispatchEnv& env, wire::Reade
   const Level l = level_of_texture(env.state.impl(), *texture, level, true);
   // The region's size is the format's blocks, which GL does not report
   // reliably: the room is the bound above, and GL checks bufSize itself.
-  const int64_t bytes = std::min<int64_t>(compressed_bytes(l, image_dims(l.target), width, height, depth),
-                                          std::max(buf_size, 0));
+  const int dims = image_dims(l.target);
+  const int64_t bytes = std::min<int64_t>(compressed_bytes(l, dims, width, height, depth), std::max(buf_size, 0));
+  if (destination.kind != wire::DataKind::kBufferOffset) env.reply.put(static_cast<uint32_t>(dims));
   return read_compressed(env, destination, l, bytes, buf_size, [&](GLsizei room, void* p) {
     glGetCompressedTextureSubImage(*texture, level, x, y, z, width, height, depth, room, p);
   });

@@ -124,6 +124,31 @@ TEST(IndexBytes, EachIndexType) {
   EXPECT_EQ(wire::size::index_bytes(-1, 0x1405), 0u);
 }
 
+// A quadrant of an 8x8 DXT5 image (4x4 blocks of 16 bytes) read back into
+// the whole image's layout: one row of blocks, skipped to its place; the
+// rest of the program's image is not written.
+TEST(CompressedLayout, QuadrantOfAnImage) {
+  wire::size::PixelStore store;
+  ASSERT_TRUE(store.set(0x912B, 4, true));   // GL_PACK_COMPRESSED_BLOCK_WIDTH
+  ASSERT_TRUE(store.set(0x912C, 4, true));   // _HEIGHT
+  ASSERT_TRUE(store.set(0x912E, 16, true));  // _SIZE
+  store.row_length = 8;
+  store.skip_pixels = 4;
+  store.skip_rows = 4;
+  const auto runs = wire::size::compressed_runs(store, 2, 4, 4, 1, SIZE_MAX);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].offset, 16u + 32u);  // one block across, one row of two blocks down
+  EXPECT_EQ(runs[0].bytes, 16u);
+  // Six cube faces: one run a face, each a slice of the image's rows.
+  const auto faces = wire::size::compressed_runs(store, 3, 4, 4, 6, SIZE_MAX);
+  ASSERT_EQ(faces.size(), 6u);
+  EXPECT_EQ(faces[1].offset - faces[0].offset, 32u);
+  // Runs past the bytes at hand are left out; no layout without a block size.
+  EXPECT_EQ(wire::size::compressed_runs(store, 3, 4, 4, 6, 100).size(), 2u);
+  store.block_size = 0;
+  EXPECT_FALSE(wire::size::compressed_layout(store, 2, 4, 4, 1));
+}
+
 TEST(EnumCounts, MultiValuedQueries) {
   EXPECT_EQ(wire::size::pname_values(0x0BA2), 4u);   // GL_VIEWPORT
   EXPECT_EQ(wire::size::pname_values(0x0BA6), 16u);  // GL_MODELVIEW_MATRIX

@@ -1,5 +1,6 @@
 #include "wire/sizes.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace wire::size {
@@ -119,6 +120,10 @@ bool PixelStore::set(uint32_t pname, int32_t value, bool pack) {
   else if (pname == base + 0x4) field = &skip_pixels;
   else if (pname == (pack ? 0x806Cu : 0x806Eu)) field = &image_height;
   else if (pname == (pack ? 0x806Bu : 0x806Du)) field = &skip_images;
+  else if (pname == (pack ? 0x912Bu : 0x9127u)) field = &block_width;
+  else if (pname == (pack ? 0x912Cu : 0x9128u)) field = &block_height;
+  else if (pname == (pack ? 0x912Du : 0x9129u)) field = &block_depth;
+  else if (pname == (pack ? 0x912Eu : 0x912Au)) field = &block_size;
   else return false;
   const bool valid = field == &alignment
                          ? value == 1 || value == 2 || value == 4 || value == 8
@@ -280,6 +285,46 @@ std::vector<Run> image_runs(const PixelStore& store, int dims, uint32_t format, 
     for (int64_t y = 0; y < height; ++y) {
       const int64_t at = (l.skip_images + z) * l.image + (l.skip_rows + y) * l.row + l.first;
       runs.push_back({static_cast<size_t>(at), static_cast<size_t>(l.used)});
+    }
+  }
+  return runs;
+}
+
+std::optional<CompressedLayout> compressed_layout(const PixelStore& store, int dims, int64_t width,
+                                                 int64_t height, int64_t depth) {
+  const int64_t bw = store.block_width, bs = store.block_size;
+  const int64_t bh = dims >= 2 ? store.block_height : 1;
+  if (bw <= 0 || bs <= 0 || bh <= 0 || width <= 0 || height <= 0 || depth <= 0) return std::nullopt;
+  const int64_t bd = dims >= 3 ? std::max(store.block_depth, 0) : 0;
+  auto blocks = [](int64_t texels, int64_t block) { return (texels + block - 1) / block; };
+  auto at_least_0 = [](int32_t v) { return int64_t{std::max(v, 0)}; };
+  Checked c;
+  CompressedLayout l;
+  l.row = c.mul(blocks(store.row_length > 0 ? store.row_length : width, bw), bs);
+  l.used = c.mul(blocks(width, bw), bs);
+  l.rows = dims >= 2 ? blocks(height, bh) : 1;
+  const int64_t slice_rows = dims >= 2 && store.image_height > 0 ? blocks(store.image_height, bh) : l.rows;
+  l.slice = c.mul(slice_rows, l.row);
+  l.slices = dims >= 3 ? depth : 1;
+  l.skip = c.add(c.mul(at_least_0(store.skip_pixels), bs) / bw,
+                 dims >= 2 ? c.mul(at_least_0(store.skip_rows), l.row) / bh : 0);
+  if (bd > 0) l.skip = c.add(l.skip, c.mul(at_least_0(store.skip_images), l.slice) / bd);
+  if (c.overflow) return std::nullopt;
+  return l;
+}
+
+std::vector<Run> compressed_runs(const PixelStore& store, int dims, int64_t width, int64_t height,
+                                 int64_t depth, size_t limit) {
+  std::vector<Run> runs;
+  const auto l = compressed_layout(store, dims, width, height, depth);
+  if (!l) return runs;
+  // Rows of blocks follow one another: the first at or past `limit` ends the list.
+  for (int64_t z = 0; z < l->slices; ++z) {
+    for (int64_t y = 0; y < l->rows; ++y) {
+      Checked c;
+      const int64_t at = c.add(l->skip, c.add(c.mul(z, l->slice), c.mul(y, l->row)));
+      if (c.overflow || static_cast<uint64_t>(at) >= limit) return runs;
+      runs.push_back({static_cast<size_t>(at), static_cast<size_t>(l->used)});
     }
   }
   return runs;

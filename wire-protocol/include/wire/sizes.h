@@ -45,6 +45,12 @@ struct PixelStore {
   int32_t skip_pixels = 0;
   int32_t skip_rows = 0;
   int32_t skip_images = 0;
+  // GL_{UN}PACK_COMPRESSED_BLOCK_*: how compressed images are laid out
+  // (OpenGL 4.2); unused while the width or the size is 0.
+  int32_t block_width = 0;
+  int32_t block_height = 0;
+  int32_t block_depth = 0;
+  int32_t block_size = 0;
 
   // Applies glPixelStorei(pname, value) when pname is one of these for this
   // direction (`pack` selects GL_PACK_*) and GL accepts the value (OpenGL
@@ -93,6 +99,21 @@ struct Run {
 };
 std::vector<Run> image_runs(const PixelStore& store, int dims, uint32_t format, uint32_t type,
                             int64_t width, int64_t height, int64_t depth);
+// Where GL writes a compressed region read back under the pack state's
+// block layout (OpenGL 4.2 compressed pixel storage, laid out as Mesa
+// does): rows of `used` bytes `row` apart, `rows` of them in each of
+// `slices` slices `slice` apart, after `skip`. None while the layout is
+// unset (a block width, height where rows exist, or size of 0): GL then
+// writes the blocks tightly packed.
+struct CompressedLayout {
+  int64_t skip = 0, row = 0, used = 0, rows = 0, slice = 0, slices = 0;
+};
+std::optional<CompressedLayout> compressed_layout(const PixelStore& store, int dims, int64_t width,
+                                                 int64_t height, int64_t depth);
+// The layout's runs, as image_runs(); empty when it is unset. Runs from
+// `limit` on (past the bytes at hand) are left out.
+std::vector<Run> compressed_runs(const PixelStore& store, int dims, int64_t width, int64_t height,
+                                 int64_t depth, size_t limit);
 // image_bytes for encoders: 0 for an unknown pair (the host refuses the
 // command whatever comes with it).
 size_t pixel_bytes(const PixelStore& store, int dims, uint32_t format, uint32_t type,
