@@ -19,6 +19,14 @@ int64_t add(int64_t a, int64_t b) {
   return __builtin_add_overflow(a, b, &r) ? kSaturatedBytes : r;
 }
 
+// Dimensions past this GL surely refuses (GL_INVALID_VALUE): see
+// note_texture_size_limit().
+int64_t t_dimension_bound = INT64_MAX;
+
+bool past_gl_limits(int64_t width, int64_t height, int64_t depth) {
+  return width > t_dimension_bound || height > t_dimension_bound || depth > t_dimension_bound;
+}
+
 GLenum buffer_binding(GLenum target) {
   switch (target) {
     case GL_ARRAY_BUFFER: return GL_ARRAY_BUFFER_BINDING;
@@ -92,6 +100,12 @@ bool compressed_block_format(GLenum f) {
 
 }  // namespace
 
+void note_texture_size_limit(int64_t max_texture_size) {
+  // Well past every size limit GL reports: 3D textures, array layers and
+  // renderbuffers are no larger than 2D textures.
+  if (max_texture_size > 0) t_dimension_bound = max_texture_size * 4;
+}
+
 std::optional<StoragePlace> find_storage(const Allocation& a) {
   uint32_t face = 0;
   GLuint object = a.object;
@@ -150,7 +164,7 @@ int64_t texel_bytes(GLenum f) {
 
 int64_t image_bytes(GLenum internalformat, GLenum format, GLenum type, int64_t width,
                     int64_t height, int64_t depth) {
-  if (width < 0 || height < 0 || depth < 0) return kRefusedByGl;
+  if (width < 0 || height < 0 || depth < 0 || past_gl_limits(width, height, depth)) return kRefusedByGl;
   // OpenGL ES derives the stored format of an unsized internal format from
   // the type (GL_RGBA with GL_FLOAT is stored as floats): count the larger.
   const auto client = static_cast<int64_t>(wire::size::pixel_size(format, type));
@@ -160,7 +174,8 @@ int64_t image_bytes(GLenum internalformat, GLenum format, GLenum type, int64_t w
 
 int64_t storage_bytes(GLenum target, GLenum internalformat, int64_t levels, int64_t width,
                       int64_t height, int64_t depth) {
-  if (levels < 1 || levels > kMaxLevels || width < 0 || height < 0 || depth < 0) {
+  if (levels < 1 || levels > kMaxLevels || width < 0 || height < 0 || depth < 0 ||
+      past_gl_limits(width, height, depth)) {
     return kRefusedByGl;
   }
   // Array layers keep their count down the mip chain (OpenGL 4.6, 8.14.3).
@@ -179,7 +194,9 @@ int64_t storage_bytes(GLenum target, GLenum internalformat, int64_t levels, int6
 
 int64_t multisample_bytes(GLenum internalformat, int64_t samples, int64_t width, int64_t height,
                           int64_t depth) {
-  if (samples < 0 || width < 0 || height < 0 || depth < 0) return kRefusedByGl;
+  if (samples < 0 || width < 0 || height < 0 || depth < 0 || past_gl_limits(width, height, depth)) {
+    return kRefusedByGl;
+  }
   const int64_t texels = mul(mul(width, height), depth);
   return mul(mul(texels, std::max<int64_t>(samples, 1)), texel_bytes(internalformat));
 }

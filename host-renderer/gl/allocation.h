@@ -44,6 +44,11 @@ struct StoragePlace {
 // nothing bound, a level out of range.
 std::optional<StoragePlace> find_storage(const Allocation& a);
 
+// GL's GL_MAX_TEXTURE_SIZE, from a context of the renderer. Sizes with a
+// dimension far past it are GL's to refuse (GL_INVALID_VALUE), not charged
+// to the guest: the guest's limits would answer GL_OUT_OF_MEMORY first.
+void note_texture_size_limit(int64_t max_texture_size);
+
 // Bytes per texel of an internal format: sized formats exactly, base formats
 // as drivers store them, compressed ones at most 1, anything else 16 (the
 // widest texel GL has).

@@ -321,6 +321,9 @@ void GlContextState::Impl::probe_support() {
     const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
     draw_module_ = draw_module_renderer(renderer ? renderer : "");
   }
+  GLint max_texture_size = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_texture_size);
+  note_texture_size_limit(max_texture_size);
   int count = 0;
   const char* const* names = wire::gl_extension_names(&count);
   for (int i = 0; i < count; ++i) {
