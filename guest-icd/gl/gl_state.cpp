@@ -30,8 +30,10 @@ void GuestNames::allocate(wire::ObjectType type, size_t count, GLuint* out) {
 }
 
 GLuint GuestNames::allocate_one(wire::ObjectType type) {
-  if (type == wire::ObjectType::kShader) type = wire::ObjectType::kProgram;
-  return ++next_[static_cast<size_t>(type)];
+  if (type != wire::ObjectType::kShader) return ++next_[static_cast<size_t>(type)];
+  const GLuint name = ++next_[static_cast<size_t>(wire::ObjectType::kProgram)];
+  shader_names_.insert(name);
+  return name;
 }
 
 uint64_t GuestNames::allocate_sync() {

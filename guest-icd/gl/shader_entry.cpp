@@ -71,7 +71,15 @@ GLuint GLAPIENTRY handle_glCreateProgram() {
 void GLAPIENTRY handle_glShaderSource(GLuint shader, GLsizei count, const GLchar* const* string,
                                       const GLint* length) {
   Stream* s = current_stream();
-  if (!s || refused_count(*s, count, string)) return;
+  if (!s) return;
+  // A name that is no shader GL refuses before it reads a string: it gets
+  // none, and raises the error it finds for the name.
+  if (!s->gl_state().names().shader_name(shader)) {
+    wire::encode_glShaderSource(s->writer(), shader, 0, nullptr, nullptr);
+    s->commit();
+    return;
+  }
+  if (refused_count(*s, count, string)) return;
   const StringList list(count, string, length, false);
   wire::encode_glShaderSource(s->writer(), shader, count, list.at.data(), list.bytes.data());
   s->commit();
