@@ -320,6 +320,14 @@ void GLAPIENTRY handle_glGetUniformui64vARB(GLuint program, GLint location, GLui
   get_uniform(wire::encode_glGetUniformui64vARB, program, location, params);
 }
 
+void GLAPIENTRY handle_glGetUniformi64vNV(GLuint program, GLint location, GLint64EXT* params) {
+  get_uniform(wire::encode_glGetUniformi64vNV, program, location, params);
+}
+
+void GLAPIENTRY handle_glGetUniformui64vNV(GLuint program, GLint location, GLuint64EXT* params) {
+  get_uniform(wire::encode_glGetUniformui64vNV, program, location, params);
+}
+
 // The host knows the program string's length; the program's buffer holds it.
 void GLAPIENTRY handle_glGetProgramStringARB(GLenum target, GLenum pname, void* string) {
   Stream* s = current_stream();

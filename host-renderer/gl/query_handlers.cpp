@@ -126,6 +126,18 @@ wire::Status handle_glGetUniformui64vARB(DispatchEnv& env, wire::Reader& r) {
   });
 }
 
+wire::Status handle_glGetUniformi64vNV(DispatchEnv& env, wire::Reader& r) {
+  return get_uniform<GLint64EXT>(env, r, [](GLuint p, GLint l, GLint64EXT* v) {
+    glGetUniformi64vNV(p, l, v);
+  });
+}
+
+wire::Status handle_glGetUniformui64vNV(DispatchEnv& env, wire::Reader& r) {
+  return get_uniform<GLuint64EXT>(env, r, [](GLuint p, GLint l, GLuint64EXT* v) {
+    glGetUniformui64vNV(p, l, v);
+  });
+}
+
 wire::Status handle_glGetProgramStringARB(DispatchEnv& env, wire::Reader& r) {
   wire::Args_glGetProgramStringARB a;
   WIRE_TRY(wire::decode_glGetProgramStringARB(r, a));

@@ -51,7 +51,10 @@ class GlState : public ::testing::Test {
     const EGLint size[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
     surface_ = CreatePbufferSurface(dpy_, config, size);
     const EGLint version[] = {EGL_CONTEXT_CLIENT_VERSION, gles_major_, EGL_NONE};
-    context_ = CreateContext(dpy_, config, EGL_NO_CONTEXT, desktop_ ? nullptr : version);
+    const EGLint desktop_version[] = {EGL_CONTEXT_MAJOR_VERSION, desktop_major_, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                                      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    const EGLint* attribs = !desktop_ ? version : desktop_major_ ? desktop_version : nullptr;
+    context_ = CreateContext(dpy_, config, EGL_NO_CONTEXT, attribs);
     ASSERT_TRUE(MakeCurrent(dpy_, surface_, surface_, context_));
   }
   void TearDown() override {
@@ -125,12 +128,23 @@ class GlState : public ::testing::Test {
   EGLDisplay dpy_ = EGL_NO_DISPLAY;
   EGLSurface surface_ = EGL_NO_SURFACE;
   EGLContext context_ = EGL_NO_CONTEXT;
+  int desktop_major_ = 0;  // a core profile context of this major version; 0: EGL's default
 };
 
 class LegacyGlState : public GlState {
  protected:
   void SetUp() override {
     desktop_ = true;
+    GlState::SetUp();
+  }
+};
+
+// A core profile context of OpenGL 4.x, for features of GLSL 4.
+class Core4GlState : public GlState {
+ protected:
+  void SetUp() override {
+    desktop_ = true;
+    desktop_major_ = 4;
     GlState::SetUp();
   }
 };

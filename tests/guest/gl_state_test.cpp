@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 #include "gl_state_fixture.h"
@@ -626,6 +627,35 @@ TEST_F(GlState, AllocationsBeyondTheGuestLimitAreOutOfMemory) {
   gl<void (*)(GLenum, GLsizeiptr, const void*, GLenum)>("glBufferData")(kArrayBuffer, 64, nullptr,
                                                                        kStaticDraw);
   EXPECT_EQ(get_error(), 0u);
+}
+
+// GL_AMD_gpu_shader_int64, where the host offers it (Mesa: core profiles):
+// a 64-bit uniform set and read back through the NV commands, each value
+// whole and nothing past the uniform's components.
+TEST_F(Core4GlState, Int64UniformsOfAmdGpuShaderInt64) {
+  GLint count = 0;
+  gl<void (*)(GLenum, GLint*)>("glGetIntegerv")(0x821D, &count);  // GL_NUM_EXTENSIONS
+  bool offered = false;
+  for (GLint i = 0; i < count; ++i) {
+    const auto* name = gl<const GLubyte* (*)(GLenum, GLuint)>("glGetStringi")(0x1F03, static_cast<GLuint>(i));
+    offered |= name && std::string_view(reinterpret_cast<const char*>(name)) == "GL_AMD_gpu_shader_int64";
+  }
+  if (!offered) GTEST_SKIP() << "not offered";
+  const char* vs = "#version 400\n#extension GL_AMD_gpu_shader_int64 : require\n"
+                   "uniform i64vec2 big; in vec2 pos;"
+                   "void main() { gl_Position = vec4(pos + vec2(big), 0.0, 1.0); }";
+  const char* fs = "#version 400\nout vec4 o; void main() { o = vec4(1.0); }";
+  const GLuint program = use_program(vs, fs);
+  const GLint location = gl<GLint (*)(GLuint, const GLchar*)>("glGetUniformLocation")(program, "big");
+  ASSERT_GE(location, 0);
+  const int64_t set[2] = {-(int64_t{1} << 40), (int64_t{1} << 50) + 3};
+  gl<void (*)(GLint, GLsizei, const int64_t*)>("glUniform2i64vNV")(location, 1, set);
+  int64_t got[4] = {7, 7, 7, 7};
+  gl<void (*)(GLuint, GLint, int64_t*)>("glGetUniformi64vNV")(program, location, got);
+  EXPECT_EQ(got[0], set[0]);
+  EXPECT_EQ(got[1], set[1]);
+  EXPECT_EQ(got[2], 7);
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
 }  // namespace
