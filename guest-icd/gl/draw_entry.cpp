@@ -383,6 +383,35 @@ void GLAPIENTRY handle_glMultiDrawArrays(GLenum mode, const GLint* first, const 
   s->commit();
 }
 
+namespace {
+
+// The mode of part `i` of a GL_IBM_multimode_draw_arrays draw: modes lie
+// `stride` bytes apart.
+GLenum part_mode(const GLenum* modes, GLsizei i, GLint stride) {
+  GLenum mode = 0;
+  std::memcpy(&mode, reinterpret_cast<const std::byte*>(modes) + static_cast<ptrdiff_t>(i) * stride, sizeof mode);
+  return mode;
+}
+
+}  // namespace
+
+// Each part with a vertex is a draw of its own mode, as GL makes it.
+void GLAPIENTRY handle_glMultiModeDrawArraysIBM(const GLenum* modes, const GLint* first, const GLsizei* count,
+                                                GLsizei parts, GLint mode_stride) {
+  if (!modes || !first || !count) return;
+  for (GLsizei i = 0; i < parts; ++i) {
+    if (count[i] > 0) handle_glDrawArrays(part_mode(modes, i, mode_stride), first[i], count[i]);
+  }
+}
+
+void GLAPIENTRY handle_glMultiModeDrawElementsIBM(const GLenum* modes, const GLsizei* count, GLenum type,
+                                                  const void* const* indices, GLsizei parts, GLint mode_stride) {
+  if (!modes || !count || !indices) return;
+  for (GLsizei i = 0; i < parts; ++i) {
+    if (count[i] > 0) handle_glDrawElements(part_mode(modes, i, mode_stride), count[i], type, indices[i]);
+  }
+}
+
 void GLAPIENTRY handle_glDrawArraysInstanced(GLenum mode, GLint first, GLsizei count,
                                              GLsizei instances) {
   Stream* s = current_stream();

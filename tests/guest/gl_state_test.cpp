@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <string_view>
 #include <vector>
 
 #include "gl_state_fixture.h"
@@ -633,14 +632,7 @@ TEST_F(GlState, AllocationsBeyondTheGuestLimitAreOutOfMemory) {
 // a 64-bit uniform set and read back through the NV commands, each value
 // whole and nothing past the uniform's components.
 TEST_F(Core4GlState, Int64UniformsOfAmdGpuShaderInt64) {
-  GLint count = 0;
-  gl<void (*)(GLenum, GLint*)>("glGetIntegerv")(0x821D, &count);  // GL_NUM_EXTENSIONS
-  bool offered = false;
-  for (GLint i = 0; i < count; ++i) {
-    const auto* name = gl<const GLubyte* (*)(GLenum, GLuint)>("glGetStringi")(0x1F03, static_cast<GLuint>(i));
-    offered |= name && std::string_view(reinterpret_cast<const char*>(name)) == "GL_AMD_gpu_shader_int64";
-  }
-  if (!offered) GTEST_SKIP() << "not offered";
+  if (!offers("GL_AMD_gpu_shader_int64")) GTEST_SKIP() << "not offered";
   const char* vs = "#version 400\n#extension GL_AMD_gpu_shader_int64 : require\n"
                    "uniform i64vec2 big; in vec2 pos;"
                    "void main() { gl_Position = vec4(pos + vec2(big), 0.0, 1.0); }";

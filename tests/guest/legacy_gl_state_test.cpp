@@ -379,6 +379,28 @@ TEST_F(LegacyGlState, MultiDrawArraysFromClientMemory) {
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
+// GL_IBM_multimode_draw_arrays: each part draws with its own mode, modes
+// `stride` bytes apart. The left half is a fan (filled), the right half
+// lines along its edges only: its centre stays clear.
+TEST_F(LegacyGlState, MultiModeDrawArraysDrawsEachPartInItsMode) {
+  constexpr GLenum kVertexArray = 0x8074, kTriangleFan = 0x0006, kLineLoop = 0x0002;
+  ASSERT_TRUE(offers("GL_IBM_multimode_draw_arrays"));
+  const std::array<float, 16> halves{-1, -1, 0, -1, 0, 1, -1, 1, 0, -1, 1, -1, 1, 1, 0, 1};
+  const std::array<GLint, 2> first{0, 4};
+  const std::array<GLsizei, 2> count{4, 4};
+  const std::array<GLenum, 4> modes{kTriangleFan, 0, kLineLoop, 0};  // every other one
+  gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0, 0, 0, 1);
+  gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
+  gl<void (*)(GLfloat, GLfloat, GLfloat)>("glColor3f")(1, 0, 0);
+  gl<void (*)(GLint, GLenum, GLsizei, const void*)>("glVertexPointer")(2, kFloat, 0, halves.data());
+  gl<void (*)(GLenum)>("glEnableClientState")(kVertexArray);
+  gl<void (*)(const GLenum*, const GLint*, const GLsizei*, GLsizei, GLint)>("glMultiModeDrawArraysIBM")(
+      modes.data(), first.data(), count.data(), 2, 2 * sizeof(GLenum));
+  EXPECT_EQ(pixel(4, 8), (std::array<uint8_t, 4>{255, 0, 0, 255}));
+  EXPECT_EQ(pixel(12, 8), (std::array<uint8_t, 4>{0, 0, 0, 255}));
+  EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
+}
+
 // Client-memory vertices with the indices in a buffer: the guest reads the
 // indices of both parts back (one round trip) to send the vertices they
 // name; each part draws one half.
