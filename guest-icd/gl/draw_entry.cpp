@@ -332,8 +332,7 @@ void get_attrib(void (*encode)(wire::Writer&, GLuint, GLenum), GLuint index, GLe
   auto reply = s->roundtrip();
   if (!reply) return;
   wire::Reader r(*reply, 0);
-  // At most the four values of GL_CURRENT_VERTEX_ATTRIB.
-  if (auto data = r.get_data()) std::memcpy(params, data->bytes.data(), std::min(4 * sizeof(T), data->bytes.size()));
+  copy_reply(r, params, 4 * sizeof(T));  // at most the four values of GL_CURRENT_VERTEX_ATTRIB
 }
 
 }  // namespace
