@@ -21,6 +21,8 @@ GLenum binding_query(GLenum target) {
 
 }  // namespace
 
+bool buffer_target(GLenum target) { return binding_query(target) != 0; }
+
 // The buffer bound to `target`, asked of the host (persistent mappings are
 // kept by name, and the guest tracks only the bindings draws need).
 GLuint buffer_at(GLenum target) {

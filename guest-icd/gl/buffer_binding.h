@@ -9,4 +9,7 @@ namespace icd {
 // The buffer bound to `target` in the current context (its guest name).
 GLuint buffer_at(GLenum target);
 
+// Whether GL has a buffer binding point `target` (GL refuses any other).
+bool buffer_target(GLenum target);
+
 }  // namespace icd

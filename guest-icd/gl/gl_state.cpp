@@ -1,5 +1,7 @@
 #include "gl/gl_state.h"
 
+#include "gl/buffer_binding.h"
+
 namespace icd {
 namespace {
 
@@ -98,7 +100,9 @@ void GlState::bind_buffer(GLenum target, GLuint buffer) {
     case kPixelUnpackBuffer: unpack_buffer_ = buffer; break;
     case kDrawIndirectBuffer: indirect_buffer_ = buffer; break;
     case kQueryBuffer: query_buffer_ = buffer; break;
-    default: other_buffers_[target] = buffer; break;
+    default:
+      if (buffer_target(target)) other_buffers_[target] = buffer;  // GL refuses others
+      break;
   }
 }
 
