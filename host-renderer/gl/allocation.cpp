@@ -19,8 +19,7 @@ int64_t add(int64_t a, int64_t b) {
   return __builtin_add_overflow(a, b, &r) ? kSaturatedBytes : r;
 }
 
-// Dimensions past this GL surely refuses (GL_INVALID_VALUE): see
-// note_texture_size_limit().
+// Dimensions past this GL surely refuses: note_texture_size_limit().
 int64_t t_dimension_bound = INT64_MAX;
 
 bool past_gl_limits(int64_t width, int64_t height, int64_t depth) {
@@ -164,7 +163,8 @@ int64_t texel_bytes(GLenum f) {
 
 int64_t image_bytes(GLenum internalformat, GLenum format, GLenum type, int64_t width,
                     int64_t height, int64_t depth) {
-  if (width < 0 || height < 0 || depth < 0 || past_gl_limits(width, height, depth)) return kRefusedByGl;
+  if (width < 0 || height < 0 || depth < 0) return kRefusedByGl;
+  if (past_gl_limits(width, height, depth)) return kPastGlLimits;
   // OpenGL ES derives the stored format of an unsized internal format from
   // the type (GL_RGBA with GL_FLOAT is stored as floats): count the larger.
   const auto client = static_cast<int64_t>(wire::size::pixel_size(format, type));
@@ -174,10 +174,10 @@ int64_t image_bytes(GLenum internalformat, GLenum format, GLenum type, int64_t w
 
 int64_t storage_bytes(GLenum target, GLenum internalformat, int64_t levels, int64_t width,
                       int64_t height, int64_t depth) {
-  if (levels < 1 || levels > kMaxLevels || width < 0 || height < 0 || depth < 0 ||
-      past_gl_limits(width, height, depth)) {
+  if (levels < 1 || levels > kMaxLevels || width < 0 || height < 0 || depth < 0) {
     return kRefusedByGl;
   }
+  if (past_gl_limits(width, height, depth)) return kPastGlLimits;
   // Array layers keep their count down the mip chain (OpenGL 4.6, 8.14.3).
   const bool halve_height = target != GL_TEXTURE_1D_ARRAY && target != 0;
   const bool halve_depth = target == GL_TEXTURE_3D;
@@ -194,9 +194,8 @@ int64_t storage_bytes(GLenum target, GLenum internalformat, int64_t levels, int6
 
 int64_t multisample_bytes(GLenum internalformat, int64_t samples, int64_t width, int64_t height,
                           int64_t depth) {
-  if (samples < 0 || width < 0 || height < 0 || depth < 0 || past_gl_limits(width, height, depth)) {
-    return kRefusedByGl;
-  }
+  if (samples < 0 || width < 0 || height < 0 || depth < 0) return kRefusedByGl;
+  if (past_gl_limits(width, height, depth)) return kPastGlLimits;
   const int64_t texels = mul(mul(width, height), depth);
   return mul(mul(texels, std::max<int64_t>(samples, 1)), texel_bytes(internalformat));
 }

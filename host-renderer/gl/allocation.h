@@ -18,6 +18,9 @@ namespace host {
 constexpr int64_t kSaturatedBytes = INT64_MAX;
 // Arguments GL refuses on its own (negative sizes): nothing is allocated.
 constexpr int64_t kRefusedByGl = -1;
+// Sizes far past GL's limits (note_texture_size_limit()): GL's
+// GL_INVALID_VALUE, raised without calling GL, which need not survive them.
+constexpr int64_t kPastGlLimits = -2;
 
 struct Allocation {
   wire::ObjectType kind;
@@ -45,8 +48,8 @@ struct StoragePlace {
 std::optional<StoragePlace> find_storage(const Allocation& a);
 
 // GL's GL_MAX_TEXTURE_SIZE, from a context of the renderer. Sizes with a
-// dimension far past it are GL's to refuse (GL_INVALID_VALUE), not charged
-// to the guest: the guest's limits would answer GL_OUT_OF_MEMORY first.
+// dimension far past it are kPastGlLimits: GL's GL_INVALID_VALUE, which the
+// guest's limits would otherwise answer first with GL_OUT_OF_MEMORY.
 void note_texture_size_limit(int64_t max_texture_size);
 
 // Bytes per texel of an internal format: sized formats exactly, base formats

@@ -272,6 +272,10 @@ bool GlContextState::Impl::admit_allocation(const Allocation& a) {
     refused_error = GL_INVALID_ENUM;
     return false;
   }
+  if (a.bytes == kPastGlLimits) {
+    refused_error = GL_INVALID_VALUE;
+    return false;
+  }
   if (a.bytes < 0) return true;  // GL refuses the arguments and allocates nothing
   auto place = find_storage(a);
   if (!place) return true;  // nothing to fill: GL reports its own error

@@ -58,19 +58,23 @@ GLenum texture_target(GlContextState::Impl& st, GLuint texture) {
   return glGetError() == GL_NO_ERROR ? static_cast<GLenum>(target) : 0;
 }
 
+wire::Result<void*> null_data_zeros(GlContextState::Impl& st, size_t bytes) {
+  if (bytes > kMaxReplyArrayBytes) {
+    return wire::make_error(wire::Errc::kLimit, "null data of " + std::to_string(bytes) + " bytes");
+  }
+  return st.charge_reply(bytes) ? scratch(bytes) : nullptr;
+}
+
 namespace {
 
-// A program's NULL for image data (a compressed image, say) with no unpack
-// buffer bound is a bug GL need not catch before it reads: GL reads zeros
-// instead and raises its own errors for the call. With a buffer bound, NULL
-// is offset 0 into it, which GL checks. The zeros are charged to the guest
-// while the command runs, as a reply's room is.
+// NULL image data (a compressed image, say): with an unpack buffer bound,
+// offset 0 into it, which GL checks; otherwise zeros.
 wire::Result<const void*> null_unpack_data(GlContextState::Impl& st, size_t bytes) {
   if (pixel_buffer_bound(st, GL_PIXEL_UNPACK_BUFFER_BINDING)) return static_cast<const void*>(nullptr);
-  if (bytes > kMaxReplyArrayBytes || !st.charge_reply(bytes)) {
-    return wire::make_error(wire::Errc::kLimit, "null image data of " + std::to_string(bytes) + " bytes");
-  }
-  return static_cast<const void*>(scratch(bytes));
+  auto zeros = null_data_zeros(st, bytes);
+  if (!zeros) return zeros.error();
+  if (!*zeros) return wire::make_error(wire::Errc::kLimit, "null image data past the guest's memory");
+  return static_cast<const void*>(*zeros);
 }
 
 }  // namespace

@@ -42,16 +42,11 @@ wire::Error short_pixels(size_t have, size_t need) {
                                                       " bytes, needs " + std::to_string(need));
 }
 
-// A program's NULL where GL reads client pixels is a bug that GL need not
-// catch before it reads: GL reads zeros instead, and still raises its own
-// errors for the call (a format and type it refuses, say). The zeros are
-// charged to the guest while the command runs, as a reply's room is.
+// A program's NULL where GL reads client pixels: null_data_zeros().
 wire::Result<PixelSource> zero_pixels(GlContextState::Impl& st, size_t needed) {
-  if (needed > kMaxReplyArrayBytes) {
-    return wire::make_error(wire::Errc::kLimit, "null pixels of " + std::to_string(needed) + " bytes");
-  }
-  if (!st.charge_reply(needed)) return PixelSource{nullptr, true};  // GL_OUT_OF_MEMORY
-  return PixelSource{scratch(needed)};
+  auto zeros = null_data_zeros(st, needed);
+  if (!zeros) return zeros.error();
+  return *zeros ? PixelSource{*zeros} : PixelSource{nullptr, true};  // GL_OUT_OF_MEMORY
 }
 
 }  // namespace

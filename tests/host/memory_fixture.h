@@ -22,6 +22,7 @@ using wire::Api;
 using wire::ControlOp;
 
 constexpr GLenum kNoError = 0;
+constexpr GLenum kInvalidValue = 0x0501;
 constexpr GLenum kOutOfMemory = 0x0505;
 constexpr GLenum kArrayBuffer = 0x8892;
 constexpr GLenum kStreamDraw = 0x88E0;

@@ -127,12 +127,16 @@ TEST_F(MemoryLimitTest, TexturesBeyondTheLimitAreRefused) {
   bind_texture(1);
   tex_image(kTexture2D, 0, 1024);  // 4 MiB against 1 MiB
   EXPECT_EQ(get_error(), kOutOfMemory);
-  // Sizes that overflow 64 bits saturate instead of wrapping round.
+  // Sizes far past GL's limits are GL's GL_INVALID_VALUE, raised without
+  // GL (sizes that would overflow 64 bits among them).
   bind_texture(2, kTexture3D);
   wire::encode_glTexImage3D(guest_->w(), kTexture3D, 0, static_cast<GLint>(kRgba), INT_MAX, INT_MAX,
                             INT_MAX, 0, kRgba, kUnsignedByte, nullptr, 0, false);
-  EXPECT_EQ(get_error(), kOutOfMemory);
+  EXPECT_EQ(get_error(), kInvalidValue);
   wire::encode_glTexStorage2D(guest_->w(), kTexture2D, 31, kRgba8, INT_MAX, INT_MAX);
+  EXPECT_EQ(get_error(), kInvalidValue);
+  // Within them, a size past the guest's memory is its GL_OUT_OF_MEMORY.
+  wire::encode_glTexStorage2D(guest_->w(), kTexture2D, 1, kRgba8, 8192, 8192);
   EXPECT_EQ(get_error(), kOutOfMemory);
   EXPECT_EQ(memory(), surfaces_);
   EXPECT_TRUE(guest_->lost.empty());
