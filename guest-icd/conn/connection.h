@@ -36,6 +36,7 @@ struct HostInfo {
   std::string vendor;
   std::string gl_version;
   std::string platform;
+  uint64_t guest_memory_bytes = 0;  // what the host lets this guest hold; 0: not told
 };
 
 // The (context, draw, read) triple the host must have current for a batch.

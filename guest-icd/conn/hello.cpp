@@ -1,5 +1,6 @@
 #include "conn/hello.h"
 
+#include <cstdlib>
 #include <string_view>
 
 #include "wire/reader.h"
@@ -18,13 +19,15 @@ wire::Result<HostInfo> parse_hello_reply(std::span<const std::byte> reply) {
   auto strings = r.get_data();
   if (!strings) return strings.error();
   std::string_view rest(reinterpret_cast<const char*>(strings->bytes.data()), strings->bytes.size());
-  std::string* fields[] = {&info.renderer, &info.vendor, &info.gl_version, &info.platform};
+  std::string memory;
+  std::string* fields[] = {&info.renderer, &info.vendor, &info.gl_version, &info.platform, &memory};
   for (std::string* field : fields) {
     const size_t end = rest.find('\0');
     if (end == std::string_view::npos) break;  // an older host may send fewer strings
     *field = std::string(rest.substr(0, end));
     rest.remove_prefix(end + 1);
   }
+  info.guest_memory_bytes = std::strtoull(memory.c_str(), nullptr, 10);
   return info;
 }
 

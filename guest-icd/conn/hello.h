@@ -10,7 +10,7 @@
 namespace icd {
 
 // `reply`: the bytes of the kReply to a Hello batch: a HelloReply, then a
-// Data holding "renderer\0vendor\0gl_version\0platform\0".
+// Data holding "renderer\0vendor\0gl_version\0platform\0guest_memory_bytes\0".
 wire::Result<HostInfo> parse_hello_reply(std::span<const std::byte> reply);
 
 }  // namespace icd

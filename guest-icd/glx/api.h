@@ -44,6 +44,10 @@ int SwapIntervalMESA(unsigned int interval);
 int GetSwapIntervalMESA();
 int SwapIntervalSGI(int interval);
 void UseXFont(Font font, int first, int count, int list_base);
+Bool QueryRendererIntegerMESA(::Display* dpy, int screen, int renderer, int attribute, unsigned int* value);
+Bool QueryCurrentRendererIntegerMESA(int attribute, unsigned int* value);
+const char* QueryRendererStringMESA(::Display* dpy, int screen, int renderer, int attribute);
+const char* QueryCurrentRendererStringMESA(int attribute);
 
 const char* QueryExtensionsString(::Display* dpy, int screen);
 const char* QueryServerString(::Display* dpy, int screen, int name);

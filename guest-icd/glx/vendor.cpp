@@ -73,6 +73,10 @@ enum Ext : size_t {
   kSwapIntervalMESA,
   kGetSwapIntervalMESA,
   kSwapIntervalSGI,
+  kQueryRendererIntegerMESA,
+  kQueryCurrentRendererIntegerMESA,
+  kQueryRendererStringMESA,
+  kQueryCurrentRendererStringMESA,
   kExtCount
 };
 
@@ -82,6 +86,10 @@ const std::array<Entry, kExtCount> kExt = {
     Entry{"glXSwapIntervalMESA", proc(SwapIntervalMESA)},
     Entry{"glXGetSwapIntervalMESA", proc(GetSwapIntervalMESA)},
     Entry{"glXSwapIntervalSGI", proc(SwapIntervalSGI)},
+    Entry{"glXQueryRendererIntegerMESA", proc(QueryRendererIntegerMESA)},
+    Entry{"glXQueryCurrentRendererIntegerMESA", proc(QueryCurrentRendererIntegerMESA)},
+    Entry{"glXQueryRendererStringMESA", proc(QueryRendererStringMESA)},
+    Entry{"glXQueryCurrentRendererStringMESA", proc(QueryCurrentRendererStringMESA)},
 };
 
 std::array<int, kExtCount> g_ext_index = [] {
@@ -140,9 +148,35 @@ int stub_SwapIntervalSGI(int interval) {
   return fn ? fn(interval) : GLX_BAD_CONTEXT;
 }
 
+// The renderer queries act on the screen's vendor, or the current context's.
+Bool stub_QueryRendererIntegerMESA(::Display* dpy, int screen, int renderer, int attribute, unsigned int* value) {
+  __GLXvendorInfo* vendor = g_exports ? g_exports->getDynDispatch(dpy, screen) : nullptr;
+  auto fn = entry<decltype(&QueryRendererIntegerMESA)>(vendor, kQueryRendererIntegerMESA);
+  return fn ? fn(dpy, screen, renderer, attribute, value) : False;
+}
+
+Bool stub_QueryCurrentRendererIntegerMESA(int attribute, unsigned int* value) {
+  auto fn = entry<decltype(&QueryCurrentRendererIntegerMESA)>(current_vendor(), kQueryCurrentRendererIntegerMESA);
+  return fn ? fn(attribute, value) : False;
+}
+
+const char* stub_QueryRendererStringMESA(::Display* dpy, int screen, int renderer, int attribute) {
+  __GLXvendorInfo* vendor = g_exports ? g_exports->getDynDispatch(dpy, screen) : nullptr;
+  auto fn = entry<decltype(&QueryRendererStringMESA)>(vendor, kQueryRendererStringMESA);
+  return fn ? fn(dpy, screen, renderer, attribute) : nullptr;
+}
+
+const char* stub_QueryCurrentRendererStringMESA(int attribute) {
+  auto fn = entry<decltype(&QueryCurrentRendererStringMESA)>(current_vendor(), kQueryCurrentRendererStringMESA);
+  return fn ? fn(attribute) : nullptr;
+}
+
 const std::array<Proc, kExtCount> kExtStubs = {
-    proc(stub_CreateContextAttribsARB), proc(stub_SwapIntervalEXT), proc(stub_SwapIntervalMESA),
-    proc(stub_GetSwapIntervalMESA),     proc(stub_SwapIntervalSGI),
+    proc(stub_CreateContextAttribsARB),       proc(stub_SwapIntervalEXT),
+    proc(stub_SwapIntervalMESA),              proc(stub_GetSwapIntervalMESA),
+    proc(stub_SwapIntervalSGI),               proc(stub_QueryRendererIntegerMESA),
+    proc(stub_QueryCurrentRendererIntegerMESA), proc(stub_QueryRendererStringMESA),
+    proc(stub_QueryCurrentRendererStringMESA),
 };
 
 int ext_slot(const char* name) {

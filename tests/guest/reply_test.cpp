@@ -44,5 +44,20 @@ TEST(Replies, AReplyGivenUpIsDroppedAndTheNextWaiterGetsItsOwn) {
   EXPECT_FALSE(c.lost());
 }
 
+// The hello's answer names the host's renderer and driver version (what
+// GLX_MESA_query_renderer reports) and how much the guest may hold there:
+// the host's default --max-guest-memory.
+TEST(Hello, TheHostSaysWhatRendersAndWhatTheGuestMayHold) {
+  guesttest::HostProcess host;
+  ASSERT_TRUE(host.ok()) << host.error();
+  auto conn = Connection::open(host.address());
+  ASSERT_TRUE(conn) << conn.error().describe();
+  const HostInfo& info = (*conn)->host();
+  EXPECT_FALSE(info.renderer.empty());
+  EXPECT_FALSE(info.vendor.empty());
+  EXPECT_FALSE(info.gl_version.empty());
+  EXPECT_EQ(info.guest_memory_bytes, uint64_t{2} << 30);
+}
+
 }  // namespace
 }  // namespace icd
