@@ -23,7 +23,7 @@ constexpr const char* kPlatformExtensions =
 // Client extensions (EGL_EXT_platform_base) are never display ones
 // (EGL_EXT_client_extensions).
 constexpr const char* kDisplayExtensions =
-    "EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses "
+    "EGL_KHR_context_flush_control EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses "
     "EGL_KHR_no_config_context EGL_MESA_configless_context EGL_KHR_surfaceless_context "
     "EGL_MESA_query_driver";
 // With a host that makes EGL images of GL objects.

@@ -46,6 +46,11 @@ ContextRequest parse_context_attribs(EGLenum api, const EGLint* attribs) {
       case EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY:
         if (v != EGL_NO_RESET_NOTIFICATION && v != EGL_LOSE_CONTEXT_ON_RESET) r.error = EGL_BAD_ATTRIBUTE;
         break;
+      case EGL_CONTEXT_RELEASE_BEHAVIOR_KHR:  // EGL_KHR_context_flush_control
+        if (v != EGL_CONTEXT_RELEASE_BEHAVIOR_NONE_KHR && v != EGL_CONTEXT_RELEASE_BEHAVIOR_FLUSH_KHR)
+          r.error = EGL_BAD_ATTRIBUTE;
+        if (v == EGL_CONTEXT_RELEASE_BEHAVIOR_NONE_KHR) r.flags |= wire::kContextReleaseNone;
+        break;
       case EGL_CONTEXT_FLAGS_KHR:
         if (v & ~(EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR | EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE_BIT_KHR |
                   EGL_CONTEXT_OPENGL_ROBUST_ACCESS_BIT_KHR))

@@ -54,7 +54,8 @@ GLXContext create(::Display* dpy, GlxDisplay& d, const FbConfig* config, GLXCont
   const auto api = host.gles ? wire::Api::kGles : wire::Api::kGl;
   const uint32_t flags =
       ((request.flags & GLX_CONTEXT_DEBUG_BIT_ARB) ? wire::kContextDebug : 0u) |
-      ((request.flags & GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB) ? wire::kContextForwardCompatible : 0u);
+      ((request.flags & GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB) ? wire::kContextForwardCompatible : 0u) |
+      (request.release_none ? wire::kContextReleaseNone : 0u);
   wire::CreateContext msg{id, shared ? shared->context->id() : 0, static_cast<uint32_t>(api),
                           static_cast<uint32_t>(host.major), static_cast<uint32_t>(host.minor),
                           static_cast<uint32_t>(profile), flags};

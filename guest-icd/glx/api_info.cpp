@@ -9,7 +9,8 @@ namespace {
 constexpr const char* kVendor = "Conduit";
 constexpr const char* kVersion = "1.4";
 constexpr const char* kExtensions =
-    "GLX_ARB_create_context GLX_ARB_create_context_profile GLX_ARB_get_proc_address "
+    "GLX_ARB_context_flush_control GLX_ARB_create_context GLX_ARB_create_context_profile "
+    "GLX_ARB_get_proc_address "
     "GLX_EXT_create_context_es2_profile GLX_EXT_create_context_es_profile "
     "GLX_ARB_multisample GLX_EXT_swap_control GLX_EXT_visual_info GLX_MESA_query_renderer "
     "GLX_MESA_swap_control "

@@ -43,6 +43,13 @@ ContextRequest parse_context_attribs(const int* attribs) {
       case GLX_CONTEXT_PROFILE_MASK_ARB: r.profile_mask = a[1]; break;
       case GLX_RENDER_TYPE: r.render_type = a[1]; break;
       case GLX_SCREEN: r.screen = a[1]; break;
+      case GLX_CONTEXT_RELEASE_BEHAVIOR_ARB:  // GLX_ARB_context_flush_control
+        if (a[1] != GLX_CONTEXT_RELEASE_BEHAVIOR_NONE_ARB && a[1] != GLX_CONTEXT_RELEASE_BEHAVIOR_FLUSH_ARB) {
+          r.error = BadValue;
+          return r;
+        }
+        r.release_none = a[1] == GLX_CONTEXT_RELEASE_BEHAVIOR_NONE_ARB;
+        break;
       default:
         r.error = BadValue;
         return r;

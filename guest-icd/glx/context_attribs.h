@@ -14,6 +14,7 @@ struct ContextRequest {
   int profile_mask = GLX_CONTEXT_CORE_PROFILE_BIT_ARB;
   int render_type = GLX_RGBA_TYPE;
   int screen = -1;
+  bool release_none = false;  // GLX_CONTEXT_RELEASE_BEHAVIOR_NONE_ARB
   // X error to report (core code or GLX code) when the list is wrong.
   int error = 0;
   bool glx_error = false;

@@ -20,8 +20,8 @@ wire::Status validate_request(const ContextRequest& req) {
   if (static_cast<uint32_t>(req.profile) > static_cast<uint32_t>(wire::Profile::kCompatibility)) {
     return make_error(Errc::kBadValue, "profile " + std::to_string(static_cast<uint32_t>(req.profile)));
   }
-  constexpr uint32_t kKnownFlags =
-      wire::kContextDebug | wire::kContextRobustAccess | wire::kContextForwardCompatible;
+  constexpr uint32_t kKnownFlags = wire::kContextDebug | wire::kContextRobustAccess |
+                                   wire::kContextForwardCompatible | wire::kContextReleaseNone;
   if (req.flags & ~kKnownFlags) return make_error(Errc::kBadValue, "context flags " + std::to_string(req.flags));
   return {};
 }
@@ -49,6 +49,11 @@ wire::Result<EGLContext> create_egl_context(const EglDisplay& display, const Con
   // Forward compatibility is desktop OpenGL's, from 3.0 on (EGL 1.5, 3.7.1.1).
   if ((req.flags & wire::kContextForwardCompatible) && req.api == wire::Api::kGl && req.major >= 3) {
     attribs.insert(attribs.end(), {EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE, EGL_TRUE});
+  }
+  // Without the extension the context flushes when released, as GL's
+  // GL_CONTEXT_RELEASE_BEHAVIOR then tells the program.
+  if ((req.flags & wire::kContextReleaseNone) && display.has_extension("EGL_KHR_context_flush_control")) {
+    attribs.insert(attribs.end(), {EGL_CONTEXT_RELEASE_BEHAVIOR_KHR, EGL_CONTEXT_RELEASE_BEHAVIOR_NONE_KHR});
   }
   attribs.push_back(EGL_NONE);
   EGLConfig config = display.configless() ? EGL_NO_CONFIG_KHR : display.default_config();

@@ -54,6 +54,16 @@ TEST(GlxContextAttribs, EsVersionsThatDoNotExistOrAreNotCarried) {
   EXPECT_EQ(r.error, BadMatch);
 }
 
+// GLX_ARB_context_flush_control: none or flush; any other value is BadValue.
+TEST(GlxContextAttribs, ReleaseBehaviour) {
+  EXPECT_TRUE(parse({GLX_CONTEXT_RELEASE_BEHAVIOR_ARB, GLX_CONTEXT_RELEASE_BEHAVIOR_NONE_ARB}).release_none);
+  auto flush = parse({GLX_CONTEXT_RELEASE_BEHAVIOR_ARB, GLX_CONTEXT_RELEASE_BEHAVIOR_FLUSH_ARB});
+  EXPECT_EQ(flush.error, 0);
+  EXPECT_FALSE(flush.release_none);
+  EXPECT_FALSE(parse({}).release_none);
+  EXPECT_EQ(parse({GLX_CONTEXT_RELEASE_BEHAVIOR_ARB, 7}).error, BadValue);
+}
+
 TEST(GlxContextAttribs, EsProfileWithAnotherProfileIsRefused) {
   auto r = parse({GLX_CONTEXT_PROFILE_MASK_ARB,
                   GLX_CONTEXT_ES_PROFILE_BIT_EXT | GLX_CONTEXT_CORE_PROFILE_BIT_ARB,

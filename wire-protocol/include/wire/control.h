@@ -86,6 +86,7 @@ enum ContextFlag : uint32_t {
   kContextDebug = 1,
   kContextRobustAccess = 2,
   kContextForwardCompatible = 4,  // OpenGL 3.0 on: GL_CONTEXT_FLAGS says so
+  kContextReleaseNone = 8,        // releasing the context does not flush it (KHR_context_flush_control)
 };
 
 // How many of a glUniform*v or glProgramUniform*v call's `count` values GL
