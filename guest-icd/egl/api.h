@@ -58,6 +58,7 @@ EGLSyncKHR CreateSyncKHR(EGLDisplay dpy, EGLenum type, const EGLint* attribs);
 EGLBoolean DestroySync(EGLDisplay dpy, EGLSync sync);
 EGLint ClientWaitSync(EGLDisplay dpy, EGLSync sync, EGLint flags, EGLTime timeout);
 EGLBoolean WaitSync(EGLDisplay dpy, EGLSync sync, EGLint flags);
+EGLint WaitSyncKHR(EGLDisplay dpy, EGLSyncKHR sync, EGLint flags);
 EGLBoolean GetSyncAttrib(EGLDisplay dpy, EGLSync sync, EGLint attribute, EGLAttrib* value);
 EGLBoolean GetSyncAttribKHR(EGLDisplay dpy, EGLSync sync, EGLint attribute, EGLint* value);
 

@@ -25,7 +25,7 @@ constexpr const char* kPlatformExtensions =
 constexpr const char* kDisplayExtensions =
     "EGL_KHR_context_flush_control EGL_KHR_create_context EGL_KHR_fence_sync EGL_KHR_get_all_proc_addresses "
     "EGL_KHR_no_config_context EGL_MESA_configless_context EGL_KHR_surfaceless_context "
-    "EGL_MESA_query_driver";
+    "EGL_KHR_wait_sync EGL_MESA_query_driver";
 // With a host that makes EGL images of GL objects.
 constexpr const char* kImageExtensions =
     " EGL_KHR_image_base EGL_KHR_image EGL_KHR_gl_texture_2D_image EGL_KHR_gl_texture_cubemap_image"

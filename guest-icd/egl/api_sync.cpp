@@ -75,6 +75,9 @@ EGLBoolean WaitSync(EGLDisplay dpy, EGLSync sync, EGLint flags) {
   return ok();
 }
 
+// EGL_KHR_wait_sync's form of eglWaitSync.
+EGLint WaitSyncKHR(EGLDisplay dpy, EGLSyncKHR sync, EGLint flags) { return WaitSync(dpy, sync, flags); }
+
 EGLBoolean GetSyncAttrib(EGLDisplay dpy, EGLSync sync, EGLint attribute, EGLAttrib* value) {
   std::lock_guard lock(api_mutex());
   Display* d = initialized_display(dpy);
