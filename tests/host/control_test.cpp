@@ -65,8 +65,10 @@ TEST_F(ControlTest, HelloReportsWhatTheHostOffers) {
   auto strings = r.get_data();
   ASSERT_TRUE(strings.ok());
   std::string text(reinterpret_cast<const char*>(strings->bytes.data()), strings->bytes.size());
-  EXPECT_EQ(std::count(text.begin(), text.end(), '\0'), 4);
+  // renderer, vendor, version, platform and the guest's memory limit.
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\0'), 5);
   EXPECT_EQ(text.rfind(host_->server().display().info().renderer, 0), 0u);
+  EXPECT_NE(text.find('\0' + std::to_string(host::GuestLimits{}.max_total_bytes) + '\0'), std::string::npos);
 }
 
 TEST_F(ControlTest, CreatesContextsAsAsked) {
