@@ -49,6 +49,10 @@ class Surface final : public FrameSink {
   Window window() const { return window_; }
   // Asks the window's size; true when it changed (the host must follow).
   bool poll_window_size();
+  // Whether the X window still exists, asked on the presenter's own
+  // connection so that the program's error handler sees nothing of it.
+  // Without a presenter that could reach the server: not known, true.
+  bool window_exists() const;
   // eglCopyBuffers' presenter for `pixmap`, named on the program's
   // connection `app`: kept while the program copies into the same pixmap,
   // so a copy a frame does not open an X connection a frame.

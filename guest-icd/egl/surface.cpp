@@ -74,6 +74,11 @@ bool Surface::poll_window_size() {
   return true;
 }
 
+bool Surface::window_exists() const {
+  int w = 0, h = 0;
+  return !presenter_ || !presenter_->ok() || presenter_->window_size(&w, &h);
+}
+
 void Surface::on_frame(const wire::Frame& frame, std::span<const std::byte> pixels) {
   if (presenter_ && presenter_->present(frame, pixels)) connection_->stats().frames++;
   if (frame.frame_id > last_received_) last_received_ = frame.frame_id;

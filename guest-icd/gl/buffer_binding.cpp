@@ -1,6 +1,7 @@
 #include "gl/buffer_binding.h"
 
 #include "gl/gl_handlers.h"
+#include "icd/stream.h"
 
 namespace icd {
 namespace {
@@ -32,5 +33,12 @@ GLuint buffer_at(GLenum target) {
   return static_cast<GLuint>(buffer);
 }
 
+bool read_bound_buffer(GLenum target, uint64_t offset, size_t bytes, void* out) {
+  using GetBufferSubData = void (*)(GLenum, GLintptr, GLsizeiptr, void*);
+  static const auto get = reinterpret_cast<GetBufferSubData>(gl_proc_address("glGetBufferSubData"));
+  if (!get) return false;
+  get(target, static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes), out);
+  return true;
+}
 
 }  // namespace icd

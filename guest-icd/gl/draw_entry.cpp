@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "gl/buffer_binding.h"
 #include "gl/entry_support.h"
 #include "icd/stream.h"
 #include "gl/gl_handlers.h"
@@ -135,10 +136,6 @@ struct Elements {
   GLuint base_instance = 0;
 };
 
-// A pointer argument that stands for an offset into a bound buffer
-// (indices, indirect commands).
-uint64_t offset_of(const void* pointer) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer)); }
-
 // GL_INVALID_ENUM for an index type GL does not draw, raised here: its
 // indices could not be measured to travel (true: refused).
 bool refused_index_type(GlState& st, GLenum type) {
@@ -175,12 +172,10 @@ BufferIndices read_buffer_indices(GlState& st, const void* const* offsets, const
   }
   if (const int64_t size = st.buffer_size(st.bound_buffer(kElementArrayBuffer)); size >= 0)
     hi = std::min(hi, static_cast<uint64_t>(size));
-  using GetBufferSubData = void (*)(GLenum, GLintptr, GLsizeiptr, void*);
-  static const auto get = reinterpret_cast<GetBufferSubData>(gl_proc_address("glGetBufferSubData"));
-  if (!get || lo >= hi) return read;
-  read.start = lo;
+  if (lo >= hi) return read;
   read.bytes.assign(hi - lo, std::byte{0});
-  get(kElementArrayBuffer, static_cast<GLintptr>(lo), static_cast<GLsizeiptr>(read.bytes.size()), read.bytes.data());
+  if (!read_bound_buffer(kElementArrayBuffer, lo, read.bytes.size(), read.bytes.data())) read.bytes.clear();
+  read.start = lo;
   return read;
 }
 

@@ -1,6 +1,7 @@
 // Helpers for the hand-written guest entry points.
 #pragma once
 
+#include <cstdint>
 #include <cstring>
 #include <span>
 
@@ -10,6 +11,10 @@
 #include "wire/reader.h"
 
 namespace icd {
+
+// A pointer argument that stands for an offset into a bound buffer
+// (indices, indirect commands).
+inline uint64_t offset_of(const void* pointer) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer)); }
 
 // Starts a hand-written command; pair with `finish`.
 inline size_t begin(Stream& s, wire::GlOp op) {

@@ -34,23 +34,29 @@ void GuestNames::allocate(wire::ObjectType type, size_t count, GLuint* out) {
 GLuint GuestNames::allocate_one(wire::ObjectType type) {
   if (type != wire::ObjectType::kShader) return ++next_[static_cast<size_t>(type)];
   const GLuint name = ++next_[static_cast<size_t>(wire::ObjectType::kProgram)];
+  std::lock_guard lock(mu_);
   shader_names_.insert(name);
   return name;
 }
 
+bool GuestNames::shader_name(GLuint name) const {
+  std::lock_guard lock(mu_);
+  return shader_names_.count(name) != 0;
+}
+
 uint64_t GuestNames::allocate_sync() {
-  std::lock_guard lock(sync_mu_);
+  std::lock_guard lock(mu_);
   live_syncs_.insert(++next_sync_);
   return next_sync_;
 }
 
 bool GuestNames::sync_live(uint64_t handle) const {
-  std::lock_guard lock(sync_mu_);
+  std::lock_guard lock(mu_);
   return live_syncs_.contains(handle);
 }
 
 bool GuestNames::delete_sync(uint64_t handle) {
-  std::lock_guard lock(sync_mu_);
+  std::lock_guard lock(mu_);
   return live_syncs_.erase(handle) != 0;
 }
 

@@ -34,7 +34,7 @@ class GuestNames {
   GLuint allocate_one(wire::ObjectType type);
   // Whether `name` was given out for a shader (and not a program): GL
   // reads a shader source only for such a name.
-  bool shader_name(GLuint name) const { return shader_names_.count(name) != 0; }
+  bool shader_name(GLuint name) const;
   // Sync handles are the guest's: it knows which are live, so calls that
   // name another get GL's GL_INVALID_VALUE here (the host would refuse them).
   uint64_t allocate_sync();
@@ -43,8 +43,8 @@ class GuestNames {
 
  private:
   std::array<GLuint, static_cast<size_t>(wire::ObjectType::kCount)> next_{};
+  mutable std::mutex mu_;  // contexts of a share group may be on several threads
   std::unordered_set<GLuint> shader_names_;
-  mutable std::mutex sync_mu_;  // contexts of a share group may be on several threads
   uint64_t next_sync_ = 0;
   std::unordered_set<uint64_t> live_syncs_;
 };

@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "gl/buffer_binding.h"
 #include "gl/entry_support.h"
 #include "gl/gl_handlers.h"
 #include "wire/gl_encode.h"
@@ -21,8 +22,6 @@ namespace {
 
 constexpr GLenum kDrawIndirectBuffer = 0x8F3F;
 constexpr GLenum kElementArrayBuffer = 0x8893;
-
-uint64_t offset_of(const void* pointer) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer)); }
 
 struct ArraysCommand {
   GLuint count, instance_count, first, base_instance;
@@ -35,7 +34,8 @@ struct ElementsCommand {
 
 // The `drawcount` commands `stride` bytes apart (0: packed) an indirect
 // draw reads, when the guest must make the draws itself; nothing when the
-// host runs the draw as it is, or GL refuses the arguments.
+// host runs the draw as it is, or GL refuses the arguments: commands in
+// client memory in OpenGL ES, or past the end of the buffer they are in.
 template <typename Command>
 std::optional<std::vector<Command>> guest_commands(GlState& st, const void* indirect, GLsizei drawcount,
                                                    GLsizei stride) {
@@ -43,16 +43,16 @@ std::optional<std::vector<Command>> guest_commands(GlState& st, const void* indi
   if (drawcount <= 0 || !stride_ok) return std::nullopt;
   const size_t step = stride ? static_cast<size_t>(stride) : sizeof(Command);
   const size_t bytes = (static_cast<size_t>(drawcount) - 1) * step + sizeof(Command);
+  const GLuint buffer = st.bound_buffer(kDrawIndirectBuffer);
   std::vector<std::byte> raw(bytes);
-  if (st.bound_buffer(kDrawIndirectBuffer) == 0) {
-    if (!indirect) return std::nullopt;
+  if (buffer == 0) {
+    if (!indirect || st.gles()) return std::nullopt;
     std::memcpy(raw.data(), indirect, bytes);
   } else {
     if (!st.legacy_arrays().any_client() && !st.has_client_arrays()) return std::nullopt;
-    using GetBufferSubData = void (*)(GLenum, GLintptr, GLsizeiptr, void*);
-    static const auto read = reinterpret_cast<GetBufferSubData>(gl_proc_address("glGetBufferSubData"));
-    if (!read) return std::nullopt;
-    read(kDrawIndirectBuffer, static_cast<GLintptr>(offset_of(indirect)), static_cast<GLsizeiptr>(bytes), raw.data());
+    const int64_t size = st.buffer_size(buffer);
+    if (size >= 0 && offset_of(indirect) + bytes > static_cast<uint64_t>(size)) return std::nullopt;
+    if (!read_bound_buffer(kDrawIndirectBuffer, offset_of(indirect), bytes, raw.data())) return std::nullopt;
   }
   std::vector<Command> commands(static_cast<size_t>(drawcount));
   for (size_t i = 0; i < commands.size(); ++i) std::memcpy(&commands[i], raw.data() + i * step, sizeof(Command));

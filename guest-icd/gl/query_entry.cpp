@@ -419,13 +419,13 @@ void finish_compressed_read_back(Stream& s, void* pixels, size_t capacity, int64
   if (!bytes || !pixels) return;
   auto* out = static_cast<std::byte*>(pixels);
   const size_t have = std::min(capacity, bytes->size());
-  const auto runs = wire::size::compressed_runs(s.gl_state().pack(), static_cast<int>(dims), width, height,
-                                                depth, have);
-  if (runs.empty()) {
+  const wire::size::PixelStore& pack = s.gl_state().pack();
+  if (!wire::size::compressed_layout(pack, static_cast<int>(dims), width, height, depth)) {
     std::memcpy(out, bytes->data(), have);  // tightly packed blocks
     return;
   }
-  for (const auto& run : runs) std::memcpy(out + run.offset, bytes->data() + run.offset, std::min(run.bytes, have - run.offset));
+  for (const auto& run : wire::size::compressed_runs(pack, static_cast<int>(dims), width, height, depth, have))
+    std::memcpy(out + run.offset, bytes->data() + run.offset, std::min(run.bytes, have - run.offset));
 }
 
 void GLAPIENTRY handle_glReadPixels(GLint x, GLint y, GLsizei width, GLsizei height,

@@ -23,40 +23,21 @@ std::shared_ptr<GlxDrawable> find(::Display* dpy, GLXDrawable xid, int minor_opc
   return drawable;
 }
 
-thread_local bool t_x_error = false;
-int note_x_error(::Display*, XErrorEvent*) {
-  t_x_error = true;
-  return 0;
-}
-
-// Whether the X window still exists, asked under a handler of our own so
-// that the program's sees no error from the question. Errors of its own
-// requests before reach its handler first.
-bool window_exists(::Display* dpy, Window window) {
-  XSync(dpy, False);
-  t_x_error = false;
-  auto* previous = XSetErrorHandler(note_x_error);
-  XWindowAttributes attributes;
-  XGetWindowAttributes(dpy, window, &attributes);
-  XSync(dpy, False);
-  XSetErrorHandler(previous);
-  return !t_x_error;
-}
-
 void destroy(::Display* dpy, GLXDrawable xid, GlxDrawable::Kind kind, int error, int minor_opcode) {
   std::lock_guard lock(api_mutex());
   GlxDisplay* d = get_display(dpy);
   auto drawable = d ? d->find_drawable(xid) : nullptr;
-  // A GLX window dies with its X window (GLX 1.4 3.3.4.1).
-  const bool dead = drawable && kind == GlxDrawable::Kind::kGlxWindow &&
-                    !window_exists(dpy, drawable->surface->window());
-  if (dead) d->drawables.erase(xid);
-  if (!drawable || drawable->kind != kind || dead) {
+  if (!drawable || drawable->kind != kind) {
     send_error(dpy, error, xid, minor_opcode, false);
     return;
   }
   // A drawable current to some context lives on until released.
   d->drawables.erase(xid);
+  if (kind != GlxDrawable::Kind::kGlxWindow) return;
+  // A GLX window died with its X window (GLX 1.4 3.3.4.1): destroying it is
+  // then an error. The program's requests (its XDestroyWindow) go first.
+  XSync(dpy, False);
+  if (!drawable->surface->window_exists()) send_error(dpy, error, xid, minor_opcode, false);
 }
 
 }  // namespace

@@ -20,10 +20,10 @@ int64_t add(int64_t a, int64_t b) {
 }
 
 // Dimensions past this GL surely refuses: note_texture_size_limit().
-int64_t t_dimension_bound = INT64_MAX;
+int64_t dimension_bound = INT64_MAX;
 
 bool past_gl_limits(int64_t width, int64_t height, int64_t depth) {
-  return width > t_dimension_bound || height > t_dimension_bound || depth > t_dimension_bound;
+  return width > dimension_bound || height > dimension_bound || depth > dimension_bound;
 }
 
 GLenum buffer_binding(GLenum target) {
@@ -102,7 +102,7 @@ bool compressed_block_format(GLenum f) {
 void note_texture_size_limit(int64_t max_texture_size) {
   // Well past every size limit GL reports: 3D textures, array layers and
   // renderbuffers are no larger than 2D textures.
-  if (max_texture_size > 0) t_dimension_bound = max_texture_size * 4;
+  if (max_texture_size > 0) dimension_bound = max_texture_size * 4;
 }
 
 std::optional<StoragePlace> find_storage(const Allocation& a) {

@@ -178,38 +178,6 @@ int64_t last_held_vertex(GlContextState::Impl& st) {
   return last;
 }
 
-// last_held_vertex, read again only after a command of the share group
-// (shared buffers change in any of its contexts) that may change arrays.
-int64_t restart_index_now(GlContextState::Impl& st);
-
-// What the arrays hold, and the restart index, asked of GL again only after
-// a command that may have changed them (both move the array epoch).
-int64_t last_held_vertex_cached(GlContextState::Impl& st) {
-  if (st.held_vertex_epoch != st.share->array_epoch) {
-    st.held_vertex = last_held_vertex(st);
-    st.held_restart_index = restart_index_now(st);
-    st.held_vertex_epoch = st.share->array_epoch;
-  }
-  return st.held_vertex;
-}
-
-// The vertices a draw reads, lowest to highest (none when highest < lowest),
-// or unknown when they cannot be worked out without reading past a source.
-struct VertexSpan {
-  bool known = true;
-  int64_t lowest = 0, highest = -1;
-
-  void add(int64_t low, int64_t high) {
-    if (high < low) return;
-    lowest = highest < lowest ? low : std::min(lowest, low);
-    highest = std::max(highest, high);
-  }
-  void add_run(int64_t first, int64_t count) { add(first, first + count - 1); }
-  // Whether arrays holding vertices 0 to `last` hold every vertex read; a
-  // negative vertex would be read before the array's start.
-  bool within(int64_t last) const { return known && (highest < lowest || (lowest >= 0 && highest <= last)); }
-};
-
 // Primitive restart as GL has it now: an index equal to the restart index
 // names no vertex, and GL reads none for it (OpenGL 4.6 compatibility,
 // 10.3.6). Mesa keeps GL_PRIMITIVE_RESTART_NV in GL_PRIMITIVE_RESTART.
@@ -234,7 +202,35 @@ Restart current_restart(GlContextState::Impl& st) {
   return r;
 }
 
-int64_t restart_index_now(GlContextState::Impl& st) { return current_restart(st).index; }
+// last_held_vertex and the restart index, asked of GL again only after a
+// command of the share group (shared buffers change in any of its contexts)
+// that may change them: both move the array epoch.
+int64_t last_held_vertex_cached(GlContextState::Impl& st) {
+  if (st.held_vertex_epoch != st.share->array_epoch) {
+    st.held_vertex = last_held_vertex(st);
+    st.held_restart_index = current_restart(st).index;
+    st.held_vertex_epoch = st.share->array_epoch;
+  }
+  return st.held_vertex;
+}
+
+// The vertices a draw reads, lowest to highest (none when highest < lowest),
+// or unknown when they cannot be worked out without reading past a source.
+struct VertexSpan {
+  bool known = true;
+  int64_t lowest = 0, highest = -1;
+
+  void add(int64_t low, int64_t high) {
+    if (high < low) return;
+    lowest = highest < lowest ? low : std::min(lowest, low);
+    highest = std::max(highest, high);
+  }
+  void add_run(int64_t first, int64_t count) { add(first, first + count - 1); }
+  // Whether arrays holding vertices 0 to `last` hold every vertex read; a
+  // negative vertex would be read before the array's start.
+  bool within(int64_t last) const { return known && (highest < lowest || (lowest >= 0 && highest <= last)); }
+};
+
 
 // The vertices `count` indices of `type` name, `base_vertex` added.
 template <typename T>

@@ -39,6 +39,7 @@ wire::Status refused_reply(DispatchEnv& env, size_t outputs);
 
 // Scratch memory valid until the next command (zero-filled).
 void* scratch(size_t bytes);
+void reset_scratch();
 
 // Zeros GL reads where a program passed NULL for data GL reads (pixels,
 // image data) and no unpack buffer is bound: a bug GL need not catch
@@ -47,7 +48,6 @@ void* scratch(size_t bytes);
 // reply's room is: null when its memory is full, an error past the reply
 // limit.
 wire::Result<void*> null_data_zeros(GlContextState::Impl& st, size_t bytes);
-void reset_scratch();
 
 // An input array of `count` elements of `elem` bytes. With `pad`, GL may
 // read up to `pad` elements whatever the guest said, so shorter data is
