@@ -354,6 +354,21 @@ VkResult wait_or_told(VkArgs_vkWaitForFences& a) {
   return r ? as_result(*r) : VK_SUCCESS;
 }
 
+// The host waits at most kMostWaitNs at a time, so that a wait nothing
+// will end cannot hold its renderer: the rest of the program's timeout is
+// waited for in more asks. ask(slice) is one ask; VK_TIMEOUT means not yet.
+template <typename Ask>
+VkResult wait_in_slices(uint64_t timeout, Ask ask) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  for (;;) {
+    const auto waited = static_cast<uint64_t>(std::chrono::nanoseconds(Clock::now() - start).count());
+    const uint64_t left = timeout > waited ? timeout - waited : 0;
+    const VkResult r = ask(std::min(left, kMostWaitNs));
+    if (r != VK_TIMEOUT || left <= kMostWaitNs) return r;
+  }
+}
+
 // Waits: once the GPU's work is done, mapped memory shows what it wrote.
 // Without such memory, fences the host told of need no round trip.
 VKAPI_ATTR VkResult VKAPI_CALL wait_for_fences(VkDevice device, uint32_t count, const VkFence* fences,
@@ -361,17 +376,17 @@ VKAPI_ATTR VkResult VKAPI_CALL wait_for_fences(VkDevice device, uint32_t count, 
   VkResult r = VK_SUCCESS;
   const bool fetch = gpu_written_mappings();
   if (!fetch && wait_without_asking({fences, count}, all, timeout, &r)) return r;
-  // The host waits at most kMostWaitNs at a time; the rest of the
-  // program's timeout is waited for in more asks.
-  using Clock = std::chrono::steady_clock;
-  const auto start = Clock::now();
-  for (;;) {
-    const auto waited = static_cast<uint64_t>(std::chrono::nanoseconds(Clock::now() - start).count());
-    const uint64_t left = timeout > waited ? timeout - waited : 0;
-    VkArgs_vkWaitForFences a{device, count, fences, all, std::min(left, kMostWaitNs)};
-    r = fetch ? wait_and_fetch(VkOp::vkWaitForFences, a) : wait_or_told(a);
-    if (r != VK_TIMEOUT || left <= kMostWaitNs) return r;
-  }
+  return wait_in_slices(timeout, [&](uint64_t slice) {
+    VkArgs_vkWaitForFences a{device, count, fences, all, slice};
+    return fetch ? wait_and_fetch(VkOp::vkWaitForFences, a) : wait_or_told(a);
+  });
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL wait_semaphores(VkDevice device, const VkSemaphoreWaitInfo* info, uint64_t timeout) {
+  return wait_in_slices(timeout, [&](uint64_t slice) {
+    VkArgs_vkWaitSemaphores a{device, info, slice};
+    return wait_and_fetch(VkOp::vkWaitSemaphores, a);
+  });
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL get_fence_status(VkDevice device, VkFence fence) {
@@ -380,14 +395,23 @@ VKAPI_ATTR VkResult VKAPI_CALL get_fence_status(VkDevice device, VkFence fence) 
   return wait_and_fetch(VkOp::vkGetFenceStatus, a);
 }
 
+// Results asked to be waited for: the host polls a slice at a time.
+VKAPI_ATTR VkResult VKAPI_CALL get_query_pool_results(VkDevice device, VkQueryPool pool, uint32_t first,
+                                                     uint32_t count, size_t size, void* data, VkDeviceSize stride,
+                                                     VkQueryResultFlags flags) {
+  VkArgs_vkGetQueryPoolResults a{device, pool, first, count, size, data, stride, flags};
+  return wait_in_slices(UINT64_MAX, [&](uint64_t) { return as_result(run_generated(VkOp::vkGetQueryPoolResults, a)); });
+}
+
+// An idle wait has no timeout: the host answers VK_TIMEOUT for "not yet".
 VKAPI_ATTR VkResult VKAPI_CALL queue_wait_idle(VkQueue queue) {
   VkArgs_vkQueueWaitIdle a{queue};
-  return wait_and_fetch(VkOp::vkQueueWaitIdle, a);
+  return wait_in_slices(UINT64_MAX, [&](uint64_t) { return wait_and_fetch(VkOp::vkQueueWaitIdle, a); });
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL device_wait_idle(VkDevice device) {
   VkArgs_vkDeviceWaitIdle a{device};
-  return wait_and_fetch(VkOp::vkDeviceWaitIdle, a);
+  return wait_in_slices(UINT64_MAX, [&](uint64_t) { return wait_and_fetch(VkOp::vkDeviceWaitIdle, a); });
 }
 
 }  // namespace
@@ -409,6 +433,9 @@ PFN_vkVoidFunction memory_entry(const char* name) {
       {"vkGetFenceStatus", entry_fn(get_fence_status)},
       {"vkQueueWaitIdle", entry_fn(queue_wait_idle)},
       {"vkDeviceWaitIdle", entry_fn(device_wait_idle)},
+      {"vkWaitSemaphores", entry_fn(wait_semaphores)},
+      {"vkGetQueryPoolResults", entry_fn(get_query_pool_results)},
+      {"vkWaitSemaphoresKHR", entry_fn(wait_semaphores)},
   };
   return find_entry(kEntries, name);
 }

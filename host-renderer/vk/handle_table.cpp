@@ -62,6 +62,13 @@ void HandleTable::remove_children(uint64_t device) {
   remove_if([device](const Entry& e) { return e.device == device; });
 }
 
+std::vector<uint64_t> HandleTable::children_of(uint64_t device, VkObjectType type) const {
+  std::vector<uint64_t> out;
+  for (const auto& [id, e] : by_id_)
+    if (e.device == device && e.type == type) out.push_back(e.host);
+  return out;
+}
+
 uint64_t HandleTable::device_of(uint64_t id) const {
   auto it = by_id_.find(id);
   return it != by_id_.end() ? it->second.device : 0;

@@ -11,6 +11,7 @@
 #include <span>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "wire/vk_codec.h"
 
@@ -37,6 +38,8 @@ class HandleTable : public wire::vk::Handles {
   void remove_all(VkObjectType type);
   // Everything of a device that is going (what the program left behind).
   void remove_children(uint64_t device);
+  // The driver's handles of a device's objects of `type`.
+  std::vector<uint64_t> children_of(uint64_t device, VkObjectType type) const;
   size_t size() const { return by_id_.size(); }
   // The driver's device an object named by the guest belongs to; 0 for none.
   uint64_t device_of(uint64_t id) const;

@@ -7,6 +7,7 @@
 // guests the fence is signalled already and nothing waits.
 #include <algorithm>
 
+#include "vk/refusal.h"
 #include "vk/submitted.h"
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
@@ -16,22 +17,25 @@ namespace host::vk {
 using namespace wire::vk;
 
 // Waits until the submission that used `cb` last is done, unless its fence
-// says it is.
-void VkHandler::settle(VkCommandBuffer cb) {
+// says it is; within a bound (bounded_waits.cpp).
+wire::Status VkHandler::settle(VkCommandBuffer cb) {
   auto it = in_flight_.find(cb);
-  if (it == in_flight_.end()) return;
+  if (it == in_flight_.end()) return {};
   const InFlight& f = it->second;
-  if (!f.fence || dispatch_.vkGetFenceStatus(f.device, f.fence) != VK_SUCCESS) dispatch_.vkQueueWaitIdle(f.queue);
+  if ((!f.fence || dispatch_.vkGetFenceStatus(f.device, f.fence) != VK_SUCCESS) && !settle_queue(f.device, f.queue))
+    return refused("a command buffer's reuse", "while its submission does not finish");
   in_flight_.erase(it);
+  return {};
 }
 
 // Before `fence` is reset: its submissions are done (waited for if they
 // are not), and so are the command buffers they used, which a reset
 // fence could no longer tell.
-void VkHandler::retire(VkDevice device, VkFence fence) {
+wire::Status VkHandler::retire(VkDevice device, VkFence fence) {
   const bool done = dispatch_.vkGetFenceStatus(device, fence) == VK_SUCCESS;
+  bool finished = true;
   auto finish = [&](VkQueue queue) {
-    if (!done) dispatch_.vkQueueWaitIdle(queue);
+    if (!done && finished) finished = settle_queue(device, queue);
   };
   for (const SubmittedFence& s : submitted_fences_)
     if (s.fence == fence) finish(s.queue);
@@ -40,48 +44,49 @@ void VkHandler::retire(VkDevice device, VkFence fence) {
     finish(entry.second.queue);
     return true;
   });
+  if (!finished) return refused("vkResetFences", "of a fence whose submission does not finish");
+  return {};
 }
 
 // Every command buffer of `pool` (its reset or end takes them all); other
 // pools' submissions, such as the frame before's, are not waited for.
-void VkHandler::settle_pool(VkCommandPool pool) {
+wire::Status VkHandler::settle_pool(VkCommandPool pool) {
   auto kids = children_.find(reinterpret_cast<uint64_t>(pool));
-  if (kids == children_.end()) return;
+  if (kids == children_.end()) return {};
   for (const auto& [type, handle] : kids->second.items)
-    if (type == VK_OBJECT_TYPE_COMMAND_BUFFER) settle(reinterpret_cast<VkCommandBuffer>(handle));
+    if (type == VK_OBJECT_TYPE_COMMAND_BUFFER) WIRE_TRY(settle(reinterpret_cast<VkCommandBuffer>(handle)));
+  return {};
 }
 
-void VkHandler::settle_before(uint32_t opcode, void* args) {
+wire::Status VkHandler::settle_before(uint32_t opcode, void* args) {
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkWaitForFences: {
-      // At most kMostWaitNs at a time: the session runs no other command
-      // meanwhile, so a fence nothing will signal (never submitted, or
-      // behind a semaphore never signalled) would hold it forever. The
-      // guest asks again for what is left of the program's timeout.
+      // At most kMostWaitNs at a time (bounded_waits.cpp).
       auto& a = *static_cast<VkArgs_vkWaitForFences*>(args);
       a.timeout = std::min(a.timeout, wire::vk::kMostWaitNs);
       break;
     }
+    case VkOp::vkWaitSemaphores: {
+      auto& a = *static_cast<VkArgs_vkWaitSemaphores*>(args);
+      a.timeout = std::min(a.timeout, wire::vk::kMostWaitNs);
+      break;
+    }
     case VkOp::vkBeginCommandBuffer:
-      settle(static_cast<const VkArgs_vkBeginCommandBuffer*>(args)->commandBuffer);
-      break;
+      return settle(static_cast<const VkArgs_vkBeginCommandBuffer*>(args)->commandBuffer);
     case VkOp::vkResetCommandBuffer:
-      settle(static_cast<const VkArgs_vkResetCommandBuffer*>(args)->commandBuffer);
-      break;
+      return settle(static_cast<const VkArgs_vkResetCommandBuffer*>(args)->commandBuffer);
     case VkOp::vkFreeCommandBuffers: {
       const auto& a = *static_cast<const VkArgs_vkFreeCommandBuffers*>(args);
-      for (uint32_t i = 0; i < a.commandBufferCount; ++i) settle(a.pCommandBuffers[i]);
+      for (uint32_t i = 0; i < a.commandBufferCount; ++i) WIRE_TRY(settle(a.pCommandBuffers[i]));
       break;
     }
     case VkOp::vkResetCommandPool:
-      settle_pool(static_cast<const VkArgs_vkResetCommandPool*>(args)->commandPool);
-      break;
+      return settle_pool(static_cast<const VkArgs_vkResetCommandPool*>(args)->commandPool);
     case VkOp::vkDestroyCommandPool:
-      settle_pool(static_cast<const VkArgs_vkDestroyCommandPool*>(args)->commandPool);
-      break;
+      return settle_pool(static_cast<const VkArgs_vkDestroyCommandPool*>(args)->commandPool);
     case VkOp::vkResetFences: {
       const auto& a = *static_cast<const VkArgs_vkResetFences*>(args);
-      for (uint32_t i = 0; i < a.fenceCount; ++i) retire(a.device, a.pFences[i]);
+      for (uint32_t i = 0; i < a.fenceCount; ++i) WIRE_TRY(retire(a.device, a.pFences[i]));
       break;
     }
     case VkOp::vkDestroyFence: {
@@ -93,6 +98,7 @@ void VkHandler::settle_before(uint32_t opcode, void* args) {
     default:
       break;
   }
+  return {};
 }
 
 void VkHandler::note_in_flight(uint32_t opcode, const void* args) {

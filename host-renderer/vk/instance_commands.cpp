@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "vk/chain.h"
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
 
@@ -116,6 +117,25 @@ wire::Result<uint64_t> VkHandler::create_instance(void* args) {
   return uint64_t{VK_SUCCESS};
 }
 
+// Shaders index buffers by numbers of the guest's own: with
+// robustBufferAccess the driver keeps every shader access and vertex fetch
+// inside the buffer bound (Vulkan 1.3, section 47.1 "Robust Buffer Access").
+// It is on for every device that has it, whatever the guest asked.
+void VkHandler::bounds_shader_reads(VkPhysicalDevice gpu, VkDeviceCreateInfo& info, VkPhysicalDeviceFeatures& features) {
+  VkPhysicalDeviceFeatures offered{};
+  dispatch_.vkGetPhysicalDeviceFeatures(gpu, &offered);
+  if (!offered.robustBufferAccess) return;
+  auto* chained = const_cast<VkPhysicalDeviceFeatures2*>(reinterpret_cast<const VkPhysicalDeviceFeatures2*>(
+      find_in_chain(info.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2)));  // decoded into the host's arena
+  if (chained) {
+    chained->features.robustBufferAccess = VK_TRUE;
+    return;
+  }
+  if (info.pEnabledFeatures) features = *info.pEnabledFeatures;
+  features.robustBufferAccess = VK_TRUE;
+  info.pEnabledFeatures = &features;
+}
+
 wire::Result<uint64_t> VkHandler::create_device(void* args) {
   auto& a = *static_cast<VkArgs_vkCreateDevice*>(args);
   auto offered = carried_of(all_of([&](uint32_t* n, VkExtensionProperties* p) {
@@ -134,6 +154,8 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   }), names);
   info.enabledExtensionCount = static_cast<uint32_t>(names.size());
   info.ppEnabledExtensionNames = names.data();
+  VkPhysicalDeviceFeatures features{};
+  bounds_shader_reads(a.physicalDevice, info, features);
   VkDevice device = VK_NULL_HANDLE;
   const VkResult r = dispatch_.vkCreateDevice(a.physicalDevice, &info, nullptr, &device);
   if (r != VK_SUCCESS) return static_cast<uint64_t>(r);
@@ -145,21 +167,6 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   push_constant_bytes_[device] = props.limits.maxPushConstantsSize;
   if (imports) area_devices_.insert(device);
   return uint64_t{VK_SUCCESS};
-}
-
-// What the program left of the device goes first: its memory is freed, and
-// every id of its objects leaves the table (its pools' children with them).
-wire::Result<uint64_t> VkHandler::destroy_device(void* args) {
-  auto& a = *static_cast<VkArgs_vkDestroyDevice*>(args);
-  if (!a.device) return uint64_t{0};
-  dispatch_.vkDeviceWaitIdle(a.device);
-  free_memory_of(a.device);
-  const auto device = reinterpret_cast<uint64_t>(a.device);
-  handles_.remove_children(device);
-  std::erase_if(children_, [device](const auto& pool) { return pool.second.device == device; });
-  forget_shapes_of(device);
-  dispatch_.vkDestroyDevice(a.device, nullptr);
-  return uint64_t{0};
 }
 
 }  // namespace host::vk

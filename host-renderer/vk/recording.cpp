@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "vk/chain.h"
+#include "vk/refusal.h"
 #include "vk/submitted.h"
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
@@ -27,10 +28,6 @@ VkCommandBuffer recorded_into(const CommandDesc& cmd, const void* args) {
   VkCommandBuffer cb;
   std::memcpy(&cb, static_cast<const std::byte*>(args) + cmd.params[0].offset, sizeof cb);
   return cb;
-}
-
-wire::Error refused(std::string_view command, std::string_view why) {
-  return make_error(Errc::kBadValue, std::string(command) + " " + std::string(why));
 }
 
 // Each command buffer a vkQueueSubmit or vkQueueSubmit2 names.
@@ -127,6 +124,9 @@ wire::Status VkHandler::check_command(const CommandDesc& cmd, uint32_t opcode, c
       return check_bind(args);
     case VkOp::vkCmdPushConstants:
       return check_push_constants(r, args);
+    case VkOp::vkCmdDrawIndexed:
+      WIRE_TRY(check_indices(r, args));
+      break;
     case VkOp::vkCmdBeginRenderPass:
     case VkOp::vkCmdBeginRenderPass2:
       return check_render_pass_begin(*render_pass_begin(opcode, args));
@@ -137,6 +137,15 @@ wire::Status VkHandler::check_command(const CommandDesc& cmd, uint32_t opcode, c
     return refused(cmd.name, "with no graphics pipeline bound");
   if (cmd.recorded.runs == Pipeline::kCompute && !r.compute_bound)
     return refused(cmd.name, "with no compute pipeline bound");
+  return {};
+}
+
+// The indices a draw reads lie in the bound index buffer: drivers fetch
+// them without looking.
+wire::Status VkHandler::check_indices(const Recording& r, const void* args) {
+  const auto& a = *static_cast<const VkArgs_vkCmdDrawIndexed*>(args);
+  if (uint64_t{a.firstIndex} + a.indexCount > r.index_room)
+    return refused("vkCmdDrawIndexed", "of indices past its index buffer's end");
   return {};
 }
 
@@ -259,6 +268,12 @@ void VkHandler::note_recorded(Recording& r, uint32_t opcode, const void* args) {
     case VkOp::vkCmdBeginRendering:
       r.within = Recording::Within::kRendering;
       break;
+    case VkOp::vkCmdBindIndexBuffer: {  // of a range resources_ checked
+      const auto& a = *static_cast<const VkArgs_vkCmdBindIndexBuffer*>(args);
+      const uint64_t index_bytes = as_number(a.indexType) == VK_INDEX_TYPE_UINT16 ? 2 : 4;
+      r.index_room = (resources_.buffer_size(raw_handle(a.buffer)) - a.offset) / index_bytes;
+      break;
+    }
     case VkOp::vkCmdBindPipeline: {  // of a pipeline check_bind found
       const auto& a = *static_cast<const VkArgs_vkCmdBindPipeline*>(args);
       const VkPipelineBindPoint point = pipelines_.at(raw_handle(a.pipeline)).bind_point;

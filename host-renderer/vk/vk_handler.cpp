@@ -54,11 +54,13 @@ void VkHandler::keep_drivers_loaded() {
 }
 
 VkHandler::~VkHandler() {
-  // What the guest left behind: its devices, then its instances.
-  for (VkDevice d : devices_) dispatch_.vkDeviceWaitIdle(d);
-  free_memory_of(VK_NULL_HANDLE);
-  for (VkDevice d : devices_) dispatch_.vkDestroyDevice(d, nullptr);
-  for (VkInstance i : instances_) dispatch_.vkDestroyInstance(i, nullptr);
+  // What the guest left behind: its devices, then its instances. A device
+  // whose work does not end within the bound is left with its instance to
+  // the driver's end with the process (bounded_waits.cpp).
+  bool all_ended = true;
+  for (VkDevice d : std::vector<VkDevice>(devices_)) all_ended = end_device(d) && all_ended;
+  if (all_ended)
+    for (VkInstance i : instances_) dispatch_.vkDestroyInstance(i, nullptr);
   account_.objects -= std::min(account_.objects, handles_.size());
 }
 
@@ -67,6 +69,10 @@ VkHandler::Special VkHandler::special(uint32_t opcode) {
     case VkOp::vkCreateInstance: return &VkHandler::create_instance;
     case VkOp::vkCreateDevice: return &VkHandler::create_device;
     case VkOp::vkDestroyDevice: return &VkHandler::destroy_device;
+    case VkOp::vkDestroyInstance: return &VkHandler::destroy_instance;
+    case VkOp::vkQueueWaitIdle: return &VkHandler::queue_wait_idle;
+    case VkOp::vkDeviceWaitIdle: return &VkHandler::device_wait_idle;
+    case VkOp::vkGetQueryPoolResults: return &VkHandler::query_results;
     case VkOp::vkEnumerateInstanceExtensionProperties: return &VkHandler::enumerate_instance_extensions;
     case VkOp::vkEnumerateDeviceExtensionProperties: return &VkHandler::enumerate_device_extensions;
     case VkOp::vkAllocateMemory: return &VkHandler::allocate_memory;
@@ -121,9 +127,10 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   if (!created_.empty()) WIRE_TRY(reserve(created_));
   WIRE_TRY(fit_driver_reads(opcode, *args));
   WIRE_TRY(check_recording(opcode, *cmd, *args));
+  WIRE_TRY(resources_.check(opcode, *args));
   if (cmd->recorded.scope != RenderPassScope::kNone && cmd->ret == Ret::kVoid && !own && !cmd->synchronous)
     return run_recorded(opcode, *cmd, call, *args);
-  settle_before(opcode, *args);
+  WIRE_TRY(settle_before(opcode, *args));
   const size_t objects_before = handles_.size();
   uint64_t ret = 0;
   if (own) {
@@ -143,6 +150,8 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
     note_recording(opcode, *cmd, *args);  // before a pool's end drops its children
     note_children(opcode, *args);
     note_shapes(opcode, *args);
+    resources_.note(opcode, *args);
+    note_physical_devices(opcode, *args);
     note_fences(opcode, *args);
     note_in_flight(opcode, *args);
   }
@@ -163,6 +172,7 @@ wire::Status VkHandler::run_flat(uint32_t opcode, const Runner& runs, wire::Read
   alignas(16) std::byte args[kFlatRecordBytes];
   WIRE_TRY(decode_flat_command(payload, *runs.desc, args, handles_));
   WIRE_TRY(check_recording(opcode, *runs.desc, args));
+  WIRE_TRY(resources_.check(opcode, args));
   return run_recorded(opcode, *runs.desc, runs.call, args);
 }
 

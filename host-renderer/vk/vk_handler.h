@@ -17,6 +17,7 @@
 #include "host/stats.h"
 #include "vk/handle_table.h"
 #include "vk/host_calls.h"
+#include "vk/resource_shapes.h"
 #include "wire/reader.h"
 #include "wire/result.h"
 #include "wire/control.h"
@@ -75,7 +76,11 @@ class VkHandler {
 
   wire::Result<uint64_t> create_instance(void* args);
   wire::Result<uint64_t> create_device(void* args);
+  void bounds_shader_reads(VkPhysicalDevice gpu, VkDeviceCreateInfo& info, VkPhysicalDeviceFeatures& features);
   wire::Result<uint64_t> destroy_device(void* args);
+  wire::Result<uint64_t> destroy_instance(void* args);
+  bool end_device(VkDevice device);  // as vkDestroyDevice does, with every note it takes
+  void note_physical_devices(uint32_t opcode, const void* args);
   wire::Status reserve(std::span<const wire::vk::NewHandle> made) const;
   wire::Result<uint64_t> enumerate_instance_extensions(void* args);
   wire::Result<uint64_t> enumerate_device_extensions(void* args);
@@ -105,6 +110,7 @@ class VkHandler {
     uint32_t subpasses = 0;
     bool graphics_bound = false;
     bool compute_bound = false;
+    uint64_t index_room = 0;  // indices the bound index buffer holds past its offset
     // The same command buffer as allocated, nothing recorded (reset, begun).
     Recording fresh() const { return {.device = device, .secondary = secondary, .push_constant_bytes = push_constant_bytes}; }
   };
@@ -112,6 +118,7 @@ class VkHandler {
   wire::Status check_command(const wire::vk::CommandDesc& cmd, uint32_t opcode, const void* args);
   wire::Status check_begin(const void* args) const;
   static wire::Status check_push_constants(const Recording& r, const void* args);
+  static wire::Status check_indices(const Recording& r, const void* args);
   wire::Status check_submits(uint32_t opcode, const void* args) const;
   wire::Status check_executed(const Recording& primary, const void* args) const;
   void note_recording(uint32_t opcode, const wire::vk::CommandDesc& cmd, const void* args);
@@ -182,21 +189,35 @@ class VkHandler {
     VkQueue queue;
     VkFence fence;  // of the submission; null when none (or destroyed since)
   };
-  void settle_before(uint32_t opcode, void* args);
+  wire::Status settle_before(uint32_t opcode, void* args);
   void note_in_flight(uint32_t opcode, const void* args);
-  void settle(VkCommandBuffer cb);
-  void settle_pool(VkCommandPool pool);
-  void retire(VkDevice device, VkFence fence);
+  wire::Status settle(VkCommandBuffer cb);
+  wire::Status settle_pool(VkCommandPool pool);
+  wire::Status retire(VkDevice device, VkFence fence);
+
+  // bounded_waits.cpp: every wait bounded, the guest's in asks of a slice.
+  VkResult wait_queue(VkDevice device, VkQueue queue, uint64_t ns);
+  VkResult wait_device(VkDevice device, uint64_t ns);
+  void forget_idle_fence(VkDevice device, VkQueue queue);
+  bool settle_queue(VkDevice device, VkQueue queue);
+  bool settle_device(VkDevice device);
+  void release_timeline(VkDevice device, VkSemaphore semaphore);
+  wire::Result<uint64_t> queue_wait_idle(void* args);
+  wire::Result<uint64_t> device_wait_idle(void* args);
+  wire::Result<uint64_t> query_results(void* args);
+  std::unordered_map<VkQueue, VkFence> idle_fences_;  // pending across a guest's asks
   std::unordered_map<VkCommandBuffer, InFlight> in_flight_;  // by the submission that used it last
   ToGuest to_guest_;
   HandleTable handles_;
   HostDispatch dispatch_;
+  ResourceShapes resources_{dispatch_};  // after dispatch_, which it calls
   bool loaded_ = false;
   wire::vk::Arena arena_;
   std::vector<wire::vk::NewHandle> created_;
   std::vector<VkInstance> instances_;
   std::vector<VkDevice> devices_;
   std::unordered_map<VkDevice, VkPhysicalDevice> device_gpus_;
+  std::unordered_map<VkPhysicalDevice, VkInstance> gpu_instances_;  // the instance that enumerated each
   std::unordered_map<VkDevice, uint32_t> push_constant_bytes_;  // each device's maxPushConstantsSize
   // By pool: its device, and the command buffers or descriptor sets allocated from it.
   struct PoolChildren {

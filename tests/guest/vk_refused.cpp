@@ -7,7 +7,6 @@
 #include <thread>
 
 namespace guesttest {
-namespace {
 
 std::string host_stats(const std::string& address) {
   const std::string cmd = std::string(std::getenv("CONDUIT_EXE")) + " info --stats --host " + address;
@@ -20,18 +19,19 @@ std::string host_stats(const std::string& address) {
   return out;
 }
 
-}  // namespace
+namespace {
 
-void expect_refused(const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& misuse) {
-  HostProcess host;
-  ASSERT_TRUE(host.ok()) << host.error();
+// The case's child: `use` on a fresh device, then the device's state after
+// it must be `expected`, with the host's renderer alive.
+void expect_device_after(const HostProcess& host, const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& use,
+                         VkResult expected) {
   auto child = [&] {
     use_conduit_icd(host);
     VkInstance instance = make_instance();
     VkPhysicalDevice gpu = first_gpu(instance);
     VkDevice device = make_device(gpu);
-    misuse(instance, gpu, device);
-    if (vkDeviceWaitIdle(device) != VK_ERROR_DEVICE_LOST) std::exit(3);
+    use(instance, gpu, device);
+    if (vkDeviceWaitIdle(device) != expected) std::exit(3);
     // Ours is the one session left once the host's start-up probe has gone.
     for (int i = 0; i < 100; ++i) {
       const std::string stats = host_stats(host.address());
@@ -42,6 +42,24 @@ void expect_refused(const std::function<void(VkInstance, VkPhysicalDevice, VkDev
     std::exit(5);
   };
   EXPECT_EXIT(child(), ::testing::ExitedWithCode(0), "");
+}
+
+}  // namespace
+
+void expect_refused(const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& misuse) {
+  HostProcess host;
+  ASSERT_TRUE(host.ok()) << host.error();
+  expect_device_after(host, misuse, VK_ERROR_DEVICE_LOST);
+}
+
+void expect_accepted(const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& use) {
+  HostProcess host;
+  ASSERT_TRUE(host.ok()) << host.error();
+  expect_device_after(host, use, VK_SUCCESS);
+}
+
+void expect_accepted_on(const HostProcess& host, const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& use) {
+  expect_device_after(host, use, VK_SUCCESS);
 }
 
 }  // namespace guesttest

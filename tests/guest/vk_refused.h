@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 
 #include "vk_device.h"
 
@@ -13,5 +14,15 @@ namespace guesttest {
 // lost, and the host's renderer alive (nothing crashed). Each case is a
 // process of its own: the loss is its connection's.
 void expect_refused(const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& misuse);
+
+// The same, for a use within the rules: the device is still working after
+// it (a control for the refusals: the checks refuse only what breaks them).
+// The same against a host of the caller's.
+void expect_accepted_on(const HostProcess& host, const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& use);
+
+// `conduit info --stats` of the host at `address`.
+std::string host_stats(const std::string& address);
+
+void expect_accepted(const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& use);
 
 }  // namespace guesttest

@@ -101,3 +101,9 @@ Result<size_t> checked_add(size_t a, size_t b, const char* what_a, const char* w
     auto wire_try_status_ = (expr);             \
     if (!wire_try_status_) return wire_try_status_.error(); \
   } while (0)
+
+// `name` is the value of a Result, or the enclosing function returns its error.
+#define WIRE_TRY_ASSIGN(name, expr)               \
+  auto name##_result_ = (expr);                   \
+  if (!name##_result_) return name##_result_.error(); \
+  auto name = *name##_result_

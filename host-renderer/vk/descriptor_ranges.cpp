@@ -1,0 +1,245 @@
+// Descriptor writes, copies and binds, checked against the set layouts
+// (Vulkan 1.3, section 14.2.4 "Descriptor Set Updates" and 14.2.8
+// "Descriptor Set Binding"): a binding the set has, array elements inside
+// it (and inside the consecutive bindings an update runs on into), the
+// binding's own type, buffer ranges inside their buffers, and dynamic
+// offsets that keep each dynamic descriptor inside its buffer. Drivers
+// index their descriptor arrays by these numbers without looking.
+#include <algorithm>
+#include <string>
+
+#include "vk/chain.h"
+#include "vk/handle_table.h"
+#include "vk/refusal.h"
+#include "vk/resource_shapes.h"
+#include "wire/vk_commands.h"
+
+namespace host::vk {
+
+using namespace wire::vk;
+
+namespace {
+
+bool is_dynamic(uint32_t type) {
+  return type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+}
+
+bool is_buffer(uint32_t type) {
+  return type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || is_dynamic(type);
+}
+
+bool is_texel_buffer(uint32_t type) {
+  return type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+}
+
+bool is_image(uint32_t type) {
+  return type == VK_DESCRIPTOR_TYPE_SAMPLER || type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+         type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE ||
+         type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+}
+
+// The descriptors binding `i` of `set` holds.
+uint32_t capacity(const SetShape& set, size_t i) {
+  const auto& bindings = set.layout->bindings;
+  const BindingShape& b = bindings[i];
+  return b.variable && i + 1 == bindings.size() ? std::min(b.count, set.variable_count) : b.count;
+}
+
+// Calls visit(binding index, first element, descriptors) for each part of
+// an update of `count` descriptors from `element` of `binding`, which runs
+// on into the next bindings of the same type (section 14.2.4); false when
+// it leaves the set.
+template <typename Visit>
+bool walk(const SetShape& set, uint32_t binding, uint32_t element, uint32_t count, Visit visit) {
+  const auto& bindings = set.layout->bindings;
+  auto it = std::lower_bound(bindings.begin(), bindings.end(), binding,
+                             [](const BindingShape& b, uint32_t n) { return b.binding < n; });
+  if (it == bindings.end() || it->binding != binding || count == 0) return false;
+  size_t i = static_cast<size_t>(it - bindings.begin());
+  const uint32_t type = it->type;
+  if (element >= capacity(set, i)) return false;
+  uint32_t done = 0;
+  while (done < count) {
+    if (i >= bindings.size() || bindings[i].type != type) return false;
+    if (type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK && done) return false;  // bytes of one block only
+    const uint32_t have = capacity(set, i);
+    const uint32_t take = std::min(have - std::min(have, element), count - done);
+    if (take) visit(i, element, take, done);
+    done += take;
+    element = 0;
+    ++i;
+  }
+  return true;
+}
+
+// The type of `binding` in `set`'s layout; ~0 for a binding it lacks.
+uint32_t binding_type(const SetShape& set, uint32_t binding) {
+  for (const BindingShape& b : set.layout->bindings)
+    if (b.binding == binding) return b.type;
+  return ~0u;
+}
+
+// A dynamic descriptor's index among its set's dynamic descriptors.
+uint32_t dynamic_index(const SetShape& set, size_t binding_index, uint32_t element) {
+  uint32_t index = 0;
+  for (size_t i = 0; i < binding_index; ++i)
+    if (is_dynamic(set.layout->bindings[i].type)) index += capacity(set, i);
+  return index + element;
+}
+
+bool same_layout(const SetLayoutShape& x, const SetLayoutShape& y) {
+  auto same = [](const BindingShape& a, const BindingShape& b) {
+    return a.binding == b.binding && a.type == b.type && a.count == b.count && a.variable == b.variable;
+  };
+  return &x == &y || std::equal(x.bindings.begin(), x.bindings.end(), y.bindings.begin(), y.bindings.end(), same);
+}
+
+}  // namespace
+
+wire::Status ResourceShapes::check_write(const VkWriteDescriptorSet& w, uint32_t n) const {
+  auto set = sets_.find(raw_handle(w.dstSet));
+  const uint32_t type = static_cast<uint32_t>(as_number(w.descriptorType));
+  if (set == sets_.end() || !walk(set->second, w.dstBinding, w.dstArrayElement, w.descriptorCount,
+                                  [](size_t, uint32_t, uint32_t, uint32_t) {}))
+    return refused("vkUpdateDescriptorSets", "past its set's bindings or their array elements: write " +
+                                                 std::to_string(n));
+  if (binding_type(set->second, w.dstBinding) != type)
+    return refused("vkUpdateDescriptorSets", "of a type its binding does not have: write " + std::to_string(n));
+  if ((is_image(type) && !w.pImageInfo) || (is_buffer(type) && !w.pBufferInfo) ||
+      (is_texel_buffer(type) && !w.pTexelBufferView))
+    return refused("vkUpdateDescriptorSets", "without the descriptors of its type: write " + std::to_string(n));
+  if (type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+    auto* block = reinterpret_cast<const VkWriteDescriptorSetInlineUniformBlock*>(
+        find_in_chain(w.pNext, VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK));
+    if (!block || block->dataSize != w.descriptorCount || w.dstArrayElement % 4 || w.descriptorCount % 4)
+      return refused("vkUpdateDescriptorSets", "of inline uniform bytes it does not carry: write " + std::to_string(n));
+  }
+  if (!is_buffer(type)) return {};
+  for (uint32_t k = 0; k < w.descriptorCount; ++k) {
+    const VkDescriptorBufferInfo& info = w.pBufferInfo[k];
+    auto b = buffers_.find(raw_handle(info.buffer));
+    const uint64_t size = b == buffers_.end() || !b->second.memory ? 0 : b->second.size;
+    if (info.offset >= size || (info.range != VK_WHOLE_SIZE && (!info.range || !fits(info.offset, info.range, size))))
+      return refused("vkUpdateDescriptorSets", "of a buffer range past its buffer's end: write " + std::to_string(n));
+  }
+  return {};
+}
+
+wire::Status ResourceShapes::check_copy(const VkCopyDescriptorSet& c, uint32_t n) const {
+  auto src = sets_.find(raw_handle(c.srcSet));
+  auto dst = sets_.find(raw_handle(c.dstSet));
+  auto none = [](size_t, uint32_t, uint32_t, uint32_t) {};
+  if (src == sets_.end() || dst == sets_.end() ||
+      !walk(src->second, c.srcBinding, c.srcArrayElement, c.descriptorCount, none) ||
+      !walk(dst->second, c.dstBinding, c.dstArrayElement, c.descriptorCount, none))
+    return refused("vkUpdateDescriptorSets", "copying past its sets' bindings: copy " + std::to_string(n));
+  if (binding_type(src->second, c.srcBinding) != binding_type(dst->second, c.dstBinding))
+    return refused("vkUpdateDescriptorSets", "copying between bindings of different types: copy " + std::to_string(n));
+  return {};
+}
+
+wire::Status ResourceShapes::check_descriptor_updates(const void* args) const {
+  const auto& a = *static_cast<const VkArgs_vkUpdateDescriptorSets*>(args);
+  for (uint32_t i = 0; i < a.descriptorWriteCount; ++i) WIRE_TRY(check_write(a.pDescriptorWrites[i], i));
+  for (uint32_t i = 0; i < a.descriptorCopyCount; ++i) WIRE_TRY(check_copy(a.pDescriptorCopies[i], i));
+  return {};
+}
+
+// The sets bound are the guest's, compatible with the pipeline layout at
+// their numbers, and each dynamic offset keeps its descriptor's range
+// inside its buffer.
+wire::Status ResourceShapes::check_descriptor_binds(const void* args) const {
+  const auto& a = *static_cast<const VkArgs_vkCmdBindDescriptorSets*>(args);
+  auto layout = pipeline_layouts_.find(raw_handle(a.layout));
+  if (layout == pipeline_layouts_.end() || !fits(a.firstSet, a.descriptorSetCount, layout->second.sets.size()))
+    return refused("vkCmdBindDescriptorSets", "of set numbers its pipeline layout does not have");
+  uint32_t offsets_used = 0;
+  for (uint32_t i = 0; i < a.descriptorSetCount; ++i) {
+    auto set = sets_.find(raw_handle(a.pDescriptorSets[i]));
+    if (set == sets_.end()) continue;  // null with graphicsPipelineLibrary; the handle table refused others
+    if (!same_layout(*set->second.layout, *layout->second.sets[a.firstSet + i]))
+      return refused("vkCmdBindDescriptorSets", "of a set whose layout is not the pipeline layout's");
+    const std::vector<DynamicRoom>& rooms = set->second.dynamic;
+    for (size_t k = 0; k < rooms.size(); ++k, ++offsets_used) {
+      if (offsets_used >= a.dynamicOffsetCount)
+        return refused("vkCmdBindDescriptorSets", "with fewer dynamic offsets than its sets' dynamic descriptors");
+      if (!fits(a.pDynamicOffsets[offsets_used], rooms[k].range, rooms[k].room))
+        return refused("vkCmdBindDescriptorSets", "with a dynamic offset past its descriptor's buffer");
+    }
+  }
+  if (offsets_used != a.dynamicOffsetCount)
+    return refused("vkCmdBindDescriptorSets", "with more dynamic offsets than its sets' dynamic descriptors");
+  return {};
+}
+
+void ResourceShapes::note_descriptor_sets(uint32_t opcode, const void* args) {
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkAllocateDescriptorSets: {
+      const auto& a = *static_cast<const VkArgs_vkAllocateDescriptorSets*>(args);
+      const VkDescriptorSetAllocateInfo& info = *a.pAllocateInfo;
+      auto* variable = reinterpret_cast<const VkDescriptorSetVariableDescriptorCountAllocateInfo*>(
+          find_in_chain(info.pNext, VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_ALLOCATE_INFO));
+      for (uint32_t i = 0; i < info.descriptorSetCount; ++i) {
+        auto layout = set_layouts_.find(raw_handle(info.pSetLayouts[i]));
+        if (layout == set_layouts_.end()) continue;
+        SetShape set{raw_handle(a.device), raw_handle(info.descriptorPool), layout->second, 0, {}};
+        if (variable && i < variable->descriptorSetCount) set.variable_count = variable->pDescriptorCounts[i];
+        uint32_t dynamic = 0;
+        for (size_t b = 0; b < set.layout->bindings.size(); ++b)
+          if (is_dynamic(set.layout->bindings[b].type)) dynamic += capacity(set, b);
+        set.dynamic.resize(dynamic);
+        sets_[raw_handle(a.pDescriptorSets[i])] = std::move(set);
+      }
+      return;
+    }
+    case VkOp::vkFreeDescriptorSets: {
+      const auto& a = *static_cast<const VkArgs_vkFreeDescriptorSets*>(args);
+      for (uint32_t i = 0; a.pDescriptorSets && i < a.descriptorSetCount; ++i)
+        sets_.erase(raw_handle(a.pDescriptorSets[i]));
+      return;
+    }
+    case VkOp::vkResetDescriptorPool: {
+      const uint64_t pool = raw_handle(static_cast<const VkArgs_vkResetDescriptorPool*>(args)->descriptorPool);
+      std::erase_if(sets_, [pool](const auto& entry) { return entry.second.pool == pool; });
+      return;
+    }
+    default: {
+      const uint64_t pool = raw_handle(static_cast<const VkArgs_vkDestroyDescriptorPool*>(args)->descriptorPool);
+      std::erase_if(sets_, [pool](const auto& entry) { return entry.second.pool == pool; });
+      return;
+    }
+  }
+}
+
+// What dynamic descriptors now hold, for the binds' dynamic offsets.
+void ResourceShapes::note_descriptor_writes(const void* args) {
+  const auto& a = *static_cast<const VkArgs_vkUpdateDescriptorSets*>(args);
+  for (uint32_t i = 0; i < a.descriptorWriteCount; ++i) {
+    const VkWriteDescriptorSet& w = a.pDescriptorWrites[i];
+    if (!is_dynamic(static_cast<uint32_t>(as_number(w.descriptorType)))) continue;
+    SetShape& set = sets_.at(raw_handle(w.dstSet));
+    walk(set, w.dstBinding, w.dstArrayElement, w.descriptorCount, [&](size_t b, uint32_t element, uint32_t n, uint32_t done) {
+      for (uint32_t k = 0; k < n; ++k) {
+        const VkDescriptorBufferInfo& info = w.pBufferInfo[done + k];
+        const uint64_t room = buffers_.at(raw_handle(info.buffer)).size - info.offset;
+        set.dynamic[dynamic_index(set, b, element + k)] = {room, info.range == VK_WHOLE_SIZE ? room : info.range};
+      }
+    });
+  }
+  for (uint32_t i = 0; i < a.descriptorCopyCount; ++i) {
+    const VkCopyDescriptorSet& c = a.pDescriptorCopies[i];
+    const SetShape& src = sets_.at(raw_handle(c.srcSet));
+    SetShape& dst = sets_.at(raw_handle(c.dstSet));
+    if (!is_dynamic(binding_type(src, c.srcBinding))) continue;
+    std::vector<uint32_t> from;
+    walk(src, c.srcBinding, c.srcArrayElement, c.descriptorCount, [&](size_t b, uint32_t element, uint32_t n, uint32_t) {
+      for (uint32_t k = 0; k < n; ++k) from.push_back(dynamic_index(src, b, element + k));
+    });
+    size_t next = 0;
+    walk(dst, c.dstBinding, c.dstArrayElement, c.descriptorCount, [&](size_t b, uint32_t element, uint32_t n, uint32_t) {
+      for (uint32_t k = 0; k < n && next < from.size(); ++k) dst.dynamic[dynamic_index(dst, b, element + k)] = src.dynamic[from[next++]];
+    });
+  }
+}
+
+}  // namespace host::vk

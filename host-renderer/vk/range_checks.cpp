@@ -1,0 +1,183 @@
+// Which check each command gets, and the checks of memory binds and query
+// indices (Vulkan 1.3, sections 12.7 "Resource Memory Association" and 17
+// "Queries"). A command that names no range passes through untouched: the
+// switch below is all a draw costs.
+#include <string>
+
+#include "vk/handle_table.h"
+#include "vk/refusal.h"
+#include "vk/resource_shapes.h"
+#include "wire/vk_commands.h"
+
+namespace host::vk {
+
+using namespace wire::vk;
+
+wire::Status ResourceShapes::check(uint32_t opcode, const void* args) const {
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkCmdCopyBuffer:
+    case VkOp::vkCmdCopyBuffer2:
+    case VkOp::vkCmdUpdateBuffer:
+    case VkOp::vkCmdFillBuffer:
+    case VkOp::vkCmdBindVertexBuffers:
+    case VkOp::vkCmdBindVertexBuffers2:
+    case VkOp::vkCmdBindIndexBuffer:
+    case VkOp::vkCmdDrawIndirect:
+    case VkOp::vkCmdDrawIndexedIndirect:
+    case VkOp::vkCmdDrawIndirectCount:
+    case VkOp::vkCmdDrawIndexedIndirectCount:
+    case VkOp::vkCmdDispatchIndirect:
+      return check_buffer_command(opcode, args);
+    case VkOp::vkCmdCopyBufferToImage:
+    case VkOp::vkCmdCopyBufferToImage2:
+    case VkOp::vkCmdCopyImageToBuffer:
+    case VkOp::vkCmdCopyImageToBuffer2:
+    case VkOp::vkCmdCopyImage:
+    case VkOp::vkCmdCopyImage2:
+    case VkOp::vkCmdResolveImage:
+    case VkOp::vkCmdResolveImage2:
+    case VkOp::vkCmdBlitImage:
+    case VkOp::vkCmdBlitImage2:
+    case VkOp::vkCmdClearColorImage:
+    case VkOp::vkCmdClearDepthStencilImage:
+      return check_image_command(opcode, args);
+    case VkOp::vkCreateImageView:
+    case VkOp::vkCreateBufferView:
+      return check_views(opcode, args);
+    case VkOp::vkUpdateDescriptorSets:
+      return check_descriptor_updates(args);
+    case VkOp::vkCmdBindDescriptorSets:
+      return check_descriptor_binds(args);
+    case VkOp::vkBindBufferMemory:
+    case VkOp::vkBindBufferMemory2:
+    case VkOp::vkBindImageMemory:
+    case VkOp::vkBindImageMemory2:
+      return check_memory_binds(opcode, args);
+    case VkOp::vkCmdResetQueryPool:
+    case VkOp::vkCmdBeginQuery:
+    case VkOp::vkCmdEndQuery:
+    case VkOp::vkCmdWriteTimestamp:
+    case VkOp::vkCmdWriteTimestamp2:
+    case VkOp::vkCmdCopyQueryPoolResults:
+    case VkOp::vkGetQueryPoolResults:
+    case VkOp::vkResetQueryPool:
+      return check_queries(opcode, args);
+    case VkOp::vkQueueSubmit:
+    case VkOp::vkQueueSubmit2:
+      return check_semaphore_waits(opcode, args);
+    default:
+      return {};
+  }
+}
+
+// Memory of the guest's, of a type the resource may live in, at an offset
+// of its alignment with room for all of it; once per resource.
+wire::Status ResourceShapes::check_bind(const char* command, uint64_t memory, uint64_t offset, uint64_t need_bytes,
+                                        uint64_t need_alignment, uint32_t memory_types) const {
+  auto m = memory_.find(memory);
+  if (m == memory_.end() || !(memory_types >> m->second.type_index & 1) ||
+      (need_alignment && offset % need_alignment) || !fits(offset, need_bytes, m->second.size))
+    return refused(command, "at an offset or of memory that cannot hold it");
+  return {};
+}
+
+wire::Status ResourceShapes::check_memory_binds(uint32_t opcode, const void* args) const {
+  auto bind_buffer = [this](const char* command, VkBuffer buffer, VkDeviceMemory memory, uint64_t offset) {
+    auto b = buffers_.find(raw_handle(buffer));
+    if (b == buffers_.end() || b->second.memory) return wire::Status(refused(command, "of a buffer bound already"));
+    const BufferShape& s = b->second;
+    return check_bind(command, raw_handle(memory), offset, s.need_bytes, s.need_alignment, s.memory_types);
+  };
+  auto bind_image = [this](const char* command, VkImage image, VkDeviceMemory memory, uint64_t offset) {
+    auto i = images_.find(raw_handle(image));
+    if (i == images_.end() || i->second.memory) return wire::Status(refused(command, "of an image bound already"));
+    const ImageShape& s = i->second;
+    return check_bind(command, raw_handle(memory), offset, s.need_bytes, s.need_alignment, s.memory_types);
+  };
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkBindBufferMemory: {
+      const auto& a = *static_cast<const VkArgs_vkBindBufferMemory*>(args);
+      return bind_buffer("vkBindBufferMemory", a.buffer, a.memory, a.memoryOffset);
+    }
+    case VkOp::vkBindImageMemory: {
+      const auto& a = *static_cast<const VkArgs_vkBindImageMemory*>(args);
+      return bind_image("vkBindImageMemory", a.image, a.memory, a.memoryOffset);
+    }
+    case VkOp::vkBindBufferMemory2: {
+      const auto& a = *static_cast<const VkArgs_vkBindBufferMemory2*>(args);
+      for (uint32_t i = 0; i < a.bindInfoCount; ++i) {
+        const VkBindBufferMemoryInfo& b = a.pBindInfos[i];
+        WIRE_TRY(bind_buffer("vkBindBufferMemory2", b.buffer, b.memory, b.memoryOffset));
+      }
+      return {};
+    }
+    default: {
+      const auto& a = *static_cast<const VkArgs_vkBindImageMemory2*>(args);
+      for (uint32_t i = 0; i < a.bindInfoCount; ++i) {
+        const VkBindImageMemoryInfo& b = a.pBindInfos[i];
+        WIRE_TRY(bind_image("vkBindImageMemory2", b.image, b.memory, b.memoryOffset));
+      }
+      return {};
+    }
+  }
+}
+
+wire::Status ResourceShapes::check_queries(uint32_t opcode, const void* args) const {
+  auto in_pool = [this](const char* command, VkQueryPool pool, uint64_t first, uint64_t count) -> wire::Status {
+    auto p = query_pools_.find(raw_handle(pool));
+    if (p == query_pools_.end() || !fits(first, count, p->second.count))
+      return refused(command, "of queries its pool does not have");
+    return {};
+  };
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkCmdResetQueryPool: {
+      const auto& a = *static_cast<const VkArgs_vkCmdResetQueryPool*>(args);
+      return in_pool("vkCmdResetQueryPool", a.queryPool, a.firstQuery, a.queryCount);
+    }
+    case VkOp::vkResetQueryPool: {
+      const auto& a = *static_cast<const VkArgs_vkResetQueryPool*>(args);
+      return in_pool("vkResetQueryPool", a.queryPool, a.firstQuery, a.queryCount);
+    }
+    case VkOp::vkCmdBeginQuery: {
+      const auto& a = *static_cast<const VkArgs_vkCmdBeginQuery*>(args);
+      return in_pool("vkCmdBeginQuery", a.queryPool, a.query, 1);
+    }
+    case VkOp::vkCmdEndQuery: {
+      const auto& a = *static_cast<const VkArgs_vkCmdEndQuery*>(args);
+      return in_pool("vkCmdEndQuery", a.queryPool, a.query, 1);
+    }
+    case VkOp::vkCmdWriteTimestamp: {
+      const auto& a = *static_cast<const VkArgs_vkCmdWriteTimestamp*>(args);
+      return in_pool("vkCmdWriteTimestamp", a.queryPool, a.query, 1);
+    }
+    case VkOp::vkCmdWriteTimestamp2: {
+      const auto& a = *static_cast<const VkArgs_vkCmdWriteTimestamp2*>(args);
+      return in_pool("vkCmdWriteTimestamp2", a.queryPool, a.query, 1);
+    }
+    case VkOp::vkGetQueryPoolResults: {
+      const auto& a = *static_cast<const VkArgs_vkGetQueryPoolResults*>(args);
+      return in_pool("vkGetQueryPoolResults", a.queryPool, a.firstQuery, a.queryCount);
+    }
+    default:
+      return check_query_copy(args);
+  }
+}
+
+// Each query's results, `stride` apart, land inside the buffer (section
+// 17.2 "Query Operation": values, then availability, of 4 or 8 bytes).
+wire::Status ResourceShapes::check_query_copy(const void* args) const {
+  const auto& a = *static_cast<const VkArgs_vkCmdCopyQueryPoolResults*>(args);
+  auto p = query_pools_.find(raw_handle(a.queryPool));
+  if (p == query_pools_.end() || !fits(a.firstQuery, a.queryCount, p->second.count))
+    return refused("vkCmdCopyQueryPoolResults", "of queries its pool does not have");
+  WIRE_TRY_ASSIGN(dst, buffer(raw_handle(a.dstBuffer), "vkCmdCopyQueryPoolResults"));
+  const uint64_t value_bytes = a.flags & VK_QUERY_RESULT_64_BIT ? 8 : 4;
+  const uint64_t values = p->second.values + ((a.flags & VK_QUERY_RESULT_WITH_AVAILABILITY_BIT) ? 1 : 0);
+  uint64_t reach = 0;
+  if (a.dstOffset % 4 || !strided_reach(a.dstOffset, a.queryCount, a.stride, values * value_bytes, &reach) ||
+      reach > dst->size)
+    return refused("vkCmdCopyQueryPoolResults", "of results past its buffer's end");
+  return {};
+}
+
+}  // namespace host::vk

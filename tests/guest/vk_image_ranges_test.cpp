@@ -1,0 +1,133 @@
+// Image levels, layers and regions past the image they name, and buffer
+// bytes a buffer-image copy would reach past its buffer: refused before
+// the driver indexes its level tables or copies texel rows by them.
+#include <cstdint>
+
+#include "vk_objects.h"
+#include "vk_refused.h"
+
+namespace {
+
+using namespace guesttest;
+
+TEST(VulkanImageRanges, CopiesInsideTheirImagesRun) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkImage a = image_of(device, 64, 64, 2), b = image_of(device, 64, 64, 2);
+    VkBuffer buffer = buffer_of(device, 64 * 64 * 4);
+    VkCommandBuffer cb = recording_buffer(device);
+    VkBufferImageCopy region = buffer_image_region(32, 32, 0, 0, 1);
+    vkCmdCopyBufferToImage(cb, buffer, a, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+    VkImageCopy copy{{VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0},
+                     {64, 64, 1}};
+    vkCmdCopyImage(cb, a, VK_IMAGE_LAYOUT_GENERAL, b, VK_IMAGE_LAYOUT_GENERAL, 1, &copy);
+    VkBufferImageCopy back = buffer_image_region(64, 64);
+    vkCmdCopyImageToBuffer(cb, b, VK_IMAGE_LAYOUT_GENERAL, buffer, 1, &back);
+    end_and_submit(device, cb);
+  });
+}
+
+TEST(VulkanImageRanges, UploadToARegionPastTheImage) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBufferImageCopy region = buffer_image_region(32, 32, 48, 0);
+    vkCmdCopyBufferToImage(recording_buffer(device), buffer_of(device, 1 << 16), image_of(device, 64, 64),
+                           VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+  });
+}
+
+TEST(VulkanImageRanges, UploadFromMoreThanTheBufferHolds) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBufferImageCopy region = buffer_image_region(64, 64);
+    vkCmdCopyBufferToImage(recording_buffer(device), buffer_of(device, 4096), image_of(device, 64, 64),
+                           VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+  });
+}
+
+TEST(VulkanImageRanges, ReadBackPastTheBuffersEnd) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBufferImageCopy region = buffer_image_region(64, 64);
+    region.bufferOffset = 1024;
+    vkCmdCopyImageToBuffer(recording_buffer(device), image_of(device, 64, 64), VK_IMAGE_LAYOUT_GENERAL,
+                           buffer_of(device, 64 * 64 * 4), 1, &region);
+  });
+}
+
+TEST(VulkanImageRanges, ReadBackOfRowsLongerThanTheBufferHolds) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBufferImageCopy region = buffer_image_region(16, 16);
+    region.bufferRowLength = 1u << 30;
+    vkCmdCopyImageToBuffer(recording_buffer(device), image_of(device, 64, 64), VK_IMAGE_LAYOUT_GENERAL,
+                           buffer_of(device, 1 << 16), 1, &region);
+  });
+}
+
+TEST(VulkanImageRanges, UploadToAMipLevelTheImageLacks) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBufferImageCopy region = buffer_image_region(1, 1, 0, 0, 9);
+    vkCmdCopyBufferToImage(recording_buffer(device), buffer_of(device, 4096), image_of(device, 64, 64),
+                           VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+  });
+}
+
+TEST(VulkanImageRanges, CopyOfLayersTheImageLacks) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkImageCopy copy{{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 4}, {0, 0, 0}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 4}, {0, 0, 0},
+                     {16, 16, 1}};
+    vkCmdCopyImage(recording_buffer(device), image_of(device, 16, 16, 1, 2), VK_IMAGE_LAYOUT_GENERAL,
+                   image_of(device, 16, 16, 1, 4), VK_IMAGE_LAYOUT_GENERAL, 1, &copy);
+  });
+}
+
+TEST(VulkanImageRanges, CopyBetweenFormatsOfOtherTexelSizes) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkImageCopy copy{{VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0}, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1}, {0, 0, 0},
+                     {16, 16, 1}};
+    vkCmdCopyImage(recording_buffer(device), image_of(device, 16, 16, 1, 1, VK_FORMAT_R32G32B32A32_SFLOAT),
+                   VK_IMAGE_LAYOUT_GENERAL, image_of(device, 16, 16), VK_IMAGE_LAYOUT_GENERAL, 1, &copy);
+  });
+}
+
+TEST(VulkanImageRanges, BlitFromCornersOutsideTheImage) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkImageBlit blit{};
+    blit.srcSubresource = blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    blit.srcOffsets[1] = {4096, 4096, 1};
+    blit.dstOffsets[1] = {16, 16, 1};
+    vkCmdBlitImage(recording_buffer(device), image_of(device, 16, 16), VK_IMAGE_LAYOUT_GENERAL,
+                   image_of(device, 16, 16), VK_IMAGE_LAYOUT_GENERAL, 1, &blit, VK_FILTER_NEAREST);
+  });
+}
+
+TEST(VulkanImageRanges, ClearOfLevelsTheImageLacks) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkClearColorValue colour{};
+    VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 1, 40, 0, 1};
+    vkCmdClearColorImage(recording_buffer(device), image_of(device, 16, 16, 2), VK_IMAGE_LAYOUT_GENERAL, &colour, 1,
+                         &range);
+  });
+}
+
+TEST(VulkanImageRanges, ViewOfLayersTheImageLacks) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkImageViewCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    info.image = image_of(device, 16, 16);
+    info.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+    info.format = VK_FORMAT_R8G8B8A8_UNORM;
+    info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 3, 2};
+    VkImageView view;
+    vkCreateImageView(device, &info, nullptr, &view);
+  });
+}
+
+TEST(VulkanImageRanges, BufferViewPastItsBuffer) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBufferViewCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+    info.buffer = buffer_of(device, 4096);
+    info.format = VK_FORMAT_R32_SFLOAT;
+    info.offset = 256;
+    info.range = 4096;
+    VkBufferView view;
+    vkCreateBufferView(device, &info, nullptr, &view);
+  });
+}
+
+}  // namespace

@@ -1,0 +1,250 @@
+// Ranges, indices and counts past the objects they name, which drivers
+// follow into the renderer's own memory (a copy of 256 KiB out of a 4 KiB
+// buffer read the renderer's heap back): the host refuses each before the
+// driver sees it, and only the program's Vulkan is lost. Each class has a
+// control in the rules that the device survives.
+#include <cstdint>
+
+#include "vk_objects.h"
+#include "vk_refused.h"
+
+namespace {
+
+using namespace guesttest;
+
+constexpr VkDeviceSize kSmall = 4096;
+
+// Buffers: copies, updates, fills.
+
+TEST(VulkanRanges, CopiesInsideTheirBuffersRun) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer a = buffer_of(device, kSmall), b = buffer_of(device, kSmall);
+    VkCommandBuffer cb = recording_buffer(device);
+    VkBufferCopy region{0, 0, kSmall};
+    vkCmdCopyBuffer(cb, a, b, 1, &region);
+    const uint32_t data[4] = {1, 2, 3, 4};
+    vkCmdUpdateBuffer(cb, b, kSmall - 16, 16, data);
+    vkCmdFillBuffer(cb, a, 0, VK_WHOLE_SIZE, 7);
+    end_and_submit(device, cb);
+  });
+}
+
+TEST(VulkanRanges, CopyOfMoreThanTheSourceHolds) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer src = buffer_of(device, kSmall), dst = buffer_of(device, 256 * 1024);
+    VkBufferCopy region{0, 0, 256 * 1024};
+    vkCmdCopyBuffer(recording_buffer(device), src, dst, 1, &region);
+  });
+}
+
+TEST(VulkanRanges, CopyPastTheDestinationsEnd) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer src = buffer_of(device, kSmall), dst = buffer_of(device, kSmall);
+    VkBufferCopy region{0, kSmall - 8, 16};
+    vkCmdCopyBuffer(recording_buffer(device), src, dst, 1, &region);
+  });
+}
+
+TEST(VulkanRanges, CopyFromAnOffsetOfNearlyTwoGiB) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer src = buffer_of(device, kSmall), dst = buffer_of(device, kSmall);
+    VkBufferCopy region{uint64_t{1900} << 20, 0, 64};
+    vkCmdCopyBuffer(recording_buffer(device), src, dst, 1, &region);
+  });
+}
+
+TEST(VulkanRanges, Copy2WhoseSizeWrapsAround) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer src = buffer_of(device, kSmall), dst = buffer_of(device, kSmall);
+    VkBufferCopy2 region{VK_STRUCTURE_TYPE_BUFFER_COPY_2, nullptr, 16, 0, UINT64_MAX - 8};
+    VkCopyBufferInfo2 info{VK_STRUCTURE_TYPE_COPY_BUFFER_INFO_2, nullptr, src, dst, 1, &region};
+    vkCmdCopyBuffer2(recording_buffer(device), &info);
+  });
+}
+
+TEST(VulkanRanges, UpdatePastTheBuffersEnd) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const uint32_t data[16] = {};
+    vkCmdUpdateBuffer(recording_buffer(device), buffer_of(device, kSmall), 8192, sizeof data, data);
+  });
+}
+
+TEST(VulkanRanges, FillPastTheBuffersEnd) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkCmdFillBuffer(recording_buffer(device), buffer_of(device, kSmall), kSmall - 4, 64, 0);
+  });
+}
+
+TEST(VulkanRanges, WholeSizeFillFromPastTheEnd) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkCmdFillBuffer(recording_buffer(device), buffer_of(device, kSmall), kSmall * 2, VK_WHOLE_SIZE, 0);
+  });
+}
+
+TEST(VulkanRanges, CopyOfABufferWithoutMemory) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer src = bare_buffer(device, kSmall), dst = buffer_of(device, kSmall);
+    VkBufferCopy region{0, 0, 64};
+    vkCmdCopyBuffer(recording_buffer(device), src, dst, 1, &region);
+  });
+}
+
+TEST(VulkanRanges, CopyOfABufferWhoseMemoryWasFreed) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer src = bare_buffer(device, kSmall), dst = buffer_of(device, kSmall);
+    VkMemoryRequirements need{};
+    vkGetBufferMemoryRequirements(device, src, &need);
+    VkDeviceMemory memory = memory_of(device, need.size, first_type(need.memoryTypeBits));
+    vkBindBufferMemory(device, src, memory, 0);
+    vkFreeMemory(device, memory, nullptr);
+    VkBufferCopy region{0, 0, 64};
+    vkCmdCopyBuffer(recording_buffer(device), src, dst, 1, &region);
+  });
+}
+
+// Memory binds.
+
+TEST(VulkanRanges, BindPastTheMemorysEnd) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer buffer = bare_buffer(device, kSmall);
+    VkMemoryRequirements need{};
+    vkGetBufferMemoryRequirements(device, buffer, &need);
+    vkBindBufferMemory(device, buffer, memory_of(device, need.size, first_type(need.memoryTypeBits)), need.size);
+  });
+}
+
+TEST(VulkanRanges, BindToMemoryTooSmall) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer buffer = bare_buffer(device, 1 << 20);
+    VkMemoryRequirements need{};
+    vkGetBufferMemoryRequirements(device, buffer, &need);
+    vkBindBufferMemory(device, buffer, memory_of(device, kSmall, first_type(need.memoryTypeBits)), 0);
+  });
+}
+
+TEST(VulkanRanges, BindOfABufferBoundAlready) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer buffer = buffer_of(device, kSmall);
+    VkMemoryRequirements need{};
+    vkGetBufferMemoryRequirements(device, buffer, &need);
+    vkBindBufferMemory(device, buffer, memory_of(device, need.size, first_type(need.memoryTypeBits)), 0);
+  });
+}
+
+TEST(VulkanRanges, ImageBoundToMemoryTooSmall) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    info.imageType = VK_IMAGE_TYPE_2D;
+    info.format = VK_FORMAT_R8G8B8A8_UNORM;
+    info.extent = {256, 256, 1};
+    info.mipLevels = info.arrayLayers = 1;
+    info.samples = VK_SAMPLE_COUNT_1_BIT;
+    info.usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    VkImage image;
+    vkCreateImage(device, &info, nullptr, &image);
+    VkMemoryRequirements need{};
+    vkGetImageMemoryRequirements(device, image, &need);
+    vkBindImageMemory(device, image, memory_of(device, kSmall, first_type(need.memoryTypeBits)), 0);
+  });
+}
+
+// Vertex, index and indirect buffers.
+
+TEST(VulkanRanges, VertexBufferBoundPastItsEnd) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer buffer = buffer_of(device, kSmall);
+    const VkDeviceSize offset = kSmall + 256;
+    vkCmdBindVertexBuffers(recording_buffer(device), 0, 1, &buffer, &offset);
+  });
+}
+
+TEST(VulkanRanges, VertexBufferRangePastItsEnd) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer buffer = buffer_of(device, kSmall);
+    const VkDeviceSize offset = 64, size = kSmall;
+    vkCmdBindVertexBuffers2(recording_buffer(device), 0, 1, &buffer, &offset, &size, nullptr);
+  });
+}
+
+TEST(VulkanRanges, IndexBufferBoundPastItsEnd) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkCmdBindIndexBuffer(recording_buffer(device), buffer_of(device, kSmall), uint64_t{1} << 40, VK_INDEX_TYPE_UINT16);
+  });
+}
+
+TEST(VulkanRanges, IndexBufferOfAnIndexTypeNotCarried) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkCmdBindIndexBuffer(recording_buffer(device), buffer_of(device, kSmall), 0, static_cast<VkIndexType>(77));
+  });
+}
+
+// A dispatch's records must lie in the buffer; the pipeline is bound so
+// that only the range is at fault.
+void dispatch_indirect_at(VkDevice device, VkDeviceSize offset) {
+  VkDescriptorSetLayout set_layout = add_one_set_layout(device);
+  VkPipelineLayout layout = layout_of(device, set_layout);
+  VkCommandBuffer cb = recording_buffer(device);
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, add_one_pipeline(device, layout));
+  vkCmdDispatchIndirect(cb, buffer_of(device, kSmall), offset);
+}
+
+TEST(VulkanRanges, IndirectDispatchInsideItsBufferIsRecorded) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) { dispatch_indirect_at(device, kSmall - 12); });
+}
+
+TEST(VulkanRanges, IndirectDispatchPastItsBuffer) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { dispatch_indirect_at(device, kSmall - 8); });
+}
+
+TEST(VulkanRanges, IndirectDispatchAtAnOffsetNotOfFour) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { dispatch_indirect_at(device, 2); });
+}
+
+// Queries.
+
+VkQueryPool query_pool(VkDevice device, uint32_t count) {
+  VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  info.queryCount = count;
+  VkQueryPool pool = VK_NULL_HANDLE;
+  vkCreateQueryPool(device, &info, nullptr, &pool);
+  return pool;
+}
+
+TEST(VulkanRanges, QueriesOfTheirPoolRun) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkQueryPool pool = query_pool(device, 4);
+    VkCommandBuffer cb = recording_buffer(device);
+    vkCmdResetQueryPool(cb, pool, 0, 4);
+    vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, pool, 3);
+    vkCmdCopyQueryPoolResults(cb, pool, 0, 4, buffer_of(device, 64), 0, 16, VK_QUERY_RESULT_64_BIT);
+    end_and_submit(device, cb);
+  });
+}
+
+TEST(VulkanRanges, ResetOfQueriesPastThePool) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkCmdResetQueryPool(recording_buffer(device), query_pool(device, 4), 2, 1u << 30);
+  });
+}
+
+TEST(VulkanRanges, TimestampIntoAQueryThePoolLacks) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkCmdWriteTimestamp(recording_buffer(device), VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, query_pool(device, 4), 4096);
+  });
+}
+
+TEST(VulkanRanges, QueryResultsCopiedPastTheBuffer) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkCmdCopyQueryPoolResults(recording_buffer(device), query_pool(device, 4), 0, 4, buffer_of(device, 64), 0, 4096,
+                              VK_QUERY_RESULT_64_BIT);
+  });
+}
+
+TEST(VulkanRanges, HostResetOfQueriesPastThePool) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkResetQueryPool(device, query_pool(device, 4), 3, 2);
+  });
+}
+
+}  // namespace
