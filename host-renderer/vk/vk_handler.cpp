@@ -121,6 +121,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   if (!created_.empty()) WIRE_TRY(reserve(created_));
   WIRE_TRY(fit_driver_reads(opcode, *args));
   WIRE_TRY(check_recording(opcode, *cmd, *args));
+  WIRE_TRY(check_shaders(opcode, *args));
   if (cmd->recorded.scope != RenderPassScope::kNone && cmd->ret == Ret::kVoid && !own && !cmd->synchronous)
     return run_recorded(opcode, *cmd, call, *args);
   settle_before(opcode, *args);
@@ -143,6 +144,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
     note_recording(opcode, *cmd, *args);  // before a pool's end drops its children
     note_children(opcode, *args);
     note_shapes(opcode, *args);
+    note_shaders(opcode, *args);
     note_fences(opcode, *args);
     note_in_flight(opcode, *args);
   }
