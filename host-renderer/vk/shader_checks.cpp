@@ -124,35 +124,44 @@ wire::Result<std::shared_ptr<const ModuleFacts>> ShaderChecks::facts_of(const Sp
   return facts;
 }
 
-// The stage's code: its module's, or a module's create info chained to the
-// stage (VK_KHR_maintenance5), validated like any other.
-wire::Result<std::shared_ptr<const ModuleFacts>> ShaderChecks::stage_code(const SpirvTarget& target,
-                                                          const VkPipelineShaderStageCreateInfo& stage) {
+// The stage's code: its module's, and a module's create info chained to the
+// stage (VK_KHR_maintenance5), validated like any other. A driver compiles
+// one of the two; each must fit the layout.
+wire::Result<std::vector<std::shared_ptr<const ModuleFacts>>> ShaderChecks::stage_code(
+    const SpirvTarget& target, const VkPipelineShaderStageCreateInfo& stage) {
+  std::vector<std::shared_ptr<const ModuleFacts>> code;
   if (auto* chained = reinterpret_cast<const VkShaderModuleCreateInfo*>(
           find_in_chain(stage.pNext, VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO))) {
-    return facts_of(target, {chained->pCode, chained->codeSize / 4});
+    auto facts = facts_of(target, {chained->pCode, chained->codeSize / 4});
+    if (!facts) return facts.error();
+    code.push_back(std::move(*facts));
   }
-  auto it = modules_.find(raw_handle(stage.module));
-  if (it == modules_.end())
-    return make_error(Errc::kBadValue, "a pipeline stage without a shader module the host knows");
-  return it->second.second;
+  if (stage.module || code.empty()) {
+    auto it = modules_.find(raw_handle(stage.module));
+    if (it == modules_.end())
+      return make_error(Errc::kBadValue, "a pipeline stage without a shader module the host knows");
+    code.push_back(it->second.second);
+  }
+  return code;
 }
 
 wire::Status ShaderChecks::check_stage(const SpirvTarget& target, uint64_t layout_handle,
                                        const VkPipelineShaderStageCreateInfo& stage) {
-  const uint64_t bit = as_number(stage.stage);
-  auto code = stage_code(target, stage);
-  if (!code) return code.error();
-  const EntryPoint* entry = (*code)->find(stage.pName, static_cast<uint32_t>(bit));
-  if (!entry)
-    return make_error(Errc::kBadValue, "a " + stage_name(bit) + " stage whose module has no entry point \"" +
-                                           std::string(stage.pName).substr(0, 64) + "\" for it");
   auto layout = pipeline_layouts_.find(layout_handle);
   if (layout == pipeline_layouts_.end())
     return make_error(Errc::kBadValue, "a pipeline with a layout the host does not know");
-  for (const UsedDescriptor& used : entry->descriptors)
-    WIRE_TRY(check_descriptor(layout->second, used, bit, stage.pSpecializationInfo));
-  for (const PushBytes& used : entry->push_constants) WIRE_TRY(check_push_constants(layout->second, used, bit));
+  auto code = stage_code(target, stage);
+  if (!code) return code.error();
+  const uint64_t bit = as_number(stage.stage);
+  for (const auto& facts : *code) {
+    const EntryPoint* entry = facts->find(stage.pName, static_cast<uint32_t>(bit));
+    if (!entry)
+      return make_error(Errc::kBadValue, "a " + stage_name(bit) + " stage whose module has no entry point \"" +
+                                             std::string(stage.pName).substr(0, 64) + "\" for it");
+    for (const UsedDescriptor& used : entry->descriptors)
+      WIRE_TRY(check_descriptor(layout->second, used, bit, stage.pSpecializationInfo));
+    for (const PushBytes& used : entry->push_constants) WIRE_TRY(check_push_constants(layout->second, used, bit));
+  }
   return {};
 }
 

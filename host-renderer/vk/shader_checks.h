@@ -64,7 +64,8 @@ class ShaderChecks {
   static constexpr size_t kVerdictWords = size_t{4} << 20;  // 16 MiB of code remembered at most
 
   wire::Result<std::shared_ptr<const ModuleFacts>> facts_of(const SpirvTarget& target, std::span<const uint32_t> code);
-  wire::Result<std::shared_ptr<const ModuleFacts>> stage_code(const SpirvTarget& target, const VkPipelineShaderStageCreateInfo& stage);
+  wire::Result<std::vector<std::shared_ptr<const ModuleFacts>>> stage_code(
+      const SpirvTarget& target, const VkPipelineShaderStageCreateInfo& stage);
   static wire::Status check_descriptor(const PipelineLayout& layout, const UsedDescriptor& used, uint64_t stage,
                                        const VkSpecializationInfo* spec);
   static wire::Status check_push_constants(const PipelineLayout& layout, const PushBytes& used, uint64_t stage);

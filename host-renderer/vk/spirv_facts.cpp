@@ -50,6 +50,8 @@ enum Op : uint16_t {
   kOpInBoundsAccessChain = 66,
   kOpDecorate = 71,
   kOpMemberDecorate = 72,
+  kOpGroupDecorate = 74,
+  kOpGroupMemberDecorate = 75,
   kOpTypeAccelerationStructure = 5341,
 };
 
@@ -157,6 +159,8 @@ class ModuleReader {
  private:
   void note(const spv_parsed_instruction_t& inst);
   void note_decoration(const uint32_t* w, uint16_t n);
+  void decorate(uint32_t target, uint32_t decoration, uint32_t value);
+  void decorate_member(uint32_t target, uint32_t member, uint32_t decoration, uint32_t value);
   void note_in_function(const spv_parsed_instruction_t& inst);
   void note_entry_point(const spv_parsed_instruction_t& inst);
   EntryPoint entry_point(uint32_t model, uint32_t function, const std::string& name) const;
@@ -172,6 +176,9 @@ class ModuleReader {
   std::unordered_map<uint32_t, std::vector<uint32_t>> defs_;  // types and constants, as written
   std::unordered_map<uint32_t, Decorations> decorations_;
   std::map<std::pair<uint32_t, uint32_t>, MemberLayout> members_;
+  // Every OpDecorate by its target: a decoration group's are applied again
+  // to the targets OpGroupDecorate names (SPIR-V 3.32.2).
+  std::unordered_map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> written_;
   std::unordered_map<uint32_t, Variable> globals_;
   std::unordered_map<uint32_t, Function> functions_;
   Function* function_now_ = nullptr;
@@ -188,7 +195,9 @@ void ModuleReader::note(const spv_parsed_instruction_t& inst) {
   switch (inst.opcode) {
     case kOpEntryPoint: return note_entry_point(inst);
     case kOpDecorate:
-    case kOpMemberDecorate: return note_decoration(w, inst.num_words);
+    case kOpMemberDecorate:
+    case kOpGroupDecorate:
+    case kOpGroupMemberDecorate: return note_decoration(w, inst.num_words);
     case kOpFunction:
       function_now_ = &functions_[inst.result_id];
       return;
@@ -207,19 +216,30 @@ void ModuleReader::note(const spv_parsed_instruction_t& inst) {
 }
 
 void ModuleReader::note_decoration(const uint32_t* w, uint16_t n) {
-  if ((w[0] & 0xffff) == kOpMemberDecorate) {
-    if (n < 4) return;
-    MemberLayout& m = members_[{w[1], w[2]}];
-    const uint32_t value = n > 4 ? w[4] : 0;
-    if (w[3] == kOffset) m.offset = value;
-    if (w[3] == kMatrixStride) m.matrix_stride = value;
-    if (w[3] == kRowMajor) m.row_major = true;
-    return;
+  switch (w[0] & 0xffff) {
+    case kOpDecorate:
+      if (n < 3) return;
+      written_[w[1]].emplace_back(w[2], n > 3 ? w[3] : 0);
+      return decorate(w[1], w[2], n > 3 ? w[3] : 0);
+    case kOpMemberDecorate:
+      if (n < 4) return;
+      return decorate_member(w[1], w[2], w[3], n > 4 ? w[4] : 0);
+    case kOpGroupDecorate:
+      for (uint16_t i = 2; i < n; ++i)
+        for (const auto& [decoration, value] : written_[w[1]]) decorate(w[i], decoration, value);
+      return;
+    case kOpGroupMemberDecorate:
+      for (uint16_t i = 2; i + 1 < n; i += 2)
+        for (const auto& [decoration, value] : written_[w[1]]) decorate_member(w[i], w[i + 1], decoration, value);
+      return;
+    default:
+      return;
   }
-  if (n < 3) return;
-  Decorations& d = decorations_[w[1]];
-  const uint32_t value = n > 3 ? w[3] : 0;
-  switch (w[2]) {
+}
+
+void ModuleReader::decorate(uint32_t target, uint32_t decoration, uint32_t value) {
+  Decorations& d = decorations_[target];
+  switch (decoration) {
     case kDescriptorSet: d.set = value; break;
     case kBinding: d.binding = value; break;
     case kArrayStride: d.array_stride = value; break;
@@ -228,6 +248,13 @@ void ModuleReader::note_decoration(const uint32_t* w, uint16_t n) {
     case kBufferBlock: d.buffer_block = true; break;
     default: break;
   }
+}
+
+void ModuleReader::decorate_member(uint32_t target, uint32_t member, uint32_t decoration, uint32_t value) {
+  MemberLayout& m = members_[{target, member}];
+  if (decoration == kOffset) m.offset = value;
+  if (decoration == kMatrixStride) m.matrix_stride = value;
+  if (decoration == kRowMajor) m.row_major = true;
 }
 
 // Every id operand that names a global variable is a static use of it

@@ -178,4 +178,22 @@ TEST(VulkanShaders, ChainedModuleWithAMutatedHeader) {
   });
 }
 
+// A driver compiles the created module or the chained one: each must fit.
+// The chained sums.comp fits this layout; the created add_one.comp does not.
+TEST(VulkanShaders, ModuleThatDoesNotFitBesideAChainedOneThatDoes) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const std::vector<uint32_t> sums(std::begin(sums_comp), std::end(sums_comp));
+    VkShaderModuleCreateInfo chained{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    chained.codeSize = sums.size() * 4;
+    chained.pCode = sums.data();
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &chained, 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                  make_module(device, add_one_words()), "main", nullptr};
+    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 32};
+    info.layout = pipeline_layout(device, {sums_set(device, 3)}, {push});
+    VkPipeline pipeline;
+    vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+  });
+}
+
 }  // namespace

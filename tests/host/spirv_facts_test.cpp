@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <vector>
 
@@ -105,6 +106,52 @@ TEST(SpirvFacts, WhatAFragmentShaderUsesAndOnlyThat) {
   std::sort(bytes.begin(), bytes.end());
   EXPECT_EQ(bytes[0], std::make_pair(uint64_t{0}, uint64_t{44}));
   EXPECT_EQ(bytes[1], std::make_pair(uint64_t{64}, uint64_t{4}));
+}
+
+// Decorations given through a decoration group (SPIR-V 3.32.2), as older
+// compilers wrote them, reach the variable.
+TEST(SpirvFacts, DecorationGroups) {
+  const char* text = R"(
+    OpCapability Shader
+    OpMemoryModel Logical GLSL450
+    OpEntryPoint GLCompute %main "main"
+    OpExecutionMode %main LocalSize 1 1 1
+    OpDecorate %group DescriptorSet 2
+    %group = OpDecorationGroup
+    OpGroupDecorate %group %buffer
+    OpDecorate %buffer Binding 5
+    OpDecorate %Block Block
+    OpMemberDecorate %Block 0 Offset 0
+    %void = OpTypeVoid
+    %fn = OpTypeFunction %void
+    %uint = OpTypeInt 32 0
+    %int = OpTypeInt 32 1
+    %zero = OpConstant %int 0
+    %Block = OpTypeStruct %uint
+    %pointer = OpTypePointer Uniform %Block
+    %member = OpTypePointer Uniform %uint
+    %buffer = OpVariable %pointer Uniform
+    %main = OpFunction %void None %fn
+    %start = OpLabel
+    %at = OpAccessChain %member %buffer %zero
+    %value = OpLoad %uint %at
+    OpReturn
+    OpFunctionEnd
+  )";
+  spv_context context = spvContextCreate(SPV_ENV_VULKAN_1_1);
+  spv_binary binary = nullptr;
+  ASSERT_EQ(spvTextToBinary(context, text, std::strlen(text), &binary, nullptr), SPV_SUCCESS);
+  std::vector<uint32_t> words(binary->code, binary->code + binary->wordCount);
+  spvBinaryDestroy(binary);
+  spvContextDestroy(context);
+  auto facts = read(words);
+  ASSERT_TRUE(facts);
+  const EntryPoint* main = facts->find("main", VK_SHADER_STAGE_COMPUTE_BIT);
+  ASSERT_NE(main, nullptr);
+  ASSERT_EQ(main->descriptors.size(), 1u);
+  EXPECT_EQ(main->descriptors[0].set, 2u);
+  EXPECT_EQ(main->descriptors[0].binding, 5u);
+  EXPECT_TRUE(accepts(main->descriptors[0], VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER));
 }
 
 TEST(SpirvFacts, ValidatorRefusesBrokenModules) {
