@@ -138,9 +138,9 @@ struct MemberLayout {
 
 // What one function does that an entry point calling it does too.
 struct Function {
-  std::vector<uint32_t> globals;  // global variables it names
-  std::vector<uint32_t> callees;
-  std::vector<std::pair<uint32_t, uint32_t>> push_members;  // (variable, member or kWholeBlock)
+  std::unordered_set<uint32_t> globals;  // global variables it names
+  std::unordered_set<uint32_t> callees;
+  std::set<std::pair<uint32_t, uint32_t>> push_members;  // (variable, member or kWholeBlock)
 };
 
 struct Variable {
@@ -263,13 +263,13 @@ void ModuleReader::decorate_member(uint32_t target, uint32_t member, uint32_t de
 void ModuleReader::note_in_function(const spv_parsed_instruction_t& inst) {
   const uint32_t* w = inst.words;
   Function& f = *function_now_;
-  if (inst.opcode == kOpFunctionCall && inst.num_words > 3) f.callees.push_back(w[3]);
+  if (inst.opcode == kOpFunctionCall && inst.num_words > 3) f.callees.insert(w[3]);
   size_t first = 0;
   if ((inst.opcode == kOpAccessChain || inst.opcode == kOpInBoundsAccessChain) && inst.num_words > 4) {
     auto base = globals_.find(w[3]);
     if (base != globals_.end() && base->second.storage == kPushConstant) {
-      f.globals.push_back(w[3]);
-      f.push_members.emplace_back(w[3], word(w[4], 3));
+      f.globals.insert(w[3]);
+      f.push_members.emplace(w[3], word(w[4], 3));
       first = 4;  // the base is accounted for
     }
   }
@@ -278,8 +278,8 @@ void ModuleReader::note_in_function(const spv_parsed_instruction_t& inst) {
     if (o.offset < first || o.num_words != 1 || !is_id(o.type)) continue;
     auto g = globals_.find(w[o.offset]);
     if (g == globals_.end()) continue;
-    f.globals.push_back(g->first);
-    if (g->second.storage == kPushConstant) f.push_members.emplace_back(g->first, kWholeBlock);
+    f.globals.insert(g->first);
+    if (g->second.storage == kPushConstant) f.push_members.emplace(g->first, kWholeBlock);
   }
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "add_one_comp.h"
+#include "spec_sized_comp.h"
 #include "sums_comp.h"
 #include "vk_refused.h"
 
@@ -158,6 +159,23 @@ TEST(VulkanShaders, EntryPointTheModuleLacks) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
     compute_pipeline(device, make_module(device, add_one_words()),
                      pipeline_layout(device, {guesttest::add_one_set_layout(device)}), "mian");
+  });
+}
+
+// spec_sized.comp's array is as long as its specialization constant 0: one
+// buffer by default, four as this stage specializes it.
+TEST(VulkanShaders, TooFewDescriptorsForASpecializedArray) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const std::vector<uint32_t> words(std::begin(spec_sized_comp), std::end(spec_sized_comp));
+    const int32_t buffers = 4;
+    const VkSpecializationMapEntry entry{0, 0, sizeof buffers};
+    const VkSpecializationInfo spec{1, &entry, sizeof buffers, &buffers};
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                  make_module(device, words), "main", &spec};
+    info.layout = pipeline_layout(device, {sums_set(device, 2)});
+    VkPipeline pipeline;
+    vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
   });
 }
 
