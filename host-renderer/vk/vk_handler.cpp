@@ -128,6 +128,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   WIRE_TRY(fit_driver_reads(opcode, *args));
   WIRE_TRY(check_recording(opcode, *cmd, *args));
   WIRE_TRY(resources_.check(opcode, *args));
+  WIRE_TRY(check_shaders(opcode, *args));
   if (cmd->recorded.scope != RenderPassScope::kNone && cmd->ret == Ret::kVoid && !own && !cmd->synchronous)
     return run_recorded(opcode, *cmd, call, *args);
   WIRE_TRY(settle_before(opcode, *args));
@@ -152,6 +153,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
     note_shapes(opcode, *args);
     resources_.note(opcode, *args);
     note_physical_devices(opcode, *args);
+    note_shaders(opcode, *args);
     note_fences(opcode, *args);
     note_in_flight(opcode, *args);
   }

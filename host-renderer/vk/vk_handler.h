@@ -18,6 +18,7 @@
 #include "vk/handle_table.h"
 #include "vk/host_calls.h"
 #include "vk/resource_shapes.h"
+#include "vk/shader_checks.h"
 #include "wire/reader.h"
 #include "wire/result.h"
 #include "wire/control.h"
@@ -142,6 +143,13 @@ class VkHandler {
   void forget_shapes_of(uint64_t device);
   wire::Status check_bind(const void* args) const;
   wire::Status check_render_pass_begin(const VkRenderPassBeginInfo& begin) const;
+
+  // shader_commands.cpp: shader modules validated, pipelines' stages
+  // checked against their layouts.
+  wire::Status check_shaders(uint32_t opcode, const void* args);
+  void note_shaders(uint32_t opcode, const void* args);
+  const SpirvTarget& spirv_target(VkDevice device);
+  ShaderChecks shaders_;
 
   // memory_commands.cpp: device memory, mapped where the host can see it,
   // and the guest's copies of it written in and read out.

@@ -13,6 +13,7 @@
 #include <vulkan/vulkan.h>
 
 #include "add_one_comp.h"
+#include "sums_comp.h"
 #include "vk_device.h"
 
 namespace {
@@ -298,6 +299,89 @@ TEST_F(VulkanTest, DescriptorSetsWrittenThroughATemplate) {
   vkDestroyDescriptorSetLayout(device_, set_layout, nullptr);
   free_buffer(in);
   free_buffer(out);
+}
+
+// A pipeline whose layout holds what its shader uses is made and runs: a
+// descriptor array of three, and a push-constant range that covers only the
+// member the shader reads (bytes 16 to 20), as the host checks them.
+TEST_F(VulkanTest, PipelineWhoseLayoutFitsItsShaderRuns) {
+  const uint32_t inputs[3] = {5, 7, 0};
+  Buffer buffers[3];
+  VkDescriptorBufferInfo infos[3];
+  for (int i = 0; i < 3; ++i) {
+    buffers[i] = make_buffer(256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    void* p = nullptr;
+    ASSERT_EQ(vkMapMemory(device_, buffers[i].memory, 0, VK_WHOLE_SIZE, 0, &p), VK_SUCCESS);
+    *static_cast<uint32_t*>(p) = inputs[i];
+    vkUnmapMemory(device_, buffers[i].memory);
+    infos[i] = {buffers[i].buffer, 0, VK_WHOLE_SIZE};
+  }
+  VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  set_info.bindingCount = 1;
+  set_info.pBindings = &binding;
+  VkDescriptorSetLayout set_layout;
+  ASSERT_EQ(vkCreateDescriptorSetLayout(device_, &set_info, nullptr, &set_layout), VK_SUCCESS);
+  VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
+  VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pool_info.maxSets = 1;
+  pool_info.poolSizeCount = 1;
+  pool_info.pPoolSizes = &size;
+  VkDescriptorPool pool;
+  ASSERT_EQ(vkCreateDescriptorPool(device_, &pool_info, nullptr, &pool), VK_SUCCESS);
+  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  alloc.descriptorPool = pool;
+  alloc.descriptorSetCount = 1;
+  alloc.pSetLayouts = &set_layout;
+  VkDescriptorSet set;
+  ASSERT_EQ(vkAllocateDescriptorSets(device_, &alloc, &set), VK_SUCCESS);
+  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstSet = set;
+  write.descriptorCount = 3;
+  write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  write.pBufferInfo = infos;
+  vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+  const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 16, 4};
+  VkPipelineLayoutCreateInfo pl_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  pl_info.setLayoutCount = 1;
+  pl_info.pSetLayouts = &set_layout;
+  pl_info.pushConstantRangeCount = 1;
+  pl_info.pPushConstantRanges = &push;
+  VkPipelineLayout pipeline_layout;
+  ASSERT_EQ(vkCreatePipelineLayout(device_, &pl_info, nullptr, &pipeline_layout), VK_SUCCESS);
+  // The set layout may go before the pipeline layout made with it is used.
+  vkDestroyDescriptorSetLayout(device_, set_layout, nullptr);
+
+  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  module_info.codeSize = sizeof sums_comp;
+  module_info.pCode = sums_comp;
+  VkShaderModule module;
+  ASSERT_EQ(vkCreateShaderModule(device_, &module_info, nullptr, &module), VK_SUCCESS);
+  VkComputePipelineCreateInfo cp_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  cp_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                   module, "main", nullptr};
+  cp_info.layout = pipeline_layout;
+  VkPipeline pipeline;
+  ASSERT_EQ(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cp_info, nullptr, &pipeline), VK_SUCCESS);
+
+  const uint32_t add = 30;
+  run_and_wait([&](VkCommandBuffer cb) {
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_layout, 0, 1, &set, 0, nullptr);
+    vkCmdPushConstants(cb, pipeline_layout, VK_SHADER_STAGE_COMPUTE_BIT, 16, 4, &add);
+    vkCmdDispatch(cb, 1, 1, 1);
+  });
+  void* p = nullptr;
+  ASSERT_EQ(vkMapMemory(device_, buffers[2].memory, 0, VK_WHOLE_SIZE, 0, &p), VK_SUCCESS);
+  EXPECT_EQ(*static_cast<uint32_t*>(p), 42u);
+  vkUnmapMemory(device_, buffers[2].memory);
+  EXPECT_EQ(vkDeviceWaitIdle(device_), VK_SUCCESS);
+
+  vkDestroyPipeline(device_, pipeline, nullptr);
+  vkDestroyShaderModule(device_, module, nullptr);
+  vkDestroyPipelineLayout(device_, pipeline_layout, nullptr);
+  vkDestroyDescriptorPool(device_, pool, nullptr);
+  for (const Buffer& b : buffers) free_buffer(b);
 }
 
 }  // namespace

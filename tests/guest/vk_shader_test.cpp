@@ -1,0 +1,217 @@
+// Shader modules drivers would parse unchecked, and pipelines whose layouts
+// do not hold what their shaders use (lavapipe crashed on a valid shader
+// whose set the layout lacked, on a mutated body and on an id bound of
+// 0xffffffff): the host refuses each, and only the program's Vulkan is lost.
+#include <cstdint>
+#include <cstdlib>
+#include <iterator>
+#include <vector>
+
+#include "add_one_comp.h"
+#include "spec_sized_comp.h"
+#include "sums_comp.h"
+#include "vk_refused.h"
+
+namespace {
+
+using guesttest::expect_refused;
+
+std::vector<uint32_t> add_one_words() { return {std::begin(add_one_comp), std::end(add_one_comp)}; }
+
+VkShaderModule make_module(VkDevice device, const std::vector<uint32_t>& words) {
+  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  info.codeSize = words.size() * 4;
+  info.pCode = words.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  vkCreateShaderModule(device, &info, nullptr, &module);
+  return module;
+}
+
+VkDescriptorSetLayout set_layout(VkDevice device, std::vector<VkDescriptorSetLayoutBinding> bindings) {
+  VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  info.bindingCount = static_cast<uint32_t>(bindings.size());
+  info.pBindings = bindings.data();
+  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+  vkCreateDescriptorSetLayout(device, &info, nullptr, &layout);
+  return layout;
+}
+
+VkPipelineLayout pipeline_layout(VkDevice device, std::vector<VkDescriptorSetLayout> sets,
+                                 std::vector<VkPushConstantRange> push = {}) {
+  VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  info.setLayoutCount = static_cast<uint32_t>(sets.size());
+  info.pSetLayouts = sets.data();
+  info.pushConstantRangeCount = static_cast<uint32_t>(push.size());
+  info.pPushConstantRanges = push.data();
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  vkCreatePipelineLayout(device, &info, nullptr, &layout);
+  return layout;
+}
+
+void compute_pipeline(VkDevice device, VkShaderModule module, VkPipelineLayout layout, const char* entry = "main") {
+  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                module, entry, nullptr};
+  info.layout = layout;
+  VkPipeline pipeline;
+  vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+}
+
+// tests/guest/shaders/sums.comp's set: `count` storage buffers at binding 0.
+VkDescriptorSetLayout sums_set(VkDevice device, uint32_t count,
+                               VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER) {
+  return set_layout(device, {{0, type, count, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}});
+}
+
+TEST(VulkanShaders, ModuleWithoutTheMagicNumber) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    std::vector<uint32_t> words = add_one_words();
+    words[0] = 0x03022307;  // the magic number byte-swapped
+    make_module(device, words);
+  });
+}
+
+TEST(VulkanShaders, ModuleWithAnIdBoundOfAllOnes) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    std::vector<uint32_t> words = add_one_words();
+    words[3] = 0xffffffff;
+    make_module(device, words);
+  });
+}
+
+// add_one.comp's addition reads an id nothing defines (the bound itself).
+TEST(VulkanShaders, ModuleWithAMutatedBody) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    std::vector<uint32_t> words = add_one_words();
+    constexpr uint32_t kOpIAdd = 128;
+    bool mutated = false;
+    for (size_t i = 5; i < words.size() && words[i] >> 16; i += words[i] >> 16) {
+      if ((words[i] & 0xffff) == kOpIAdd && (words[i] >> 16) == 5) {
+        words[i + 4] = words[3];
+        mutated = true;
+      }
+    }
+    if (!mutated) std::exit(6);
+    make_module(device, words);
+  });
+}
+
+TEST(VulkanShaders, PipelineWhoseLayoutLacksTheSet) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    compute_pipeline(device, make_module(device, add_one_words()), pipeline_layout(device, {}));
+  });
+}
+
+TEST(VulkanShaders, PipelineWhoseSetLacksTheBinding) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkDescriptorSetLayout uniform_only =
+        set_layout(device, {{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}});
+    compute_pipeline(device, make_module(device, add_one_words()), pipeline_layout(device, {uniform_only}));
+  });
+}
+
+// add_one.comp's binding 0 is a uniform buffer; the layout says storage.
+TEST(VulkanShaders, BindingOfTheWrongType) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkDescriptorSetLayout storage = set_layout(
+        device, {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+                 {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}});
+    compute_pipeline(device, make_module(device, add_one_words()), pipeline_layout(device, {storage}));
+  });
+}
+
+TEST(VulkanShaders, BindingForAnotherStage) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkDescriptorSetLayout vertex_only = set_layout(
+        device, {{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr},
+                 {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr}});
+    compute_pipeline(device, make_module(device, add_one_words()), pipeline_layout(device, {vertex_only}));
+  });
+}
+
+// sums.comp indexes three storage buffers; the layout has two.
+TEST(VulkanShaders, TooFewDescriptors) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const std::vector<uint32_t> sums(std::begin(sums_comp), std::end(sums_comp));
+    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 32};
+    compute_pipeline(device, make_module(device, sums), pipeline_layout(device, {sums_set(device, 2)}, {push}));
+  });
+}
+
+// sums.comp reads bytes 16 to 20 of its push constants; the range ends at 16.
+TEST(VulkanShaders, PushConstantsOutsideTheRange) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const std::vector<uint32_t> sums(std::begin(sums_comp), std::end(sums_comp));
+    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 16};
+    compute_pipeline(device, make_module(device, sums), pipeline_layout(device, {sums_set(device, 3)}, {push}));
+  });
+}
+
+TEST(VulkanShaders, PushConstantsForAnotherStage) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const std::vector<uint32_t> sums(std::begin(sums_comp), std::end(sums_comp));
+    const VkPushConstantRange push{VK_SHADER_STAGE_VERTEX_BIT, 0, 32};
+    compute_pipeline(device, make_module(device, sums), pipeline_layout(device, {sums_set(device, 3)}, {push}));
+  });
+}
+
+TEST(VulkanShaders, EntryPointTheModuleLacks) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    compute_pipeline(device, make_module(device, add_one_words()),
+                     pipeline_layout(device, {guesttest::add_one_set_layout(device)}), "mian");
+  });
+}
+
+// spec_sized.comp's array is as long as its specialization constant 0: one
+// buffer by default, four as this stage specializes it.
+TEST(VulkanShaders, TooFewDescriptorsForASpecializedArray) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const std::vector<uint32_t> words(std::begin(spec_sized_comp), std::end(spec_sized_comp));
+    const int32_t buffers = 4;
+    const VkSpecializationMapEntry entry{0, 0, sizeof buffers};
+    const VkSpecializationInfo spec{1, &entry, sizeof buffers, &buffers};
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                  make_module(device, words), "main", &spec};
+    info.layout = pipeline_layout(device, {sums_set(device, 2)});
+    VkPipeline pipeline;
+    vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+  });
+}
+
+// The chained module is validated like a created one.
+TEST(VulkanShaders, ChainedModuleWithAMutatedHeader) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    std::vector<uint32_t> words = add_one_words();
+    words[3] = 0xffffffff;
+    VkShaderModuleCreateInfo chained{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    chained.codeSize = words.size() * 4;
+    chained.pCode = words.data();
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &chained, 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                  make_module(device, add_one_words()), "main", nullptr};
+    info.layout = pipeline_layout(device, {guesttest::add_one_set_layout(device)});
+    VkPipeline pipeline;
+    vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+  });
+}
+
+// A driver compiles the created module or the chained one: each must fit.
+// The chained sums.comp fits this layout; the created add_one.comp does not.
+TEST(VulkanShaders, ModuleThatDoesNotFitBesideAChainedOneThatDoes) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const std::vector<uint32_t> sums(std::begin(sums_comp), std::end(sums_comp));
+    VkShaderModuleCreateInfo chained{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    chained.codeSize = sums.size() * 4;
+    chained.pCode = sums.data();
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &chained, 0, VK_SHADER_STAGE_COMPUTE_BIT,
+                  make_module(device, add_one_words()), "main", nullptr};
+    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 32};
+    info.layout = pipeline_layout(device, {sums_set(device, 3)}, {push});
+    VkPipeline pipeline;
+    vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+  });
+}
+
+}  // namespace
