@@ -61,16 +61,22 @@ inline VkImage image_of(VkDevice device, uint32_t width, uint32_t height, uint32
   return image;
 }
 
-inline VkCommandBuffer recording_buffer(VkDevice device) {
+// A command buffer of a pool of its own, never begun.
+inline VkCommandBuffer new_command_buffer(VkDevice device, VkCommandBufferLevel level = VK_COMMAND_BUFFER_LEVEL_PRIMARY) {
   VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   VkCommandPool pool;
   vkCreateCommandPool(device, &pool_info, nullptr, &pool);
   VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   alloc.commandPool = pool;
-  alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  alloc.level = level;
   alloc.commandBufferCount = 1;
   VkCommandBuffer cb = VK_NULL_HANDLE;
   vkAllocateCommandBuffers(device, &alloc, &cb);
+  return cb;
+}
+
+inline VkCommandBuffer recording_buffer(VkDevice device) {
+  VkCommandBuffer cb = new_command_buffer(device);
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   vkBeginCommandBuffer(cb, &begin);
   return cb;

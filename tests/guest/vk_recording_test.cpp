@@ -3,32 +3,15 @@
 // the host refuses each, and only the program's Vulkan is lost.
 #include <cstdint>
 
-#include "add_one_comp.h"
+#include "vk_objects.h"
 #include "vk_refused.h"
 
 namespace {
 
 using guesttest::expect_refused;
+using guesttest::new_command_buffer;
 
-VkCommandBuffer new_command_buffer(VkDevice device, VkCommandBufferLevel level = VK_COMMAND_BUFFER_LEVEL_PRIMARY) {
-  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  VkCommandPool pool;
-  vkCreateCommandPool(device, &pool_info, nullptr, &pool);
-  VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  alloc.commandPool = pool;
-  alloc.level = level;
-  alloc.commandBufferCount = 1;
-  VkCommandBuffer cb = VK_NULL_HANDLE;
-  vkAllocateCommandBuffers(device, &alloc, &cb);
-  return cb;
-}
-
-VkCommandBuffer recording(VkDevice device) {
-  VkCommandBuffer cb = new_command_buffer(device);
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  vkBeginCommandBuffer(cb, &begin);
-  return cb;
-}
+VkCommandBuffer recording(VkDevice device) { return guesttest::recording_buffer(device); }
 
 // A render pass of one subpass and `colours` colour attachments.
 VkRenderPass render_pass(VkDevice device, uint32_t colours = 0) {

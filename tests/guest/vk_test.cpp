@@ -18,6 +18,23 @@
 
 namespace {
 
+// A compute pipeline of `code`'s "main"; null when the host refused it.
+VkPipeline compute_pipeline(VkDevice device, const uint32_t* code, size_t bytes, VkPipelineLayout layout) {
+  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  module_info.codeSize = bytes;
+  module_info.pCode = code;
+  VkShaderModule module = VK_NULL_HANDLE;
+  if (vkCreateShaderModule(device, &module_info, nullptr, &module) != VK_SUCCESS) return VK_NULL_HANDLE;
+  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module,
+                "main", nullptr};
+  info.layout = layout;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  const VkResult made = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+  vkDestroyShaderModule(device, module, nullptr);  // a pipeline keeps what it was made of
+  return made == VK_SUCCESS ? pipeline : VK_NULL_HANDLE;
+}
+
 class VulkanTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -270,17 +287,8 @@ TEST_F(VulkanTest, DescriptorSetsWrittenThroughATemplate) {
   ASSERT_EQ(vkCreateDescriptorUpdateTemplate(device_, &t_info, nullptr, &update), VK_SUCCESS);
   vkUpdateDescriptorSetWithTemplate(device_, set, update, &data);
 
-  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  module_info.codeSize = sizeof add_one_comp;
-  module_info.pCode = add_one_comp;
-  VkShaderModule module;
-  ASSERT_EQ(vkCreateShaderModule(device_, &module_info, nullptr, &module), VK_SUCCESS);
-  VkComputePipelineCreateInfo cp_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  cp_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
-                   module, "main", nullptr};
-  cp_info.layout = pipeline_layout;
-  VkPipeline pipeline;
-  ASSERT_EQ(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cp_info, nullptr, &pipeline), VK_SUCCESS);
+  VkPipeline pipeline = compute_pipeline(device_, add_one_comp, sizeof add_one_comp, pipeline_layout);
+  ASSERT_NE(pipeline, VK_NULL_HANDLE);
 
   run_and_wait([&](VkCommandBuffer cb) {
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
@@ -292,7 +300,6 @@ TEST_F(VulkanTest, DescriptorSetsWrittenThroughATemplate) {
   vkUnmapMemory(device_, out.memory);
 
   vkDestroyPipeline(device_, pipeline, nullptr);
-  vkDestroyShaderModule(device_, module, nullptr);
   vkDestroyDescriptorUpdateTemplate(device_, update, nullptr);
   vkDestroyPipelineLayout(device_, pipeline_layout, nullptr);
   vkDestroyDescriptorPool(device_, pool, nullptr);
@@ -352,17 +359,8 @@ TEST_F(VulkanTest, PipelineWhoseLayoutFitsItsShaderRuns) {
   // The set layout may go before the pipeline layout made with it is used.
   vkDestroyDescriptorSetLayout(device_, set_layout, nullptr);
 
-  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  module_info.codeSize = sizeof sums_comp;
-  module_info.pCode = sums_comp;
-  VkShaderModule module;
-  ASSERT_EQ(vkCreateShaderModule(device_, &module_info, nullptr, &module), VK_SUCCESS);
-  VkComputePipelineCreateInfo cp_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-  cp_info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
-                   module, "main", nullptr};
-  cp_info.layout = pipeline_layout;
-  VkPipeline pipeline;
-  ASSERT_EQ(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cp_info, nullptr, &pipeline), VK_SUCCESS);
+  VkPipeline pipeline = compute_pipeline(device_, sums_comp, sizeof sums_comp, pipeline_layout);
+  ASSERT_NE(pipeline, VK_NULL_HANDLE);
 
   const uint32_t add = 30;
   run_and_wait([&](VkCommandBuffer cb) {
@@ -378,7 +376,6 @@ TEST_F(VulkanTest, PipelineWhoseLayoutFitsItsShaderRuns) {
   EXPECT_EQ(vkDeviceWaitIdle(device_), VK_SUCCESS);
 
   vkDestroyPipeline(device_, pipeline, nullptr);
-  vkDestroyShaderModule(device_, module, nullptr);
   vkDestroyPipelineLayout(device_, pipeline_layout, nullptr);
   vkDestroyDescriptorPool(device_, pool, nullptr);
   for (const Buffer& b : buffers) free_buffer(b);
