@@ -23,8 +23,9 @@ namespace {
 
 // The case's child: `use` on a fresh device, then the device's state after
 // it must be `expected`, with the host's renderer alive.
+// `others`: the sessions of other guests the host serves meanwhile.
 void expect_device_after(const HostProcess& host, const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& use,
-                         VkResult expected) {
+                         VkResult expected, int others = 0) {
   auto child = [&] {
     use_conduit_icd(host);
     VkInstance instance = make_instance();
@@ -36,7 +37,7 @@ void expect_device_after(const HostProcess& host, const std::function<void(VkIns
     for (int i = 0; i < 100; ++i) {
       const std::string stats = host_stats(host.address());
       if (stats.find("\"crashed\": 0") == std::string::npos) std::exit(4);
-      if (stats.find("\"sessions_live\": 1") != std::string::npos) std::exit(0);
+      if (stats.find("\"sessions_live\": " + std::to_string(1 + others)) != std::string::npos) std::exit(0);
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     std::exit(5);
@@ -56,6 +57,11 @@ void expect_accepted(const std::function<void(VkInstance, VkPhysicalDevice, VkDe
   HostProcess host;
   ASSERT_TRUE(host.ok()) << host.error();
   expect_device_after(host, use, VK_SUCCESS);
+}
+
+void expect_refused_on(const HostProcess& host, const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& misuse,
+                       int others) {
+  expect_device_after(host, misuse, VK_ERROR_DEVICE_LOST, others);
 }
 
 void expect_accepted_on(const HostProcess& host, const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& use) {

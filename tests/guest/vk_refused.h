@@ -18,6 +18,9 @@ void expect_refused(const std::function<void(VkInstance, VkPhysicalDevice, VkDev
 // The same, for a use within the rules: the device is still working after
 // it (a control for the refusals: the checks refuse only what breaks them).
 // The same against a host of the caller's.
+// `others`: the sessions of other guests the host serves meanwhile.
+void expect_refused_on(const HostProcess& host, const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& misuse,
+                       int others = 0);
 void expect_accepted_on(const HostProcess& host, const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& use);
 
 // `conduit info --stats` of the host at `address`.
