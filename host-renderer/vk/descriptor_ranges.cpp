@@ -138,7 +138,7 @@ wire::Status ResourceShapes::check_copy(const VkCopyDescriptorSet& c, uint32_t n
   return {};
 }
 
-wire::Status ResourceShapes::check_descriptor_updates(const void* args) const {
+wire::Status ResourceShapes::check_descriptor_updates(uint32_t, const void* args) const {
   const auto& a = *static_cast<const VkArgs_vkUpdateDescriptorSets*>(args);
   for (uint32_t i = 0; i < a.descriptorWriteCount; ++i) WIRE_TRY(check_write(a.pDescriptorWrites[i], i));
   for (uint32_t i = 0; i < a.descriptorCopyCount; ++i) WIRE_TRY(check_copy(a.pDescriptorCopies[i], i));
@@ -148,7 +148,7 @@ wire::Status ResourceShapes::check_descriptor_updates(const void* args) const {
 // The sets bound are the guest's, compatible with the pipeline layout at
 // their numbers, and each dynamic offset keeps its descriptor's range
 // inside its buffer.
-wire::Status ResourceShapes::check_descriptor_binds(const void* args) const {
+wire::Status ResourceShapes::check_descriptor_binds(uint32_t, const void* args) const {
   const auto& a = *static_cast<const VkArgs_vkCmdBindDescriptorSets*>(args);
   auto layout = pipeline_layouts_.find(raw_handle(a.layout));
   if (layout == pipeline_layouts_.end() || !fits(a.firstSet, a.descriptorSetCount, layout->second.sets.size()))

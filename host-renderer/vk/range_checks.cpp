@@ -1,8 +1,9 @@
 // Which check each command gets, and the checks of memory binds and query
 // indices (Vulkan 1.3, sections 12.7 "Resource Memory Association" and 17
-// "Queries"). A command that names no range passes through untouched: the
-// switch below is all a draw costs.
+// "Queries"). A command that names no range passes through untouched: one
+// look into a table by opcode is all a draw costs.
 #include <string>
+#include <vector>
 
 #include "vk/handle_table.h"
 #include "vk/refusal.h"
@@ -13,7 +14,9 @@ namespace host::vk {
 
 using namespace wire::vk;
 
-wire::Status ResourceShapes::check(uint32_t opcode, const void* args) const {
+// The commands of vk-annotations.toml's [ranges], each with its check (a
+// test holds the two lists equal).
+ResourceShapes::Check ResourceShapes::check_of(uint32_t opcode) {
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkCmdCopyBuffer:
     case VkOp::vkCmdCopyBuffer2:
@@ -27,7 +30,7 @@ wire::Status ResourceShapes::check(uint32_t opcode, const void* args) const {
     case VkOp::vkCmdDrawIndirectCount:
     case VkOp::vkCmdDrawIndexedIndirectCount:
     case VkOp::vkCmdDispatchIndirect:
-      return check_buffer_command(opcode, args);
+      return &ResourceShapes::check_buffer_command;
     case VkOp::vkCmdCopyBufferToImage:
     case VkOp::vkCmdCopyBufferToImage2:
     case VkOp::vkCmdCopyImageToBuffer:
@@ -40,19 +43,19 @@ wire::Status ResourceShapes::check(uint32_t opcode, const void* args) const {
     case VkOp::vkCmdBlitImage2:
     case VkOp::vkCmdClearColorImage:
     case VkOp::vkCmdClearDepthStencilImage:
-      return check_image_command(opcode, args);
+      return &ResourceShapes::check_image_command;
     case VkOp::vkCreateImageView:
     case VkOp::vkCreateBufferView:
-      return check_views(opcode, args);
+      return &ResourceShapes::check_views;
     case VkOp::vkUpdateDescriptorSets:
-      return check_descriptor_updates(args);
+      return &ResourceShapes::check_descriptor_updates;
     case VkOp::vkCmdBindDescriptorSets:
-      return check_descriptor_binds(args);
+      return &ResourceShapes::check_descriptor_binds;
     case VkOp::vkBindBufferMemory:
     case VkOp::vkBindBufferMemory2:
     case VkOp::vkBindImageMemory:
     case VkOp::vkBindImageMemory2:
-      return check_memory_binds(opcode, args);
+      return &ResourceShapes::check_memory_binds;
     case VkOp::vkCmdResetQueryPool:
     case VkOp::vkCmdBeginQuery:
     case VkOp::vkCmdEndQuery:
@@ -61,14 +64,22 @@ wire::Status ResourceShapes::check(uint32_t opcode, const void* args) const {
     case VkOp::vkCmdCopyQueryPoolResults:
     case VkOp::vkGetQueryPoolResults:
     case VkOp::vkResetQueryPool:
-      return check_queries(opcode, args);
+      return &ResourceShapes::check_queries;
     case VkOp::vkQueueSubmit:
     case VkOp::vkQueueSubmit2:
-      return check_semaphore_waits(opcode, args);
+      return &ResourceShapes::check_semaphore_waits;
     default:
-      return {};
+      return nullptr;
   }
 }
+
+wire::Status ResourceShapes::check(uint32_t opcode, const void* args) const {
+  static const std::vector<Check> kChecks = per_command<Check>([](const CommandDesc& c) { return check_of(c.opcode); });
+  const Check* found = entry_of(kChecks, opcode);
+  return found && *found ? (this->*(*found))(opcode, args) : wire::Status{};
+}
+
+bool ResourceShapes::checks(uint32_t opcode) { return check_of(opcode) != nullptr; }
 
 // Memory of the guest's, of a type the resource may live in, at an offset
 // of its alignment with room for all of it; once per resource.

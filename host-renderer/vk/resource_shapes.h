@@ -99,6 +99,8 @@ class ResourceShapes {
 
   // Before the driver call: the command's ranges against what they name.
   wire::Status check(uint32_t opcode, const void* args) const;
+  // Whether `opcode` is one whose ranges are checked.
+  static bool checks(uint32_t opcode);
   // After the driver call made or ended objects.
   void note(uint32_t opcode, const void* args);
   void forget_device(uint64_t device);
@@ -108,6 +110,9 @@ class ResourceShapes {
   std::vector<uint64_t> timelines_of(uint64_t device) const;
 
  private:
+  using Check = wire::Status (ResourceShapes::*)(uint32_t opcode, const void* args) const;
+  static Check check_of(uint32_t opcode);
+
   // buffer_ranges.cpp
   wire::Status check_buffer_command(uint32_t opcode, const void* args) const;
   wire::Status check_indirect(uint32_t opcode, const void* args) const;
@@ -134,10 +139,10 @@ class ResourceShapes {
   wire::Status check_blit(const char* command, uint64_t src, uint64_t dst, const Region* regions,
                           uint32_t count) const;
   // descriptor_ranges.cpp
-  wire::Status check_descriptor_updates(const void* args) const;
+  wire::Status check_descriptor_updates(uint32_t opcode, const void* args) const;
   wire::Status check_write(const VkWriteDescriptorSet& write, uint32_t n) const;
   wire::Status check_copy(const VkCopyDescriptorSet& copy, uint32_t n) const;
-  wire::Status check_descriptor_binds(const void* args) const;
+  wire::Status check_descriptor_binds(uint32_t opcode, const void* args) const;
   void note_descriptor_writes(const void* args);
   void note_descriptor_sets(uint32_t opcode, const void* args);
 

@@ -229,7 +229,8 @@ def vk_tables_cpp(m):
             bodies.append(f"const MemberDesc k{c.name}_params[] = {{\n  {lines}}};\n")
         bodies.append(f"const CommandDesc k{c.name} = {{\"{c.name}\", {c.opcode}, sizeof(VkArgs_{c.name}), "
                       f"{arr}, {len(descs)}, {_ret_kind(m, c)}, {str(_synchronous(m, c)).lower()}, "
-                      f"{_recorded(c)}, {str(c.name.startswith(('vkDestroy', 'vkFree'))).lower()}}};\n\n")
+                      f"{_recorded(c)}, {str(c.name.startswith(('vkDestroy', 'vkFree'))).lower()}, "
+                      f"{str(c.name in m.ranges).lower()}}};\n\n")
     out += ["\n"] + fns + ["\n"] + bodies
     out.append("// By structure type (sorted by value where first used).\n")
     by_stype = sorted((m.structs[n].stype, n) for n in structs if m.structs[n].stype)

@@ -177,6 +177,7 @@ class VkModel:
         carried = self.notes["carried_extensions"]
         known = {e.get("name"): e for e in self.root.iter("extension")}
         self.async_results = set(self.notes.get("async_results", []))
+        self.ranges = dict(self.notes.get("ranges", {}))
         unknown = sorted(set(carried) - set(known))
         if unknown:
             raise SystemExit(f"vk annotations: unknown extensions {', '.join(unknown)}")
@@ -228,6 +229,9 @@ class VkModel:
             except Unsupported as err:
                 if not c.custom:
                     self.failures[name] = str(err)
+        unknown = sorted(n for n in self.ranges if n not in self.commands)
+        if unknown:
+            raise SystemExit("vk annotations: [ranges] names that are not selected commands: " + ", ".join(unknown))
         wrong = sorted(n for n in self.async_results
                        if n not in self.commands or self.resolve(self.commands[n].ret) != "VkResult"
                        or any(p.kind.startswith("out_") for p in self.commands[n].params))

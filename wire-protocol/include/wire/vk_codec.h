@@ -96,6 +96,7 @@ struct CommandDesc {
   bool synchronous;  // the guest waits for outputs or a result
   Recorded recorded;
   bool ends_objects;  // a vkDestroy* or vkFree* command
+  bool ranges_checked;  // the host checks its ranges against what they name (vk-annotations.toml [ranges])
 
   std::span<const MemberDesc> fields() const { return {params, param_count}; }
 };
