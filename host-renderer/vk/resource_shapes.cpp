@@ -126,7 +126,7 @@ void ResourceShapes::note_image(const void* args) {
 }
 
 void ResourceShapes::note_memory_binds(uint32_t opcode, const void* args) {
-  auto bind = [this](auto& shapes, uint64_t object, uint64_t memory) {
+  auto bind = [](auto& shapes, uint64_t object, uint64_t memory) {
     auto it = shapes.find(object);
     if (it != shapes.end()) it->second.memory = memory;
   };
