@@ -4,7 +4,9 @@
 // 21.4 "Indexed Drawing", 22 "Indirect Drawing", 12.7 "Resource Memory
 // Association", 17 "Queries"): the driver copies, fills and reads them
 // without looking, into and out of the renderer's own memory.
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "vk/handle_table.h"
 #include "vk/refusal.h"
@@ -25,6 +27,43 @@ constexpr uint64_t kDrawRecord = sizeof(VkDrawIndirectCommand);
 constexpr uint64_t kIndexedRecord = sizeof(VkDrawIndexedIndirectCommand);
 constexpr uint64_t kDispatchRecord = sizeof(VkDispatchIndirectCommand);
 
+// Bytes [start, end) of one allocation.
+struct Span {
+  uint64_t start;
+  uint64_t end;
+};
+
+// Whether a span of `a` meets one of `b`: both sorted, then walked side by
+// side, so that many regions cost no more than sorting them.
+bool any_overlap(std::vector<Span> a, std::vector<Span> b) {
+  auto by_start = [](const Span& x, const Span& y) { return x.start < y.start; };
+  std::sort(a.begin(), a.end(), by_start);
+  std::sort(b.begin(), b.end(), by_start);
+  for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    if (a[i].start < b[j].end && b[j].start < a[i].end) return true;
+    if (a[i].end <= b[j].end)
+      ++i;
+    else
+      ++j;
+  }
+  return false;
+}
+
+// A copy reads and writes the memory it names with memcpy (lavapipe), so
+// what it reads must not be what it writes: VUID-VkCopyBufferInfo2-pRegions-00117,
+// the same buffer or two bound to the same bytes.
+template <typename Copy>
+bool copies_overlap(const BufferShape& src, const BufferShape& dst, const Copy* regions, uint32_t count) {
+  if (src.memory != dst.memory) return false;
+  std::vector<Span> reads, writes;
+  for (uint32_t i = 0; i < count; ++i) {
+    const Copy& r = regions[i];
+    reads.push_back({src.memory_offset + r.srcOffset, src.memory_offset + r.srcOffset + r.size});
+    writes.push_back({dst.memory_offset + r.dstOffset, dst.memory_offset + r.dstOffset + r.size});
+  }
+  return any_overlap(std::move(reads), std::move(writes));
+}
+
 template <typename Copy>
 wire::Status check_copies(const char* command, const BufferShape& src, const BufferShape& dst, const Copy* regions,
                           uint32_t count) {
@@ -33,6 +72,7 @@ wire::Status check_copies(const char* command, const BufferShape& src, const Buf
     if (r.size == 0 || !fits(r.srcOffset, r.size, src.size) || !fits(r.dstOffset, r.size, dst.size))
       return refused(command, "of a region past its buffer's end: region " + std::to_string(i));
   }
+  if (copies_overlap(src, dst, regions, count)) return refused(command, "whose source and destination overlap");
   return {};
 }
 

@@ -60,6 +60,7 @@ wire::Status VkHandler::check_recording(uint32_t opcode, const CommandDesc& cmd,
         return refused(cmd.name, "of a command buffer that is not recording");
       if (it->second.within == Recording::Within::kRenderPass || it->second.within == Recording::Within::kRendering)
         return refused(cmd.name, "inside a render pass");
+      if (!it->second.active_queries.empty()) return refused(cmd.name, "with a query still active");
       return {};
     }
     case VkOp::vkQueueSubmit:
@@ -109,15 +110,19 @@ wire::Status VkHandler::check_command(const CommandDesc& cmd, uint32_t opcode, c
     case VkOp::vkCmdNextSubpass2:
       if (r.within != Recording::Within::kRenderPass || r.subpass + 1 >= r.subpasses)
         return refused(cmd.name, "after the render pass's last subpass");
-      return {};
+      return check_query_state(r, opcode, args);
     case VkOp::vkCmdEndRenderPass:
     case VkOp::vkCmdEndRenderPass2:
       if (r.within != Recording::Within::kRenderPass || r.subpass + 1 != r.subpasses)
         return refused(cmd.name, "before the last subpass, or of a render pass this buffer did not begin");
-      return {};
+      return check_query_state(r, opcode, args);
     case VkOp::vkCmdEndRendering:
       if (r.within != Recording::Within::kRendering) return refused(cmd.name, "of rendering this buffer did not begin");
-      return {};
+      return check_query_state(r, opcode, args);
+    case VkOp::vkCmdBeginQuery:
+    case VkOp::vkCmdEndQuery:
+    case VkOp::vkCmdResetQueryPool:
+      return check_query_state(r, opcode, args);
     case VkOp::vkCmdExecuteCommands:
       return check_executed(r, args);
     case VkOp::vkCmdBindPipeline:
@@ -147,6 +152,46 @@ wire::Status VkHandler::check_indices(const Recording& r, const void* args) {
   if (uint64_t{a.firstIndex} + a.indexCount > r.index_room)
     return refused("vkCmdDrawIndexed", "of indices past its index buffer's end");
   return {};
+}
+
+// A query is begun once until it ends, ended only while active, in the
+// subpass it began in, and reset only while not active (section 17.2
+// "Query Operation"); a subpass or a render pass ends only when the queries
+// begun inside it have.
+wire::Status VkHandler::check_query_state(const Recording& r, uint32_t opcode, const void* args) {
+  const auto& active = r.active_queries;
+  const bool inside = r.within != Recording::Within::kNone;
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkCmdBeginQuery: {
+      const auto& a = *static_cast<const VkArgs_vkCmdBeginQuery*>(args);
+      const uint64_t pool = raw_handle(a.queryPool);
+      if (std::any_of(active.begin(), active.end(), [&](const auto& q) { return q.pool == pool; }))
+        return refused("vkCmdBeginQuery", "of a pool with a query active already");
+      return {};
+    }
+    case VkOp::vkCmdEndQuery: {
+      const auto& a = *static_cast<const VkArgs_vkCmdEndQuery*>(args);
+      const uint64_t pool = raw_handle(a.queryPool);
+      auto it = std::find_if(active.begin(), active.end(),
+                             [&](const auto& q) { return q.pool == pool && q.query == a.query; });
+      if (it == active.end() || it->in_render_pass != inside || (inside && it->subpass != r.subpass))
+        return refused("vkCmdEndQuery", "of a query not active here");
+      return {};
+    }
+    case VkOp::vkCmdResetQueryPool: {
+      const auto& a = *static_cast<const VkArgs_vkCmdResetQueryPool*>(args);
+      const uint64_t pool = raw_handle(a.queryPool);
+      if (std::any_of(active.begin(), active.end(), [&](const auto& q) {
+            return q.pool == pool && q.query >= a.firstQuery && q.query - a.firstQuery < a.queryCount;
+          }))
+        return refused("vkCmdResetQueryPool", "of an active query");
+      return {};
+    }
+    default:  // the end of a subpass or a render pass
+      if (std::any_of(active.begin(), active.end(), [](const auto& q) { return q.in_render_pass; }))
+        return refused(command_desc(opcode)->name, "with a query begun inside the render pass still active");
+      return {};
+  }
 }
 
 // Drivers copy the values into push constant storage of the device's size
@@ -268,6 +313,18 @@ void VkHandler::note_recorded(Recording& r, uint32_t opcode, const void* args) {
     case VkOp::vkCmdBeginRendering:
       r.within = Recording::Within::kRendering;
       break;
+    case VkOp::vkCmdBeginQuery: {
+      const auto& a = *static_cast<const VkArgs_vkCmdBeginQuery*>(args);
+      r.active_queries.push_back(
+          {raw_handle(a.queryPool), a.query, r.within != Recording::Within::kNone, r.subpass});
+      break;
+    }
+    case VkOp::vkCmdEndQuery: {
+      const auto& a = *static_cast<const VkArgs_vkCmdEndQuery*>(args);
+      std::erase_if(r.active_queries,
+                    [&](const auto& q) { return q.pool == raw_handle(a.queryPool) && q.query == a.query; });
+      break;
+    }
     case VkOp::vkCmdBindIndexBuffer: {  // of a range resources_ checked
       const auto& a = *static_cast<const VkArgs_vkCmdBindIndexBuffer*>(args);
       const uint64_t index_bytes = as_number(a.indexType) == VK_INDEX_TYPE_UINT16 ? 2 : 4;

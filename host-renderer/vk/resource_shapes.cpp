@@ -126,29 +126,35 @@ void ResourceShapes::note_image(const void* args) {
 }
 
 void ResourceShapes::note_memory_binds(uint32_t opcode, const void* args) {
-  auto bind = [](auto& shapes, uint64_t object, uint64_t memory) {
+  auto bind = [](auto& shapes, uint64_t object, uint64_t memory, uint64_t offset) {
     auto it = shapes.find(object);
-    if (it != shapes.end()) it->second.memory = memory;
+    if (it == shapes.end()) return;
+    it->second.memory = memory;
+    it->second.memory_offset = offset;
   };
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkBindBufferMemory: {
       const auto& a = *static_cast<const VkArgs_vkBindBufferMemory*>(args);
-      return bind(buffers_, raw_handle(a.buffer), raw_handle(a.memory));
+      return bind(buffers_, raw_handle(a.buffer), raw_handle(a.memory), a.memoryOffset);
     }
     case VkOp::vkBindImageMemory: {
       const auto& a = *static_cast<const VkArgs_vkBindImageMemory*>(args);
-      return bind(images_, raw_handle(a.image), raw_handle(a.memory));
+      return bind(images_, raw_handle(a.image), raw_handle(a.memory), a.memoryOffset);
     }
     case VkOp::vkBindBufferMemory2: {
       const auto& a = *static_cast<const VkArgs_vkBindBufferMemory2*>(args);
-      for (uint32_t i = 0; i < a.bindInfoCount; ++i)
-        bind(buffers_, raw_handle(a.pBindInfos[i].buffer), raw_handle(a.pBindInfos[i].memory));
+      for (uint32_t i = 0; i < a.bindInfoCount; ++i) {
+        const VkBindBufferMemoryInfo& b = a.pBindInfos[i];
+        bind(buffers_, raw_handle(b.buffer), raw_handle(b.memory), b.memoryOffset);
+      }
       return;
     }
     default: {
       const auto& a = *static_cast<const VkArgs_vkBindImageMemory2*>(args);
-      for (uint32_t i = 0; i < a.bindInfoCount; ++i)
-        bind(images_, raw_handle(a.pBindInfos[i].image), raw_handle(a.pBindInfos[i].memory));
+      for (uint32_t i = 0; i < a.bindInfoCount; ++i) {
+        const VkBindImageMemoryInfo& b = a.pBindInfos[i];
+        bind(images_, raw_handle(b.image), raw_handle(b.memory), b.memoryOffset);
+      }
       return;
     }
   }

@@ -26,6 +26,7 @@ struct BufferShape {
   uint64_t need_alignment;
   uint32_t memory_types;
   uint64_t memory = 0;  // bound to, while it lives
+  uint64_t memory_offset = 0;  // where in it
 };
 
 struct ImageShape {
@@ -40,6 +41,7 @@ struct ImageShape {
   uint64_t need_alignment;
   uint32_t memory_types;
   uint64_t memory = 0;
+  uint64_t memory_offset = 0;
 };
 
 struct MemoryShape {

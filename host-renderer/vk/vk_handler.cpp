@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -28,6 +29,16 @@ uint64_t device_of(const CommandDesc& cmd, const void* args) {
   if (!cmd.param_count || cmd.params[0].kind != Kind::kHandle || cmd.params[0].object_type != VK_OBJECT_TYPE_DEVICE)
     return 0;
   return load_u64(static_cast<const std::byte*>(args) + cmd.params[0].offset);
+}
+
+// The loader finds a command's driver through its first handle when that
+// is dispatchable (an instance, physical device, device, queue or command
+// buffer): a null one it dereferences, or aborts on.
+wire::Status check_dispatched(const CommandDesc& cmd, const void* args) {
+  if (!cmd.param_count || cmd.params[0].kind != Kind::kHandle || !cmd.params[0].dispatchable) return {};
+  if (load_u64(static_cast<const std::byte*>(args) + cmd.params[0].offset) == 0)
+    return make_error(Errc::kBadName, std::string(cmd.name) + " of a null " + cmd.params[0].name);
+  return {};
 }
 
 }  // namespace
@@ -124,6 +135,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   auto args = arena_.alloc(1, cmd->args_size, payload.offset());
   if (!args) return args.error();
   WIRE_TRY(decode_args(payload, *cmd, arena_, *args, handles_, created_));
+  WIRE_TRY(check_dispatched(*cmd, *args));
   if (!created_.empty()) WIRE_TRY(reserve(created_));
   WIRE_TRY(fit_driver_reads(opcode, *args));
   WIRE_TRY(check_recording(opcode, *cmd, *args));

@@ -112,6 +112,15 @@ class VkHandler {
     bool graphics_bound = false;
     bool compute_bound = false;
     uint64_t index_room = 0;  // indices the bound index buffer holds past its offset
+    // Queries begun and not yet ended, and where: lavapipe ends a query that
+    // is not active by reading through a null pointer.
+    struct ActiveQuery {
+      uint64_t pool;
+      uint32_t query;
+      bool in_render_pass;
+      uint32_t subpass;
+    };
+    std::vector<ActiveQuery> active_queries;
     // The same command buffer as allocated, nothing recorded (reset, begun).
     Recording fresh() const { return {.device = device, .secondary = secondary, .push_constant_bytes = push_constant_bytes}; }
   };
@@ -120,6 +129,7 @@ class VkHandler {
   wire::Status check_begin(const void* args) const;
   static wire::Status check_push_constants(const Recording& r, const void* args);
   static wire::Status check_indices(const Recording& r, const void* args);
+  static wire::Status check_query_state(const Recording& r, uint32_t opcode, const void* args);
   wire::Status check_submits(uint32_t opcode, const void* args) const;
   wire::Status check_executed(const Recording& primary, const void* args) const;
   void note_recording(uint32_t opcode, const wire::vk::CommandDesc& cmd, const void* args);

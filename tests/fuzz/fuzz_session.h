@@ -12,8 +12,15 @@ struct StreamOutcome {
   uint64_t contexts_lost = 0;  // contexts (or the context-less stream) lost
 };
 
+// Opens the display the sessions share (once per process: the costly part).
+void open_shared_host();
+
 // One batch of `commands` after the prelude (see fuzz_session.cpp); the
 // session is destroyed before this returns.
 StreamOutcome run_stream(std::span<const uint8_t> commands);
+
+// One batch of Vulkan `commands` after the Vulkan prelude, then its
+// epilogue (vk_prelude.h); the session is destroyed before this returns.
+StreamOutcome run_vk_stream(std::span<const uint8_t> commands);
 
 }  // namespace fuzz

@@ -42,6 +42,33 @@ TEST(FuzzReplay, RecordedSeedsReachTheDriverWithoutLosingAContext) {
   }
 }
 
+// The Vulkan target's prelude and epilogue alone: every object made, the
+// empty command buffer submitted and waited for, nothing refused.
+TEST(FuzzReplay, VulkanPreludeRunsWithoutLosingTheDevice) {
+  auto outcome = fuzz::run_vk_stream({});
+  EXPECT_GT(outcome.commands, 30u);
+  EXPECT_EQ(outcome.contexts_lost, 0u);
+}
+
+TEST(FuzzReplay, VulkanSeedsPassTheHostsChecks) {
+  auto seeds = inputs_in("vk-session");
+  ASSERT_FALSE(seeds.empty()) << "no seeds under " << FUZZ_SEEDS_DIR;
+  for (const auto& path : seeds) {
+    auto bytes = read_file(path);
+    auto outcome = fuzz::run_vk_stream(bytes);
+    EXPECT_GT(outcome.commands, 30u) << path;
+    EXPECT_EQ(outcome.contexts_lost, 0u) << path;
+  }
+}
+
+TEST(FuzzReplay, VulkanCrashInputsAreRefused) {
+  for (const auto& path : inputs_in("vk-session-crashes")) {
+    auto bytes = read_file(path);
+    auto outcome = fuzz::run_vk_stream(bytes);
+    EXPECT_EQ(outcome.contexts_lost, 1u) << path;
+  }
+}
+
 TEST(FuzzReplay, CrashInputsLeaveTheHostStanding) {
   for (const auto& path : inputs_in("session-crashes")) {
     auto bytes = read_file(path);

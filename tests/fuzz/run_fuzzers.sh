@@ -12,7 +12,7 @@ dir=$1
 seconds=$2
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_decoder fuzz_session)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_decoder fuzz_session fuzz_vk_session)
 
 [ -f "$dir/build.ninja" ] ||
   CC=clang CXX=clang++ meson setup "$dir" -Dfuzzers=true >/dev/null
@@ -28,10 +28,21 @@ for t in "${targets[@]}"; do
   artifacts=$dir/fuzz-crashes/$t
   log=$dir/fuzz-$t.log
   mkdir -p "$corpus" "$artifacts"
+  # The Vulkan target starts from its own seeds (valid uses of its prelude's
+  # objects) and from the recorded Vulkan programs; the others from every
+  # recorded program.
+  seeds=tests/fuzz/seeds/session
+  if [ "$t" = fuzz_vk_session ]; then
+    seeds=$dir/fuzz-seeds/$t
+    rm -rf "$seeds"
+    mkdir -p "$seeds"
+    cp tests/fuzz/seeds/vk-session/* "$seeds"/
+    cp tests/fuzz/seeds/session/*vk* "$seeds"/
+  fi
   # The session target's inputs are single batches of a real program's size;
   # a second per input is already very slow for one 64x64 surface.
   if "$dir/tests/fuzz/$t" -max_total_time="$seconds" -seed="${FUZZ_SEED:-1}" -max_len=65536 -timeout=20 -rss_limit_mb=4096 \
-      -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" tests/fuzz/seeds/session >"$log" 2>&1; then
+      -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" "$seeds" >"$log" 2>&1; then
     result=ok
   else
     result=FAILED

@@ -102,6 +102,41 @@ TEST(VulkanRanges, CopyOfABufferWhoseMemoryWasFreed) {
   });
 }
 
+// Copies whose source and destination overlap (found by the Vulkan session
+// fuzzer: lavapipe copies with memcpy, whose ranges must not overlap).
+
+TEST(VulkanRanges, CopyWithinABufferWithoutOverlapRuns) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer buffer = buffer_of(device, kSmall);
+    VkCommandBuffer cb = recording_buffer(device);
+    VkBufferCopy region{0, kSmall / 2, kSmall / 2};
+    vkCmdCopyBuffer(cb, buffer, buffer, 1, &region);
+    end_and_submit(device, cb);
+  });
+}
+
+TEST(VulkanRanges, CopyWithinABufferOntoItself) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer buffer = buffer_of(device, kSmall);
+    VkBufferCopy2 region{VK_STRUCTURE_TYPE_BUFFER_COPY_2, nullptr, 64, 0, 512};
+    VkCopyBufferInfo2 info{VK_STRUCTURE_TYPE_COPY_BUFFER_INFO_2, nullptr, buffer, buffer, 1, &region};
+    vkCmdCopyBuffer2(recording_buffer(device), &info);
+  });
+}
+
+TEST(VulkanRanges, CopyBetweenBuffersBoundToTheSameBytes) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer a = bare_buffer(device, kSmall), b = bare_buffer(device, kSmall);
+    VkMemoryRequirements need{};
+    vkGetBufferMemoryRequirements(device, a, &need);
+    VkDeviceMemory memory = memory_of(device, need.size, first_type(need.memoryTypeBits));
+    vkBindBufferMemory(device, a, memory, 0);
+    vkBindBufferMemory(device, b, memory, 0);
+    VkBufferCopy region{0, 16, 256};
+    vkCmdCopyBuffer(recording_buffer(device), a, b, 1, &region);
+  });
+}
+
 // Memory binds.
 
 TEST(VulkanRanges, BindPastTheMemorysEnd) {

@@ -8,6 +8,7 @@
 
 namespace {
 
+using guesttest::expect_accepted;
 using guesttest::expect_refused;
 using guesttest::new_command_buffer;
 
@@ -164,6 +165,84 @@ TEST(VulkanRecording, PushConstantsPastTheDevicesStorage) {
     const uint32_t values[4] = {};
     vkCmdPushConstants(recording(device), layout, VK_SHADER_STAGE_VERTEX_BIT, props.limits.maxPushConstantsSize, 16,
                        values);
+  });
+}
+
+// Queries (found by the Vulkan session fuzzer: lavapipe ends a query that
+// is not active by reading through a null pointer).
+
+VkQueryPool occlusion_queries(VkDevice device) {
+  VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  info.queryType = VK_QUERY_TYPE_OCCLUSION;
+  info.queryCount = 4;
+  VkQueryPool pool = VK_NULL_HANDLE;
+  vkCreateQueryPool(device, &info, nullptr, &pool);
+  return pool;
+}
+
+TEST(VulkanRecording, QueryBegunEndedAndResetRuns) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkQueryPool pool = occlusion_queries(device);
+    VkCommandBuffer cb = recording(device);
+    vkCmdResetQueryPool(cb, pool, 0, 4);
+    vkCmdBeginQuery(cb, pool, 1, 0);
+    vkCmdEndQuery(cb, pool, 1);
+    vkCmdBeginQuery(cb, pool, 2, 0);
+    vkCmdEndQuery(cb, pool, 2);
+    vkEndCommandBuffer(cb);
+    submit(device, cb);
+  });
+}
+
+TEST(VulkanRecording, EndOfAQueryNeverBegun) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkQueryPool pool = occlusion_queries(device);
+    VkCommandBuffer cb = recording(device);
+    vkCmdResetQueryPool(cb, pool, 0, 4);
+    vkCmdEndQuery(cb, pool, 3);
+  });
+}
+
+TEST(VulkanRecording, EndOfAnotherQueryThanTheOneBegun) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkQueryPool pool = occlusion_queries(device);
+    VkCommandBuffer cb = recording(device);
+    vkCmdBeginQuery(cb, pool, 0, 0);
+    vkCmdEndQuery(cb, pool, 1);
+  });
+}
+
+TEST(VulkanRecording, QueryBegunTwice) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkQueryPool pool = occlusion_queries(device);
+    VkCommandBuffer cb = recording(device);
+    vkCmdBeginQuery(cb, pool, 0, 0);
+    vkCmdBeginQuery(cb, pool, 0, 0);
+  });
+}
+
+TEST(VulkanRecording, ResetOfAnActiveQuery) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkQueryPool pool = occlusion_queries(device);
+    VkCommandBuffer cb = recording(device);
+    vkCmdBeginQuery(cb, pool, 2, 0);
+    vkCmdResetQueryPool(cb, pool, 0, 4);
+  });
+}
+
+TEST(VulkanRecording, EndWithAQueryActive) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkCommandBuffer cb = recording(device);
+    vkCmdBeginQuery(cb, occlusion_queries(device), 0, 0);
+    vkEndCommandBuffer(cb);
+  });
+}
+
+TEST(VulkanRecording, RenderPassEndedWithAQueryBegunInside) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkCommandBuffer cb = in_render_pass(device);
+    vkCmdBeginQuery(cb, occlusion_queries(device), 0, 0);
+    vkCmdEndRenderPass(cb);
   });
 }
 
