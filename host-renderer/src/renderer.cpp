@@ -141,7 +141,8 @@ class Renderer {
   std::list<std::thread> threads_;  // last: joined before the rest goes
 };
 
-// Reads the configuration, opens the display and confines the process.
+// Reads the configuration, confines the process around opening the display
+// (sandbox.h).
 wire::Result<std::unique_ptr<Renderer>> start(int control_fd) {
   auto msg = receive_control(control_fd, std::nullopt);
   if (!msg) return msg.error();
@@ -153,10 +154,10 @@ wire::Result<std::unique_ptr<Renderer>> start(int control_fd) {
   if (!counters) return counters.error();
   auto config = config_from_json(msg->body);
   if (!config) return config.error();
+  WIRE_TRY(confine_process());
   auto display = EglDisplay::open(config->display);
   if (!display) return display.error();
-  WIRE_TRY(apply_rlimits(config->sandbox));
-  WIRE_TRY(apply_seccomp());
+  WIRE_TRY(confine_calls(config->sandbox));
   WIRE_TRY(send_control(control_fd, ControlMsg::kReady, to_json((*display)->info())));
   return std::make_unique<Renderer>(control_fd, std::move(*config), std::move(*display),
                                     std::move(*counters));

@@ -3,6 +3,7 @@
 #include "host/address.h"
 #include "host/admin_socket.h"
 #include "host/log.h"
+#include "shared_memory_faults.h"
 #include "supervisor.h"
 
 namespace host {
@@ -12,6 +13,7 @@ using wire::make_error;
 
 namespace {
 constexpr auto kAcceptPoll = std::chrono::milliseconds(100);
+constexpr auto kAcceptBackOff = std::chrono::milliseconds(100);
 constexpr int kMaxHandshakes = 64;
 constexpr int kMaxHandshakesPerPeer = 8;
 
@@ -62,6 +64,7 @@ SupervisorOptions supervisor_options(const HostOptions& opts) {
 Server::Server() = default;
 
 wire::Result<std::unique_ptr<Server>> Server::create(const HostOptions& opts) {
+  survive_shrunk_shared_memory();
   std::unique_ptr<Server> s(new Server());
   s->opts_ = opts;
   if (s->opts_.listen.empty()) s->opts_.listen.push_back(default_socket_address());
@@ -95,11 +98,20 @@ wire::Result<std::unique_ptr<Server>> Server::create(const HostOptions& opts) {
 
 Server::~Server() {
   stop_.store(true);
-  std::lock_guard lock(workers_mutex_);
-  for (auto& w : workers_) {
+  join_workers();
+  supervisor_.reset();
+}
+
+void Server::join_workers() {
+  std::list<Worker> all;
+  {
+    std::lock_guard lock(workers_mutex_);
+    all.splice(all.end(), workers_);
+  }
+  // Joined without the lock: a handshake in progress takes it to finish.
+  for (auto& w : all) {
     if (w.thread.joinable()) w.thread.join();
   }
-  supervisor_.reset();
 }
 
 const RendererInfo& Server::info() const { return display_ ? display_->info() : supervisor_->info(); }
@@ -131,11 +143,7 @@ void Server::run(const std::atomic<bool>& stop) {
   for (auto& t : acceptors) t.join();
   stop_.store(true);
   if (supervisor_) supervisor_->stop_all();
-  std::lock_guard lock(workers_mutex_);
-  for (auto& w : workers_) {
-    if (w.thread.joinable()) w.thread.join();
-  }
-  workers_.clear();
+  join_workers();
 }
 
 // The accepting thread only accepts: handshakes (authentication, TLS,
@@ -146,7 +154,11 @@ void Server::accept_loop(wire::Listener& listener, const std::atomic<bool>& exte
     reap_finished();
     auto peer = listener.accept_peer(kAcceptPoll);
     if (!peer) {
-      if (peer.error().code != Errc::kTimeout) log_limited(listener.describe() + ": accept: " + peer.error().describe());
+      if (peer.error().code == Errc::kTimeout) continue;
+      log_limited(listener.describe() + ": accept: " + peer.error().describe());
+      // Out of descriptors (EMFILE, ENFILE) or memory: the connection stays
+      // queued and accepting again at once fails again; wait for some to free.
+      std::this_thread::sleep_for(kAcceptBackOff);
       continue;
     }
     start_handshake(std::move(*peer));

@@ -68,6 +68,7 @@ class Server {
   void serve(std::unique_ptr<wire::Channel> channel, const std::string& peer);
   void accept_loop(wire::Listener& listener, const std::atomic<bool>& external_stop);
   void reap_finished();
+  void join_workers();
 
   struct Worker {
     std::thread thread;
