@@ -154,10 +154,11 @@ wire::Result<std::unique_ptr<Renderer>> start(int control_fd) {
   if (!counters) return counters.error();
   auto config = config_from_json(msg->body);
   if (!config) return config.error();
-  WIRE_TRY(confine_process());
+  auto files_confined = confine_process();
+  if (!files_confined) return files_confined.error();
   auto display = EglDisplay::open(config->display);
   if (!display) return display.error();
-  WIRE_TRY(confine_calls(config->sandbox));
+  WIRE_TRY(confine_calls(config->sandbox, *files_confined));
   WIRE_TRY(send_control(control_fd, ControlMsg::kReady, to_json((*display)->info())));
   return std::make_unique<Renderer>(control_fd, std::move(*config), std::move(*display),
                                     std::move(*counters));

@@ -41,17 +41,16 @@ wire::Status apply_rlimits(const SandboxLimits& limits) {
 
 }  // namespace
 
-wire::Status confine_process() {
+wire::Result<bool> confine_process() {
   if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) return sys_error("PR_SET_DUMPABLE", errno);
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return sys_error("PR_SET_NO_NEW_PRIVS", errno);
   WIRE_TRY(drop_capabilities());
-  (void)confine_files();  // a kernel without Landlock leaves the filter alone
-  return {};
+  return confine_files().abi > 0;
 }
 
-wire::Status confine_calls(const SandboxLimits& limits) {
+wire::Status confine_calls(const SandboxLimits& limits, bool files_confined) {
   WIRE_TRY(apply_rlimits(limits));
-  return load_syscall_filter();
+  return load_syscall_filter(files_confined);
 }
 
 }  // namespace host

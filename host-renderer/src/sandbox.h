@@ -19,10 +19,11 @@ struct SandboxLimits {
 // While the process has one thread: not dumpable (no core files, no
 // tracing by the host's user), PR_SET_NO_NEW_PRIVS, no capabilities, and
 // files, TCP, signals and abstract sockets confined by Landlock where the
-// kernel has it (landlock.h). Irreversible.
-wire::Status confine_process();
+// kernel has it (landlock.h). Irreversible. Returns whether Landlock now
+// confines the files it opens.
+wire::Result<bool> confine_process();
 // Once the display is open: resource limits and the system call filter
 // (syscall_filter.h), on every thread. Irreversible.
-wire::Status confine_calls(const SandboxLimits& limits);
+wire::Status confine_calls(const SandboxLimits& limits, bool files_confined);
 
 }  // namespace host

@@ -1,6 +1,7 @@
 #include "syscall_filter.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/sched.h>
 #include <seccomp.h>
 #include <sys/prctl.h>
@@ -37,7 +38,7 @@ constexpr int kAllowed[] = {
     SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev), SCMP_SYS(pread64),
     SCMP_SYS(pwrite64), SCMP_SYS(preadv), SCMP_SYS(pwritev), SCMP_SYS(preadv2), SCMP_SYS(pwritev2),
     SCMP_SYS(lseek), SCMP_SYS(close), SCMP_SYS(close_range), SCMP_SYS(dup), SCMP_SYS(dup2),
-    SCMP_SYS(dup3), SCMP_SYS(fcntl), SCMP_SYS(flock), SCMP_SYS(open), SCMP_SYS(openat),
+    SCMP_SYS(dup3), SCMP_SYS(fcntl), SCMP_SYS(flock),
     SCMP_SYS(fstat), SCMP_SYS(stat), SCMP_SYS(lstat), SCMP_SYS(newfstatat), SCMP_SYS(statx),
     SCMP_SYS(statfs), SCMP_SYS(fstatfs), SCMP_SYS(access), SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
     SCMP_SYS(readlink), SCMP_SYS(readlinkat), SCMP_SYS(getdents64), SCMP_SYS(getcwd),
@@ -143,9 +144,26 @@ wire::Status allow_conditional(scmp_filter_ctx ctx) {
   return {};
 }
 
+// Opening files: Landlock decides by path where the kernel has it; without
+// it, only opening to read is allowed (drivers that open a device node
+// after start-up then fail, which is better than writing anywhere).
+wire::Status allow_opens(scmp_filter_ctx ctx, bool files_confined) {
+  if (files_confined) {
+    int rc = allow_always(ctx, SCMP_SYS(openat));
+    if (rc == 0) rc = allow_always(ctx, SCMP_SYS(open));
+    return rc == 0 ? wire::Status{} : wire::Status(rule_error(rc));
+  }
+  const scmp_datum_t writing = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND;
+  int rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, writing, 0));
+  if (rc == 0 && SCMP_SYS(open) >= 0) {
+    rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(open), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, writing, 0));
+  }
+  return rc == 0 ? wire::Status{} : wire::Status(rule_error(rc));
+}
+
 }  // namespace
 
-wire::Status load_syscall_filter() {
+wire::Status load_syscall_filter(bool files_confined) {
   // Refused calls fail with EPERM; where the handler can be installed it
   // also names them on stderr.
   const uint32_t refuse = report_refused_calls() ? SCMP_ACT_TRAP : SCMP_ACT_ERRNO(EPERM);
@@ -156,6 +174,7 @@ wire::Status load_syscall_filter() {
   if (int rc = seccomp_attr_set(ctx.get(), SCMP_FLTATR_CTL_TSYNC, 1); rc != 0) return rule_error(rc);
   WIRE_TRY(allow_unconditional(ctx.get()));
   WIRE_TRY(allow_conditional(ctx.get()));
+  WIRE_TRY(allow_opens(ctx.get(), files_confined));
   if (int rc = seccomp_load(ctx.get()); rc != 0) return rule_error(rc);
   return {};
 }

@@ -9,7 +9,8 @@
 namespace host {
 
 // Loads the filter on every thread of the process; irreversible. Needs
-// PR_SET_NO_NEW_PRIVS.
-wire::Status load_syscall_filter();
+// PR_SET_NO_NEW_PRIVS. `files_confined`: Landlock limits what the process
+// opens (otherwise the filter refuses every open that could write).
+wire::Status load_syscall_filter(bool files_confined);
 
 }  // namespace host

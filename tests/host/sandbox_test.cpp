@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -109,8 +110,19 @@ TEST_P(SandboxRefusesEscape, AndEveryoneElseCarriesOn) {
   expect_supervisor_unharmed(GetParam());
 }
 
+// Test names, in the order of forbidden_attempts.h.
+constexpr const char* kAttemptNames[] = {
+    "SignalSupervisor", "QueueSignalSupervisor", "SignalEveryone", "PidfdOfSupervisor",
+    "ProcDirOfSupervisor", "LimitsOfSupervisor", "SupervisorEnvironment", "SupervisorMemory",
+    "TraceSupervisor", "ReadShadow", "ReadHostFile", "WriteHostFile", "CreateFile", "Mount", "Fsopen",
+    "OpenTree", "RegainCapabilities", "UserNamespace", "InetSocket", "UnixSocket", "Execute",
+    "Bpf", "ShrinkCountersPage",
+};
+static_assert(std::size(kAttemptNames) == host::kForbiddenCount);
+
 INSTANTIATE_TEST_SUITE_P(Attempts, SandboxRefusesEscape,
-                         ::testing::Range(static_cast<uint32_t>(Forbidden::kSignalSupervisor), host::kForbiddenCount + 1));
+                         ::testing::Range(static_cast<uint32_t>(Forbidden::kSignalSupervisor), host::kForbiddenCount + 1),
+                         [](const ::testing::TestParamInfo<uint32_t>& info) { return kAttemptNames[info.param - 1]; });
 
 TEST_F(Sandbox, HostFileKeptItsContents) {
   EXPECT_NE(fault(*attacker_, wire::Fault::kForbidden, static_cast<uint64_t>(Forbidden::kWriteHostFile)), 0u);
