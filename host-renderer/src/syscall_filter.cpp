@@ -137,6 +137,10 @@ wire::Status allow_conditional(scmp_filter_ctx ctx) {
   if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
   // openat2 can say what open cannot check; the C library falls back to openat.
   if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2), 0);
+  // Mesa pins its queue threads to CPUs where it can, and carries on where
+  // it cannot; allowed, the call could pin any process of the host's user.
+  // Refused quietly: it is expected.
+  if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sched_setaffinity), 0);
   for (unsigned option : kAllowedPrctl) {
     if (rc == 0 && !kSanitized) rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, int_equals(0, option));
   }
