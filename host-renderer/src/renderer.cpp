@@ -125,6 +125,7 @@ class Renderer {
     registry_.sum(page.counters, memory, pid);
     page.memory_bytes.store(memory, std::memory_order_relaxed);
     page.guest_pid.store(pid, std::memory_order_relaxed);
+    page.heartbeat.fetch_add(1, std::memory_order_relaxed);
   }
 
   int control_;

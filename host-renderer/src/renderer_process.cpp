@@ -5,6 +5,7 @@
 #include <spawn.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -74,12 +75,23 @@ wire::Result<std::unique_ptr<RendererProcess>> RendererProcess::spawn(const std:
   return r;
 }
 
+RendererProcess::RendererProcess(pid_t pid, int control, std::unique_ptr<SharedCounters> counters)
+    : pid_(pid),
+      pidfd_(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0))),
+      control_(control),
+      counters_(std::move(counters)) {}
+
 RendererProcess::~RendererProcess() {
   if (status_ == -1) {
     ::kill(pid_, SIGKILL);
     ::waitpid(pid_, &status_, 0);
   }
+  if (pidfd_ >= 0) ::close(pidfd_);
   ::close(control_);
+}
+
+void RendererProcess::kill() {
+  if (pidfd_ >= 0) (void)::syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
 }
 
 wire::Result<RendererInfo> RendererProcess::wait_ready(std::chrono::milliseconds timeout) {

@@ -45,6 +45,7 @@ SupervisorOptions supervisor_options(const HostOptions& opts) {
   s.renderer_exe = opts.renderer_exe;
   s.max_guests = opts.max_guests;
   s.max_guests_per_peer = opts.max_guests_per_peer;
+  s.watchdog = opts.renderer_watchdog;
   s.compositor = opts.compositor;
   RendererConfig& r = s.renderer;
   r.viewers = opts.compositor != nullptr;

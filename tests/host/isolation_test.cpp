@@ -143,6 +143,31 @@ TEST_F(Isolation, FilesOfTheHostsUserCannotBeWritten) {
   ::unlink(path.c_str());
 }
 
+// A renderer that stops answering (here: stopped) holds its guest's slot
+// until the watchdog kills it; then the slot serves another guest.
+TEST_F(Isolation, WatchdogEndsARendererThatStopsAnswering) {
+  host::HostOptions o = isolated(2);
+  o.renderer_watchdog = std::chrono::seconds(2);
+  RunningHost host(o);
+  ASSERT_TRUE(host.ok()) << host.error();
+  auto witness = ready_guest(host.address());
+  auto stuck = ready_guest(host.address());
+  ASSERT_TRUE(witness && stuck);
+  ASSERT_TRUE(renders(*stuck, 90, 1));
+  const nlohmann::json stats = host.server().stats_json();
+  ASSERT_EQ(::kill(stats["sessions"].at(1)["renderer_pid"].get<int>(), SIGSTOP), 0);
+  EXPECT_TRUE(stuck->wait_closed(std::chrono::seconds(30))) << "its guest's connection ends";
+  std::unique_ptr<TestGuest> later;
+  for (int i = 0; i < 100 && !later; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    later = ready_guest(host.address());
+  }
+  ASSERT_TRUE(later) << "its slot serves another guest (--max-guests 2)";
+  EXPECT_TRUE(renders(*later, 70, 1));
+  EXPECT_TRUE(renders(*witness, 60, 1)) << "the witness never noticed";
+  EXPECT_EQ(host.server().stats_json()["renderers"]["crashed"], 1);
+}
+
 TEST_F(Isolation, MemoryBeyondTheRendererLimitIsRefused) {
 #if CONDUIT_ASAN
   GTEST_SKIP() << "sanitizer builds set no memory limit (their shadow memory would exceed it)";

@@ -31,6 +31,8 @@ struct HostOptions {
   uint32_t max_guests = 64;       // renderer processes at once
   uint32_t max_guests_per_peer = 32;
   size_t renderer_data_bytes = 0;  // RLIMIT_DATA of a renderer; 0: twice the guest memory + 1 GiB
+  // A renderer whose main loop has not beaten for this long is killed.
+  std::chrono::milliseconds renderer_watchdog{30000};
   std::string admin;               // admin socket path; empty: none
   // Polled rings (shm:file=): a guest silent this long has gone.
   std::chrono::milliseconds ring_silence = wire::TransportOptions{}.ring_silence;
