@@ -167,22 +167,30 @@ void Server::accept_loop(wire::Listener& listener, const std::atomic<bool>& exte
   stop_.store(true);
 }
 
+// A peer at its share of handshakes gets the slot of its oldest one, which
+// is abandoned: silent connections cannot lock out the peer's next one,
+// however many it opens (evicted ones still count against the host's
+// total until their thread has ended, which is at once).
 void Server::start_handshake(std::unique_ptr<wire::PendingPeer> peer) {
   const std::string key = peer_key(peer->peer());
   std::lock_guard lock(workers_mutex_);
-  if (handshakes_total_ >= kMaxHandshakes || handshakes_[key] >= kMaxHandshakesPerPeer) {
+  if (handshakes_of(key) >= kMaxHandshakesPerPeer) evict_oldest_handshake(key);
+  if (handshakes_total_ >= kMaxHandshakes || handshakes_of(key) >= kMaxHandshakesPerPeer) {
     log_limited("refused " + peer->peer().describe() + ": too many handshakes in progress");
     return;  // destroying the pending peer closes its connection
   }
   ++handshakes_total_;
   ++handshakes_[key];
   Worker& w = workers_.emplace_back();
+  w.key = key;
+  w.handshaking = peer.get();
   w.thread = std::thread([this, &w, key, peer = std::move(peer)]() mutable {
     auto channel = peer->complete();
     {
       std::lock_guard done(workers_mutex_);
       --handshakes_total_;
-      if (--handshakes_[key] == 0) handshakes_.erase(key);
+      w.handshaking = nullptr;
+      if (!w.evicted) release_handshake(key);
     }
     if (!channel) {
       log_limited(peer->peer().describe() + ": handshake: " + channel.error().describe());
@@ -191,6 +199,27 @@ void Server::start_handshake(std::unique_ptr<wire::PendingPeer> peer) {
     }
     w.done.store(true);
   });
+}
+
+int Server::handshakes_of(const std::string& key) const {
+  auto it = handshakes_.find(key);
+  return it == handshakes_.end() ? 0 : it->second;
+}
+
+void Server::release_handshake(const std::string& key) {
+  if (--handshakes_[key] == 0) handshakes_.erase(key);
+}
+
+void Server::evict_oldest_handshake(const std::string& key) {
+  for (auto& w : workers_) {  // oldest first
+    if (w.handshaking && !w.evicted && w.key == key) {
+      w.evicted = true;
+      w.handshaking->abandon();
+      release_handshake(key);
+      log_limited(w.handshaking->peer().describe() + ": handshake abandoned for a newer one of " + key);
+      return;
+    }
+  }
 }
 
 void Server::send_input(comp::SurfaceKey key, const comp::InputEvent& event) {

@@ -1,7 +1,7 @@
 // The supervisor's doors: the host shuts down with a handshake in progress
 // (the handshake ends at its deadline and the host after it, however silent
-// the peer), and an accept loop out of descriptors waits for some instead
-// of spinning.
+// the peer), an accept loop out of descriptors waits for some instead of
+// spinning, and silent connections cannot hold every handshake of a peer.
 #include <gtest/gtest.h>
 
 #include <sys/resource.h>
@@ -103,6 +103,26 @@ TEST(Doors, AcceptingWithoutDescriptorsWaitsInsteadOfSpinning) {
   auto witness = clearing_guest(host.address());
   ASSERT_TRUE(witness) << "served once descriptors are free again";
   expect_witness_renders(*witness, 1);
+}
+
+// Silent connections of one peer hold at most its share of handshakes; a
+// new connection takes the slot of the oldest, so the peer's guest that
+// has the token is still served.
+TEST(Doors, SilentHandshakesGiveWayToANewOne) {
+  RunningHost host;
+  ASSERT_TRUE(host.ok()) << host.error();
+  std::vector<int> silent;
+  for (int i = 0; i < 16; ++i) {  // twice the share of one peer (its uid here)
+    silent.push_back(silent_connection(host.address()));
+    ASSERT_GE(silent.back(), 0);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  for (uint32_t frame = 1; frame <= 3; ++frame) {
+    auto guest = clearing_guest(host.address());
+    ASSERT_TRUE(guest) << "guest " << frame << " was refused a handshake";
+    expect_witness_renders(*guest, frame);
+  }
+  for (int fd : silent) ::close(fd);
 }
 
 }  // namespace

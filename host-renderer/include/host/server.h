@@ -71,10 +71,17 @@ class Server {
   void accept_loop(wire::Listener& listener, const std::atomic<bool>& external_stop);
   void reap_finished();
   void join_workers();
+  // Handshakes in progress; under workers_mutex_.
+  int handshakes_of(const std::string& key) const;
+  void release_handshake(const std::string& key);
+  void evict_oldest_handshake(const std::string& key);
 
   struct Worker {
     std::thread thread;
     std::atomic<bool> done{false};
+    std::string key;                           // whose share it counts against
+    wire::PendingPeer* handshaking = nullptr;  // until its handshake ended; under workers_mutex_
+    bool evicted = false;                      // abandoned, and no longer counted in handshakes_
   };
 
   HostOptions opts_;
