@@ -87,6 +87,7 @@ struct HostArgs {
   std::string token_file;
   std::string renderer_memory = "auto";
   double ring_silence = wire::TransportOptions{}.ring_silence.count() / 1000.0;
+  double renderer_watchdog = host::HostOptions{}.renderer_watchdog.count() / 1000.0;
   ViewerOptions viewers;
 };
 
@@ -108,6 +109,7 @@ int run_host(HostArgs& a) {
   }
   if (a.renderer_memory != "auto") parse_size(a.renderer_memory, &o.renderer_data_bytes);
   o.ring_silence = std::chrono::milliseconds(std::llround(a.ring_silence * 1000));
+  o.renderer_watchdog = std::chrono::milliseconds(std::llround(a.renderer_watchdog * 1000));
   // Renderers are this same program, started afresh for each guest.
   o.renderer_exe = "/proc/self/exe";
   if (o.admin.empty()) o.admin = host::admin_path(o.listen);
@@ -222,6 +224,11 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
             return s == "auto" || (parse_size(s, &v) && v > 0) ? std::string() : "expected auto or a size";
           },
           "SIZE|auto"))
+      ->capture_default_str();
+  cmd->add_option("--renderer-watchdog", args->renderer_watchdog,
+                  "Seconds a renderer process may stop answering the host (its main loop beats "
+                  "ten times a second) before it is killed and its guest's slot given back")
+      ->check(CLI::Range(1.0, 86400.0))
       ->capture_default_str();
   cmd->add_option("--ring-silence", args->ring_silence,
                   "Seconds a guest on a polled ring (shm:file=, ivshmem) may show no sign of life "

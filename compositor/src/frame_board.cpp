@@ -1,5 +1,6 @@
 #include "comp/frame_board.h"
 
+#include <fcntl.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -20,6 +21,7 @@ constexpr uint32_t kSlots = 3;
 constexpr uint32_t kFresh = 4;  // in `middle`: published and not yet taken
 constexpr uint32_t kSlotMask = 3;
 constexpr size_t kHeaderBytes = 64;
+constexpr int kSizeSeals = F_SEAL_SHRINK | F_SEAL_GROW;
 
 wire::Error sys_error(const std::string& what) {
   return wire::make_error(wire::Errc::kIo, what + ": " + std::strerror(errno));
@@ -71,9 +73,10 @@ wire::Result<std::unique_ptr<FrameBoardWriter>> FrameBoardWriter::create(FrameSi
   std::unique_ptr<FrameBoardWriter> w(new FrameBoardWriter());
   w->size_ = size;
   w->region_bytes_ = region_bytes(size);
-  w->memory_fd_ = ::memfd_create("conduit-frames", MFD_CLOEXEC);
+  w->memory_fd_ = ::memfd_create("conduit-frames", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (w->memory_fd_ < 0) return sys_error("memfd_create");
   if (::ftruncate(w->memory_fd_, static_cast<off_t>(w->region_bytes_)) != 0) return sys_error("frame board size");
+  if (::fcntl(w->memory_fd_, F_ADD_SEALS, kSizeSeals | F_SEAL_SEAL) != 0) return sys_error("seal frame board");
   void* p = ::mmap(nullptr, w->region_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, w->memory_fd_, 0);
   if (p == MAP_FAILED) return sys_error("map frame board");
   w->region_ = new (p) BoardRegion{kMagic, size.width, size.height, {1}};
@@ -110,6 +113,12 @@ wire::Result<std::unique_ptr<FrameBoardReader>> FrameBoardReader::adopt(int memo
   r->size_ = size;
   if (!valid(size)) return wire::make_error(wire::Errc::kBadValue, "frame board of an impossible size");
   r->region_bytes_ = region_bytes(size);
+  // Its writer may be a renderer taken over: only a board that nobody can
+  // shrink any more is mapped (a shrunk mapping faults its reader, SIGBUS).
+  const int seals = ::fcntl(memory_fd, F_GET_SEALS);
+  if (seals < 0 || (seals & kSizeSeals) != kSizeSeals) {
+    return wire::make_error(wire::Errc::kBadValue, "frame board not sealed at its size");
+  }
   struct stat st {};
   if (::fstat(memory_fd, &st) != 0) return sys_error("frame board");
   if (static_cast<uint64_t>(st.st_size) < r->region_bytes_) {

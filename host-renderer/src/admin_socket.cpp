@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <thread>
 
 #include "wire/local_socket.h"
 
@@ -48,7 +50,12 @@ void AdminSocket::serve(const std::atomic<bool>& stop, const std::function<std::
     pollfd p{fd_, POLLIN, 0};
     if (::poll(&p, 1, kPollMs) <= 0) continue;
     int client = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-    if (client < 0) continue;
+    if (client < 0) {
+      // Out of descriptors: the connection stays queued and poll says so at
+      // once; wait instead of spinning until some are freed.
+      if (errno == EMFILE || errno == ENFILE) std::this_thread::sleep_for(std::chrono::milliseconds(kPollMs));
+      continue;
+    }
     if (wire::peer_is_owner(client)) write_answer(client, answer() + "\n");
     ::close(client);
   }

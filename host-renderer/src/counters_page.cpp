@@ -1,5 +1,6 @@
 #include "counters_page.h"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -24,9 +25,13 @@ void* map_page(int fd) {
 }  // namespace
 
 wire::Result<std::unique_ptr<SharedCounters>> SharedCounters::create() {
-  int fd = ::memfd_create("conduit-counters", MFD_CLOEXEC);
+  int fd = ::memfd_create("conduit-counters", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   if (fd < 0) return sys_error("memfd_create");
-  void* p = ::ftruncate(fd, kPageBytes) == 0 ? map_page(fd) : nullptr;
+  // Sealed at its size before the renderer sees it: a renderer that could
+  // shrink the page would make the supervisor's next read fault (SIGBUS).
+  const bool sized = ::ftruncate(fd, kPageBytes) == 0 &&
+                     ::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) == 0;
+  void* p = sized ? map_page(fd) : nullptr;
   if (!p) {
     auto e = sys_error("counters page");
     ::close(fd);

@@ -17,6 +17,7 @@ struct CountersPage {
   Counters counters;                      // of every session the renderer ran
   std::atomic<uint64_t> memory_bytes{0};  // held now against --max-guest-memory
   std::atomic<uint32_t> guest_pid{0};
+  std::atomic<uint64_t> heartbeat{0};  // counted up by the renderer's main loop, for the watchdog
 };
 static_assert(std::atomic<uint64_t>::is_always_lock_free);
 

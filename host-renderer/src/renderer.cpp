@@ -125,6 +125,7 @@ class Renderer {
     registry_.sum(page.counters, memory, pid);
     page.memory_bytes.store(memory, std::memory_order_relaxed);
     page.guest_pid.store(pid, std::memory_order_relaxed);
+    page.heartbeat.fetch_add(1, std::memory_order_relaxed);
   }
 
   int control_;
@@ -141,7 +142,8 @@ class Renderer {
   std::list<std::thread> threads_;  // last: joined before the rest goes
 };
 
-// Reads the configuration, opens the display and confines the process.
+// Reads the configuration, confines the process around opening the display
+// (sandbox.h).
 wire::Result<std::unique_ptr<Renderer>> start(int control_fd) {
   auto msg = receive_control(control_fd, std::nullopt);
   if (!msg) return msg.error();
@@ -153,10 +155,11 @@ wire::Result<std::unique_ptr<Renderer>> start(int control_fd) {
   if (!counters) return counters.error();
   auto config = config_from_json(msg->body);
   if (!config) return config.error();
+  auto files_confined = confine_process();
+  if (!files_confined) return files_confined.error();
   auto display = EglDisplay::open(config->display);
   if (!display) return display.error();
-  WIRE_TRY(apply_rlimits(config->sandbox));
-  WIRE_TRY(apply_seccomp());
+  WIRE_TRY(confine_calls(config->sandbox, *files_confined));
   WIRE_TRY(send_control(control_fd, ControlMsg::kReady, to_json((*display)->info())));
   return std::make_unique<Renderer>(control_fd, std::move(*config), std::move(*display),
                                     std::move(*counters));

@@ -1,15 +1,20 @@
 #include "renderer_process.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <string>
+#include <vector>
 
 #include "control_socket.h"
+#include "renderer_environment.h"
 
 extern char** environ;
 
@@ -26,11 +31,26 @@ wire::Result<pid_t> start_process(const std::string& exe, int child_end) {
   posix_spawn_file_actions_init(&actions);
   // dup2 onto fd 3 clears close-on-exec there (also when it already is fd 3).
   posix_spawn_file_actions_adddup2(&actions, child_end, kChildControlFd);
+  // Nothing else of the supervisor's: no terminal to read, and no descriptor
+  // that something opened without close-on-exec.
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addclosefrom_np(&actions, kChildControlFd + 1);
+  // A session of its own: no controlling terminal, so a terminal it holds
+  // as stderr cannot be typed into (TIOCSTI) and the terminal's signals
+  // (^C) reach only the supervisor, which ends renderers in order.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
   const std::string fd_text = std::to_string(kChildControlFd);
   char* argv[] = {const_cast<char*>(exe.c_str()), const_cast<char*>("renderer"),
                   const_cast<char*>("--control-fd"), const_cast<char*>(fd_text.c_str()), nullptr};
+  std::vector<std::string> env = renderer_environment(environ);
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv, environ);
+  int rc = posix_spawn(&pid, exe.c_str(), &actions, &attr, argv, envp.data());
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) return make_error(Errc::kIo, "start renderer " + exe + ": " + strerror(rc));
   return pid;
@@ -55,12 +75,23 @@ wire::Result<std::unique_ptr<RendererProcess>> RendererProcess::spawn(const std:
   return r;
 }
 
+RendererProcess::RendererProcess(pid_t pid, int control, std::unique_ptr<SharedCounters> counters)
+    : pid_(pid),
+      pidfd_(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0))),
+      control_(control),
+      counters_(std::move(counters)) {}
+
 RendererProcess::~RendererProcess() {
   if (status_ == -1) {
     ::kill(pid_, SIGKILL);
     ::waitpid(pid_, &status_, 0);
   }
+  if (pidfd_ >= 0) ::close(pidfd_);
   ::close(control_);
+}
+
+void RendererProcess::kill() {
+  if (pidfd_ >= 0) (void)::syscall(SYS_pidfd_send_signal, pidfd_, SIGKILL, nullptr, 0);
 }
 
 wire::Result<RendererInfo> RendererProcess::wait_ready(std::chrono::milliseconds timeout) {

@@ -39,15 +39,18 @@ class RendererProcess {
   void send_input(const nlohmann::json& event);
   // Asks it to end its sessions and exit (closes the control socket's writing side).
   void stop();
+  // Ends it at once (SIGKILL), also once it is reaped: the signal goes
+  // through a pidfd, never to a process that took its number since.
+  void kill();
 
   pid_t pid() const { return pid_; }
   CountersPage& counters() { return counters_->page(); }
 
  private:
-  RendererProcess(pid_t pid, int control, std::unique_ptr<SharedCounters> counters)
-      : pid_(pid), control_(control), counters_(std::move(counters)) {}
+  RendererProcess(pid_t pid, int control, std::unique_ptr<SharedCounters> counters);
 
   pid_t pid_;
+  int pidfd_;  // -1 where the kernel has no pidfds (before Linux 5.3)
   int control_;
   std::unique_ptr<SharedCounters> counters_;
   int status_ = -1;  // once reaped

@@ -1,5 +1,8 @@
-// Confining a renderer process once its display is open: resource limits and
-// a seccomp-bpf filter (docs/host-processes.md says what is refused and why).
+// Confining a renderer process (docs/host.md, "Threat model", says what a
+// renderer taken over through its driver can still reach, and the test that
+// shows each). In two steps around opening the display: what binds threads
+// comes before the driver starts any, the system call filter after the
+// driver has done what only start-up needs.
 #pragma once
 
 #include <cstddef>
@@ -13,9 +16,14 @@ struct SandboxLimits {
   size_t open_files = 1024;
 };
 
-wire::Status apply_rlimits(const SandboxLimits& limits);
-// PR_SET_NO_NEW_PRIVS, Landlock where the kernel has it (files written only
-// on the GPU's device nodes) and the system call filter; irreversible.
-wire::Status apply_seccomp();
+// While the process has one thread: not dumpable (no core files, no
+// tracing by the host's user), PR_SET_NO_NEW_PRIVS, no capabilities, and
+// files, TCP, signals and abstract sockets confined by Landlock where the
+// kernel has it (landlock.h). Irreversible. Returns whether Landlock now
+// confines the files it opens.
+wire::Result<bool> confine_process();
+// Once the display is open: resource limits and the system call filter
+// (syscall_filter.h), on every thread. Irreversible.
+wire::Status confine_calls(const SandboxLimits& limits, bool files_confined);
 
 }  // namespace host

@@ -3,6 +3,7 @@
 #include "host/address.h"
 #include "host/admin_socket.h"
 #include "host/log.h"
+#include "shared_memory_faults.h"
 #include "supervisor.h"
 
 namespace host {
@@ -12,6 +13,7 @@ using wire::make_error;
 
 namespace {
 constexpr auto kAcceptPoll = std::chrono::milliseconds(100);
+constexpr auto kAcceptBackOff = std::chrono::milliseconds(100);
 constexpr int kMaxHandshakes = 64;
 constexpr int kMaxHandshakesPerPeer = 8;
 
@@ -43,6 +45,7 @@ SupervisorOptions supervisor_options(const HostOptions& opts) {
   s.renderer_exe = opts.renderer_exe;
   s.max_guests = opts.max_guests;
   s.max_guests_per_peer = opts.max_guests_per_peer;
+  s.watchdog = opts.renderer_watchdog;
   s.compositor = opts.compositor;
   RendererConfig& r = s.renderer;
   r.viewers = opts.compositor != nullptr;
@@ -62,6 +65,7 @@ SupervisorOptions supervisor_options(const HostOptions& opts) {
 Server::Server() = default;
 
 wire::Result<std::unique_ptr<Server>> Server::create(const HostOptions& opts) {
+  survive_shrunk_shared_memory();
   std::unique_ptr<Server> s(new Server());
   s->opts_ = opts;
   if (s->opts_.listen.empty()) s->opts_.listen.push_back(default_socket_address());
@@ -95,11 +99,20 @@ wire::Result<std::unique_ptr<Server>> Server::create(const HostOptions& opts) {
 
 Server::~Server() {
   stop_.store(true);
-  std::lock_guard lock(workers_mutex_);
-  for (auto& w : workers_) {
+  join_workers();
+  supervisor_.reset();
+}
+
+void Server::join_workers() {
+  std::list<Worker> all;
+  {
+    std::lock_guard lock(workers_mutex_);
+    all.splice(all.end(), workers_);
+  }
+  // Joined without the lock: a handshake in progress takes it to finish.
+  for (auto& w : all) {
     if (w.thread.joinable()) w.thread.join();
   }
-  supervisor_.reset();
 }
 
 const RendererInfo& Server::info() const { return display_ ? display_->info() : supervisor_->info(); }
@@ -131,11 +144,7 @@ void Server::run(const std::atomic<bool>& stop) {
   for (auto& t : acceptors) t.join();
   stop_.store(true);
   if (supervisor_) supervisor_->stop_all();
-  std::lock_guard lock(workers_mutex_);
-  for (auto& w : workers_) {
-    if (w.thread.joinable()) w.thread.join();
-  }
-  workers_.clear();
+  join_workers();
 }
 
 // The accepting thread only accepts: handshakes (authentication, TLS,
@@ -146,7 +155,11 @@ void Server::accept_loop(wire::Listener& listener, const std::atomic<bool>& exte
     reap_finished();
     auto peer = listener.accept_peer(kAcceptPoll);
     if (!peer) {
-      if (peer.error().code != Errc::kTimeout) log_limited(listener.describe() + ": accept: " + peer.error().describe());
+      if (peer.error().code == Errc::kTimeout) continue;
+      log_limited(listener.describe() + ": accept: " + peer.error().describe());
+      // Out of descriptors (EMFILE, ENFILE) or memory: the connection stays
+      // queued and accepting again at once fails again; wait for some to free.
+      std::this_thread::sleep_for(kAcceptBackOff);
       continue;
     }
     start_handshake(std::move(*peer));
@@ -154,22 +167,30 @@ void Server::accept_loop(wire::Listener& listener, const std::atomic<bool>& exte
   stop_.store(true);
 }
 
+// A peer at its share of handshakes gets the slot of its oldest one, which
+// is abandoned: silent connections cannot lock out the peer's next one,
+// however many it opens (evicted ones still count against the host's
+// total until their thread has ended, which is at once).
 void Server::start_handshake(std::unique_ptr<wire::PendingPeer> peer) {
   const std::string key = peer_key(peer->peer());
   std::lock_guard lock(workers_mutex_);
-  if (handshakes_total_ >= kMaxHandshakes || handshakes_[key] >= kMaxHandshakesPerPeer) {
+  if (handshakes_of(key) >= kMaxHandshakesPerPeer) evict_oldest_handshake(key);
+  if (handshakes_total_ >= kMaxHandshakes || handshakes_of(key) >= kMaxHandshakesPerPeer) {
     log_limited("refused " + peer->peer().describe() + ": too many handshakes in progress");
     return;  // destroying the pending peer closes its connection
   }
   ++handshakes_total_;
   ++handshakes_[key];
   Worker& w = workers_.emplace_back();
+  w.key = key;
+  w.handshaking = peer.get();
   w.thread = std::thread([this, &w, key, peer = std::move(peer)]() mutable {
     auto channel = peer->complete();
     {
       std::lock_guard done(workers_mutex_);
       --handshakes_total_;
-      if (--handshakes_[key] == 0) handshakes_.erase(key);
+      w.handshaking = nullptr;
+      if (!w.evicted) release_handshake(key);
     }
     if (!channel) {
       log_limited(peer->peer().describe() + ": handshake: " + channel.error().describe());
@@ -178,6 +199,27 @@ void Server::start_handshake(std::unique_ptr<wire::PendingPeer> peer) {
     }
     w.done.store(true);
   });
+}
+
+int Server::handshakes_of(const std::string& key) const {
+  auto it = handshakes_.find(key);
+  return it == handshakes_.end() ? 0 : it->second;
+}
+
+void Server::release_handshake(const std::string& key) {
+  if (--handshakes_[key] == 0) handshakes_.erase(key);
+}
+
+void Server::evict_oldest_handshake(const std::string& key) {
+  for (auto& w : workers_) {  // oldest first
+    if (w.handshaking && !w.evicted && w.key == key) {
+      w.evicted = true;
+      w.handshaking->abandon();
+      release_handshake(key);
+      log_limited(w.handshaking->peer().describe() + ": handshake abandoned for a newer one of " + key);
+      return;
+    }
+  }
 }
 
 void Server::send_input(comp::SurfaceKey key, const comp::InputEvent& event) {

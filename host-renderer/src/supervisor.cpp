@@ -1,5 +1,8 @@
 #include "supervisor.h"
 
+#include <algorithm>
+#include <chrono>
+
 #include "host/log.h"
 
 namespace host {
@@ -10,6 +13,7 @@ constexpr auto kRendererStart = std::chrono::seconds(30);
 constexpr auto kRetryAfterFailure = std::chrono::seconds(1);
 constexpr auto kRelayPoll = std::chrono::milliseconds(100);
 constexpr auto kRelaxed = std::memory_order_relaxed;
+constexpr auto kWatchdogPeriod = std::chrono::milliseconds(1000);
 
 void log_guest(const char* fmt, const std::string& a, const std::string& b) {
   uint64_t dropped = 0;
@@ -34,6 +38,7 @@ void relay(wire::Channel& from, wire::Channel& to) {
 wire::Result<std::unique_ptr<Supervisor>> Supervisor::create(SupervisorOptions opts) {
   std::unique_ptr<Supervisor> s(new Supervisor(std::move(opts)));
   s->spare_keeper_ = std::thread([p = s.get()] { p->keep_spare(); });
+  s->watchdog_ = std::thread([p = s.get()] { p->watch_heartbeats(); });
   std::unique_lock lock(s->mutex_);
   s->changed_.wait(lock, [&] { return s->spare_ || s->first_failure_; });
   if (s->first_failure_) return *s->first_failure_;  // the keeper has ended
@@ -219,6 +224,37 @@ void Supervisor::send_input(comp::SurfaceKey key, const comp::InputEvent& e) {
   }
 }
 
+// A renderer whose main loop no longer beats (stopped, deadlocked, or
+// busy where it should answer the supervisor) would hold its guest's slot
+// for ever: after opts_.watchdog it is killed, and watch() accounts for it
+// as for any renderer that ended abnormally.
+void Supervisor::watch_heartbeats() {
+  const auto period = std::min<std::chrono::milliseconds>(kWatchdogPeriod, opts_.watchdog / 4);
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    changed_.wait_for(lock, period, [&] { return stopping_; });
+    const auto now = std::chrono::steady_clock::now();
+    for (auto& g : guests_) {
+      if (!g.done.load()) check_heartbeat(g, now);
+    }
+  }
+}
+
+void Supervisor::check_heartbeat(Guest& g, std::chrono::steady_clock::time_point now) {
+  const uint64_t beat = g.renderer->counters().heartbeat.load(kRelaxed);
+  if (beat != g.last_beat) {
+    g.last_beat = beat;
+    g.beat_seen = now;
+    return;
+  }
+  if (g.killed || now - g.beat_seen < opts_.watchdog) return;
+  g.killed = true;
+  log_guest("session %s: renderer stopped answering for %s; killed",
+            std::to_string(g.id) + " (" + g.description + ")",
+            std::to_string(std::chrono::duration_cast<std::chrono::seconds>(now - g.beat_seen).count()) + " s");
+  g.renderer->kill();
+}
+
 void Supervisor::reap() {
   std::list<Guest> ended;
   {
@@ -276,6 +312,7 @@ void Supervisor::stop_all() {
     changed_.notify_all();
     for (auto& g : guests_) g.renderer->stop();
   }
+  if (watchdog_.joinable()) watchdog_.join();
   // The keeper, which started every renderer, returns once they all ended.
   if (spare_keeper_.joinable()) spare_keeper_.join();
   reap();

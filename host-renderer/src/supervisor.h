@@ -28,6 +28,9 @@ struct SupervisorOptions {
   uint32_t max_guests = 64;           // live renderer processes
   uint32_t max_guests_per_peer = 32;  // of one peer identity (when known)
   comp::Compositor* compositor = nullptr;  // host viewers, if any
+  // A renderer whose main loop has not beaten (CountersPage::heartbeat)
+  // for this long is killed, and its guest's slot given back.
+  std::chrono::milliseconds watchdog{30000};
 };
 
 class Supervisor {
@@ -58,6 +61,9 @@ class Supervisor {
     std::thread monitor;
     std::set<uint32_t> shown;  // surfaces given to the compositor; by the monitor only
     std::atomic<bool> done{false};
+    uint64_t last_beat = 0;  // the watchdog's, under mutex_
+    std::chrono::steady_clock::time_point beat_seen = std::chrono::steady_clock::now();
+    bool killed = false;
   };
 
   explicit Supervisor(SupervisorOptions opts) : opts_(std::move(opts)) {}
@@ -70,6 +76,8 @@ class Supervisor {
   void show_surface(Guest& g, ControlMessage& msg);
   void on_renderer_message(Guest& g, ControlMessage& msg);
   void reap();
+  void watch_heartbeats();
+  void check_heartbeat(Guest& g, std::chrono::steady_clock::time_point now);  // under mutex_
 
   SupervisorOptions opts_;
   RendererInfo info_;
@@ -87,6 +95,7 @@ class Supervisor {
   Counters finished_;
   std::list<Guest> guests_;
   std::thread spare_keeper_;  // starts every renderer
+  std::thread watchdog_;
 };
 
 }  // namespace host

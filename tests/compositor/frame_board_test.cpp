@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <span>
+#include <string>
 #include <vector>
 
 namespace comp {
@@ -76,6 +80,34 @@ TEST(FrameBoard, SizesThatDoNotMatchAreRefused) {
   EXPECT_FALSE(FrameBoardReader::adopt(::dup((*w)->memory_fd()), ::dup((*w)->doorbell_fd()), FrameSize{0, 8}));
   EXPECT_FALSE(FrameBoardWriter::create(FrameSize{0, 1}));
   EXPECT_FALSE(FrameBoardWriter::create(FrameSize{FrameBoardWriter::kMaxSide + 1, 1}));
+}
+
+// The supervisor maps boards that renderers made: one a renderer could
+// still shrink would make the supervisor's next read of it fault (SIGBUS).
+TEST(FrameBoard, BoardsThatCouldShrinkAreRefused) {
+  const FrameSize size{16, 16};
+  auto w = FrameBoardWriter::create(size);
+  ASSERT_TRUE(w);
+  auto r = reader_of(**w, size);
+  ASSERT_TRUE(r);
+  EXPECT_NE(::ftruncate((*w)->memory_fd(), 0), 0) << "the writer's board is sealed at its size";
+  EXPECT_EQ(errno, EPERM);
+  EXPECT_NE(::ftruncate((*w)->memory_fd(), 1 << 30), 0) << "nor can it grow";
+  std::span<const std::byte> px;
+  FrameStamp stamp{};
+  (*w)->publish(filled(size, 7), 1);
+  EXPECT_TRUE(r->take(&px, &stamp)) << "the reader still reads it";
+
+  // A board of the right size and contents, but unsealed.
+  const int unsealed = ::memfd_create("unsealed-board", MFD_CLOEXEC);
+  ASSERT_GE(unsealed, 0);
+  std::vector<std::byte> copy(1 << 16);
+  const ssize_t n = ::pread((*w)->memory_fd(), copy.data(), copy.size(), 0);
+  ASSERT_GT(n, 0);
+  ASSERT_EQ(::pwrite(unsealed, copy.data(), static_cast<size_t>(n), 0), n);
+  auto refused = FrameBoardReader::adopt(unsealed, ::dup((*w)->doorbell_fd()), size);
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().describe().find("sealed"), std::string::npos) << refused.error().describe();
 }
 
 TEST(FrameBoard, ScribbledSlotIndexIsIgnored) {

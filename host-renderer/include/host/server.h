@@ -31,6 +31,8 @@ struct HostOptions {
   uint32_t max_guests = 64;       // renderer processes at once
   uint32_t max_guests_per_peer = 32;
   size_t renderer_data_bytes = 0;  // RLIMIT_DATA of a renderer; 0: twice the guest memory + 1 GiB
+  // A renderer whose main loop has not beaten for this long is killed.
+  std::chrono::milliseconds renderer_watchdog{30000};
   std::string admin;               // admin socket path; empty: none
   // Polled rings (shm:file=): a guest silent this long has gone.
   std::chrono::milliseconds ring_silence = wire::TransportOptions{}.ring_silence;
@@ -68,10 +70,18 @@ class Server {
   void serve(std::unique_ptr<wire::Channel> channel, const std::string& peer);
   void accept_loop(wire::Listener& listener, const std::atomic<bool>& external_stop);
   void reap_finished();
+  void join_workers();
+  // Handshakes in progress; under workers_mutex_.
+  int handshakes_of(const std::string& key) const;
+  void release_handshake(const std::string& key);
+  void evict_oldest_handshake(const std::string& key);
 
   struct Worker {
     std::thread thread;
     std::atomic<bool> done{false};
+    std::string key;                           // whose share it counts against
+    wire::PendingPeer* handshaking = nullptr;  // until its handshake ended; under workers_mutex_
+    bool evicted = false;                      // abandoned, and no longer counted in handshakes_
   };
 
   HostOptions opts_;

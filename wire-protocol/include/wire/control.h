@@ -155,6 +155,7 @@ enum class Fault : uint32_t {
   kAllocate = 5,    // tries to allocate and touch `bytes`; replies 0 or ENOMEM
   kFork = 6,        // tries to start a process; replies its errno
   kWriteFile = 7,   // tries to open /tmp/conduit-fault-write-UID for writing; replies its errno
+  kForbidden = 8,   // tries forbidden thing number `bytes` (the host's list); replies its errno
 };
 
 struct TestFault {

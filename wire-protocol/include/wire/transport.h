@@ -83,6 +83,9 @@ class PendingPeer {
   virtual ~PendingPeer() = default;
   virtual const PeerIdentity& peer() const = 0;
   virtual Result<std::unique_ptr<Channel>> complete() = 0;
+  // From any thread: a complete() in progress (or to come) fails soon, so
+  // that a silent peer's slot can go to another. No-op where unsupported.
+  virtual void abandon() {}
 };
 
 class Listener {

@@ -1,0 +1,16 @@
+// The renderer's system call filter: an allow list of what a renderer
+// serving guests calls on Mesa (llvmpipe, lavapipe) and NVIDIA's driver,
+// measured; everything else fails with EPERM (named on stderr where the
+// SIGSYS handler of refused_calls.h is installed).
+#pragma once
+
+#include "wire/result.h"
+
+namespace host {
+
+// Loads the filter on every thread of the process; irreversible. Needs
+// PR_SET_NO_NEW_PRIVS. `files_confined`: Landlock limits what the process
+// opens (otherwise the filter refuses every open that could write).
+wire::Status load_syscall_filter(bool files_confined);
+
+}  // namespace host
