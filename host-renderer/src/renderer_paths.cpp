@@ -31,6 +31,10 @@ constexpr const char* kPathVariables[] = {
     "__EGL_VENDOR_LIBRARY_DIRS", "XDG_DATA_DIRS",
 };
 
+// Sanitizer builds: the suppressions files the sanitizers' options name,
+// which LeakSanitizer reads when it checks, at exit.
+constexpr const char* kSanitizerVariables[] = {"ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"};
+
 void add_listed(std::vector<std::string>& out, std::string_view list) {
   while (!list.empty()) {
     const size_t end = list.find(':');
@@ -40,12 +44,25 @@ void add_listed(std::vector<std::string>& out, std::string_view list) {
   }
 }
 
+// "name=value:suppressions=PATH:...": the PATH.
+void add_suppressions(std::vector<std::string>& out, std::string_view options) {
+  constexpr std::string_view kKey = "suppressions=";
+  for (size_t at = options.find(kKey); at != std::string_view::npos; at = options.find(kKey, at + 1)) {
+    if (at > 0 && options[at - 1] != ':') continue;
+    const std::string_view rest = options.substr(at + kKey.size());
+    add_listed(out, rest.substr(0, rest.find(':')));
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> readable_paths() {
   std::vector<std::string> paths(std::begin(kReadable), std::end(kReadable));
   for (const char* name : kPathVariables) {
     if (const char* value = std::getenv(name)) add_listed(paths, value);
+  }
+  for (const char* name : kSanitizerVariables) {
+    if (const char* value = std::getenv(name)) add_suppressions(paths, value);
   }
   return paths;
 }
