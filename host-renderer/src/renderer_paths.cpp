@@ -47,7 +47,8 @@ void add_listed(std::vector<std::string>& out, std::string_view list) {
 // "name=value:suppressions=PATH:...": the PATH.
 void add_suppressions(std::vector<std::string>& out, std::string_view options) {
   constexpr std::string_view kKey = "suppressions=";
-  for (size_t at = options.find(kKey); at != std::string_view::npos; at = options.find(kKey, at + 1)) {
+  for (size_t at = options.find(kKey); at != std::string_view::npos;
+       at = options.find(kKey, at + 1)) {
     if (at > 0 && options[at - 1] != ':') continue;
     const std::string_view rest = options.substr(at + kKey.size());
     add_listed(out, rest.substr(0, rest.find(':')));
@@ -71,7 +72,9 @@ std::vector<std::string> gpu_device_paths() {
   std::vector<std::string> paths = {"/dev/dri", "/dev/null"};
   if (DIR* d = ::opendir("/dev")) {
     while (dirent* e = ::readdir(d)) {
-      if (std::string_view(e->d_name).starts_with("nvidia")) paths.push_back(std::string("/dev/") + e->d_name);
+      if (std::string_view(e->d_name).starts_with("nvidia")) {
+        paths.push_back(std::string("/dev/") + e->d_name);
+      }
     }
     ::closedir(d);
   }

@@ -5,10 +5,9 @@
 // must carry on. From the outside: what a renderer process holds (its
 // capabilities, filter, environment), and memory shared with the
 // supervisor that someone shrinks.
-#include <gtest/gtest.h>
-
 #include <dirent.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -105,27 +104,52 @@ TEST_P(SandboxRefusesEscape, AndEveryoneElseCarriesOn) {
   const uint32_t err = fault(*attacker_, wire::Fault::kForbidden, GetParam());
   EXPECT_TRUE(err == EPERM || err == EACCES)
       << "attempt " << GetParam() << " answered "
-      << (err == 0 ? "success" : err == ~0u ? "nothing" : std::strerror(static_cast<int>(err)));
+      << (err == 0     ? "success"
+          : err == ~0u ? "nothing"
+                       : std::strerror(static_cast<int>(err)));
   EXPECT_TRUE(renders(*attacker_, 120, GetParam())) << "the attacker's renderer carries on";
   expect_supervisor_unharmed(GetParam());
 }
 
 // Test names, in the order of forbidden_attempts.h.
 constexpr const char* kAttemptNames[] = {
-    "SignalSupervisor", "QueueSignalSupervisor", "SignalEveryone", "PidfdOfSupervisor",
-    "ProcDirOfSupervisor", "LimitsOfSupervisor", "SupervisorEnvironment", "SupervisorMemory",
-    "TraceSupervisor", "ReadShadow", "ReadHostFile", "WriteHostFile", "CreateFile", "Mount", "Fsopen",
-    "OpenTree", "RegainCapabilities", "UserNamespace", "InetSocket", "UnixSocket", "Execute",
-    "Bpf", "ShrinkCountersPage",
+    "SignalSupervisor",
+    "QueueSignalSupervisor",
+    "SignalEveryone",
+    "PidfdOfSupervisor",
+    "ProcDirOfSupervisor",
+    "LimitsOfSupervisor",
+    "SupervisorEnvironment",
+    "SupervisorMemory",
+    "TraceSupervisor",
+    "ReadShadow",
+    "ReadHostFile",
+    "WriteHostFile",
+    "CreateFile",
+    "Mount",
+    "Fsopen",
+    "OpenTree",
+    "RegainCapabilities",
+    "UserNamespace",
+    "InetSocket",
+    "UnixSocket",
+    "Execute",
+    "Bpf",
+    "ShrinkCountersPage",
 };
 static_assert(std::size(kAttemptNames) == host::kForbiddenCount);
 
 INSTANTIATE_TEST_SUITE_P(Attempts, SandboxRefusesEscape,
-                         ::testing::Range(static_cast<uint32_t>(Forbidden::kSignalSupervisor), host::kForbiddenCount + 1),
-                         [](const ::testing::TestParamInfo<uint32_t>& info) { return kAttemptNames[info.param - 1]; });
+                         ::testing::Range(static_cast<uint32_t>(Forbidden::kSignalSupervisor),
+                                          host::kForbiddenCount + 1),
+                         [](const ::testing::TestParamInfo<uint32_t>& info) {
+                           return kAttemptNames[info.param - 1];
+                         });
 
 TEST_F(Sandbox, HostFileKeptItsContents) {
-  EXPECT_NE(fault(*attacker_, wire::Fault::kForbidden, static_cast<uint64_t>(Forbidden::kWriteHostFile)), 0u);
+  EXPECT_NE(
+      fault(*attacker_, wire::Fault::kForbidden, static_cast<uint64_t>(Forbidden::kWriteHostFile)),
+      0u);
   EXPECT_EQ(read_text(host_file()), "original");
 }
 
@@ -156,7 +180,8 @@ TEST_F(Sandbox, EveryThreadIsFilteredAndHoldsNoCapability) {
     SCOPED_TRACE(std::string("thread ") + e->d_name);
     EXPECT_EQ(s["Seccomp"], "2") << "a system call filter";
     EXPECT_EQ(s["NoNewPrivs"], "1");
-    for (const char* set : {"CapInh", "CapPrm", "CapEff", "CapAmb"}) EXPECT_EQ(s[set], "0000000000000000") << set;
+    for (const char* set : {"CapInh", "CapPrm", "CapEff", "CapAmb"})
+      EXPECT_EQ(s[set], "0000000000000000") << set;
     // Only a privileged host can empty the bounding set; it then must.
     if (::geteuid() == 0) {
       EXPECT_EQ(s["CapBnd"], "0000000000000000");
