@@ -45,7 +45,8 @@ wire::Status drop_capabilities() {
   if (::syscall(SYS_capset, &none.header, none.data) != 0) return fail("capset");
   CapabilitySets now;
   if (::syscall(SYS_capget, &now.header, now.data) != 0) return fail("capget");
-  if (any_left(now)) return wire::make_error(wire::Errc::kIo, "capabilities left after dropping them");
+  if (any_left(now))
+    return wire::make_error(wire::Errc::kIo, "capabilities left after dropping them");
   return {};
 }
 

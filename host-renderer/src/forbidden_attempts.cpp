@@ -138,9 +138,12 @@ uint32_t try_forbidden(Forbidden what) {
   const std::string proc = "/proc/" + std::to_string(supervisor);
   const std::string host_file = "/tmp/conduit-fault-write-" + std::to_string(::getuid());
   switch (what) {
-    case Forbidden::kSignalSupervisor: return result(::kill(supervisor, SIGCONT));
-    case Forbidden::kQueueSignalSupervisor: return queue_signal(supervisor);
-    case Forbidden::kSignalEveryone: return result(::kill(-1, 0));
+    case Forbidden::kSignalSupervisor:
+      return result(::kill(supervisor, SIGCONT));
+    case Forbidden::kQueueSignalSupervisor:
+      return queue_signal(supervisor);
+    case Forbidden::kSignalEveryone:
+      return result(::kill(-1, 0));
     case Forbidden::kPidfdOfSupervisor:
       return signal_through(static_cast<int>(::syscall(SYS_pidfd_open, supervisor, 0)));
     case Forbidden::kProcDirOfSupervisor:
@@ -149,23 +152,40 @@ uint32_t try_forbidden(Forbidden what) {
       rlimit old{};
       return result(::prlimit(supervisor, RLIMIT_NOFILE, nullptr, &old));
     }
-    case Forbidden::kSupervisorEnvironment: return read_file(proc + "/environ");
-    case Forbidden::kSupervisorMemory: return read_memory(supervisor);
-    case Forbidden::kTraceSupervisor: return trace(supervisor);
-    case Forbidden::kReadShadow: return read_file("/etc/shadow");
-    case Forbidden::kReadHostFile: return read_file(host_file);
-    case Forbidden::kWriteHostFile: return write_file(host_file);
-    case Forbidden::kCreateFile: return create_file();
-    case Forbidden::kMount: return mount_tmpfs();
-    case Forbidden::kFsopen: return closed_after(::syscall(SYS_fsopen, "tmpfs", 0));
-    case Forbidden::kOpenTree: return closed_after(::syscall(SYS_open_tree, AT_FDCWD, "/", 1 /* OPEN_TREE_CLONE */));
-    case Forbidden::kRegainCapabilities: return regain_capabilities();
-    case Forbidden::kUserNamespace: return result(::unshare(CLONE_NEWUSER));
-    case Forbidden::kInetSocket: return closed_after(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
-    case Forbidden::kUnixSocket: return closed_after(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-    case Forbidden::kExecute: return execute();
-    case Forbidden::kBpf: return create_bpf_map();
-    case Forbidden::kShrinkCountersPage: return shrink_counters_page();
+    case Forbidden::kSupervisorEnvironment:
+      return read_file(proc + "/environ");
+    case Forbidden::kSupervisorMemory:
+      return read_memory(supervisor);
+    case Forbidden::kTraceSupervisor:
+      return trace(supervisor);
+    case Forbidden::kReadShadow:
+      return read_file("/etc/shadow");
+    case Forbidden::kReadHostFile:
+      return read_file(host_file);
+    case Forbidden::kWriteHostFile:
+      return write_file(host_file);
+    case Forbidden::kCreateFile:
+      return create_file();
+    case Forbidden::kMount:
+      return mount_tmpfs();
+    case Forbidden::kFsopen:
+      return closed_after(::syscall(SYS_fsopen, "tmpfs", 0));
+    case Forbidden::kOpenTree:
+      return closed_after(::syscall(SYS_open_tree, AT_FDCWD, "/", 1 /* OPEN_TREE_CLONE */));
+    case Forbidden::kRegainCapabilities:
+      return regain_capabilities();
+    case Forbidden::kUserNamespace:
+      return result(::unshare(CLONE_NEWUSER));
+    case Forbidden::kInetSocket:
+      return closed_after(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    case Forbidden::kUnixSocket:
+      return closed_after(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    case Forbidden::kExecute:
+      return execute();
+    case Forbidden::kBpf:
+      return create_bpf_map();
+    case Forbidden::kShrinkCountersPage:
+      return shrink_counters_page();
   }
   return EINVAL;
 }

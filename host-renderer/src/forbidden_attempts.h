@@ -12,29 +12,29 @@
 namespace host {
 
 enum class Forbidden : uint32_t {
-  kSignalSupervisor = 1,      // kill(supervisor, SIGCONT)
-  kQueueSignalSupervisor,     // rt_sigqueueinfo(supervisor, SIGCONT)
-  kSignalEveryone,            // kill(-1, 0)
-  kPidfdOfSupervisor,         // pidfd_open(supervisor), then pidfd_send_signal
-  kProcDirOfSupervisor,       // open /proc/<supervisor> (a pidfd too), then pidfd_send_signal
-  kLimitsOfSupervisor,        // prlimit64(supervisor), reading only
-  kSupervisorEnvironment,     // read /proc/<supervisor>/environ (its token)
-  kSupervisorMemory,          // process_vm_readv from the supervisor
-  kTraceSupervisor,           // ptrace(PTRACE_ATTACH, supervisor)
-  kReadShadow,                // read /etc/shadow
-  kReadHostFile,              // read /tmp/conduit-fault-write-UID (the test made it)
-  kWriteHostFile,             // open /tmp/conduit-fault-write-UID for writing
-  kCreateFile,                // create a file in /tmp
-  kMount,                     // mount a tmpfs on /tmp
-  kFsopen,                    // fsopen("tmpfs")
-  kOpenTree,                  // open_tree("/", OPEN_TREE_CLONE)
-  kRegainCapabilities,        // capset every capability
-  kUserNamespace,             // unshare(CLONE_NEWUSER): capabilities in a namespace of its own
-  kInetSocket,                // socket(AF_INET)
-  kUnixSocket,                // socket(AF_UNIX): the host's own sockets, X servers, ...
-  kExecute,                   // execve("/bin/true")
-  kBpf,                       // bpf(BPF_MAP_CREATE)
-  kShrinkCountersPage,        // ftruncate the page the supervisor reads its counters from
+  kSignalSupervisor = 1,   // kill(supervisor, SIGCONT)
+  kQueueSignalSupervisor,  // rt_sigqueueinfo(supervisor, SIGCONT)
+  kSignalEveryone,         // kill(-1, 0)
+  kPidfdOfSupervisor,      // pidfd_open(supervisor), then pidfd_send_signal
+  kProcDirOfSupervisor,    // open /proc/<supervisor> (a pidfd too), then pidfd_send_signal
+  kLimitsOfSupervisor,     // prlimit64(supervisor), reading only
+  kSupervisorEnvironment,  // read /proc/<supervisor>/environ (its token)
+  kSupervisorMemory,       // process_vm_readv from the supervisor
+  kTraceSupervisor,        // ptrace(PTRACE_ATTACH, supervisor)
+  kReadShadow,             // read /etc/shadow
+  kReadHostFile,           // read /tmp/conduit-fault-write-UID (the test made it)
+  kWriteHostFile,          // open /tmp/conduit-fault-write-UID for writing
+  kCreateFile,             // create a file in /tmp
+  kMount,                  // mount a tmpfs on /tmp
+  kFsopen,                 // fsopen("tmpfs")
+  kOpenTree,               // open_tree("/", OPEN_TREE_CLONE)
+  kRegainCapabilities,     // capset every capability
+  kUserNamespace,          // unshare(CLONE_NEWUSER): capabilities in a namespace of its own
+  kInetSocket,             // socket(AF_INET)
+  kUnixSocket,             // socket(AF_UNIX): the host's own sockets, X servers, ...
+  kExecute,                // execve("/bin/true")
+  kBpf,                    // bpf(BPF_MAP_CREATE)
+  kShrinkCountersPage,     // ftruncate the page the supervisor reads its counters from
 };
 constexpr uint32_t kForbiddenCount = static_cast<uint32_t>(Forbidden::kShrinkCountersPage);
 

@@ -9,14 +9,15 @@ namespace {
 // libglvnd, the Vulkan loader, NVIDIA's, Mesa's hardware drivers, and the
 // sanitizers' options in sanitizer builds.
 constexpr std::string_view kKeptPrefixes[] = {
-    "LIBGL_", "MESA_", "GALLIUM_", "LP_", "NIR_", "VK_", "__GLX_", "__EGL_", "EGL_", "GBM_", "DRI_",
-    "__GL_", "__NV_", "NV_", "RADV_", "ANV_", "AMD_", "INTEL_", "ASAN_", "UBSAN_", "LSAN_",
+    "LIBGL_", "MESA_", "GALLIUM_", "LP_",    "NIR_",  "VK_",    "__GLX_",
+    "__EGL_", "EGL_",  "GBM_",     "DRI_",   "__GL_", "__NV_",  "NV_",
+    "RADV_",  "ANV_",  "AMD_",     "INTEL_", "ASAN_", "UBSAN_", "LSAN_",
 };
 
 // Where drivers find libraries, manifests and their caches.
 constexpr std::string_view kKeptNames[] = {
-    "LD_LIBRARY_PATH", "HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS",
-    "XDG_DATA_HOME", "XDG_DATA_DIRS",
+    "LD_LIBRARY_PATH", "HOME",          "XDG_CACHE_HOME", "XDG_CONFIG_HOME",
+    "XDG_CONFIG_DIRS", "XDG_DATA_HOME", "XDG_DATA_DIRS",
 };
 
 bool kept(std::string_view entry) {

@@ -31,12 +31,27 @@ constexpr const char* kPathVariables[] = {
     "__EGL_VENDOR_LIBRARY_DIRS", "XDG_DATA_DIRS",
 };
 
+// Sanitizer builds: the suppressions files the sanitizers' options name,
+// which LeakSanitizer reads when it checks, at exit.
+constexpr const char* kSanitizerVariables[] = {"ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS"};
+
 void add_listed(std::vector<std::string>& out, std::string_view list) {
   while (!list.empty()) {
     const size_t end = list.find(':');
     const std::string_view item = list.substr(0, end);
     if (!item.empty() && item.front() == '/') out.emplace_back(item);
     list = end == std::string_view::npos ? std::string_view() : list.substr(end + 1);
+  }
+}
+
+// "name=value:suppressions=PATH:...": the PATH.
+void add_suppressions(std::vector<std::string>& out, std::string_view options) {
+  constexpr std::string_view kKey = "suppressions=";
+  for (size_t at = options.find(kKey); at != std::string_view::npos;
+       at = options.find(kKey, at + 1)) {
+    if (at > 0 && options[at - 1] != ':') continue;
+    const std::string_view rest = options.substr(at + kKey.size());
+    add_listed(out, rest.substr(0, rest.find(':')));
   }
 }
 
@@ -47,6 +62,9 @@ std::vector<std::string> readable_paths() {
   for (const char* name : kPathVariables) {
     if (const char* value = std::getenv(name)) add_listed(paths, value);
   }
+  for (const char* name : kSanitizerVariables) {
+    if (const char* value = std::getenv(name)) add_suppressions(paths, value);
+  }
   return paths;
 }
 
@@ -54,7 +72,9 @@ std::vector<std::string> gpu_device_paths() {
   std::vector<std::string> paths = {"/dev/dri", "/dev/null"};
   if (DIR* d = ::opendir("/dev")) {
     while (dirent* e = ::readdir(d)) {
-      if (std::string_view(e->d_name).starts_with("nvidia")) paths.push_back(std::string("/dev/") + e->d_name);
+      if (std::string_view(e->d_name).starts_with("nvidia")) {
+        paths.push_back(std::string("/dev/") + e->d_name);
+      }
     }
     ::closedir(d);
   }

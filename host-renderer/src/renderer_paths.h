@@ -1,8 +1,9 @@
 // The files a renderer may open once confined (landlock.h): what Mesa and
 // NVIDIA's drivers, libglvnd, the Vulkan loader and the dynamic loader read
 // while a renderer serves guests, and the GPU's device nodes, which drivers
-// also write. Measured on Mesa's llvmpipe and lavapipe and on NVIDIA's
-// driver (docs/host.md, "Threat model").
+// also write. Measured on Mesa's llvmpipe and lavapipe; NVIDIA's device
+// nodes, /proc/driver and configuration folders are there for its driver,
+// not yet measured (docs/host.md, "Threat model").
 #pragma once
 
 #include <string>

@@ -80,9 +80,8 @@ void on_bus_error(int, siginfo_t* info, void*) {
   // of a file someone shrank.
   const bool shrunk = info->si_code == BUS_ADRERR && find_mapping(addr, &m) && m.perms[2] != 'x' &&
                       m.perms[3] == 's';
-  if (!shrunk ||
-      ::mmap(reinterpret_cast<void*>(m.start), m.end - m.start, PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED) {
+  if (!shrunk || ::mmap(reinterpret_cast<void*>(m.start), m.end - m.start, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED) {
     // Not ours to mend: the fault repeats with the default action.
     ::signal(SIGBUS, SIG_DFL);
     errno = saved_errno;

@@ -40,10 +40,13 @@ constexpr int kAllowed[] = {
     SCMP_SYS(lseek), SCMP_SYS(close), SCMP_SYS(close_range), SCMP_SYS(dup), SCMP_SYS(dup2),
     SCMP_SYS(dup3), SCMP_SYS(fcntl), SCMP_SYS(flock),
     SCMP_SYS(fstat), SCMP_SYS(stat), SCMP_SYS(lstat), SCMP_SYS(newfstatat), SCMP_SYS(statx),
-    SCMP_SYS(statfs), SCMP_SYS(fstatfs), SCMP_SYS(access), SCMP_SYS(faccessat), SCMP_SYS(faccessat2),
-    SCMP_SYS(readlink), SCMP_SYS(readlinkat), SCMP_SYS(getdents64), SCMP_SYS(getcwd),
+    SCMP_SYS(statfs), SCMP_SYS(fstatfs), SCMP_SYS(access), SCMP_SYS(faccessat),
+    SCMP_SYS(faccessat2),
+    SCMP_SYS(readlink), SCMP_SYS(readlinkat), SCMP_SYS(getdents), SCMP_SYS(getdents64),
+    SCMP_SYS(getcwd),
     SCMP_SYS(ftruncate), SCMP_SYS(fallocate), SCMP_SYS(fsync), SCMP_SYS(fdatasync),
-    SCMP_SYS(fadvise64), SCMP_SYS(ioctl), SCMP_SYS(pipe), SCMP_SYS(pipe2), SCMP_SYS(eventfd), SCMP_SYS(eventfd2),
+    SCMP_SYS(fadvise64), SCMP_SYS(ioctl), SCMP_SYS(pipe), SCMP_SYS(pipe2), SCMP_SYS(eventfd),
+    SCMP_SYS(eventfd2),
     // waiting
     SCMP_SYS(poll), SCMP_SYS(ppoll), SCMP_SYS(select), SCMP_SYS(pselect6), SCMP_SYS(epoll_create),
     SCMP_SYS(epoll_create1), SCMP_SYS(epoll_ctl), SCMP_SYS(epoll_wait), SCMP_SYS(epoll_pwait),
@@ -59,11 +62,14 @@ constexpr int kAllowed[] = {
     SCMP_SYS(set_tid_address), SCMP_SYS(rseq), SCMP_SYS(arch_prctl), SCMP_SYS(sched_getaffinity),
     SCMP_SYS(sched_getparam), SCMP_SYS(sched_getscheduler), SCMP_SYS(sched_get_priority_max),
     SCMP_SYS(sched_get_priority_min), SCMP_SYS(getcpu), SCMP_SYS(rt_sigaction),
-    SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigreturn), SCMP_SYS(sigaltstack), SCMP_SYS(rt_sigtimedwait),
-    SCMP_SYS(rt_sigsuspend), SCMP_SYS(clock_gettime), SCMP_SYS(clock_getres), SCMP_SYS(gettimeofday),
+    SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigreturn), SCMP_SYS(sigaltstack),
+    SCMP_SYS(rt_sigtimedwait),
+    SCMP_SYS(rt_sigsuspend), SCMP_SYS(clock_gettime), SCMP_SYS(clock_getres),
+    SCMP_SYS(gettimeofday),
     SCMP_SYS(time), SCMP_SYS(times), SCMP_SYS(getrusage), SCMP_SYS(getpid), SCMP_SYS(gettid),
     SCMP_SYS(getppid), SCMP_SYS(getuid), SCMP_SYS(geteuid), SCMP_SYS(getgid), SCMP_SYS(getegid),
-    SCMP_SYS(getresuid), SCMP_SYS(getresgid), SCMP_SYS(getgroups), SCMP_SYS(uname), SCMP_SYS(sysinfo),
+    SCMP_SYS(getresuid), SCMP_SYS(getresgid), SCMP_SYS(getgroups), SCMP_SYS(uname),
+    SCMP_SYS(sysinfo),
     SCMP_SYS(getrandom), SCMP_SYS(getrlimit), SCMP_SYS(capget),
 };
 
@@ -84,7 +90,9 @@ constexpr int kOnlyAboutItself[] = {
 // that stops the other threads and reads their registers.
 constexpr int kLeakCheck[] = {SCMP_SYS(ptrace), SCMP_SYS(wait4), SCMP_SYS(prctl), SCMP_SYS(clone)};
 
-wire::Error rule_error(int rc) { return wire::make_error(wire::Errc::kIo, std::string("seccomp rule: ") + std::strerror(-rc)); }
+wire::Error rule_error(int rc) {
+  return wire::make_error(wire::Errc::kIo, std::string("seccomp rule: ") + std::strerror(-rc));
+}
 
 struct FilterDeleter {
   void operator()(void* ctx) const { seccomp_release(ctx); }
@@ -142,7 +150,9 @@ wire::Status allow_conditional(scmp_filter_ctx ctx) {
   // Refused quietly: it is expected.
   if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sched_setaffinity), 0);
   for (unsigned option : kAllowedPrctl) {
-    if (rc == 0 && !kSanitized) rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, int_equals(0, option));
+    if (rc == 0 && !kSanitized) {
+      rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, int_equals(0, option));
+    }
   }
   if (rc != 0) return rule_error(rc);
   return {};
@@ -158,9 +168,11 @@ wire::Status allow_opens(scmp_filter_ctx ctx, bool files_confined) {
     return rc == 0 ? wire::Status{} : wire::Status(rule_error(rc));
   }
   const scmp_datum_t writing = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND;
-  int rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, writing, 0));
+  int rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(openat), 1,
+                            SCMP_A2(SCMP_CMP_MASKED_EQ, writing, 0));
   if (rc == 0 && SCMP_SYS(open) >= 0) {
-    rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(open), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, writing, 0));
+    rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(open), 1,
+                          SCMP_A1(SCMP_CMP_MASKED_EQ, writing, 0));
   }
   return rc == 0 ? wire::Status{} : wire::Status(rule_error(rc));
 }
@@ -175,7 +187,9 @@ wire::Status load_syscall_filter(bool files_confined) {
   if (!ctx) return wire::make_error(wire::Errc::kIo, "seccomp_init failed");
   // Every thread: the driver's own (llvmpipe's rasterizers run shaders the
   // guest wrote) started with the display, before the filter.
-  if (int rc = seccomp_attr_set(ctx.get(), SCMP_FLTATR_CTL_TSYNC, 1); rc != 0) return rule_error(rc);
+  if (int rc = seccomp_attr_set(ctx.get(), SCMP_FLTATR_CTL_TSYNC, 1); rc != 0) {
+    return rule_error(rc);
+  }
   WIRE_TRY(allow_unconditional(ctx.get()));
   WIRE_TRY(allow_conditional(ctx.get()));
   WIRE_TRY(allow_opens(ctx.get(), files_confined));

@@ -1,7 +1,8 @@
 // The renderer's system call filter: an allow list of what a renderer
-// serving guests calls on Mesa (llvmpipe, lavapipe) and NVIDIA's driver,
-// measured; everything else fails with EPERM (named on stderr where the
-// SIGSYS handler of refused_calls.h is installed).
+// serving guests was measured to call on Mesa (llvmpipe, lavapipe), with
+// room for what drivers differ in (NVIDIA's); everything else fails with
+// EPERM (named on stderr where the SIGSYS handler of refused_calls.h is
+// installed).
 #pragma once
 
 #include "wire/result.h"

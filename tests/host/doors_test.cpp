@@ -3,7 +3,6 @@
 // the peer), an accept loop out of descriptors waits for some instead of
 // spinning, and silent connections cannot hold every handshake of a peer.
 #include <gtest/gtest.h>
-
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>

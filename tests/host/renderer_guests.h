@@ -29,7 +29,8 @@ inline std::unique_ptr<TestGuest> ready_guest(const std::string& address) {
   // Renderers start one after another, each opening its own display: under
   // ASan on a busy machine the ninth guest may wait tens of seconds.
   auto g = TestGuest::connect(address);
-  if (!g || !g->hello(std::chrono::seconds(60)).ok() || g->create_context(1, wire::Api::kGles, 3, 0) != 0) {
+  if (!g || !g->hello(std::chrono::seconds(60)).ok() ||
+      g->create_context(1, wire::Api::kGles, 3, 0) != 0) {
     return nullptr;
   }
   g->create_surface(1, 32, 32);

@@ -5,10 +5,9 @@
 // must carry on. From the outside: what a renderer process holds (its
 // capabilities, filter, environment), and memory shared with the
 // supervisor that someone shrinks.
-#include <gtest/gtest.h>
-
 #include <dirent.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -51,12 +50,13 @@ class Sandbox : public ::testing::Test {
   static void SetUpTestSuite() {
     if (!std::getenv("CONDUIT_EXE")) return;
     std::ofstream(host_file(), std::ios::trunc) << "original";
-    // Variables a renderer must not inherit, and one it keeps (drivers read MESA_*).
+    // Variables a renderer must not inherit, and one it keeps (drivers read
+    // MESA_*), for as long as the suite's renderers start.
+    set_display_ = !std::getenv("DISPLAY");
     ::setenv("CONDUIT_TOKEN", kTestToken, 1);
-    ::setenv("DISPLAY", ":99", 0);
+    if (set_display_) ::setenv("DISPLAY", ":99", 1);
     ::setenv("MESA_CONDUIT_SANDBOX_TEST", "kept", 1);
     host_ = new RunningHost(isolated());
-    ::unsetenv("CONDUIT_TOKEN");
     ::getrlimit(RLIMIT_NOFILE, &files_before_);
     if (!host_->ok()) return;
     witness_ = ready_guest(host_->address()).release();
@@ -69,6 +69,9 @@ class Sandbox : public ::testing::Test {
     attacker_ = witness_ = nullptr;
     host_ = nullptr;
     ::unlink(host_file().c_str());
+    ::unsetenv("CONDUIT_TOKEN");
+    ::unsetenv("MESA_CONDUIT_SANDBOX_TEST");
+    if (set_display_) ::unsetenv("DISPLAY");
   }
   void SetUp() override {
     if (!std::getenv("CONDUIT_EXE")) GTEST_SKIP() << "CONDUIT_EXE not set";
@@ -96,6 +99,7 @@ class Sandbox : public ::testing::Test {
   static inline TestGuest* witness_ = nullptr;
   static inline TestGuest* attacker_ = nullptr;
   static inline rlimit files_before_{};
+  static inline bool set_display_ = false;
 };
 
 // The parameter is a Forbidden, by number (forbidden_attempts.h names them).
@@ -105,27 +109,52 @@ TEST_P(SandboxRefusesEscape, AndEveryoneElseCarriesOn) {
   const uint32_t err = fault(*attacker_, wire::Fault::kForbidden, GetParam());
   EXPECT_TRUE(err == EPERM || err == EACCES)
       << "attempt " << GetParam() << " answered "
-      << (err == 0 ? "success" : err == ~0u ? "nothing" : std::strerror(static_cast<int>(err)));
+      << (err == 0     ? "success"
+          : err == ~0u ? "nothing"
+                       : std::strerror(static_cast<int>(err)));
   EXPECT_TRUE(renders(*attacker_, 120, GetParam())) << "the attacker's renderer carries on";
   expect_supervisor_unharmed(GetParam());
 }
 
 // Test names, in the order of forbidden_attempts.h.
 constexpr const char* kAttemptNames[] = {
-    "SignalSupervisor", "QueueSignalSupervisor", "SignalEveryone", "PidfdOfSupervisor",
-    "ProcDirOfSupervisor", "LimitsOfSupervisor", "SupervisorEnvironment", "SupervisorMemory",
-    "TraceSupervisor", "ReadShadow", "ReadHostFile", "WriteHostFile", "CreateFile", "Mount", "Fsopen",
-    "OpenTree", "RegainCapabilities", "UserNamespace", "InetSocket", "UnixSocket", "Execute",
-    "Bpf", "ShrinkCountersPage",
+    "SignalSupervisor",
+    "QueueSignalSupervisor",
+    "SignalEveryone",
+    "PidfdOfSupervisor",
+    "ProcDirOfSupervisor",
+    "LimitsOfSupervisor",
+    "SupervisorEnvironment",
+    "SupervisorMemory",
+    "TraceSupervisor",
+    "ReadShadow",
+    "ReadHostFile",
+    "WriteHostFile",
+    "CreateFile",
+    "Mount",
+    "Fsopen",
+    "OpenTree",
+    "RegainCapabilities",
+    "UserNamespace",
+    "InetSocket",
+    "UnixSocket",
+    "Execute",
+    "Bpf",
+    "ShrinkCountersPage",
 };
 static_assert(std::size(kAttemptNames) == host::kForbiddenCount);
 
 INSTANTIATE_TEST_SUITE_P(Attempts, SandboxRefusesEscape,
-                         ::testing::Range(static_cast<uint32_t>(Forbidden::kSignalSupervisor), host::kForbiddenCount + 1),
-                         [](const ::testing::TestParamInfo<uint32_t>& info) { return kAttemptNames[info.param - 1]; });
+                         ::testing::Range(static_cast<uint32_t>(Forbidden::kSignalSupervisor),
+                                          host::kForbiddenCount + 1),
+                         [](const ::testing::TestParamInfo<uint32_t>& info) {
+                           return kAttemptNames[info.param - 1];
+                         });
 
 TEST_F(Sandbox, HostFileKeptItsContents) {
-  EXPECT_NE(fault(*attacker_, wire::Fault::kForbidden, static_cast<uint64_t>(Forbidden::kWriteHostFile)), 0u);
+  EXPECT_NE(
+      fault(*attacker_, wire::Fault::kForbidden, static_cast<uint64_t>(Forbidden::kWriteHostFile)),
+      0u);
   EXPECT_EQ(read_text(host_file()), "original");
 }
 
@@ -156,7 +185,8 @@ TEST_F(Sandbox, EveryThreadIsFilteredAndHoldsNoCapability) {
     SCOPED_TRACE(std::string("thread ") + e->d_name);
     EXPECT_EQ(s["Seccomp"], "2") << "a system call filter";
     EXPECT_EQ(s["NoNewPrivs"], "1");
-    for (const char* set : {"CapInh", "CapPrm", "CapEff", "CapAmb"}) EXPECT_EQ(s[set], "0000000000000000") << set;
+    for (const char* set : {"CapInh", "CapPrm", "CapEff", "CapAmb"})
+      EXPECT_EQ(s[set], "0000000000000000") << set;
     // Only a privileged host can empty the bounding set; it then must.
     if (::geteuid() == 0) {
       EXPECT_EQ(s["CapBnd"], "0000000000000000");
@@ -179,22 +209,27 @@ TEST_F(Sandbox, RenderersHaveNoControllingTerminal) {
   EXPECT_EQ(tty, 0) << "no controlling terminal";
 }
 
+// Both renderers (the witness's started with the host, the attacker's
+// after it) started while the host's environment held the token.
 TEST_F(Sandbox, RenderersGetOnlyTheDriversEnvironment) {
-  const std::string text = read_text("/proc/" + std::to_string(renderer_pid(1)) + "/environ");
-  if (text.empty()) GTEST_SKIP() << "another process's environment is not readable here";
-  std::vector<std::string> vars;
-  for (size_t at = 0, end; at < text.size(); at = end + 1) {
-    end = text.find('\0', at);
-    if (end == std::string::npos) end = text.size();
-    vars.push_back(text.substr(at, end - at));
+  for (size_t index : {0u, 1u}) {
+    SCOPED_TRACE("renderer " + std::to_string(index));
+    const std::string text = read_text("/proc/" + std::to_string(renderer_pid(index)) + "/environ");
+    if (text.empty()) GTEST_SKIP() << "another process's environment is not readable here";
+    std::vector<std::string> vars;
+    for (size_t at = 0, end; at < text.size(); at = end + 1) {
+      end = text.find('\0', at);
+      if (end == std::string::npos) end = text.size();
+      vars.push_back(text.substr(at, end - at));
+    }
+    EXPECT_EQ(text.find(kTestToken), std::string::npos) << "the token stays with the supervisor";
+    for (const auto& v : vars) {
+      EXPECT_NE(v.rfind("CONDUIT_", 0), 0u) << v;
+      EXPECT_NE(v.rfind("DISPLAY=", 0), 0u) << v;
+      EXPECT_NE(v.rfind("PATH=", 0), 0u) << v;
+    }
+    EXPECT_NE(std::find(vars.begin(), vars.end(), "MESA_CONDUIT_SANDBOX_TEST=kept"), vars.end());
   }
-  EXPECT_EQ(text.find(kTestToken), std::string::npos) << "the token stays with the supervisor";
-  for (const auto& v : vars) {
-    EXPECT_NE(v.rfind("CONDUIT_", 0), 0u) << v;
-    EXPECT_NE(v.rfind("DISPLAY=", 0), 0u) << v;
-    EXPECT_NE(v.rfind("PATH=", 0), 0u) << v;
-  }
-  EXPECT_NE(std::find(vars.begin(), vars.end(), "MESA_CONDUIT_SANDBOX_TEST=kept"), vars.end());
 }
 
 // A ring file is a plain file: any process of its owner may truncate it
