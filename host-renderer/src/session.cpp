@@ -220,14 +220,15 @@ void Session::lose(uint32_t opcode, const wire::Error& error) {
 }
 
 void Session::send_frame(const wire::Frame& frame, std::span<const std::byte> pixels) {
-  // A frame goes in a batch of its own: on a local socket, compressing
-  // megabytes of pixels costs far more time than moving them.
+  // A frame goes in a batch of its own, uncompressed where its pixels go
+  // inside the message to a peer on this machine: compressing megabytes
+  // costs far more time than moving them.
   flush();
   size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kFrame));
   out_.put(frame);
   out_.put_data(pixels.data(), pixels.size());
   out_.end(at);
-  if (channel_->describe().rfind("unix:", 0) == 0) {
+  if (channel_->local() && !channel_->outgoing_heap()) {
     const wire::Compression mode = encoder_.mode();
     encoder_.set_mode(wire::Compression::kOff);
     flush();
