@@ -5,7 +5,6 @@
 
 #include "gl/gl_handler.h"
 #include "host/egl_context.h"
-#include "wire/gl_opcodes.h"
 
 namespace host {
 
@@ -32,12 +31,6 @@ GLint current_int(GLenum pname) {
 }
 
 }  // namespace
-
-bool GlHandler::selects_buffers(uint32_t opcode) {
-  using wire::GlOp;
-  return opcode == static_cast<uint32_t>(GlOp::glDrawBuffer) || opcode == static_cast<uint32_t>(GlOp::glDrawBuffers) ||
-         opcode == static_cast<uint32_t>(GlOp::glReadBuffer);
-}
 
 EGLSurface GlHandler::buffer_of(uint32_t surface_id, bool front) const {
   auto it = surfaces_.find(surface_id);

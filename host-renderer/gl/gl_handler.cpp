@@ -6,8 +6,8 @@
 #include <string>
 
 #include "control_args.h"
+#include "gl/command_facts.h"
 #include "host/egl_context.h"
-#include "wire/gl_opcodes.h"
 
 namespace host {
 
@@ -36,10 +36,8 @@ wire::Status GlHandler::run(const ApiCommand& cmd) {
   if (current_->draw_both && draws_again(*current_->state, cmd.opcode)) {
     WIRE_TRY(draw_again_into_front(cmd));
   }
-  if (selects_buffers(cmd.opcode)) WIRE_TRY(follow_default_buffers());
-  if (cmd.opcode == static_cast<uint32_t>(wire::GlOp::glFlush) ||
-      cmd.opcode == static_cast<uint32_t>(wire::GlOp::glFinish))
-    return present_front();
+  if (has_fact(cmd.opcode, wire::kSelectsBuffers)) WIRE_TRY(follow_default_buffers());
+  if (has_fact(cmd.opcode, wire::kShowsFront)) return present_front();
   if (draws_shown_) front_drawn_ = true;
   return {};
 }

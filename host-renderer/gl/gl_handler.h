@@ -95,7 +95,6 @@ class GlHandler final : public ApiHandler {
   void add_image_sources(const ShareGroup& group, ObjectReferences& refs) const;
 
   // front_buffers.cpp: front buffers of double-buffered surfaces
-  static bool selects_buffers(uint32_t opcode);
   EGLSurface buffer_of(uint32_t surface_id, bool front) const;
   wire::Status make_front(uint32_t surface_id);
   wire::Status follow_default_buffers();

@@ -55,10 +55,7 @@ Session::Session(const EglDisplay& display, std::unique_ptr<wire::Channel> chann
   // out as one Data by the guest, which reads no heap references inside it.
   out_.set_blob_sink(channel_->outgoing_heap());
   GlHandler::ToGuest to_guest{[this](const wire::Frame& f, std::span<const std::byte> px) { send_frame(f, px); },
-                              [this](uint32_t surface_id) {
-                                withdraw_from_viewers(surface_id);
-                                frames_out_.erase(surface_id);
-                              }};
+                              [this](uint32_t surface_id) { withdraw_from_viewers(surface_id); }};
   gl_ = std::make_unique<GlHandler>(
       display, GlHandler::Limits{limits.max_contexts, limits.max_surfaces, limits.frame_ring}, account_,
       std::move(to_guest), stats_->id);
@@ -237,7 +234,6 @@ void Session::send_frame(const wire::Frame& frame, std::span<const std::byte> pi
   stats_->counters.frames.fetch_add(1, kRelaxed);
   stats_->counters.frame_bytes.fetch_add(pixels.size(), kRelaxed);
   publish_to_viewers(frame, pixels);
-  ++frames_out_[frame.surface_id];
 }
 
 bool Session::flush() {

@@ -113,7 +113,6 @@ class Session {
   bool broken_ = false;  // the stream cannot be followed any more
   std::string end_reason_;  // why the guest's channel ended, if it did
   std::string program_;  // the guest program's name, from its hello
-  std::map<uint32_t, uint32_t> frames_out_;  // per surface: sent, not yet done
 
   FrameOutlet* outlet_ = nullptr;          // host viewers, when there are any
   std::set<uint32_t> vk_windows_;  // surface ids of Vulkan windows whose frames came
