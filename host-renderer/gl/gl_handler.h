@@ -26,10 +26,11 @@ namespace host {
 
 class GlHandler final : public ApiHandler {
  public:
+  // The session's (SessionLimits), which gives the defaults.
   struct Limits {
-    uint32_t max_contexts = 64;
-    uint32_t max_surfaces = 64;
-    uint32_t frame_ring = 3;  // pixel buffer objects per surface
+    uint32_t max_contexts;
+    uint32_t max_surfaces;
+    uint32_t frame_ring;  // pixel buffer objects per surface
   };
   // What goes out through the session: finished frames of a surface (to
   // the guest, and to viewers for a window's), and the end of a surface.
