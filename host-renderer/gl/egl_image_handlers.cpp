@@ -1,6 +1,6 @@
 // GL_OES_EGL_image and GL_EXT_EGL_image_storage: a texture or renderbuffer
 // takes the storage of an EGL image the guest made
-// (host-renderer/src/session_images.cpp). The guest
+// (host-renderer/gl/guest_images.cpp). The guest
 // names the image by the id it chose; an id the session does not know is
 // GL_INVALID_VALUE, as an unknown image is natively.
 //

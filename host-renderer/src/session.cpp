@@ -3,11 +3,9 @@
 #include <algorithm>
 #include <string>
 
-#include "host/egl_context.h"
+#include "gl/gl_handler.h"
 #include "host/log.h"
 #include "vk/vk_handler.h"
-#include "wire/gl_opcodes.h"
-#include "wire/vk_codec.h"
 
 namespace host {
 
@@ -52,10 +50,15 @@ Session::Session(const EglDisplay& display, std::unique_ptr<wire::Channel> chann
       decoder_(limits.max_batch_bytes),
       encoder_(wire::compression_for(*channel_)) {
   account_.limits = limits.guest;
-  account_.reclaim = [this] { reclaim_memory(false); };
+  account_.reclaim = [this] { reclaim(); };
   // Only whole messages go to the shared heap: a reply's bytes are copied
   // out as one Data by the guest, which reads no heap references inside it.
   out_.set_blob_sink(channel_->outgoing_heap());
+  GlHandler::ToGuest to_guest{[this](const wire::Frame& f, std::span<const std::byte> px) { send_frame(f, px); },
+                              [this](uint32_t surface_id) { withdraw_from_viewers(surface_id); }};
+  gl_ = std::make_unique<GlHandler>(
+      display, GlHandler::Limits{limits.max_contexts, limits.max_surfaces, limits.frame_ring}, account_,
+      std::move(to_guest), stats_->id);
 }
 
 Session::~Session() {
@@ -71,13 +74,13 @@ void Session::log_end() {
   if (!guest_log_limiter().allow(&dropped)) return;
   log_line("session %u (%s) ended: %s; freeing %zu contexts, %zu surfaces, %zu names, %zu bytes%s",
            stats_->id, stats_->peer.c_str(), !end_reason_.empty() ? end_reason_.c_str() : broken_ ? "stream broken" : "host stopping",
-           contexts_.size(), surfaces_.size(), account_.objects, account_.total_bytes,
+           gl_->context_count(), gl_->surface_count(), account_.objects, account_.total_bytes,
            dropped ? (" (" + std::to_string(dropped) + " lines dropped)").c_str() : "");
 }
 
 void Session::run() {
   while (!stop_.load(kRelaxed) && !broken_) {
-    auto wait = frames_ && frames_->pending() ? kFramePoll : kIdlePoll;
+    auto wait = gl_->frames_pending() ? kFramePoll : kIdlePoll;
     auto msg = channel_->receive(wait);
     if (!msg) {
       if (msg.error().code != Errc::kTimeout) {
@@ -88,9 +91,8 @@ void Session::run() {
       // read, and what viewers typed.
       deliver_input();
       if (out_.size() != 0 && !flush()) break;
-      if (frames_ && frames_->pending()) {
-        frames_->collect(true, [this](auto& f, auto px) { send_frame(f, px); });
-        bound_ = false;
+      if (gl_->frames_pending()) {
+        gl_->collect_frames(true);
         if (!flush()) break;
       }
       continue;
@@ -119,15 +121,12 @@ bool Session::handle_message(std::span<const std::byte> message) {
   const size_t charged = batch->commands.size() - std::min(batch->commands.size(), kUnchargedBatchBytes);
   account_.charge_allocated(charged);  // decode() found it fits
   run_commands(batch->commands);
-  if (vk_ && !vk_lost_) vk_->tell_signalled_fences();
   account_.release(charged);
   decoder_.trim(kUnchargedBatchBytes);
-  reclaim_after_batch();
+  gl_->end_batch();
+  if (vk_) vk_->end_batch();
   stats_->memory_bytes.store(account_.total_bytes, kRelaxed);
-  if (frames_ && frames_->pending()) {
-    frames_->collect(false, [this](auto& f, auto px) { send_frame(f, px); });
-    bound_ = false;
-  }
+  if (gl_->frames_pending()) gl_->collect_frames(false);
   if (batch->flags & wire::kBatchWantsReply) {
     c.round_trips.fetch_add(1, kRelaxed);
     size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kReply));
@@ -155,99 +154,78 @@ void Session::run_commands(std::span<const std::byte> commands) {
 
 // Each range of the opcode table has its handler (wire/format.h).
 wire::Status Session::run_command(const wire::CommandIterator::Command& cmd) {
-  switch (wire::range_of(cmd.opcode)) {
-    case wire::OpcodeRange::kControl:
-      return run_control(cmd);
-    case wire::OpcodeRange::kGl:
-      return run_gl(cmd);
-    case wire::OpcodeRange::kVulkan:
-      break;
-  }
-  return run_vulkan(cmd);
+  const ApiCommand command{cmd.opcode, cmd.offset, cmd.payload, heap_copies_, reply_};
+  if (wire::range_of(cmd.opcode) == wire::OpcodeRange::kControl) return run_control(command);
+  return handler_of(cmd.opcode).run(command);
 }
 
-wire::Status Session::run_vulkan(const wire::CommandIterator::Command& cmd) {
-  if (vk_lost_) return {};
-  if (!vk_) {
-    vk::VkHandler::ToGuest to_guest{
-        [this](const wire::Frame& f, std::span<const std::byte> px) {
-          vk_windows_.insert(f.surface_id);
-          send_frame(f, px);
-        },
-        [this](uint32_t surface_id) {
-          if (vk_windows_.erase(surface_id)) withdraw_from_viewers(surface_id);
-        },
-        [this](std::span<const uint64_t> fences) {
-          size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kFencesSignalled));
-          out_.put(static_cast<uint32_t>(fences.size()));
-          for (uint64_t id : fences) out_.put(id);
-          out_.end(at);
-        }};
-    vk_ = std::make_unique<vk::VkHandler>(account_, std::move(to_guest), stats_->counters,
-                                         channel_->shared_area());
-  }
-  wire::Reader payload(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), heap_copies_);
-  return vk_->run(cmd.opcode, payload, reply_);
+// A control command's error, or the batch framing's (opcode 0), loses the
+// current GL context.
+ApiHandler& Session::handler_of(uint32_t opcode) {
+  if (opcode != 0 && wire::range_of(opcode) == wire::OpcodeRange::kVulkan) return vulkan();
+  return *gl_;
 }
 
-wire::Status Session::run_gl(const wire::CommandIterator::Command& cmd) {
-  if (current_ == nullptr) {
-    if (no_context_lost_) return {};
-    return make_error(Errc::kBadValue, "GL command without a current context", cmd.offset);
-  }
-  if (current_->lost) return {};
-  if (!ensure_bound()) return make_error(Errc::kIo, "cannot make the context current", cmd.offset);
-  wire::Reader payload(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), heap_copies_);
-  DispatchEnv env{*current_->state, reply_, &images_};
-  WIRE_TRY(dispatch_gl(env, cmd.opcode, payload));
-  if (current_->draw_both && draws_again(*current_->state, cmd.opcode)) {
-    WIRE_TRY(draw_again_into_front(cmd));
-  }
-  if (selects_buffers(cmd.opcode)) WIRE_TRY(follow_default_buffers());
-  if (cmd.opcode == static_cast<uint32_t>(wire::GlOp::glFlush) ||
-      cmd.opcode == static_cast<uint32_t>(wire::GlOp::glFinish))
-    return present_front();
-  if (draws_shown_) front_drawn_ = true;
-  return {};
+vk::VkHandler& Session::vulkan() {
+  if (vk_) return *vk_;
+  vk::VkHandler::ToGuest to_guest{
+      [this](const wire::Frame& f, std::span<const std::byte> px) {
+        vk_windows_.insert(f.surface_id);
+        send_frame(f, px);
+      },
+      [this](uint32_t surface_id) {
+        if (vk_windows_.erase(surface_id)) withdraw_from_viewers(surface_id);
+      },
+      [this](std::span<const uint64_t> fences) {
+        size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kFencesSignalled));
+        out_.put(static_cast<uint32_t>(fences.size()));
+        for (uint64_t id : fences) out_.put(id);
+        out_.end(at);
+      }};
+  vk_ = std::make_unique<vk::VkHandler>(account_, std::move(to_guest), stats_->counters, channel_->shared_area());
+  return *vk_;
 }
 
-// Sticky loss of the current context (or of the context-less stream), logged
-// once and told to the guest; the session and every other guest carry on.
+// Every handler's deleted objects, so the account holds what the guest has.
+void Session::reclaim() {
+  if (gl_) gl_->reclaim();
+  if (vk_) vk_->reclaim();
+}
+
+// Sticky loss of what the failed command belonged to (its handler says:
+// a GL context, the context-less stream, or the guest's Vulkan), logged once
+// and told to the guest; the session and every other guest carry on.
 void Session::lose(uint32_t opcode, const wire::Error& error) {
-  // Vulkan is lost on its own: the guest's GL contexts carry on.
-  const bool vulkan = opcode != 0 && wire::range_of(opcode) == wire::OpcodeRange::kVulkan;
-  bool& lost = vulkan ? vk_lost_ : current_ ? current_->lost : no_context_lost_;
-  if (lost) return;
-  lost = true;
-  uint32_t ctx = vulkan ? wire::kVulkanContextId : current_ ? current_->id : 0;
+  ApiHandler& owner = handler_of(opcode);
+  const std::optional<uint32_t> ctx = owner.lose();
+  if (!ctx) return;
   stats_->counters.contexts_lost.fetch_add(1, kRelaxed);
   uint64_t dropped = 0;
   if (guest_log_limiter().allow(&dropped)) {
     // Opcode 0 stands for the batch framing itself.
     const char* name = opcode == 0 ? "batch"
                        : wire::range_of(opcode) == wire::OpcodeRange::kControl ? control_op_name(opcode)
-                       : wire::range_of(opcode) == wire::OpcodeRange::kGl      ? gl_command_name(opcode)
-                       : wire::vk::command_desc(opcode)                        ? wire::vk::command_desc(opcode)->name
-                                                                               : nullptr;
+                                                                               : owner.command_name(opcode);
     std::string op = name ? name : std::to_string(opcode);
-    log_line("session %u: context lost: ctx=%u op=%s off=%zu: %s%s", stats_->id, ctx, op.c_str(),
+    log_line("session %u: context lost: ctx=%u op=%s off=%zu: %s%s", stats_->id, *ctx, op.c_str(),
              error.offset, error.describe().c_str(),
              dropped ? (" (" + std::to_string(dropped) + " lines dropped)").c_str() : "");
   }
   size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kContextLost));
-  out_.put(wire::ContextLost{ctx, opcode, static_cast<uint32_t>(error.offset)});
+  out_.put(wire::ContextLost{*ctx, opcode, static_cast<uint32_t>(error.offset)});
   out_.end(at);
 }
 
 void Session::send_frame(const wire::Frame& frame, std::span<const std::byte> pixels) {
-  // A frame goes in a batch of its own: on a local socket, compressing
-  // megabytes of pixels costs far more time than moving them.
+  // A frame goes in a batch of its own, uncompressed where its pixels go
+  // inside the message to a peer on this machine: compressing megabytes
+  // costs far more time than moving them.
   flush();
   size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kFrame));
   out_.put(frame);
   out_.put_data(pixels.data(), pixels.size());
   out_.end(at);
-  if (channel_->describe().rfind("unix:", 0) == 0) {
+  if (channel_->local() && !channel_->outgoing_heap()) {
     const wire::Compression mode = encoder_.mode();
     encoder_.set_mode(wire::Compression::kOff);
     flush();
@@ -256,7 +234,6 @@ void Session::send_frame(const wire::Frame& frame, std::span<const std::byte> pi
   stats_->counters.frames.fetch_add(1, kRelaxed);
   stats_->counters.frame_bytes.fetch_add(pixels.size(), kRelaxed);
   publish_to_viewers(frame, pixels);
-  ++frames_out_[frame.surface_id];
 }
 
 bool Session::flush() {
@@ -267,17 +244,12 @@ bool Session::flush() {
   return channel_->send(*msg).ok();
 }
 
-bool Session::ensure_bound() {
-  if (bound_) return true;
-  EGLSurface draw = EGL_NO_SURFACE, read = EGL_NO_SURFACE;
-  if (draw_id_) draw = buffer_of(draw_id_, current_ && current_->draw_front);
-  if (read_id_) read = buffer_of(read_id_, current_ && current_->read_front);
-  EGLContext ctx = current_ ? current_->egl : EGL_NO_CONTEXT;
-  wire::Api api = current_ ? current_->api : wire::Api::kGles;
-  if (!host::make_current(display_.handle(), api, ctx, draw, read)) return false;
-  bound_ = true;
-  draws_shown_ = current_ && draws_shown_buffer();
-  return true;
+// The handlers first: they hand back surfaces and charges as they go.
+void Session::teardown() {
+  gl_.reset();
+  for (uint32_t id : vk_windows_) withdraw_from_viewers(id);
+  vk_windows_.clear();
+  vk_.reset();
 }
 
 }  // namespace host

@@ -2,6 +2,7 @@
 // compositor's frame boards, and viewers' input carried to the guest.
 #include "host/session.h"
 
+#include "gl/gl_handler.h"
 #include "host/log.h"
 
 namespace host {
@@ -34,8 +35,8 @@ bool Session::charge_board(uint32_t surface_id, const wire::Frame& frame) {
 void Session::publish_to_viewers(const wire::Frame& frame, std::span<const std::byte> pixels) {
   if (!outlet_) return;
   // A GL window surface, or a Vulkan one (only windows' frames come from Vulkan).
-  auto it = surfaces_.find(frame.surface_id);
-  const bool window = it != surfaces_.end() ? it->second->window() : vk_windows_.count(frame.surface_id) != 0;
+  const Surface* surface = gl_->surface(frame.surface_id);
+  const bool window = surface ? surface->window() : vk_windows_.count(frame.surface_id) != 0;
   if (!window || !charge_board(frame.surface_id, frame)) return;
   const BoardAnnouncement who{stats_->id, frame.surface_id, frame.width, frame.height, program_,
                               stats_->guest_pid};
@@ -64,7 +65,7 @@ void Session::deliver_input() {
     events.swap(input_);
   }
   for (const wire::Input& in : events) {
-    if (!surfaces_.count(in.surface_id)) continue;
+    if (!gl_->surface(in.surface_id)) continue;
     size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kInput));
     out_.put(in);
     out_.end(at);

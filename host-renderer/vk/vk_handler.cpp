@@ -75,6 +75,27 @@ VkHandler::~VkHandler() {
   account_.objects -= std::min(account_.objects, handles_.size());
 }
 
+wire::Status VkHandler::run(const ApiCommand& cmd) {
+  if (lost_) return {};
+  wire::Reader payload = cmd.reader();
+  return run(cmd.opcode, payload, cmd.reply);
+}
+
+void VkHandler::end_batch() {
+  if (!lost_) tell_signalled_fences();
+}
+
+std::optional<uint32_t> VkHandler::lose() {
+  if (lost_) return std::nullopt;
+  lost_ = true;
+  return wire::kVulkanContextId;
+}
+
+const char* VkHandler::command_name(uint32_t opcode) const {
+  const CommandDesc* desc = command_desc(opcode);
+  return desc ? desc->name : nullptr;
+}
+
 VkHandler::Special VkHandler::special(uint32_t opcode) {
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkCreateInstance: return &VkHandler::create_instance;

@@ -13,7 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "host/gl_dispatch.h"
+#include "host/api_handler.h"
+#include "host/resource_account.h"
 #include "host/stats.h"
 #include "vk/handle_table.h"
 #include "vk/host_calls.h"
@@ -28,7 +29,7 @@
 
 namespace host::vk {
 
-class VkHandler {
+class VkHandler final : public ApiHandler {
  public:
   // What goes out of the handler through its session: finished frames of a
   // window surface (to the guest and viewers, as GL's), the end of a
@@ -44,9 +45,17 @@ class VkHandler {
   // on sockets), mapped for longer than the handler lives; `counters` are
   // the session's.
   VkHandler(ResourceAccount& account, ToGuest to_guest, Counters& counters, std::span<std::byte> area = {});
-  ~VkHandler();
+  ~VkHandler() override;
   VkHandler(const VkHandler&) = delete;
   VkHandler& operator=(const VkHandler&) = delete;
+
+  // ApiHandler. Once lost, the guest's Vulkan runs nothing more; device
+  // memory is freed when the guest frees it, so there is nothing to reclaim.
+  wire::Status run(const ApiCommand& cmd) override;
+  void end_batch() override;
+  void reclaim() override {}
+  std::optional<uint32_t> lose() override;
+  const char* command_name(uint32_t opcode) const override;
 
   // One command; what the guest waits for goes to `reply`.
   wire::Status run(uint32_t opcode, wire::Reader& payload, wire::Writer& reply);
@@ -262,6 +271,7 @@ class VkHandler {
   std::unordered_map<uint64_t, FramebufferShape> framebuffers_;
   std::unordered_map<uint64_t, PipelineShape> pipelines_;
   ResourceAccount& account_;
+  bool lost_ = false;
 };
 
 }  // namespace host::vk

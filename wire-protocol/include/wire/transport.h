@@ -50,6 +50,9 @@ class Channel {
   // connecting side; empty where the transport shares none (sockets). Its
   // bytes are the peer's too: read them as a hostile peer's.
   virtual std::span<std::byte> shared_area() { return {}; }
+  // Whether the guest's link stays on this machine (a unix socket, shared
+  // memory), where moving bytes costs less time than compressing them.
+  virtual bool local() const { return false; }
 
   virtual void close() = 0;
   virtual std::string describe() const = 0;  // e.g. "unix:/run/conduit/host.sock"

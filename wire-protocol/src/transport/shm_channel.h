@@ -76,6 +76,7 @@ class ShmChannel final : public Channel {
   }
   void close() override;
   std::string describe() const override { return description_; }
+  bool local() const override { return true; }
   Result<ChannelHandoff> export_handoff() override;
 
   ShmCounters counters() const { return {kicks_.load(), sleeps_.load(), syscalls_.load()}; }

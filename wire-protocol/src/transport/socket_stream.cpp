@@ -19,6 +19,7 @@ constexpr size_t kReadChunk = 256 * 1024;
 SocketChannel::SocketChannel(Fd fd, std::string description, const TransportOptions& opts)
     : fd_(std::move(fd)),
       description_(std::move(description)),
+      local_(description_.starts_with("unix:")),
       io_timeout_(opts.io_timeout),
       max_message_(opts.max_message_bytes),
       rx_(kReadChunk) {}

@@ -26,6 +26,7 @@ class SocketChannel : public Channel {
   std::span<const std::byte> incoming_heap() final { return {}; }
   void close() final;
   std::string describe() const final { return description_; }
+  bool local() const final { return local_; }
 
  protected:
   SocketChannel(Fd fd, std::string description, const TransportOptions& opts);
@@ -42,6 +43,10 @@ class SocketChannel : public Channel {
 
   Fd fd_;
   std::string description_;
+  // From the description, which names the guest's link and travels with a
+  // handed-over channel: a TLS guest relayed through a unix socket pair is
+  // still one across the network.
+  bool local_;
   std::chrono::milliseconds io_timeout_;
   // A send that failed half-way leaves the stream unframed.
   std::optional<Error> tx_error_;

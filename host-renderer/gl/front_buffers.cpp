@@ -3,9 +3,8 @@
 // the frame a glFlush sends after front-buffer drawing.
 #include <epoxy/gl.h>
 
+#include "gl/gl_handler.h"
 #include "host/egl_context.h"
-#include "host/session.h"
-#include "wire/gl_opcodes.h"
 
 namespace host {
 
@@ -33,13 +32,7 @@ GLint current_int(GLenum pname) {
 
 }  // namespace
 
-bool Session::selects_buffers(uint32_t opcode) {
-  using wire::GlOp;
-  return opcode == static_cast<uint32_t>(GlOp::glDrawBuffer) || opcode == static_cast<uint32_t>(GlOp::glDrawBuffers) ||
-         opcode == static_cast<uint32_t>(GlOp::glReadBuffer);
-}
-
-EGLSurface Session::buffer_of(uint32_t surface_id, bool front) const {
+EGLSurface GlHandler::buffer_of(uint32_t surface_id, bool front) const {
   auto it = surfaces_.find(surface_id);
   if (it == surfaces_.end()) return EGL_NO_SURFACE;
   return front ? it->second->front_or_back() : it->second->handle();
@@ -47,7 +40,7 @@ EGLSurface Session::buffer_of(uint32_t surface_id, bool front) const {
 
 // A surface's front is made, and charged, the first time a context draws
 // into it or reads from it: most programs never do.
-wire::Status Session::make_front(uint32_t surface_id) {
+wire::Status GlHandler::make_front(uint32_t surface_id) {
   auto it = surfaces_.find(surface_id);
   if (it == surfaces_.end()) return {};
   Surface& s = *it->second;
@@ -68,7 +61,7 @@ wire::Status Session::make_front(uint32_t surface_id) {
 
 // After glDrawBuffer(s)/glReadBuffer: GL has taken or refused the mode, so
 // the context's own state says what its default framebuffer now selects.
-wire::Status Session::follow_default_buffers() {
+wire::Status GlHandler::follow_default_buffers() {
   if (current_->api != wire::Api::kGl) return {};  // OpenGL ES draws into and reads a window's back only
   bool draw_front = current_->draw_front, read_front = current_->read_front;
   bool draw_both = current_->draw_both;
@@ -101,7 +94,7 @@ wire::Status Session::follow_default_buffers() {
 // A context's default framebuffer first draws into and reads from the back
 // buffer when there is one (OpenGL 4.6 compatibility, 17.4.1 and 18.2.1);
 // a pbuffer alone would start it on GL_FRONT.
-void Session::select_initial_buffers(GuestContext& ctx) {
+void GlHandler::select_initial_buffers(GuestContext& ctx) {
   if (ctx.bound_before) return;
   ctx.bound_before = true;
   if (ctx.api != wire::Api::kGl) return;
@@ -115,7 +108,7 @@ void Session::select_initial_buffers(GuestContext& ctx) {
 
 // Whether the context draws into what a window shows: the front of a
 // double-buffered window, or a single-buffered window's only buffer.
-bool Session::draws_shown_buffer() const {
+bool GlHandler::draws_shown_buffer() const {
   auto it = surfaces_.find(draw_id_);
   if (it == surfaces_.end() || !it->second->window()) return false;
   return !it->second->double_buffered() || current_->draw_front || current_->draw_both;
@@ -124,7 +117,7 @@ bool Session::draws_shown_buffer() const {
 // Drawing into both buffers of a window whose buffers are two pbuffers: a
 // command that drew into the back runs again with the front bound, whose
 // framebuffer takes the context's draw buffer mode first.
-wire::Status Session::draw_again_into_front(const wire::CommandIterator::Command& cmd) {
+wire::Status GlHandler::draw_again_into_front(const ApiCommand& cmd) {
   auto it = surfaces_.find(draw_id_);
   if (it == surfaces_.end() || it->second->front() == EGL_NO_SURFACE) return {};
   const GLint mode = current_int(GL_DRAW_BUFFER);
@@ -135,14 +128,14 @@ wire::Status Session::draw_again_into_front(const wire::CommandIterator::Command
     return make_error(Errc::kIo, "cannot bind the surface's front buffer", cmd.offset);
   }
   glDrawBuffer(static_cast<GLenum>(mode));
-  wire::Reader payload(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), heap_copies_);
-  DispatchEnv env{*current_->state, reply_, &images_};
+  wire::Reader payload = cmd.reader();
+  DispatchEnv env{*current_->state, cmd.reply, &images_};
   return dispatch_gl_again(env, cmd.opcode, payload);
 }
 
 // A glFlush or glFinish after drawing into the front shows it, the way a
 // window system shows its front buffer.
-wire::Status Session::present_front() {
+wire::Status GlHandler::present_front() {
   if (!front_drawn_) return {};
   front_drawn_ = false;
   auto it = surfaces_.find(draw_id_);
@@ -150,12 +143,11 @@ wire::Status Session::present_front() {
   const EGLSurface shown = it->second->front_or_back();
   WIRE_TRY(start_frame_reader());
   bound_ = false;
-  return frames_->start(draw_id_, *it->second, shown, last_frame_[draw_id_],
-                        [this](auto& f, auto px) { send_frame(f, px); });
+  return frames_->start(draw_id_, *it->second, shown, last_frame_[draw_id_], to_guest_.frame);
 }
 
 // The readback context, made on first use.
-wire::Status Session::start_frame_reader() {
+wire::Status GlHandler::start_frame_reader() {
   if (frames_) return {};
   auto fr = FrameReader::create(display_, limits_.frame_ring);
   bound_ = false;

@@ -1,12 +1,27 @@
 // Freeing everything a guest created, whether it asked for it or went away.
+#include "gl/gl_handler.h"
 #include "host/egl_context.h"
-#include "host/session.h"
-#include "vk/vk_handler.h"
 
 namespace host {
 
+// The frame reader's context goes first, the images before the contexts
+// whose objects they were made of, and the contexts before the surfaces
+// they may still be bound to.
+GlHandler::~GlHandler() {
+  current_ = nullptr;
+  draw_id_ = read_id_ = 0;
+  frames_.reset();
+  destroy_images();
+  for (auto& [id, ctx] : contexts_) destroy(*ctx);
+  contexts_.clear();
+  for (const auto& [id, surface] : surfaces_) to_guest_.surface_gone(id);
+  surfaces_.clear();
+  scratch_.reset();
+  eglReleaseThread();
+}
+
 // Makes `ctx` current with no guest surface, so its objects can be freed.
-bool Session::bind_alone(EGLContext ctx, wire::Api api) {
+bool GlHandler::bind_alone(EGLContext ctx, wire::Api api) {
   EGLSurface s = EGL_NO_SURFACE;
   if (!display_.surfaceless_context()) {
     if (!scratch_) {
@@ -19,7 +34,7 @@ bool Session::bind_alone(EGLContext ctx, wire::Api api) {
   return host::make_current(display_.handle(), api, ctx, s, s);
 }
 
-void Session::destroy(GuestContext& ctx) {
+void GlHandler::destroy(GuestContext& ctx) {
   bound_ = false;
   // Without a current context the GL objects cannot be deleted; destroying
   // the EGL context still frees them with it (EGL 1.5 section 3.7.2).
@@ -29,22 +44,6 @@ void Session::destroy(GuestContext& ctx) {
   eglDestroyContext(display_.handle(), ctx.egl);
   ctx.egl = EGL_NO_CONTEXT;
   account_.release(kContextBytes);
-}
-
-void Session::teardown() {
-  current_ = nullptr;
-  draw_id_ = read_id_ = 0;
-  frames_.reset();
-  destroy_images();
-  for (auto& [id, ctx] : contexts_) destroy(*ctx);
-  contexts_.clear();
-  for (const auto& [id, surface] : surfaces_) withdraw_from_viewers(id);
-  surfaces_.clear();
-  for (uint32_t id : vk_windows_) withdraw_from_viewers(id);
-  vk_windows_.clear();
-  scratch_.reset();
-  vk_.reset();
-  eglReleaseThread();
 }
 
 }  // namespace host

@@ -8,7 +8,7 @@
 #include <epoxy/egl.h>
 
 #include "control_args.h"
-#include "host/session.h"
+#include "gl/gl_handler.h"
 
 namespace host {
 namespace {
@@ -35,13 +35,13 @@ bool target_offered(const EglDisplay& display, uint32_t target) {
 }  // namespace
 
 // Guests are offered the four image extensions together.
-bool Session::offers_gl_images() const {
+bool GlHandler::offers_gl_images() const {
   return display_.has_extension("EGL_KHR_image_base") && target_offered(display_, EGL_GL_TEXTURE_2D_KHR) &&
          target_offered(display_, EGL_GL_TEXTURE_3D_KHR) && target_offered(display_, EGL_GL_RENDERBUFFER_KHR) &&
          target_offered(display_, EGL_GL_TEXTURE_CUBE_MAP_POSITIVE_X_KHR);
 }
 
-wire::Status Session::create_image(wire::Reader& r) {
+wire::Status GlHandler::create_image(wire::Reader& r, wire::Writer& reply) {
   auto c = read_control<wire::CreateImage>(r);
   if (!c) return c.error();
   if (c->image_id == 0 || images_.count(c->image_id)) {
@@ -51,7 +51,7 @@ wire::Status Session::create_image(wire::Reader& r) {
   if (ctx == contexts_.end()) return unknown_id("context", c->context_id, r.offset());
   // What EGL itself would answer: the guest checked its side already.
   auto answer = [&](EGLint error) {
-    reply_.put(static_cast<uint32_t>(error));
+    reply.put(static_cast<uint32_t>(error));
     return wire::Status{};
   };
   if (!offers_gl_images() || !target_offered(display_, c->target) || c->level > kMaxLevel ||
@@ -78,7 +78,7 @@ wire::Status Session::create_image(wire::Reader& r) {
   return answer(EGL_SUCCESS);
 }
 
-wire::Status Session::destroy_image(wire::Reader& r) {
+wire::Status GlHandler::destroy_image(wire::Reader& r) {
   auto id = read_control<wire::ObjectId>(r);
   if (!id) return id.error();
   auto it = images_.find(id->id);
@@ -89,7 +89,7 @@ wire::Status Session::destroy_image(wire::Reader& r) {
   return {};
 }
 
-void Session::destroy_images() {
+void GlHandler::destroy_images() {
   for (auto& [id, image] : images_) {
     eglDestroyImageKHR(display_.handle(), image.egl);
     account_.release(image.bytes);
@@ -97,7 +97,7 @@ void Session::destroy_images() {
   images_.clear();
 }
 
-void Session::add_image_sources(const ShareGroup& group, ObjectReferences& refs) const {
+void GlHandler::add_image_sources(const ShareGroup& group, ObjectReferences& refs) const {
   for (const auto& [id, image] : images_) {
     if (image.group == &group) refs.add(image.kind, image.source);
   }

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <set>
 
-#include "host/session.h"
+#include "gl/gl_handler.h"
 
 namespace host {
 namespace {
@@ -18,7 +18,7 @@ constexpr int kLookShare = 50;
 
 }  // namespace
 
-void Session::reclaim_memory(bool changed_only) {
+void GlHandler::reclaim_memory(bool changed_only) {
   const auto start = std::chrono::steady_clock::now();
   std::set<const ShareGroup*> seen;
   for (auto& [id, ctx] : contexts_) {
@@ -42,7 +42,7 @@ void Session::reclaim_memory(bool changed_only) {
                                                                  (last_reclaim_ - start) * kLookShare);
 }
 
-void Session::reclaim_after_batch() {
+void GlHandler::reclaim_after_batch() {
   if (std::chrono::steady_clock::now() - last_reclaim_ < reclaim_wait_) return;
   for (auto& [id, ctx] : contexts_) {
     if (has_retired(*ctx->state->share_group(), true)) {
