@@ -136,6 +136,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   if (!args) return args.error();
   WIRE_TRY(decode_args(payload, *cmd, arena_, *args, handles_, created_));
   WIRE_TRY(check_dispatched(*cmd, *args));
+  WIRE_TRY(name_private_data_object(opcode, *args));
   if (!created_.empty()) WIRE_TRY(reserve(created_));
   WIRE_TRY(fit_driver_reads(opcode, *args));
   WIRE_TRY(check_recording(opcode, *cmd, *args));
@@ -197,6 +198,27 @@ wire::Status VkHandler::run_flat(uint32_t opcode, const Runner& runs, wire::Read
 wire::Status VkHandler::run_recorded(uint32_t opcode, const CommandDesc& cmd, HostCall call, void* args) {
   call(dispatch_, args);
   note_recording(opcode, cmd, args);
+  return {};
+}
+
+// vkSetPrivateData and vkGetPrivateData name their object as a bare
+// 64-bit number beside its type, which the codec cannot know for a handle:
+// the guest's id becomes the driver's handle here (the driver follows it as
+// a pointer), and the slot must be one.
+template <typename Args>
+wire::Status name_object(HandleTable& handles, const char* command, Args& a) {
+  if (!a.privateDataSlot) return make_error(Errc::kBadName, std::string(command) + " of a null private data slot");
+  auto host = handles.from_wire(a.objectType, false, a.objectHandle);
+  if (!host || !*host) return make_error(Errc::kBadName, std::string(command) + " of an object the guest does not have");
+  a.objectHandle = *host;
+  return {};
+}
+
+wire::Status VkHandler::name_private_data_object(uint32_t opcode, void* args) {
+  if (static_cast<VkOp>(opcode) == VkOp::vkSetPrivateData)
+    return name_object(handles_, "vkSetPrivateData", *static_cast<VkArgs_vkSetPrivateData*>(args));
+  if (static_cast<VkOp>(opcode) == VkOp::vkGetPrivateData)
+    return name_object(handles_, "vkGetPrivateData", *static_cast<VkArgs_vkGetPrivateData*>(args));
   return {};
 }
 

@@ -83,6 +83,7 @@ class VkHandler {
   bool end_device(VkDevice device);  // as vkDestroyDevice does, with every note it takes
   void note_physical_devices(uint32_t opcode, const void* args);
   wire::Status reserve(std::span<const wire::vk::NewHandle> made) const;
+  wire::Status name_private_data_object(uint32_t opcode, void* args);
   wire::Result<uint64_t> enumerate_instance_extensions(void* args);
   wire::Result<uint64_t> enumerate_device_extensions(void* args);
   void forget_destroyed(const wire::vk::MemberDesc& gone, const void* args);
