@@ -41,6 +41,19 @@ wire::Status check_dispatched(const CommandDesc& cmd, const void* args) {
   return {};
 }
 
+// Surfaces are the loader's own objects: it unwraps one before the driver
+// sees it, and aborts on a null one where the spec requires a surface.
+wire::Status check_surfaces(uint32_t opcode, const CommandDesc& cmd, const void* args) {
+  uint64_t missing = 1;
+  for (const MemberDesc& p : cmd.fields())
+    if (p.kind == Kind::kHandle && p.object_type == VK_OBJECT_TYPE_SURFACE_KHR && !p.optional)
+      missing = std::min(missing, load_u64(static_cast<const std::byte*>(args) + p.offset));
+  if (static_cast<VkOp>(opcode) == VkOp::vkCreateSwapchainKHR)
+    missing = raw_handle(static_cast<const VkArgs_vkCreateSwapchainKHR*>(args)->pCreateInfo->surface);
+  if (!missing) return make_error(Errc::kBadName, std::string(cmd.name) + " of a null surface");
+  return {};
+}
+
 }  // namespace
 
 VkHandler::VkHandler(ResourceAccount& account, ToGuest to_guest, Counters& counters, std::span<std::byte> area)
@@ -136,6 +149,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   if (!args) return args.error();
   WIRE_TRY(decode_args(payload, *cmd, arena_, *args, handles_, created_));
   WIRE_TRY(check_dispatched(*cmd, *args));
+  WIRE_TRY(check_surfaces(opcode, *cmd, *args));
   WIRE_TRY(name_private_data_object(opcode, *args));
   if (!created_.empty()) WIRE_TRY(reserve(created_));
   WIRE_TRY(fit_driver_reads(opcode, *args));
