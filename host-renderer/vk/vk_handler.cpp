@@ -54,6 +54,39 @@ wire::Status check_surfaces(uint32_t opcode, const CommandDesc& cmd, const void*
   return {};
 }
 
+// Where each recorded command names an object it requires (a non-optional
+// handle that is not the command buffer): drivers record these as pointers
+// and follow them when the buffer runs, after the command was accepted
+// (lavapipe, a null event of vkCmdWaitEvents), so a null one is refused
+// when it is recorded. Found once for every opcode.
+const std::vector<std::vector<uint32_t>> kRequiredHandles =
+    per_command<std::vector<uint32_t>>([](const CommandDesc& c) {
+      std::vector<uint32_t> offsets;
+      if (c.recorded.scope == RenderPassScope::kNone) return offsets;
+      for (const MemberDesc& p : c.fields())
+        if (p.kind == Kind::kHandle && !p.optional && !p.dispatchable) offsets.push_back(p.offset);
+      return offsets;
+    });
+
+template <typename Args>
+bool names_every_event(const Args& a) {
+  return std::none_of(a.pEvents, a.pEvents + a.eventCount, [](VkEvent e) { return e == VK_NULL_HANDLE; });
+}
+
+wire::Status check_required_handles(uint32_t opcode, const CommandDesc& cmd, const void* args) {
+  const auto* record = static_cast<const std::byte*>(args);
+  if (const auto* offsets = entry_of(kRequiredHandles, opcode))
+    for (uint32_t offset : *offsets)
+      if (!load_u64(record + offset)) return make_error(Errc::kBadName, std::string(cmd.name) + " of a null handle");
+  const auto op = static_cast<VkOp>(opcode);
+  const bool events_named = op == VkOp::vkCmdWaitEvents ? names_every_event(*static_cast<const VkArgs_vkCmdWaitEvents*>(args))
+                            : op == VkOp::vkCmdWaitEvents2
+                                ? names_every_event(*static_cast<const VkArgs_vkCmdWaitEvents2*>(args))
+                                : true;
+  if (!events_named) return make_error(Errc::kBadName, std::string(cmd.name) + " of a null event");
+  return {};
+}
+
 }  // namespace
 
 VkHandler::VkHandler(ResourceAccount& account, ToGuest to_guest, Counters& counters, std::span<std::byte> area)
@@ -150,6 +183,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   WIRE_TRY(decode_args(payload, *cmd, arena_, *args, handles_, created_));
   WIRE_TRY(check_dispatched(*cmd, *args));
   WIRE_TRY(check_surfaces(opcode, *cmd, *args));
+  WIRE_TRY(check_required_handles(opcode, *cmd, *args));
   WIRE_TRY(name_private_data_object(opcode, *args));
   if (!created_.empty()) WIRE_TRY(reserve(created_));
   WIRE_TRY(fit_driver_reads(opcode, *args));
@@ -200,6 +234,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
 wire::Status VkHandler::run_flat(uint32_t opcode, const Runner& runs, wire::Reader& payload) {
   alignas(16) std::byte args[kFlatRecordBytes];
   WIRE_TRY(decode_flat_command(payload, *runs.desc, args, handles_));
+  WIRE_TRY(check_required_handles(opcode, *runs.desc, args));
   WIRE_TRY(check_recording(opcode, *runs.desc, args));
   WIRE_TRY(resources_.check(opcode, args));
   return run_recorded(opcode, *runs.desc, runs.call, args);
