@@ -37,7 +37,7 @@ for t in "${targets[@]}"; do
     rm -rf "$seeds"
     mkdir -p "$seeds"
     cp tests/fuzz/seeds/vk-session/* "$seeds"/
-    cp tests/fuzz/seeds/session/*vk* "$seeds"/
+    cp tests/fuzz/seeds/session/*vk* tests/fuzz/seeds/session/*gfxrecon* "$seeds"/
   fi
   # The session target's inputs are single batches of a real program's size;
   # a second per input is already very slow for one 64x64 surface.
