@@ -185,6 +185,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   WIRE_TRY(check_surfaces(opcode, *cmd, *args));
   WIRE_TRY(check_required_handles(opcode, *cmd, *args));
   WIRE_TRY(name_private_data_object(opcode, *args));
+  WIRE_TRY(check_queue_taken(opcode, *args));
   if (!created_.empty()) WIRE_TRY(reserve(created_));
   WIRE_TRY(fit_driver_reads(opcode, *args));
   WIRE_TRY(check_recording(opcode, *cmd, *args));
@@ -271,6 +272,29 @@ wire::Status VkHandler::name_private_data_object(uint32_t opcode, void* args) {
   return {};
 }
 
+// A queue is taken only of a family and index the device was created with
+// (found by the fuzzer: lavapipe answers another with a handle the loader
+// later aborts on).
+wire::Status VkHandler::check_queue_taken(uint32_t opcode, const void* args) const {
+  VkDevice device;
+  uint32_t family, index;
+  if (static_cast<VkOp>(opcode) == VkOp::vkGetDeviceQueue) {
+    const auto& a = *static_cast<const VkArgs_vkGetDeviceQueue*>(args);
+    device = a.device, family = a.queueFamilyIndex, index = a.queueIndex;
+  } else if (static_cast<VkOp>(opcode) == VkOp::vkGetDeviceQueue2) {
+    const auto& a = *static_cast<const VkArgs_vkGetDeviceQueue2*>(args);
+    device = a.device, family = a.pQueueInfo->queueFamilyIndex, index = a.pQueueInfo->queueIndex;
+  } else {
+    return {};
+  }
+  auto it = device_queues_.find(device);
+  const bool created = it != device_queues_.end() &&
+                       std::any_of(it->second.begin(), it->second.end(),
+                                   [&](const auto& q) { return q.first == family && index < q.second; });
+  if (!created) return make_error(Errc::kBadValue, "a queue the device was not created with");
+  return {};
+}
+
 // New objects count against the guest's objects, GL's and Vulkan's together.
 wire::Status VkHandler::reserve(std::span<const NewHandle> made) const {
   const size_t limit = account_.limits.max_objects;
@@ -289,6 +313,7 @@ void VkHandler::forget_destroyed(const MemberDesc& gone, const void* args) {
       std::erase(devices_, reinterpret_cast<VkDevice>(host));
       device_gpus_.erase(reinterpret_cast<VkDevice>(host));
       push_constant_bytes_.erase(reinterpret_cast<VkDevice>(host));
+      device_queues_.erase(reinterpret_cast<VkDevice>(host));
       area_devices_.erase(reinterpret_cast<VkDevice>(host));
     }
     if (gone.object_type == VK_OBJECT_TYPE_INSTANCE) {

@@ -326,4 +326,21 @@ TEST(VulkanRanges, PrivateDataWithoutASlot) {
   });
 }
 
+// Queues the device was not created with (found by the Vulkan session
+// fuzzer: lavapipe answers one with a handle the loader aborts on later).
+
+TEST(VulkanRanges, QueueOfAnIndexTheDeviceWasNotCreatedWith) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkQueue queue = VK_NULL_HANDLE;
+    vkGetDeviceQueue(device, 0, 7, &queue);
+  });
+}
+
+TEST(VulkanRanges, QueueOfAFamilyTheDeviceWasNotCreatedWith) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkQueue queue = VK_NULL_HANDLE;
+    vkGetDeviceQueue(device, 12, 0, &queue);
+  });
+}
+
 }  // namespace
