@@ -165,6 +165,9 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   VkPhysicalDeviceProperties props{};
   dispatch_.vkGetPhysicalDeviceProperties(a.physicalDevice, &props);
   push_constant_bytes_[device] = props.limits.maxPushConstantsSize;
+  auto& queues = device_queues_[device];
+  for (uint32_t i = 0; i < info.queueCreateInfoCount; ++i)
+    queues.emplace_back(info.pQueueCreateInfos[i].queueFamilyIndex, info.pQueueCreateInfos[i].queueCount);
   if (imports) area_devices_.insert(device);
   return uint64_t{VK_SUCCESS};
 }

@@ -41,6 +41,52 @@ wire::Status check_dispatched(const CommandDesc& cmd, const void* args) {
   return {};
 }
 
+// Surfaces are the loader's own objects: it unwraps one before the driver
+// sees it, and aborts on a null one where the spec requires a surface.
+wire::Status check_surfaces(uint32_t opcode, const CommandDesc& cmd, const void* args) {
+  uint64_t missing = 1;
+  for (const MemberDesc& p : cmd.fields())
+    if (p.kind == Kind::kHandle && p.object_type == VK_OBJECT_TYPE_SURFACE_KHR && !p.optional)
+      missing = std::min(missing, load_u64(static_cast<const std::byte*>(args) + p.offset));
+  if (static_cast<VkOp>(opcode) == VkOp::vkCreateSwapchainKHR)
+    missing = raw_handle(static_cast<const VkArgs_vkCreateSwapchainKHR*>(args)->pCreateInfo->surface);
+  if (!missing) return make_error(Errc::kBadName, std::string(cmd.name) + " of a null surface");
+  return {};
+}
+
+// Where each recorded command names an object it requires (a non-optional
+// handle that is not the command buffer): drivers record these as pointers
+// and follow them when the buffer runs, after the command was accepted
+// (lavapipe, a null event of vkCmdWaitEvents), so a null one is refused
+// when it is recorded. Found once for every opcode.
+const std::vector<std::vector<uint32_t>> kRequiredHandles =
+    per_command<std::vector<uint32_t>>([](const CommandDesc& c) {
+      std::vector<uint32_t> offsets;
+      if (c.recorded.scope == RenderPassScope::kNone) return offsets;
+      for (const MemberDesc& p : c.fields())
+        if (p.kind == Kind::kHandle && !p.optional && !p.dispatchable) offsets.push_back(p.offset);
+      return offsets;
+    });
+
+template <typename Args>
+bool names_every_event(const Args& a) {
+  return std::none_of(a.pEvents, a.pEvents + a.eventCount, [](VkEvent e) { return e == VK_NULL_HANDLE; });
+}
+
+wire::Status check_required_handles(uint32_t opcode, const CommandDesc& cmd, const void* args) {
+  const auto* record = static_cast<const std::byte*>(args);
+  if (const auto* offsets = entry_of(kRequiredHandles, opcode))
+    for (uint32_t offset : *offsets)
+      if (!load_u64(record + offset)) return make_error(Errc::kBadName, std::string(cmd.name) + " of a null handle");
+  const auto op = static_cast<VkOp>(opcode);
+  const bool events_named = op == VkOp::vkCmdWaitEvents ? names_every_event(*static_cast<const VkArgs_vkCmdWaitEvents*>(args))
+                            : op == VkOp::vkCmdWaitEvents2
+                                ? names_every_event(*static_cast<const VkArgs_vkCmdWaitEvents2*>(args))
+                                : true;
+  if (!events_named) return make_error(Errc::kBadName, std::string(cmd.name) + " of a null event");
+  return {};
+}
+
 }  // namespace
 
 VkHandler::VkHandler(ResourceAccount& account, ToGuest to_guest, Counters& counters, std::span<std::byte> area)
@@ -157,6 +203,10 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   if (!args) return args.error();
   WIRE_TRY(decode_args(payload, *cmd, arena_, *args, handles_, created_));
   WIRE_TRY(check_dispatched(*cmd, *args));
+  WIRE_TRY(check_surfaces(opcode, *cmd, *args));
+  WIRE_TRY(check_required_handles(opcode, *cmd, *args));
+  WIRE_TRY(name_private_data_object(opcode, *args));
+  WIRE_TRY(check_queue_taken(opcode, *args));
   if (!created_.empty()) WIRE_TRY(reserve(created_));
   WIRE_TRY(fit_driver_reads(opcode, *args));
   WIRE_TRY(check_recording(opcode, *cmd, *args));
@@ -206,6 +256,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
 wire::Status VkHandler::run_flat(uint32_t opcode, const Runner& runs, wire::Reader& payload) {
   alignas(16) std::byte args[kFlatRecordBytes];
   WIRE_TRY(decode_flat_command(payload, *runs.desc, args, handles_));
+  WIRE_TRY(check_required_handles(opcode, *runs.desc, args));
   WIRE_TRY(check_recording(opcode, *runs.desc, args));
   WIRE_TRY(resources_.check(opcode, args));
   return run_recorded(opcode, *runs.desc, runs.call, args);
@@ -218,6 +269,50 @@ wire::Status VkHandler::run_flat(uint32_t opcode, const Runner& runs, wire::Read
 wire::Status VkHandler::run_recorded(uint32_t opcode, const CommandDesc& cmd, HostCall call, void* args) {
   call(dispatch_, args);
   note_recording(opcode, cmd, args);
+  return {};
+}
+
+// vkSetPrivateData and vkGetPrivateData name their object as a bare
+// 64-bit number beside its type, which the codec cannot know for a handle:
+// the guest's id becomes the driver's handle here (the driver follows it as
+// a pointer), and the slot must be one.
+template <typename Args>
+wire::Status name_object(HandleTable& handles, const char* command, Args& a) {
+  if (!a.privateDataSlot) return make_error(Errc::kBadName, std::string(command) + " of a null private data slot");
+  auto host = handles.from_wire(a.objectType, false, a.objectHandle);
+  if (!host || !*host) return make_error(Errc::kBadName, std::string(command) + " of an object the guest does not have");
+  a.objectHandle = *host;
+  return {};
+}
+
+wire::Status VkHandler::name_private_data_object(uint32_t opcode, void* args) {
+  if (static_cast<VkOp>(opcode) == VkOp::vkSetPrivateData)
+    return name_object(handles_, "vkSetPrivateData", *static_cast<VkArgs_vkSetPrivateData*>(args));
+  if (static_cast<VkOp>(opcode) == VkOp::vkGetPrivateData)
+    return name_object(handles_, "vkGetPrivateData", *static_cast<VkArgs_vkGetPrivateData*>(args));
+  return {};
+}
+
+// A queue is taken only of a family and index the device was created with
+// (found by the fuzzer: lavapipe answers another with a handle the loader
+// later aborts on).
+wire::Status VkHandler::check_queue_taken(uint32_t opcode, const void* args) const {
+  VkDevice device;
+  uint32_t family, index;
+  if (static_cast<VkOp>(opcode) == VkOp::vkGetDeviceQueue) {
+    const auto& a = *static_cast<const VkArgs_vkGetDeviceQueue*>(args);
+    device = a.device, family = a.queueFamilyIndex, index = a.queueIndex;
+  } else if (static_cast<VkOp>(opcode) == VkOp::vkGetDeviceQueue2) {
+    const auto& a = *static_cast<const VkArgs_vkGetDeviceQueue2*>(args);
+    device = a.device, family = a.pQueueInfo->queueFamilyIndex, index = a.pQueueInfo->queueIndex;
+  } else {
+    return {};
+  }
+  auto it = device_queues_.find(device);
+  const bool created = it != device_queues_.end() &&
+                       std::any_of(it->second.begin(), it->second.end(),
+                                   [&](const auto& q) { return q.first == family && index < q.second; });
+  if (!created) return make_error(Errc::kBadValue, "a queue the device was not created with");
   return {};
 }
 
@@ -239,6 +334,7 @@ void VkHandler::forget_destroyed(const MemberDesc& gone, const void* args) {
       std::erase(devices_, reinterpret_cast<VkDevice>(host));
       device_gpus_.erase(reinterpret_cast<VkDevice>(host));
       push_constant_bytes_.erase(reinterpret_cast<VkDevice>(host));
+      device_queues_.erase(reinterpret_cast<VkDevice>(host));
       area_devices_.erase(reinterpret_cast<VkDevice>(host));
     }
     if (gone.object_type == VK_OBJECT_TYPE_INSTANCE) {

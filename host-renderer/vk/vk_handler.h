@@ -92,6 +92,8 @@ class VkHandler final : public ApiHandler {
   bool end_device(VkDevice device);  // as vkDestroyDevice does, with every note it takes
   void note_physical_devices(uint32_t opcode, const void* args);
   wire::Status reserve(std::span<const wire::vk::NewHandle> made) const;
+  wire::Status name_private_data_object(uint32_t opcode, void* args);
+  wire::Status check_queue_taken(uint32_t opcode, const void* args) const;
   wire::Result<uint64_t> enumerate_instance_extensions(void* args);
   wire::Result<uint64_t> enumerate_device_extensions(void* args);
   void forget_destroyed(const wire::vk::MemberDesc& gone, const void* args);
@@ -246,6 +248,9 @@ class VkHandler final : public ApiHandler {
   std::unordered_map<VkDevice, VkPhysicalDevice> device_gpus_;
   std::unordered_map<VkPhysicalDevice, VkInstance> gpu_instances_;  // the instance that enumerated each
   std::unordered_map<VkDevice, uint32_t> push_constant_bytes_;  // each device's maxPushConstantsSize
+  // Each device's queues as created: (family, count). A driver answers a
+  // queue it was not created with by a handle that is none.
+  std::unordered_map<VkDevice, std::vector<std::pair<uint32_t, uint32_t>>> device_queues_;
   // By pool: its device, and the command buffers or descriptor sets allocated from it.
   struct PoolChildren {
     uint64_t device;

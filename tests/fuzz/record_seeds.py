@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Records real programs' command streams through Conduit (CONDUIT_CAPTURE)
-and turns them into seeds for the fuzz targets.
+and turns them into seeds for the fuzz targets. With gfxreconstruct
+installed (Debian's gfxreconstruct), vkcube is also captured natively and the
+capture replayed through Conduit with gfxrecon-replay, a Vulkan stream of
+another program's making.
 
   record_seeds.py record CONDUIT_EXE CAPTURE_DIR   run the programs, keep their batches
   record_seeds.py convert CAPTURE_DIR CORPUS_DIR    one seed per recorded connection
@@ -46,6 +49,21 @@ def programs(conduit):
             + [([vkbench, "--off-screen", "-s", "64x64", "-b", f"{s}:duration=0.1"], True) for s in VKBENCH_SCENES])
 
 
+def gfxreconstruct_replay(work, display):
+    """(argv, ends by itself) replaying a native capture of vkcube, or None
+    without gfxreconstruct."""
+    capture = shutil.which("gfxrecon-capture-vulkan.py")
+    if not capture or not shutil.which("gfxrecon-replay"):
+        return None
+    out = os.path.join(work, "vkcube.gfxr")
+    env = dict(os.environ, DISPLAY=display)
+    subprocess.run([capture, "-o", out, "vkcube", "--c", "3"], env=env, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, timeout=120)
+    # The layer stamps the file name with the time of capture.
+    made = sorted(glob.glob(os.path.join(work, "vkcube*.gfxr")))
+    return (["gfxrecon-replay", made[-1]], True) if made else None
+
+
 def record(conduit, capture_dir):
     os.makedirs(capture_dir, exist_ok=True)
     work = tempfile.mkdtemp(prefix="conduit-record-")
@@ -55,7 +73,11 @@ def record(conduit, capture_dir):
     host = subprocess.Popen([conduit, "host", "--listen", sock], stderr=subprocess.DEVNULL)
     try:
         time.sleep(1)
-        for i, (argv, ends) in enumerate(programs(conduit)):
+        recorded = programs(conduit)
+        replay = gfxreconstruct_replay(work, xvfb.display)
+        if replay:
+            recorded.append(replay)
+        for i, (argv, ends) in enumerate(recorded):
             out = os.path.join(capture_dir, f"{i:02d}-{os.path.basename(argv[0])}")
             os.makedirs(out, exist_ok=True)
             env = dict(os.environ, DISPLAY=xvfb.display, CONDUIT_CAPTURE=out)

@@ -37,7 +37,11 @@ for t in "${targets[@]}"; do
     rm -rf "$seeds"
     mkdir -p "$seeds"
     cp tests/fuzz/seeds/vk-session/* "$seeds"/
-    cp tests/fuzz/seeds/session/*vk* "$seeds"/
+    cp tests/fuzz/seeds/session/*vk* tests/fuzz/seeds/session/*gfxrecon* "$seeds"/
+    # libFuzzer runs every input it starts from before its time limit
+    # counts, at one or two inputs a second here: only the newest of what
+    # earlier runs grew are kept, so a run stays within its time.
+    find "$corpus" -type f -printf '%T@ %p\n' | sort -rn | tail -n +25 | cut -d' ' -f2- | xargs -r rm -f
   fi
   # The session target's inputs are single batches of a real program's size;
   # a second per input is already very slow for one 64x64 surface.

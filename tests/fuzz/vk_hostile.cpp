@@ -3,6 +3,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <set>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -247,14 +248,17 @@ class Filler {
       write_uint(value, counter.size, pick(kSmallCounts, rng_) * scale);
       n = m.count(s);
     }
-    if (n > most_elements(m)) write_uint(value, counter.size, 0), n = m.count(s);
-    used_[s + counter.offset] = true;
+    if (n > most_elements(m)) {
+      write_uint(value, counter.size, 0);
+      n = m.count(s);
+    }
+    used_.insert(s + counter.offset);
     return n <= most_elements(m) ? n : UINT64_MAX;
   }
 
   void note_used(std::span<const MemberDesc> fields, const MemberDesc& m, std::byte* s) {
     const int c = count_member(fields, m, s);
-    if (c >= 0) used_[s + fields[c].offset] = true;
+    if (c >= 0) used_.insert(s + fields[c].offset);
   }
 
   void fill_pointer(std::span<const MemberDesc> fields, const MemberDesc& m, std::byte* s, int depth) {
@@ -318,7 +322,7 @@ class Filler {
 
   Rng& rng_;
   std::vector<std::unique_ptr<std::byte[]>> blocks_;
-  std::map<const std::byte*, bool> used_;  // count members a pointer's length already follows
+  std::set<const std::byte*> used_;  // count members a pointer's length already follows
 };
 
 // The commands the mutator picks from: commands recorded into a command

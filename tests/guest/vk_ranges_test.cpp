@@ -282,4 +282,65 @@ TEST(VulkanRanges, HostResetOfQueriesPastThePool) {
   });
 }
 
+// Private data names its object as a bare number beside its type (found by
+// the Vulkan session fuzzer: lavapipe follows it as a pointer).
+
+VkPrivateDataSlot private_data_slot(VkDevice device) {
+  VkPrivateDataSlotCreateInfo info{VK_STRUCTURE_TYPE_PRIVATE_DATA_SLOT_CREATE_INFO};
+  VkPrivateDataSlot slot = VK_NULL_HANDLE;
+  vkCreatePrivateDataSlot(device, &info, nullptr, &slot);
+  return slot;
+}
+
+TEST(VulkanRanges, PrivateDataOfABufferRuns) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer buffer = buffer_of(device, kSmall);
+    VkPrivateDataSlot slot = private_data_slot(device);
+    vkSetPrivateData(device, VK_OBJECT_TYPE_BUFFER, reinterpret_cast<uint64_t>(buffer), slot, 42);
+    uint64_t value = 0;
+    vkGetPrivateData(device, VK_OBJECT_TYPE_BUFFER, reinterpret_cast<uint64_t>(buffer), slot, &value);
+    EXPECT_EQ(value, 42u);
+  });
+}
+
+TEST(VulkanRanges, PrivateDataOfAnObjectThatIsNotThere) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkSetPrivateData(device, VK_OBJECT_TYPE_BUFFER, 0x4141414141410, private_data_slot(device), 1);
+  });
+}
+
+TEST(VulkanRanges, PrivateDataOfAnObjectOfAnotherType) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer buffer = buffer_of(device, kSmall);
+    uint64_t value = 0;
+    vkGetPrivateData(device, VK_OBJECT_TYPE_IMAGE, reinterpret_cast<uint64_t>(buffer), private_data_slot(device),
+                     &value);
+  });
+}
+
+TEST(VulkanRanges, PrivateDataWithoutASlot) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer buffer = buffer_of(device, kSmall);
+    uint64_t value = 0;
+    vkGetPrivateData(device, VK_OBJECT_TYPE_BUFFER, reinterpret_cast<uint64_t>(buffer), VK_NULL_HANDLE, &value);
+  });
+}
+
+// Queues the device was not created with (found by the Vulkan session
+// fuzzer: lavapipe answers one with a handle the loader aborts on later).
+
+TEST(VulkanRanges, QueueOfAnIndexTheDeviceWasNotCreatedWith) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkQueue queue = VK_NULL_HANDLE;
+    vkGetDeviceQueue(device, 0, 7, &queue);
+  });
+}
+
+TEST(VulkanRanges, QueueOfAFamilyTheDeviceWasNotCreatedWith) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkQueue queue = VK_NULL_HANDLE;
+    vkGetDeviceQueue(device, 12, 0, &queue);
+  });
+}
+
 }  // namespace

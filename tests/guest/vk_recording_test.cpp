@@ -246,4 +246,40 @@ TEST(VulkanRecording, RenderPassEndedWithAQueryBegunInside) {
   });
 }
 
+// Objects a recorded command requires, null (found by the Vulkan session
+// fuzzer: lavapipe follows a null event when the buffer runs).
+
+VkEvent new_event(VkDevice device) {
+  VkEventCreateInfo info{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+  VkEvent event = VK_NULL_HANDLE;
+  vkCreateEvent(device, &info, nullptr, &event);
+  return event;
+}
+
+TEST(VulkanRecording, EventSetAndWaitedForRuns) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkEvent event = new_event(device);
+    VkCommandBuffer cb = recording(device);
+    vkCmdSetEvent(cb, event, VK_PIPELINE_STAGE_TRANSFER_BIT);
+    vkCmdWaitEvents(cb, 1, &event, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, nullptr, 0,
+                    nullptr, 0, nullptr);
+    vkEndCommandBuffer(cb);
+    submit(device, cb);
+  });
+}
+
+TEST(VulkanRecording, WaitForANullEvent) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const VkEvent events[2] = {new_event(device), VK_NULL_HANDLE};
+    vkCmdWaitEvents(recording(device), 2, events, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                    nullptr, 0, nullptr, 0, nullptr);
+  });
+}
+
+TEST(VulkanRecording, SetOfANullEvent) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkCmdSetEvent(recording(device), VK_NULL_HANDLE, VK_PIPELINE_STAGE_TRANSFER_BIT);
+  });
+}
+
 }  // namespace
