@@ -114,6 +114,7 @@ wire::Status ResourceShapes::check_write(const VkWriteDescriptorSet& w, uint32_t
     if (!block || block->dataSize != w.descriptorCount || w.dstArrayElement % 4 || w.descriptorCount % 4)
       return refused("vkUpdateDescriptorSets", "of inline uniform bytes it does not carry: write " + std::to_string(n));
   }
+  if (is_image(type) || is_texel_buffer(type)) return check_views_named(set->second, w, type, n);
   if (!is_buffer(type)) return {};
   for (uint32_t k = 0; k < w.descriptorCount; ++k) {
     const VkDescriptorBufferInfo& info = w.pBufferInfo[k];
@@ -121,6 +122,24 @@ wire::Status ResourceShapes::check_write(const VkWriteDescriptorSet& w, uint32_t
     const uint64_t size = b == buffers_.end() || !b->second.memory ? 0 : b->second.size;
     if (info.offset >= size || (info.range != VK_WHOLE_SIZE && (!info.range || !fits(info.offset, info.range, size))))
       return refused("vkUpdateDescriptorSets", "of a buffer range past its buffer's end: write " + std::to_string(n));
+  }
+  return {};
+}
+
+// Image and texel buffer descriptors name a view (and a sampler, unless
+// the binding's are immutable): the driver follows a null one when the
+// pipeline reads it.
+wire::Status ResourceShapes::check_views_named(const SetShape& set, const VkWriteDescriptorSet& w, uint32_t type,
+                                               uint32_t n) const {
+  const bool needs_view = type != VK_DESCRIPTOR_TYPE_SAMPLER;
+  bool needs_sampler = type == VK_DESCRIPTOR_TYPE_SAMPLER || type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+  for (const BindingShape& b : set.layout->bindings)
+    if (b.binding == w.dstBinding && b.immutable_samplers) needs_sampler = false;
+  for (uint32_t k = 0; k < w.descriptorCount; ++k) {
+    const bool null_view = is_texel_buffer(type) ? !w.pTexelBufferView[k] : needs_view && !w.pImageInfo[k].imageView;
+    const bool null_sampler = is_image(type) && needs_sampler && !w.pImageInfo[k].sampler;
+    if (null_view || null_sampler)
+      return refused("vkUpdateDescriptorSets", "of a null view or sampler: write " + std::to_string(n));
   }
   return {};
 }
@@ -150,6 +169,9 @@ wire::Status ResourceShapes::check_descriptor_updates(uint32_t, const void* args
 // inside its buffer.
 wire::Status ResourceShapes::check_descriptor_binds(uint32_t, const void* args) const {
   const auto& a = *static_cast<const VkArgs_vkCmdBindDescriptorSets*>(args);
+  // Drivers keep bound sets per bind point, indexed by it.
+  if (as_number(a.pipelineBindPoint) > VK_PIPELINE_BIND_POINT_COMPUTE)
+    return refused("vkCmdBindDescriptorSets", "at a bind point not carried");
   auto layout = pipeline_layouts_.find(raw_handle(a.layout));
   if (layout == pipeline_layouts_.end() || !fits(a.firstSet, a.descriptorSetCount, layout->second.sets.size()))
     return refused("vkCmdBindDescriptorSets", "of set numbers its pipeline layout does not have");

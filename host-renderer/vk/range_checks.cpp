@@ -68,6 +68,12 @@ ResourceShapes::Check ResourceShapes::check_of(uint32_t opcode) {
     case VkOp::vkQueueSubmit:
     case VkOp::vkQueueSubmit2:
       return &ResourceShapes::check_semaphore_waits;
+    case VkOp::vkCmdSetFrontFace:
+    case VkOp::vkCmdSetCullMode:
+    case VkOp::vkCmdSetPrimitiveTopology:
+    case VkOp::vkCmdSetDepthCompareOp:
+    case VkOp::vkCmdSetStencilOp:
+      return &ResourceShapes::check_dynamic_state;
     default:
       return nullptr;
   }
@@ -172,6 +178,39 @@ wire::Status ResourceShapes::check_queries(uint32_t opcode, const void* args) co
     default:
       return check_query_copy(args);
   }
+}
+
+// Dynamic state that drivers use to index their own tables when the
+// commands run (lavapipe read through a null pointer for a front face
+// past the enum's values): each value one of its type's.
+wire::Status ResourceShapes::check_dynamic_state(uint32_t opcode, const void* args) const {
+  bool known = true;
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkCmdSetFrontFace:
+      known = as_number(static_cast<const VkArgs_vkCmdSetFrontFace*>(args)->frontFace) <= VK_FRONT_FACE_CLOCKWISE;
+      break;
+    case VkOp::vkCmdSetCullMode:
+      known = static_cast<const VkArgs_vkCmdSetCullMode*>(args)->cullMode <= VK_CULL_MODE_FRONT_AND_BACK;
+      break;
+    case VkOp::vkCmdSetPrimitiveTopology:
+      known = as_number(static_cast<const VkArgs_vkCmdSetPrimitiveTopology*>(args)->primitiveTopology) <=
+              VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
+      break;
+    case VkOp::vkCmdSetDepthCompareOp:
+      known = as_number(static_cast<const VkArgs_vkCmdSetDepthCompareOp*>(args)->depthCompareOp) <=
+              VK_COMPARE_OP_ALWAYS;
+      break;
+    default: {
+      const auto& a = *static_cast<const VkArgs_vkCmdSetStencilOp*>(args);
+      known = a.faceMask <= VK_STENCIL_FACE_FRONT_AND_BACK && as_number(a.failOp) <= VK_STENCIL_OP_DECREMENT_AND_WRAP &&
+              as_number(a.passOp) <= VK_STENCIL_OP_DECREMENT_AND_WRAP &&
+              as_number(a.depthFailOp) <= VK_STENCIL_OP_DECREMENT_AND_WRAP &&
+              as_number(a.compareOp) <= VK_COMPARE_OP_ALWAYS;
+      break;
+    }
+  }
+  if (!known) return refused(command_desc(opcode)->name, "of a value its type does not have");
+  return {};
 }
 
 // Each query's results, `stride` apart, land inside the buffer (section

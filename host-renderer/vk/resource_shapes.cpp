@@ -171,8 +171,8 @@ void ResourceShapes::note_set_layout(const void* args) {
     const VkDescriptorSetLayoutBinding& b = info.pBindings[i];
     const bool variable = flags && i < flags->bindingCount &&
                           (flags->pBindingFlags[i] & VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT);
-    layout->bindings.push_back(
-        {b.binding, static_cast<uint32_t>(as_number(b.descriptorType)), b.descriptorCount, variable});
+    layout->bindings.push_back({b.binding, static_cast<uint32_t>(as_number(b.descriptorType)), b.descriptorCount,
+                                variable, b.pImmutableSamplers != nullptr});
   }
   std::sort(layout->bindings.begin(), layout->bindings.end(),
             [](const BindingShape& x, const BindingShape& y) { return x.binding < y.binding; });

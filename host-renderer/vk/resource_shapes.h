@@ -56,6 +56,7 @@ struct BindingShape {
   uint32_t type;   // VkDescriptorType
   uint32_t count;  // descriptors (bytes for an inline uniform block)
   bool variable;   // VARIABLE_DESCRIPTOR_COUNT: the set's allocation says how many
+  bool immutable_samplers = false;  // a write's samplers are ignored
 };
 
 struct SetLayoutShape {
@@ -124,6 +125,7 @@ class ResourceShapes {
                           uint64_t need_alignment, uint32_t memory_types) const;
   wire::Status check_queries(uint32_t opcode, const void* args) const;
   wire::Status check_query_copy(const void* args) const;
+  wire::Status check_dynamic_state(uint32_t opcode, const void* args) const;
   wire::Result<const BufferShape*> buffer(uint64_t handle, const char* command) const;
   // image_ranges.cpp
   wire::Status check_image_command(uint32_t opcode, const void* args) const;
@@ -144,6 +146,8 @@ class ResourceShapes {
   wire::Status check_descriptor_updates(uint32_t opcode, const void* args) const;
   wire::Status check_write(const VkWriteDescriptorSet& write, uint32_t n) const;
   wire::Status check_copy(const VkCopyDescriptorSet& copy, uint32_t n) const;
+  wire::Status check_views_named(const SetShape& set, const VkWriteDescriptorSet& write, uint32_t type,
+                                 uint32_t n) const;
   wire::Status check_descriptor_binds(uint32_t opcode, const void* args) const;
   void note_descriptor_writes(const void* args);
   void note_descriptor_sets(uint32_t opcode, const void* args);
