@@ -343,4 +343,23 @@ TEST(VulkanRanges, QueueOfAFamilyTheDeviceWasNotCreatedWith) {
   });
 }
 
+// Dynamic state drivers index their tables by when the commands run.
+
+TEST(VulkanRanges, FrontFacePastItsEnum) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkCommandBuffer cb = recording_buffer(device);
+    vkCmdSetFrontFace(cb, static_cast<VkFrontFace>(0x7fffffff));
+    end_and_submit(device, cb);
+  });
+}
+
+TEST(VulkanRanges, DescriptorSetsBoundAtABindPointNotCarried) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkDescriptorSetLayout layout = add_one_set_layout(device);
+    VkDescriptorSet set = set_of(device, layout);
+    vkCmdBindDescriptorSets(recording_buffer(device), static_cast<VkPipelineBindPoint>(900), layout_of(device, layout),
+                            0, 1, &set, 0, nullptr);
+  });
+}
+
 }  // namespace
