@@ -1,6 +1,8 @@
 // Attacks against one host while another guest renders: every attacker
 // loses only its own Vulkan, the witness's results stay right throughout,
 // nothing crashes, and every attacker's renderer is gone afterwards.
+// Guests here are served at once, so the test runs over transports that
+// serve several (unix:, shm:); a ring file (shm:file=) serves one guest.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
