@@ -7,6 +7,7 @@
 // index their descriptor arrays by these numbers without looking.
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "vk/chain.h"
 #include "vk/handle_table.h"
@@ -191,6 +192,33 @@ wire::Status ResourceShapes::check_descriptor_binds(uint32_t, const void* args) 
   }
   if (offsets_used != a.dynamicOffsetCount)
     return refused("vkCmdBindDescriptorSets", "with more dynamic offsets than its sets' dynamic descriptors");
+  return {};
+}
+
+// Vulkan 1.3, 14.9 "Push Constant Updates": every byte pushed lies in a
+// range of the layout for each stage named, and every range holding a
+// pushed byte names only stages named. Drivers keep push constants per
+// stage and index them by the stage bits given.
+wire::Status ResourceShapes::check_push_constants(uint32_t, const void* args) const {
+  const auto& a = *static_cast<const VkArgs_vkCmdPushConstants*>(args);
+  auto layout = pipeline_layouts_.find(raw_handle(a.layout));
+  const uint32_t stages = as_number(a.stageFlags);
+  if (layout == pipeline_layouts_.end() || !stages)
+    return refused("vkCmdPushConstants", "without a pipeline layout or stages");
+  // The stages covering a byte change only where a range starts or ends:
+  // one look at each such point inside what is pushed.
+  const uint64_t end = uint64_t{a.offset} + a.size;
+  std::vector<uint64_t> points{a.offset};
+  for (const VkPushConstantRange& r : layout->second.push_constants)
+    for (uint64_t p : {uint64_t{r.offset}, uint64_t{r.offset} + r.size})
+      if (p > a.offset && p < end) points.push_back(p);
+  for (uint64_t byte : points) {
+    uint32_t covering = 0;  // stages of the ranges holding this byte
+    for (const VkPushConstantRange& r : layout->second.push_constants)
+      if (byte >= r.offset && byte < uint64_t{r.offset} + r.size) covering |= r.stageFlags;
+    if ((stages & covering) != stages || (covering & ~stages))
+      return refused("vkCmdPushConstants", "for stages its pipeline layout's ranges do not give those bytes");
+  }
   return {};
 }
 

@@ -51,6 +51,8 @@ ResourceShapes::Check ResourceShapes::check_of(uint32_t opcode) {
       return &ResourceShapes::check_descriptor_updates;
     case VkOp::vkCmdBindDescriptorSets:
       return &ResourceShapes::check_descriptor_binds;
+    case VkOp::vkCmdPushConstants:
+      return &ResourceShapes::check_push_constants;
     case VkOp::vkBindBufferMemory:
     case VkOp::vkBindBufferMemory2:
     case VkOp::vkBindImageMemory:

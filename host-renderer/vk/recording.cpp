@@ -167,6 +167,8 @@ wire::Status VkHandler::check_query_state(const Recording& r, uint32_t opcode, c
       const uint64_t pool = raw_handle(a.queryPool);
       if (std::any_of(active.begin(), active.end(), [&](const auto& q) { return q.pool == pool; }))
         return refused("vkCmdBeginQuery", "of a pool with a query active already");
+      if (r.graphics_pushed && !r.graphics_bound)
+        return refused("vkCmdBeginQuery", "after graphics push constants, before any graphics pipeline is bound");
       return {};
     }
     case VkOp::vkCmdEndQuery: {
@@ -331,6 +333,10 @@ void VkHandler::note_recorded(Recording& r, uint32_t opcode, const void* args) {
       r.index_room = (resources_.buffer_size(raw_handle(a.buffer)) - a.offset) / index_bytes;
       break;
     }
+    case VkOp::vkCmdPushConstants:
+      r.graphics_pushed |= (static_cast<const VkArgs_vkCmdPushConstants*>(args)->stageFlags &
+                            VK_SHADER_STAGE_ALL_GRAPHICS) != 0;
+      break;
     case VkOp::vkCmdBindPipeline: {  // of a pipeline check_bind found
       const auto& a = *static_cast<const VkArgs_vkCmdBindPipeline*>(args);
       const VkPipelineBindPoint point = pipelines_.at(raw_handle(a.pipeline)).bind_point;

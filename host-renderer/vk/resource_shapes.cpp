@@ -181,7 +181,9 @@ void ResourceShapes::note_set_layout(const void* args) {
 
 void ResourceShapes::note_pipeline_layout(const void* args) {
   const auto& a = *static_cast<const VkArgs_vkCreatePipelineLayout*>(args);
-  PipelineLayoutShape shape{raw_handle(a.device), {}};
+  PipelineLayoutShape shape{raw_handle(a.device), {}, {}};
+  shape.push_constants.assign(a.pCreateInfo->pPushConstantRanges,
+                              a.pCreateInfo->pPushConstantRanges + a.pCreateInfo->pushConstantRangeCount);
   for (uint32_t i = 0; i < a.pCreateInfo->setLayoutCount; ++i) {
     auto it = set_layouts_.find(raw_handle(a.pCreateInfo->pSetLayouts[i]));
     // A null set layout (graphics pipeline libraries) has no descriptors.

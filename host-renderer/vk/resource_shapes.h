@@ -82,6 +82,7 @@ struct SetShape {
 struct PipelineLayoutShape {
   uint64_t device;
   std::vector<std::shared_ptr<const SetLayoutShape>> sets;
+  std::vector<VkPushConstantRange> push_constants;
 };
 
 struct QueryPoolShape {
@@ -149,6 +150,7 @@ class ResourceShapes {
   wire::Status check_views_named(const SetShape& set, const VkWriteDescriptorSet& write, uint32_t type,
                                  uint32_t n) const;
   wire::Status check_descriptor_binds(uint32_t opcode, const void* args) const;
+  wire::Status check_push_constants(uint32_t opcode, const void* args) const;
   void note_descriptor_writes(const void* args);
   void note_descriptor_sets(uint32_t opcode, const void* args);
 

@@ -41,28 +41,25 @@ wire::Status check_dispatched(const CommandDesc& cmd, const void* args) {
   return {};
 }
 
-// Surfaces are the loader's own objects: it unwraps one before the driver
-// sees it, and aborts on a null one where the spec requires a surface.
-wire::Status check_surfaces(uint32_t opcode, const CommandDesc& cmd, const void* args) {
-  uint64_t missing = 1;
-  for (const MemberDesc& p : cmd.fields())
-    if (p.kind == Kind::kHandle && p.object_type == VK_OBJECT_TYPE_SURFACE_KHR && !p.optional)
-      missing = std::min(missing, load_u64(static_cast<const std::byte*>(args) + p.offset));
-  if (static_cast<VkOp>(opcode) == VkOp::vkCreateSwapchainKHR)
-    missing = raw_handle(static_cast<const VkArgs_vkCreateSwapchainKHR*>(args)->pCreateInfo->surface);
-  if (!missing) return make_error(Errc::kBadName, std::string(cmd.name) + " of a null surface");
+// The loader unwraps a swapchain's surface, named inside its create info,
+// before the driver sees it, and aborts on a null one. (Surfaces passed as
+// parameters are required handles, below.)
+wire::Status check_swapchain_surface(uint32_t opcode, const void* args) {
+  if (static_cast<VkOp>(opcode) != VkOp::vkCreateSwapchainKHR) return {};
+  if (!raw_handle(static_cast<const VkArgs_vkCreateSwapchainKHR*>(args)->pCreateInfo->surface))
+    return make_error(Errc::kBadName, "vkCreateSwapchainKHR of a null surface");
   return {};
 }
 
-// Where each recorded command names an object it requires (a non-optional
-// handle that is not the command buffer): drivers record these as pointers
-// and follow them when the buffer runs, after the command was accepted
-// (lavapipe, a null event of vkCmdWaitEvents), so a null one is refused
-// when it is recorded. Found once for every opcode.
+// Where each command names an object it requires (a non-optional handle
+// that is not its dispatchable first one): drivers follow these without
+// checking (lavapipe: vkGetEventStatus of a null event), and record them
+// as pointers they follow when a command buffer runs, after the command
+// was accepted (a null event of vkCmdWaitEvents), so a null one is refused
+// here. Found once for every opcode.
 const std::vector<std::vector<uint32_t>> kRequiredHandles =
     per_command<std::vector<uint32_t>>([](const CommandDesc& c) {
       std::vector<uint32_t> offsets;
-      if (c.recorded.scope == RenderPassScope::kNone) return offsets;
       for (const MemberDesc& p : c.fields())
         if (p.kind == Kind::kHandle && !p.optional && !p.dispatchable) offsets.push_back(p.offset);
       return offsets;
@@ -203,7 +200,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   if (!args) return args.error();
   WIRE_TRY(decode_args(payload, *cmd, arena_, *args, handles_, created_));
   WIRE_TRY(check_dispatched(*cmd, *args));
-  WIRE_TRY(check_surfaces(opcode, *cmd, *args));
+  WIRE_TRY(check_swapchain_surface(opcode, *args));
   WIRE_TRY(check_required_handles(opcode, *cmd, *args));
   WIRE_TRY(name_private_data_object(opcode, *args));
   WIRE_TRY(check_queue_taken(opcode, *args));

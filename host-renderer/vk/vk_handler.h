@@ -122,6 +122,9 @@ class VkHandler final : public ApiHandler {
     uint32_t subpasses = 0;
     bool graphics_bound = false;
     bool compute_bound = false;
+    // Push constants given to a graphics stage: lavapipe begins a query by
+    // handing them to the bound graphics pipeline, and follows a null one.
+    bool graphics_pushed = false;
     uint64_t index_room = 0;  // indices the bound index buffer holds past its offset
     // Queries begun and not yet ended, and where: lavapipe ends a query that
     // is not active by reading through a null pointer.
