@@ -6,6 +6,9 @@
 // commands. The host waits for such a submission first; for well-behaved
 // guests the fence is signalled already and nothing waits.
 #include <algorithm>
+#include <cstring>
+#include <string_view>
+#include <vector>
 
 #include "vk/refusal.h"
 #include "vk/submitted.h"
@@ -58,7 +61,49 @@ wire::Status VkHandler::settle_pool(VkCommandPool pool) {
   return {};
 }
 
+// Before an object its device's submissions may still use goes (a buffer,
+// memory, a pipeline, a descriptor set...): lavapipe's queue thread would
+// read and write it after it was freed. Submissions whose fences have
+// signalled are done; the others are waited for, within a bound. A guest
+// that waits for its fences before it destroys what they used never waits
+// here.
+wire::Status VkHandler::settle_work_of(VkDevice device) {
+  bool finished = true;
+  std::erase_if(in_flight_, [&](const auto& entry) {
+    const InFlight& f = entry.second;
+    if (f.device != device) return false;
+    if (f.fence && dispatch_.vkGetFenceStatus(device, f.fence) == VK_SUCCESS) return true;
+    if (finished) finished = settle_queue(device, f.queue);
+    return finished;
+  });
+  if (!finished) return refused("an object's end", "while a submission that may use it does not finish");
+  return {};
+}
+
+namespace {
+
+// Commands that end a device's object the GPU may use. Command pools,
+// command buffers and fences are settled on their own, above; a device's
+// end settles everything (device_teardown.cpp).
+bool releases_device_object(const CommandDesc& c) {
+  const std::string_view name = c.name;
+  if (name == "vkResetDescriptorPool") return true;
+  if (!name.starts_with("vkDestroy") && !name.starts_with("vkFree")) return false;
+  if (name == "vkDestroyDevice" || name == "vkDestroyCommandPool" || name == "vkFreeCommandBuffers" ||
+      name == "vkDestroyFence")
+    return false;
+  return c.param_count && c.params[0].kind == Kind::kHandle && c.params[0].object_type == VK_OBJECT_TYPE_DEVICE;
+}
+
+}  // namespace
+
 wire::Status VkHandler::settle_before(uint32_t opcode, void* args) {
+  static const std::vector<uint8_t> kReleases = per_command<uint8_t>(releases_device_object);
+  if (const auto* releases = entry_of(kReleases, opcode); releases && *releases && !in_flight_.empty()) {
+    VkDevice device;
+    std::memcpy(&device, static_cast<const std::byte*>(args) + command_desc(opcode)->params[0].offset, sizeof device);
+    return settle_work_of(device);
+  }
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkWaitForFences: {
       // At most kMostWaitNs at a time (bounded_waits.cpp).

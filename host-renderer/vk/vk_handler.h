@@ -225,6 +225,7 @@ class VkHandler final : public ApiHandler {
   void note_in_flight(uint32_t opcode, const void* args);
   wire::Status settle(VkCommandBuffer cb);
   wire::Status settle_pool(VkCommandPool pool);
+  wire::Status settle_work_of(VkDevice device);
   wire::Status retire(VkDevice device, VkFence fence);
 
   // bounded_waits.cpp: every wait bounded, the guest's in asks of a slice.

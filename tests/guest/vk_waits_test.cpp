@@ -192,4 +192,24 @@ TEST(VulkanWaits, InstanceDestroyedBeforeItsDevice) {
   EXPECT_TRUE(has(host_stats(host.address()), "\"crashed\": 0"));
 }
 
+// Memory and a buffer ended while a submission still writes them: the host
+// lets the submission finish first (lavapipe's queue thread wrote into the
+// freed memory, and the renderer crashed, found by the Vulkan session
+// fuzzer).
+TEST(VulkanWaits, MemoryFreedWhileASubmissionWritesIt) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    constexpr VkDeviceSize kBytes = VkDeviceSize{64} << 20;
+    VkBuffer buffer = bare_buffer(device, kBytes);
+    VkMemoryRequirements need{};
+    vkGetBufferMemoryRequirements(device, buffer, &need);
+    VkDeviceMemory memory = memory_of(device, need.size, first_type(need.memoryTypeBits));
+    vkBindBufferMemory(device, buffer, memory, 0);
+    VkCommandBuffer cb = recording_buffer(device);
+    for (uint32_t i = 0; i < 16; ++i) vkCmdFillBuffer(cb, buffer, 0, VK_WHOLE_SIZE, i);
+    end_and_submit(device, cb);
+    vkDestroyBuffer(device, buffer, nullptr);
+    vkFreeMemory(device, memory, nullptr);
+  });
+}
+
 }  // namespace
