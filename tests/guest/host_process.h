@@ -65,6 +65,7 @@ class HostProcess {
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
   const std::string& address() const { return address_; }
+  pid_t pid() const { return pid_; }
 
  private:
   pid_t pid_ = -1;
