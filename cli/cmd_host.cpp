@@ -10,6 +10,7 @@
 #include "host_viewers.h"
 #include "host/address.h"
 #include "host/log.h"
+#include "host/memory_budget.h"
 #include "host/server.h"
 
 namespace cli {
@@ -42,18 +43,9 @@ void log_qemu_options(const std::string& address) {
 
 // "512M", "2G", "65536": bytes with an optional K/M/G (1024-based) suffix.
 bool parse_size(const std::string& text, size_t* out) {
-  size_t used = 0;
-  unsigned long long v = 0;
-  try {
-    v = std::stoull(text, &used);
-  } catch (const std::exception&) {
-    return false;
-  }
-  std::string suffix = text.substr(used);
-  int shift = suffix.empty() ? 0 : suffix == "K" || suffix == "k" ? 10 : suffix == "M" || suffix == "m" ? 20
-            : suffix == "G" || suffix == "g" ? 30 : -1;
-  if (shift < 0 || v > (~0ull >> shift)) return false;
-  *out = static_cast<size_t>(v << shift);
+  auto v = host::parse_size(text);
+  if (!v || *v > SIZE_MAX) return false;
+  *out = static_cast<size_t>(*v);
   return true;
 }
 
@@ -86,6 +78,7 @@ struct HostArgs {
   std::string max_batch = "576M";
   std::string token_file;
   std::string renderer_memory = "auto";
+  std::string max_host_memory = std::to_string(host::kDefaultHostMemoryPercent) + "%";
   double ring_silence = wire::TransportOptions{}.ring_silence.count() / 1000.0;
   double renderer_watchdog = host::HostOptions{}.renderer_watchdog.count() / 1000.0;
   ViewerOptions viewers;
@@ -108,6 +101,7 @@ int run_host(HostArgs& a) {
                    "the network readable and changeable");
   }
   if (a.renderer_memory != "auto") parse_size(a.renderer_memory, &o.renderer_data_bytes);
+  o.max_host_memory = host::parse_memory_share(a.max_host_memory, host::physical_memory_bytes()).value_or(0);
   o.ring_silence = std::chrono::milliseconds(std::llround(a.ring_silence * 1000));
   o.renderer_watchdog = std::chrono::milliseconds(std::llround(a.renderer_watchdog * 1000));
   // Renderers are this same program, started afresh for each guest.
@@ -214,6 +208,17 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
   cmd->add_option("--max-guests-per-peer", o.max_guests_per_peer,
                   "Guest programs one peer may run at once (a local user, a TCP address)")
       ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--max-host-memory", args->max_host_memory,
+                  "Memory all renderer processes may hold together (their private and shared "
+                  "memory, measured): at or beyond it new guests are refused with a message and "
+                  "served guests carry on. A size (K/M/G) or a share of physical memory (N%)")
+      ->check(CLI::Validator(
+          [](std::string& s) {
+            auto v = host::parse_memory_share(s, host::physical_memory_bytes());
+            return v && *v > 0 ? std::string() : "expected a size such as 8G, or a share such as 75%";
+          },
+          "SIZE|N%"))
       ->capture_default_str();
   cmd->add_option("--renderer-memory", args->renderer_memory,
                   "Hard limit on a renderer process's memory (RLIMIT_DATA), behind "

@@ -274,6 +274,13 @@ void Connection::handle_batch(std::span<const std::byte> commands) {
         any_context_lost_ = true;
         break;
       }
+      case wire::ControlOp::kRefused: {
+        auto why = r.get_data();
+        refusal_ = why ? std::string(reinterpret_cast<const char*>(why->bytes.data()), why->bytes.size())
+                       : "no reason given";
+        lost_ = true;  // the host closes the connection next
+        return;
+      }
       default:
         if (auto l = listeners_.find(static_cast<wire::ControlOp>(cmd->opcode)); l != listeners_.end()) l->second(r);
         break;  // newer hosts may send more; skipping keeps older guests working
@@ -309,6 +316,9 @@ wire::Result<std::optional<std::vector<std::byte>>> Connection::wait_reply_unles
     given_up_.insert(ticket);
     stats_.ended_before_reply++;
     return std::optional<std::vector<std::byte>>();
+  }
+  if (!refusal_.empty()) {
+    return wire::make_error(wire::Errc::kLimit, "the host refused this program: " + refusal_);
   }
   if (!lost_) {
     std::fprintf(stderr, "conduit: the host did not answer within %lld ms\n",

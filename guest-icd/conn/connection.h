@@ -177,6 +177,7 @@ class Connection {
   std::map<wire::ControlOp, MessageListener> listeners_;
   std::vector<wire::FrameDone> frames_done_;
   std::set<uint32_t> lost_contexts_;
+  std::string refusal_;  // why the host would not serve this program (kRefused)
   uint32_t next_id_ = 1;
 
   std::atomic<bool> stopping_{false};

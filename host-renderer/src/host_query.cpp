@@ -33,8 +33,15 @@ wire::Result<std::vector<std::byte>> wait_reply(wire::Channel& ch, wire::BatchDe
     while (!it.done()) {
       auto cmd = it.next();
       if (!cmd) return cmd.error();
-      if (cmd->opcode != static_cast<uint32_t>(wire::ControlOp::kReply)) continue;
       wire::Reader r(cmd->payload, cmd->offset, ch.incoming_heap());
+      if (cmd->opcode == static_cast<uint32_t>(wire::ControlOp::kRefused)) {
+        auto why = r.get_data();
+        if (!why) return why.error();
+        return make_error(Errc::kLimit, "the host refused this program: " +
+                                            std::string(reinterpret_cast<const char*>(why->bytes.data()),
+                                                        why->bytes.size()));
+      }
+      if (cmd->opcode != static_cast<uint32_t>(wire::ControlOp::kReply)) continue;
       auto data = r.get_data();
       if (!data) return data.error();
       std::vector<std::byte> out(data->bytes.begin(), data->bytes.end());

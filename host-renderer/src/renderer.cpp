@@ -16,6 +16,7 @@
 #include "counters_page.h"
 #include "host/log.h"
 #include "host/session.h"
+#include "idle_trim.h"
 #include "renderer_config.h"
 #include "wire/handoff.h"
 
@@ -126,6 +127,7 @@ class Renderer {
     page.memory_bytes.store(memory, std::memory_order_relaxed);
     page.guest_pid.store(pid, std::memory_order_relaxed);
     page.heartbeat.fetch_add(1, std::memory_order_relaxed);
+    idle_trim_.observe(page.counters.batches.load(std::memory_order_relaxed), IdleTrim::Clock::now());
   }
 
   int control_;
@@ -134,6 +136,7 @@ class Renderer {
   std::unique_ptr<SharedCounters> counters_;
   std::unique_ptr<FrameOutlet> outlet_ = make_outlet();
   StatsRegistry registry_;
+  IdleTrim idle_trim_;
   std::mutex sessions_mutex_;
   std::map<uint32_t, Session*> sessions_;  // live ones, for input; under sessions_mutex_
   std::atomic<bool> stop_{false};

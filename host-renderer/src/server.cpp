@@ -3,6 +3,7 @@
 #include "host/address.h"
 #include "host/admin_socket.h"
 #include "host/log.h"
+#include "host/memory_budget.h"
 #include "shared_memory_faults.h"
 #include "supervisor.h"
 
@@ -45,6 +46,8 @@ SupervisorOptions supervisor_options(const HostOptions& opts) {
   s.renderer_exe = opts.renderer_exe;
   s.max_guests = opts.max_guests;
   s.max_guests_per_peer = opts.max_guests_per_peer;
+  s.max_host_memory = opts.max_host_memory ? opts.max_host_memory
+                                           : physical_memory_bytes() / 100 * kDefaultHostMemoryPercent;
   s.watchdog = opts.renderer_watchdog;
   s.compositor = opts.compositor;
   RendererConfig& r = s.renderer;

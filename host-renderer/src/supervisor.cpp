@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include "guest_refusal.h"
 #include "host/log.h"
+#include "host/memory_budget.h"
 
 namespace host {
 
@@ -95,7 +97,7 @@ wire::Result<std::unique_ptr<RendererProcess>> Supervisor::take_renderer() {
   return r;
 }
 
-bool Supervisor::admit(const std::string& peer) {
+std::string Supervisor::admit(const std::string& peer) {
   std::lock_guard lock(mutex_);
   size_t live = 0, of_peer = 0;
   for (const auto& g : guests_) {
@@ -103,25 +105,45 @@ bool Supervisor::admit(const std::string& peer) {
     ++live;
     of_peer += !peer.empty() && g.peer == peer;
   }
-  const bool ok = live < opts_.max_guests && of_peer < opts_.max_guests_per_peer;
-  if (!ok) ++refused_;
-  return ok;
+  if (live >= opts_.max_guests || of_peer >= opts_.max_guests_per_peer) {
+    ++refused_;
+    return "too many guests (--max-guests, --max-guests-per-peer)";
+  }
+  // Measured now, not at the watchdog's last look: a guest that grew since
+  // counts at once.
+  const uint64_t held = measure_renderers();
+  if (opts_.max_host_memory == 0 || held < opts_.max_host_memory) return {};
+  ++refused_;
+  ++refused_for_memory_;
+  auto mib = [](uint64_t bytes) { return std::to_string(bytes / (1u << 20) + (bytes % (1u << 20) != 0)); };
+  return "the host's memory budget is spent: its renderers hold " + mib(held) + " MiB of " +
+         mib(opts_.max_host_memory) + " MiB (--max-host-memory)";
+}
+
+// What the renderers serving guests hold now; the spare one, started
+// before any guest asked, is the host's own cost.
+uint64_t Supervisor::measure_renderers() {
+  uint64_t sum = 0;
+  for (auto& g : guests_) {
+    if (g.done.load()) continue;
+    g.memory = process_memory_bytes(g.renderer->pid());
+    sum += g.memory;
+  }
+  renderers_memory_ = sum;
+  return sum;
 }
 
 void Supervisor::serve(std::unique_ptr<wire::Channel> channel, const std::string& peer) {
   reap();
   const std::string description = channel->describe();
-  std::lock_guard admission(admission_);
-  if (!admit(peer)) {
-    log_guest("refused %s%s: too many guests (--max-guests, --max-guests-per-peer)",
-              description, peer.empty() ? "" : " of " + peer);
-    channel->close();
-    return;
-  }
-  auto renderer = take_renderer();
+  std::unique_lock admission(admission_);
+  std::string why = admit(peer);
+  auto renderer = why.empty() ? take_renderer() : wire::make_error(wire::Errc::kLimit, why);
   if (!renderer) {
-    log_guest("refused %s: %s", description, renderer.error().describe());
-    channel->close();
+    admission.unlock();
+    why = renderer.error().detail;
+    log_guest("refused %s: %s", description + (peer.empty() ? "" : " of " + peer), why);
+    refuse_guest(*channel, why);
     return;
   }
   std::lock_guard lock(mutex_);
@@ -237,6 +259,7 @@ void Supervisor::watch_heartbeats() {
     for (auto& g : guests_) {
       if (!g.done.load()) check_heartbeat(g, now);
     }
+    measure_renderers();
   }
 }
 
@@ -294,6 +317,7 @@ nlohmann::json Supervisor::stats_json() {
     memory += held;
     sessions.push_back({{"id", g.id}, {"peer", g.description}, {"pid", page.guest_pid.load(kRelaxed)},
                         {"renderer_pid", g.renderer->pid()}, {"memory_bytes", held},
+                        {"renderer_memory_bytes", g.memory},
                         {"counters", page.counters.to_json()}});
   }
   return {{"total", total.to_json()},
@@ -302,7 +326,9 @@ nlohmann::json Supervisor::stats_json() {
           {"sessions_live", sessions.size()},
           {"sessions", sessions},
           {"renderers", {{"live", sessions.size()}, {"started", next_id_ - 1}, {"crashed", crashed_},
-                         {"refused", refused_}}}};
+                         {"refused", refused_}}},
+          {"host_memory", {{"counted_bytes", renderers_memory_}, {"budget_bytes", opts_.max_host_memory},
+                           {"refused", refused_for_memory_}}}};
 }
 
 void Supervisor::stop_all() {

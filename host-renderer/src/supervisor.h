@@ -27,6 +27,9 @@ struct SupervisorOptions {
   RendererConfig renderer;
   uint32_t max_guests = 64;           // live renderer processes
   uint32_t max_guests_per_peer = 32;  // of one peer identity (when known)
+  // Memory the renderers serving guests may hold together
+  // (process_memory_bytes); at or beyond it new guests are refused. 0: none.
+  uint64_t max_host_memory = 0;
   comp::Compositor* compositor = nullptr;  // host viewers, if any
   // A renderer whose main loop has not beaten (CountersPage::heartbeat)
   // for this long is killed, and its guest's slot given back.
@@ -41,7 +44,8 @@ class Supervisor {
 
   const RendererInfo& info() const { return info_; }
   // Gives an authenticated guest to a renderer of its own, or refuses it
-  // (closing the channel) when a cap is reached. Any thread.
+  // (telling it why, then closing the channel) when a cap or the memory
+  // budget is reached. Any thread.
   void serve(std::unique_ptr<wire::Channel> channel, const std::string& peer);
   nlohmann::json stats_json();
   size_t live_guests();
@@ -62,12 +66,14 @@ class Supervisor {
     std::set<uint32_t> shown;  // surfaces given to the compositor; by the monitor only
     std::atomic<bool> done{false};
     uint64_t last_beat = 0;  // the watchdog's, under mutex_
+    uint64_t memory = 0;     // its renderer's process_memory_bytes when last measured; under mutex_
     std::chrono::steady_clock::time_point beat_seen = std::chrono::steady_clock::now();
     bool killed = false;
   };
 
   explicit Supervisor(SupervisorOptions opts) : opts_(std::move(opts)) {}
-  bool admit(const std::string& peer);
+  std::string admit(const std::string& peer);  // why it cannot be served; empty: it can
+  uint64_t measure_renderers();  // under mutex_
   wire::Result<std::unique_ptr<RendererProcess>> take_renderer();
   void keep_spare();
   bool all_done() const;  // every guest's renderer has ended; under mutex_
@@ -92,6 +98,8 @@ class Supervisor {
   std::optional<wire::Error> first_failure_;  // why the first one could not
   uint32_t next_id_ = 1;  // also one more than the renderers given a guest
   uint64_t crashed_ = 0, refused_ = 0;
+  uint64_t renderers_memory_ = 0;  // measure_renderers()'s last sum
+  uint64_t refused_for_memory_ = 0;
   Counters finished_;
   std::list<Guest> guests_;
   std::thread spare_keeper_;  // starts every renderer

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "wire/transport.h"
 
@@ -19,7 +20,8 @@ namespace guesttest {
 
 class HostProcess {
  public:
-  HostProcess() {
+  // `options`: more options of `conduit host`.
+  explicit HostProcess(std::vector<std::string> options = {}) {
     const char* transport = std::getenv("CONDUIT_TEST_TRANSPORT");
     const std::string scheme = transport && *transport ? transport : "unix:";
     address_ = scheme + "/tmp/conduit-guest-test-" + std::to_string(getpid()) +
@@ -29,9 +31,14 @@ class HostProcess {
       error_ = "CONDUIT_EXE is not set";
       return;
     }
+    std::vector<std::string> args = {exe, "host", "--listen", address_};
+    args.insert(args.end(), options.begin(), options.end());
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
     pid_ = fork();
     if (pid_ == 0) {
-      execl(exe, exe, "host", "--listen", address_.c_str(), static_cast<char*>(nullptr));
+      execv(exe, argv.data());
       _exit(127);
     }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);

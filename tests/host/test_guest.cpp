@@ -114,6 +114,13 @@ wire::Status TestGuest::pump(std::chrono::milliseconds timeout, std::vector<std:
         lost.push_back(*l);
         break;
       }
+      case ControlOp::kRefused: {
+        auto d = r.get_data();
+        if (!d) return d.error();
+        refusal.assign(reinterpret_cast<const char*>(d->bytes.data()), d->bytes.size());
+        channel_->release();
+        return wire::make_error(wire::Errc::kLimit, "refused: " + refusal);
+      }
       default:
         return wire::make_error(wire::Errc::kUnknownOpcode, "host sent op " + std::to_string(cmd->opcode));
     }

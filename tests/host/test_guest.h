@@ -75,6 +75,7 @@ class TestGuest {
 
   std::deque<ReceivedFrame> frames;
   std::deque<wire::ContextLost> lost;
+  std::string refusal;  // why the host turned this guest away (kRefused), if it did
 
  private:
   // Receives one message; records events; fills `reply` on kReply.

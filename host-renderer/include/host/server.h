@@ -30,6 +30,9 @@ struct HostOptions {
   std::string renderer_exe;       // the `conduit` program; empty: sessions as threads
   uint32_t max_guests = 64;       // renderer processes at once
   uint32_t max_guests_per_peer = 32;
+  // Memory renderers may hold together (host/memory_budget.h) before new
+  // guests are refused; 0: kDefaultHostMemoryPercent of physical memory.
+  uint64_t max_host_memory = 0;
   size_t renderer_data_bytes = 0;  // RLIMIT_DATA of a renderer; 0: twice the guest memory + 1 GiB
   // A renderer whose main loop has not beaten for this long is killed.
   std::chrono::milliseconds renderer_watchdog{30000};

@@ -97,11 +97,15 @@ class BatchDecoder {
 
  private:
   Status decompress(std::span<const std::byte> in, size_t raw_size);
+  void reserve(size_t bytes);
 
   struct Zstd;
   std::unique_ptr<Zstd> zstd_;
   size_t max_raw_size_;
-  std::vector<std::byte> out_;
+  // Never cleared: only the pages decompression writes are committed, so a
+  // header that claims more than its payload holds costs no memory.
+  std::unique_ptr<std::byte[]> out_;
+  size_t out_capacity_ = 0;
   bool broken_ = false;
 };
 

@@ -34,6 +34,8 @@ enum class ControlOp : uint32_t {
   kInput = 35,          // Input: a viewer's key or pointer event for a surface's window
   kFencesSignalled = 36,  // u32 count, then count u64 VkFence ids the host saw signalled
                           // (sent after a Vulkan present, for the fences submitted before it)
+  kRefused = 37,        // Data: why the host will not serve this guest (a cap or its
+                        // memory budget), in place of the reply to its Hello; then it closes
 };
 
 constexpr uint32_t kLastControlOp = 63;

@@ -113,7 +113,7 @@ BatchDecoder::~BatchDecoder() = default;
 
 Status BatchDecoder::decompress(std::span<const std::byte> payload, size_t raw_size) {
   ZSTD_inBuffer in{payload.data(), payload.size(), 0};
-  ZSTD_outBuffer out{out_.data(), raw_size, 0};
+  ZSTD_outBuffer out{out_.get(), raw_size, 0};
   while (in.pos < in.size) {
     size_t before_in = in.pos, before_out = out.pos;
     size_t ret = ZSTD_decompressStream(zstd_->dctx, &out, &in);
@@ -147,8 +147,18 @@ Status BatchDecoder::decompress(std::span<const std::byte> payload, size_t raw_s
   return {};
 }
 
+void BatchDecoder::reserve(size_t bytes) {
+  if (bytes <= out_capacity_) return;
+  out_.reset();  // first: the old and the new buffer are never held together
+  out_capacity_ = 0;
+  out_ = std::make_unique_for_overwrite<std::byte[]>(bytes);
+  out_capacity_ = bytes;
+}
+
 void BatchDecoder::trim(size_t keep) {
-  if (out_.capacity() > keep) std::vector<std::byte>().swap(out_);
+  if (out_capacity_ <= keep) return;
+  out_.reset();
+  out_capacity_ = 0;
 }
 
 Result<BatchDecoder::Batch> BatchDecoder::decode(std::span<const std::byte> message, size_t room) {
@@ -184,7 +194,7 @@ Result<BatchDecoder::Batch> BatchDecoder::decode(std::span<const std::byte> mess
                       12);
   }
   auto payload = message.subspan(sizeof h);
-  out_.resize(h.raw_size);
+  reserve(h.raw_size);
   if (h.flags & kBatchCompressed) {
     auto st = decompress(payload, h.raw_size);
     if (!st) {
@@ -198,9 +208,9 @@ Result<BatchDecoder::Batch> BatchDecoder::decode(std::span<const std::byte> mess
                             " != raw_size " + std::to_string(h.raw_size),
                         8);
     }
-    if (!payload.empty()) std::memcpy(out_.data(), payload.data(), payload.size());
+    if (!payload.empty()) std::memcpy(out_.get(), payload.data(), payload.size());
   }
-  return Batch{h.flags, std::span<const std::byte>(out_.data(), h.raw_size)};
+  return Batch{h.flags, std::span<const std::byte>(out_.get(), h.raw_size)};
 }
 
 }  // namespace wire
