@@ -2,7 +2,8 @@
 // viewer: pixels arrive exactly, changes and resizes follow, a still
 // picture ends up lossless, input comes back, passwords are checked, unsafe
 // setups are refused, a stalled viewer holds no one up, and noVNC's pages
-// and its WebSocket share the port.
+// and its WebSocket share the port; silent, slow and idle connections are
+// closed, and wrong passwords refuse their address for a while.
 #include "comp/vnc_server.h"
 #include "comp/vnc_viewer.h"
 #include "wire/sanitizer.h"

@@ -64,7 +64,7 @@ struct VncServerOptions {
   // A connection that is not a viewer this long after it was accepted (RFB
   // handshake, password and its first request done) is closed; so is a
   // page request not answered by then.
-  std::chrono::milliseconds handshake_timeout{10'000};
+  std::chrono::milliseconds handshake_timeout{30'000};
   // A viewer that sends nothing this long is closed; 0: never. Viewers ask
   // for updates continually; while the picture is still, one pixel is sent
   // again halfway through, which a viewer answers with its next request.
