@@ -86,11 +86,12 @@ class VncServer {
 
   uint16_t port() const;
 
-  // Connections not yet viewers: at most this many from one address (its
-  // oldest is closed for a new one), and this many in all (a new one is
+  // Connections not yet viewers (page requests too): at most this many from
+  // one address (its oldest is closed for a new one; a browser loads
+  // noVNC's pages over 6 at once), and this many in all (a new one is
   // refused).
-  static constexpr size_t kMaxPendingPerAddress = 4;
-  static constexpr size_t kMaxPending = 32;
+  static constexpr size_t kMaxPendingPerAddress = 8;
+  static constexpr size_t kMaxPending = 64;
 
  private:
   struct Impl;
