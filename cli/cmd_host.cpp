@@ -275,6 +275,25 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
   cmd->add_option("--novnc-dir", v.novnc_dir,
                   "noVNC's files, served to browsers at http://HOST:PORT/ (default /usr/share/novnc)")
       ->type_name("DIR");
+  cmd->add_option("--vnc-handshake-timeout", v.vnc_handshake_timeout,
+                  "Seconds a --vnc connection has to become a viewer (RFB handshake, password, first "
+                  "request) or to send its page request before it is closed")
+      ->check(CLI::Range(1.0, 3600.0))
+      ->capture_default_str();
+  cmd->add_option("--vnc-idle-timeout", v.vnc_idle_timeout,
+                  "Seconds a --vnc viewer may send nothing before it is closed (0: never); a live "
+                  "viewer keeps asking for pictures")
+      ->check(CLI::Range(0.0, 604800.0))
+      ->capture_default_str();
+  cmd->add_option("--vnc-password-tries", v.vnc_password_tries,
+                  "Wrong --vnc passwords from one address (an IPv6 /64), each within "
+                  "--vnc-password-backoff of the last, before it is refused for that long (0: no limit)")
+      ->check(CLI::Range(0u, 1000u))
+      ->capture_default_str();
+  cmd->add_option("--vnc-password-backoff", v.vnc_password_backoff,
+                  "Seconds an address is refused after --vnc-password-tries wrong passwords")
+      ->check(CLI::Range(0.1, 86400.0))
+      ->capture_default_str();
   cmd->add_flag("--test-faults", o.limits.test_faults,
                 "Let guests make their renderer crash or try refused calls (isolation tests only)")
       ->group("");

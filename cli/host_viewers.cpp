@@ -1,5 +1,6 @@
 #include "host_viewers.h"
 
+#include <cmath>
 #include <thread>
 
 #include "comp/host_window.h"
@@ -38,6 +39,11 @@ bool HostViewers::start(host::Server& server) {
   vnc.novnc_dir = options_.novnc_dir;
   vnc.tls_cert = options_.vnc_cert;
   vnc.tls_key = options_.vnc_key;
+  const auto ms = [](double seconds) { return std::chrono::milliseconds(std::llround(seconds * 1000)); };
+  vnc.handshake_timeout = ms(options_.vnc_handshake_timeout);
+  vnc.idle_timeout = ms(options_.vnc_idle_timeout);
+  vnc.password_failures = options_.vnc_password_tries;
+  vnc.password_backoff = ms(options_.vnc_password_backoff);
   auto started = comp::VncServer::start(remote_->source, std::move(vnc));
   if (!started) {
     host::log_line("--vnc: %s", started.error().describe().c_str());

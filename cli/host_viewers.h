@@ -9,9 +9,12 @@
 #include <string>
 
 #include "comp/compositor.h"
+#include "comp/vnc_server.h"
 #include "host/server.h"
 
 namespace cli {
+
+inline double seconds(std::chrono::milliseconds ms) { return ms.count() / 1000.0; }
 
 struct ViewerOptions {
   bool window = false;
@@ -19,6 +22,11 @@ struct ViewerOptions {
   std::string vnc_password_file;
   std::string vnc_cert, vnc_key;  // TLS for the WebSocket endpoint
   std::string novnc_dir;
+  // The RFB port's doors (comp::VncServerOptions), in seconds.
+  double vnc_handshake_timeout = seconds(comp::VncServerOptions{}.handshake_timeout);
+  double vnc_idle_timeout = seconds(comp::VncServerOptions{}.idle_timeout);
+  unsigned vnc_password_tries = comp::VncServerOptions{}.password_failures;
+  double vnc_password_backoff = seconds(comp::VncServerOptions{}.password_backoff);
   // Tiles larger than this are scaled down (keeping their shape).
   uint32_t tile_width = comp::CompositorOptions{}.max_tile_width;
   uint32_t tile_height = comp::CompositorOptions{}.max_tile_height;

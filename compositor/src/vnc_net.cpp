@@ -114,6 +114,31 @@ uint16_t bound_port(int fd) {
 
 }  // namespace
 
+std::string peer_address(const sockaddr* address) {
+  char text[INET6_ADDRSTRLEN + 4] = "";
+  if (address->sa_family == AF_INET) {
+    ::inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(address)->sin_addr, text, sizeof text);
+    return text;
+  }
+  if (address->sa_family != AF_INET6) return {};
+  const in6_addr& in6 = reinterpret_cast<const sockaddr_in6*>(address)->sin6_addr;
+  if (IN6_IS_ADDR_V4MAPPED(&in6)) {
+    ::inet_ntop(AF_INET, &in6.s6_addr[12], text, sizeof text);
+    return text;
+  }
+  in6_addr prefix{};
+  std::copy(in6.s6_addr, in6.s6_addr + 8, prefix.s6_addr);
+  ::inet_ntop(AF_INET6, &prefix, text, sizeof text);
+  return std::string(text) + "/64";
+}
+
+std::string peer_address(int fd) {
+  sockaddr_storage address{};
+  socklen_t size = sizeof address;
+  if (::getpeername(fd, reinterpret_cast<sockaddr*>(&address), &size) != 0) return {};
+  return peer_address(reinterpret_cast<const sockaddr*>(&address));
+}
+
 // A request header's value, lowercased; empty when absent. `name` is
 // lowercase and ends with its colon.
 std::string header(const std::string& head, std::string_view name) {

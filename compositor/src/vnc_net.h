@@ -2,6 +2,8 @@
 // speaks to browsers before a connection becomes a WebSocket or a page.
 #pragma once
 
+#include <sys/socket.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -23,6 +25,12 @@ struct Listener {
 // Listens on every address `where` names; without a password only on
 // loopback addresses (refused otherwise). `shown` names it in messages.
 wire::Result<Listener> listen_on(const HostPort& where, const std::string& shown, bool password);
+
+// The address a connection counts against: an IPv4 address (also when
+// mapped into IPv6), or the /64 an IPv6 address is in (one host's share).
+std::string peer_address(const sockaddr* address);
+// That of a connected socket's far end; empty when it has none.
+std::string peer_address(int fd);
 
 // A request header's value, lowercased; empty when absent. `name` is
 // lowercase and ends with its colon.

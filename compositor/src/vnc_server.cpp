@@ -4,7 +4,11 @@
 //    framebuffer, and schedules lossless refreshes;
 //  - the accept thread takes connections and gives each a short-lived
 //    handshake thread, which tells a browser asking for noVNC's pages from
-//    a VNC viewer or a WebSocket (both handed to LibVNCServer);
+//    a VNC viewer or a WebSocket (both handed to LibVNCServer). It also
+//    keeps the doors: a connection that is not a viewer by its handshake
+//    deadline, or a viewer that has gone quiet, is closed; one address
+//    holds only a few connections that are not viewers yet; an address
+//    that sent too many wrong passwords is refused for a while;
 //  - LibVNCServer runs two threads per viewer (its threaded mode): one
 //    reads its input, one encodes and sends its updates, so a slow or
 //    stalled viewer holds up no one else. Sending blocks on that viewer's
@@ -45,8 +49,10 @@ extern "C" {
 #include <optional>
 #include <string_view>
 #include <thread>
+#include <tuple>
 #include <utility>
 
+#include "vnc_doors.h"
 #include "vnc_net.h"
 #include "wire/fd.h"
 
@@ -66,7 +72,6 @@ constexpr int kSniffMs = 250;            // browsers speak at once; VNC viewers 
 constexpr auto kRequestTime = 3s;
 constexpr auto kPageSendTime = 10s;
 constexpr size_t kMaxRequestHead = 8192;
-constexpr size_t kMaxHandshakes = 16;
 constexpr int kMaxPeerLogsPerMinute = 30;
 constexpr uint32_t kMaxSide = 16384;
 constexpr uint32_t kDefaultWidth = 640, kDefaultHeight = 480;
@@ -91,28 +96,48 @@ void vlog(const char* format, va_list args) {
   va_end(args);
 }
 
-// Viewers (anyone who can connect) decide how often these happen.
-[[gnu::format(printf, 1, 2)]] void log_peer(const char* format, ...) {
-  static std::mutex mutex;
-  static Clock::time_point window;
-  static int count = 0;
-  {
-    std::lock_guard lock(mutex);
+// At most kMaxPeerLogsPerMinute lines a minute from one budget.
+class LogBudget {
+ public:
+  bool allows() {
+    std::lock_guard lock(mutex_);
     const auto now = Clock::now();
-    if (now - window > 1min) {
-      window = now;
-      count = 0;
+    if (now - window_ > 1min) {
+      window_ = now;
+      count_ = 0;
     }
-    if (++count > kMaxPeerLogsPerMinute) {
-      if (count == kMaxPeerLogsPerMinute + 1) log_line("more viewer messages this minute are not shown");
-      return;
-    }
+    if (++count_ == kMaxPeerLogsPerMinute + 1) log_line("more viewer messages this minute are not shown");
+    return count_ <= kMaxPeerLogsPerMinute;
   }
+
+ private:
+  std::mutex mutex_;
+  Clock::time_point window_;
+  int count_ = 0;
+};
+
+// Viewers (anyone who can connect) decide how often these happen; an
+// address refused for its wrong passwords is told from a budget of its
+// own, so that a flood of other messages does not hide it.
+LogBudget g_peer_budget, g_door_budget;
+
+[[gnu::format(printf, 1, 2)]] void log_peer(const char* format, ...) {
+  if (!g_peer_budget.allows()) return;
   va_list args;
   va_start(args, format);
   vlog(format, args);
   va_end(args);
 }
+
+[[gnu::format(printf, 1, 2)]] void log_door(const char* format, ...) {
+  if (!g_door_budget.allows()) return;
+  va_list args;
+  va_start(args, format);
+  vlog(format, args);
+  va_end(args);
+}
+
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
 void library_log(const char*, ...) {}
 
@@ -122,6 +147,8 @@ void library_error(const char* format, ...) {
   va_start(args, format);
   std::vsnprintf(text, sizeof text, format, args);
   va_end(args);
+  // Wrong passwords are told by check_password().
+  if (std::strstr(text, "authentication failed") || std::strstr(text, "password check failed")) return;
   log_peer("%s", text);
 }
 
@@ -228,11 +255,22 @@ struct ClientState {
   // without touching the library's descriptor, which its threads close.
   Fd socket;
   bool started = false;
+
+  // The doors (see accept_loop()). Under the server's clients_mutex:
+  std::string address;         // as peer_address() names it
+  Clock::time_point deadline;  // of its handshake
+  Clock::time_point probed;    // when it was last sent a pixel again to hear from it
+  bool ending = false;         // closed by the doors, not yet gone
+  // Set on the viewer's input thread as it asks for pictures or sends input.
+  std::atomic<bool> viewer{false};  // its handshake is over
+  std::atomic<Clock::rep> last_heard{0};
 };
 
 struct VncServer::Impl {
   Impl(PictureSource& source, VncServerOptions options)
-      : source(source), options(std::move(options)) {}
+      : source(source),
+        options(std::move(options)),
+        throttle(this->options.password_failures, this->options.password_backoff) {}
   ~Impl();
 
   wire::Status configure();
@@ -251,13 +289,17 @@ struct VncServer::Impl {
   void join_finished_viewers();
 
   void accept_loop();
+  void take_arrival();
+  bool make_room_for(const std::string& address);
+  int enforce_deadlines();
+  void ask_for_word(rfbClientPtr cl);
   void reap_handshakes();
-  void take_connection(Fd socket);
+  void take_connection(Fd socket, Clock::time_point deadline);
   Arrival sniff(int fd, std::string* head) const;
   bool websocket_allowed(const std::string& head) const;
   void serve_page(int fd, const std::string& head) const;
   bool send_all(int fd, std::string_view data) const;
-  void hand_to_library(int fd);
+  void hand_to_library(int fd, Clock::time_point deadline);
   void await_current_picture();
   void end_connection(rfbClientPtr cl);
   void disconnect_viewers();
@@ -267,12 +309,16 @@ struct VncServer::Impl {
   static void on_client_gone(rfbClientPtr cl);
   static void on_pointer(int mask, int x, int y, rfbClientPtr cl);
   static void on_key(rfbBool down, rfbKeySym keysym, rfbClientPtr cl);
+  static void on_update_request(rfbClientPtr cl, rfbFramebufferUpdateRequestMsg*);
+  static void heard_from(rfbClientPtr cl);
+  static rfbBool check_password(rfbClientPtr cl, const char* response, int length);
   static rfbCursorPtr arrow_of(rfbClientPtr cl) { return of(cl)->arrow; }
   static void before_update(rfbClientPtr cl);
   static void after_update(rfbClientPtr cl, int result);
 
   PictureSource& source;
   VncServerOptions options;
+  PasswordThrottle throttle;
   std::string shown;  // HOST:PORT as bound, for messages
   std::string password;
   std::array<char*, 2> password_list{};  // rfbCheckPasswordByList's list
@@ -305,9 +351,13 @@ struct VncServer::Impl {
 
   struct Handshake {
     std::mutex mutex;
-    Fd socket;  // a duplicate while it runs, to end a handshake that hangs at stop
+    Fd socket;  // a duplicate while it runs, to end it at its deadline or at stop
     bool done = false;
     std::thread thread;
+    // The accept thread's.
+    std::string address;
+    Clock::time_point deadline;
+    bool ended = false;  // closed by the doors
   };
   std::list<Handshake> handshakes;  // the accept thread's
 
@@ -385,7 +435,7 @@ wire::Status VncServer::Impl::begin() {
   screen->displayFinishedHook = &Impl::after_update;
   if (!password.empty()) {
     screen->authPasswdData = password_list.data();
-    screen->passwordCheck = rfbCheckPasswordByList;
+    screen->passwordCheck = &Impl::check_password;
   }
   if (!options.tls_cert.empty()) {
     screen->sslcertfile = options.tls_cert.data();
@@ -650,8 +700,11 @@ rfbNewClientAction VncServer::Impl::on_new_client(rfbClientPtr cl) {
   Impl* self = of(cl);
   auto state = std::make_unique<ClientState>();
   state->socket = Fd(::fcntl(cl->sock, F_DUPFD_CLOEXEC, 0));
+  state->address = peer_address(cl->sock);
+  state->deadline = Clock::now() + self->options.handshake_timeout;  // hand_to_library() sets it
   cl->clientData = state.get();
   cl->clientGoneHook = &Impl::on_client_gone;
+  cl->clientFramebufferUpdateRequestHook = &Impl::on_update_request;
   {
     std::lock_guard lock(self->clients_mutex);
     self->clients.emplace(cl, std::move(state));
@@ -673,6 +726,7 @@ void VncServer::Impl::on_client_gone(rfbClientPtr cl) {
 }
 
 void VncServer::Impl::on_pointer(int mask, int x, int y, rfbClientPtr cl) {
+  heard_from(cl);
   Impl* self = of(cl);
   {
     std::lock_guard lock(self->input_mutex);
@@ -682,9 +736,44 @@ void VncServer::Impl::on_pointer(int mask, int x, int y, rfbClientPtr cl) {
 }
 
 void VncServer::Impl::on_key(rfbBool down, rfbKeySym keysym, rfbClientPtr cl) {
+  heard_from(cl);
   Impl* self = of(cl);
   std::lock_guard lock(self->input_mutex);
   self->source.key(keysym, down != 0);
+}
+
+void VncServer::Impl::on_update_request(rfbClientPtr cl, rfbFramebufferUpdateRequestMsg*) { heard_from(cl); }
+
+// On the viewer's input thread, which alone ends its state (on_client_gone()).
+void VncServer::Impl::heard_from(rfbClientPtr cl) {
+  auto* state = static_cast<ClientState*>(cl->clientData);
+  if (!state) return;
+  state->last_heard.store(Clock::now().time_since_epoch().count());
+  state->viewer.store(true);
+}
+
+// VNC authentication, with wrong passwords counted per address: one that
+// is refused is refused whatever it sends.
+rfbBool VncServer::Impl::check_password(rfbClientPtr cl, const char* response, int length) {
+  Impl* self = of(cl);
+  const std::string address = peer_address(cl->sock);
+  const auto now = Clock::now();
+  if (const auto left = self->throttle.refused(address, now)) {
+    log_peer("refused a password from %s: too many wrong ones (%.3g s of its back-off left)", address.c_str(),
+             seconds(*left));
+    return FALSE;
+  }
+  if (rfbCheckPasswordByList(cl, response, length)) {
+    self->throttle.succeeded(address);
+    return TRUE;
+  }
+  if (self->throttle.failed(address, now)) {
+    log_door("%s sent %u wrong passwords; refusing it for %.3g s", address.c_str(), self->throttle.failures(),
+             seconds(self->throttle.backoff()));
+  } else {
+    log_peer("wrong password from %s", address.c_str());
+  }
+  return FALSE;
 }
 
 void VncServer::Impl::end_connection(rfbClientPtr cl) {
@@ -713,37 +802,164 @@ void VncServer::Impl::disconnect_viewers() {
 
 void VncServer::Impl::accept_loop() {
   pollfd fds[2] = {{listener.fd.get(), POLLIN, 0}, {wake.get(), POLLIN, 0}};
+  int wait_ms = -1;
   while (!stopping) {
-    if (::poll(fds, 2, -1) < 0) {
+    if (::poll(fds, 2, wait_ms) < 0) {
       if (errno == EINTR) continue;
       log_line("accepting viewers: %s", std::strerror(errno));
       return;
     }
     if (fds[1].revents) return;
     reap_handshakes();
-    Fd socket(::accept4(listener.fd.get(), nullptr, nullptr, SOCK_CLOEXEC));
-    if (!socket.valid()) {
-      if (errno == EMFILE || errno == ENFILE) std::this_thread::sleep_for(100ms);
-      continue;
-    }
-    // LibVNCServer waits on viewers' sockets with select().
-    if (socket.get() >= FD_SETSIZE - 8) {
-      log_peer("too many open files to take another viewer");
-      continue;
-    }
-    if (handshakes.size() >= kMaxHandshakes) {
-      log_peer("too many connections being set up; refusing one");
-      continue;
-    }
-    Handshake& h = handshakes.emplace_back();
-    h.socket = Fd(::fcntl(socket.get(), F_DUPFD_CLOEXEC, 0));
-    h.thread = std::thread([this, &h, s = std::move(socket)]() mutable {
-      take_connection(std::move(s));
-      std::lock_guard lock(h.mutex);
-      h.socket.reset();  // the connection must end when its last real owner closes it
-      h.done = true;
-    });
+    if (fds[0].revents) take_arrival();
+    wait_ms = enforce_deadlines();
   }
+}
+
+void VncServer::Impl::take_arrival() {
+  sockaddr_storage from{};
+  socklen_t size = sizeof from;
+  Fd socket(::accept4(listener.fd.get(), reinterpret_cast<sockaddr*>(&from), &size, SOCK_CLOEXEC));
+  if (!socket.valid()) {
+    if (errno == EMFILE || errno == ENFILE) std::this_thread::sleep_for(100ms);
+    return;
+  }
+  // LibVNCServer waits on viewers' sockets with select().
+  if (socket.get() >= FD_SETSIZE - 8) {
+    log_peer("too many open files to take another viewer");
+    return;
+  }
+  const std::string address = peer_address(reinterpret_cast<const sockaddr*>(&from));
+  const auto now = Clock::now();
+  if (const auto left = throttle.refused(address, now)) {
+    log_peer("refused a connection from %s: too many wrong passwords (%.3g s of its back-off left)",
+             address.c_str(), seconds(*left));
+    return;
+  }
+  if (!make_room_for(address)) {
+    log_peer("%zu connections are being set up; refusing one from %s", VncServer::kMaxPending, address.c_str());
+    return;
+  }
+  Handshake& h = handshakes.emplace_back();
+  h.address = address;
+  h.deadline = now + options.handshake_timeout;
+  h.socket = Fd(::fcntl(socket.get(), F_DUPFD_CLOEXEC, 0));
+  h.thread = std::thread([this, &h, s = std::move(socket)]() mutable {
+    take_connection(std::move(s), h.deadline);
+    std::lock_guard lock(h.mutex);
+    h.socket.reset();  // the connection must end when its last real owner closes it
+    h.done = true;
+  });
+}
+
+// Connections not yet viewers, those of `address` at most
+// kMaxPendingPerAddress: its oldest gives way to the new one, so silent
+// connections cannot keep an address's viewer out. False when they are
+// kMaxPending in all.
+bool VncServer::Impl::make_room_for(const std::string& address) {
+  size_t total = 0, mine = 0;
+  Handshake* oldest_handshake = nullptr;
+  ClientState* oldest_client = nullptr;
+  Clock::time_point oldest = Clock::time_point::max();
+  for (Handshake& h : handshakes) {
+    {
+      std::lock_guard lock(h.mutex);
+      if (h.done || h.ended) continue;
+    }
+    ++total;
+    if (h.address != address) continue;
+    ++mine;
+    if (h.deadline < oldest) std::tie(oldest, oldest_handshake) = std::tuple(h.deadline, &h);
+  }
+  std::lock_guard lock(clients_mutex);
+  for (auto& [cl, state] : clients) {
+    if (state->viewer || state->ending) continue;
+    ++total;
+    if (state->address != address) continue;
+    ++mine;
+    if (state->deadline < oldest) {
+      std::tie(oldest, oldest_client) = std::tuple(state->deadline, state.get());
+      oldest_handshake = nullptr;
+    }
+  }
+  if (mine < VncServer::kMaxPendingPerAddress) return total < VncServer::kMaxPending;
+  log_peer("%s has %zu connections being set up; closing its oldest for a new one", address.c_str(), mine);
+  if (oldest_client) {
+    oldest_client->ending = true;
+    if (oldest_client->socket.valid()) ::shutdown(oldest_client->socket.get(), SHUT_RDWR);
+  } else if (oldest_handshake) {
+    std::lock_guard hold(oldest_handshake->mutex);
+    oldest_handshake->ended = true;
+    if (oldest_handshake->socket.valid()) ::shutdown(oldest_handshake->socket.get(), SHUT_RDWR);
+  }
+  return true;
+}
+
+// Closes connections past their handshake deadline and viewers that have
+// gone quiet; a viewer quiet for half of --vnc-idle-timeout is sent one
+// pixel again, which a live one answers with its next request. Returns the
+// milliseconds until the next thing to check, -1 for none.
+int VncServer::Impl::enforce_deadlines() {
+  const auto now = Clock::now();
+  auto next = Clock::time_point::max();
+  const double handshake_s = seconds(options.handshake_timeout);
+  for (Handshake& h : handshakes) {
+    std::lock_guard lock(h.mutex);
+    if (h.done || h.ended) continue;
+    if (now < h.deadline) {
+      next = std::min(next, h.deadline);
+      continue;
+    }
+    log_peer("%s did not finish its handshake in %.3g s; closing it", h.address.c_str(), handshake_s);
+    h.ended = true;
+    if (h.socket.valid()) ::shutdown(h.socket.get(), SHUT_RDWR);
+  }
+  const auto idle = options.idle_timeout;
+  std::lock_guard lock(clients_mutex);
+  for (auto& [cl, state] : clients) {
+    if (state->ending) continue;
+    Clock::time_point due;
+    if (!state->viewer) {
+      due = state->deadline;
+      if (now >= due) {
+        log_peer("%s did not finish its handshake in %.3g s; closing it", state->address.c_str(), handshake_s);
+      }
+    } else if (idle > 0ms) {
+      const Clock::time_point heard{Clock::duration(state->last_heard.load())};
+      due = heard + idle;
+      if (now >= due) {
+        log_peer("viewer %s sent nothing for %.3g s; closing it", state->address.c_str(), seconds(idle));
+      } else if (state->probed < heard) {
+        if (now >= heard + idle / 2) {
+          ask_for_word(cl);
+          state->probed = now;
+        } else {
+          due = heard + idle / 2;
+        }
+      }
+    } else {
+      continue;
+    }
+    if (now < due) {
+      next = std::min(next, due);
+      continue;
+    }
+    state->ending = true;
+    if (state->socket.valid()) ::shutdown(state->socket.get(), SHUT_RDWR);
+  }
+  if (next == Clock::time_point::max()) return -1;
+  const auto wait = std::chrono::ceil<std::chrono::milliseconds>(next - now);
+  return static_cast<int>(std::clamp<int64_t>(wait.count(), 1, 24 * 3600 * 1000));
+}
+
+// One pixel marked changed: a viewer with a request pending gets it, and
+// asks again.
+void VncServer::Impl::ask_for_word(rfbClientPtr cl) {
+  const Region pixel = rect_region(0, 0, 1, 1);
+  pthread_mutex_lock(&cl->updateMutex);
+  sraRgnOr(cl->modifiedRegion, pixel.get());
+  pthread_cond_signal(&cl->updateCond);
+  pthread_mutex_unlock(&cl->updateMutex);
 }
 
 void VncServer::Impl::reap_handshakes() {
@@ -762,7 +978,7 @@ void VncServer::Impl::reap_handshakes() {
   }
 }
 
-void VncServer::Impl::take_connection(Fd socket) {
+void VncServer::Impl::take_connection(Fd socket, Clock::time_point deadline) {
   std::string head;
   switch (sniff(socket.get(), &head)) {
     case Arrival::kGone:
@@ -772,7 +988,7 @@ void VncServer::Impl::take_connection(Fd socket) {
       return;
     case Arrival::kViewer:
       await_current_picture();
-      hand_to_library(socket.release());
+      hand_to_library(socket.release(), deadline);
       return;
   }
 }
@@ -813,7 +1029,8 @@ Arrival VncServer::Impl::sniff(int fd, std::string* head) const {
       return is_websocket(*head) && websocket_allowed(*head) ? Arrival::kViewer : Arrival::kPage;
     }
     if (got.size() == seen.size() || Clock::now() > deadline || stopping) return Arrival::kGone;
-    std::this_thread::sleep_for(10ms);
+    // What was sent stays to be peeked at after the sender has gone.
+    if (wait_for(fd, POLLRDHUP, 10)) return Arrival::kGone;
   }
 }
 
@@ -858,10 +1075,14 @@ void VncServer::Impl::await_current_picture() {
   --arriving;
 }
 
-void VncServer::Impl::hand_to_library(int fd) {
+void VncServer::Impl::hand_to_library(int fd, Clock::time_point deadline) {
   rfbClientPtr cl = rfbNewClient(screen, fd);  // takes the socket; closes it on failure
   if (!cl) return;
   rfbIncrClientRef(cl);  // keeps `cl` until its thread is on record
+  {
+    std::lock_guard lock(clients_mutex);
+    if (auto it = clients.find(cl); it != clients.end()) it->second->deadline = deadline;
+  }
   rfbStartOnHoldClient(cl);
   {
     std::lock_guard lock(clients_mutex);

@@ -2,7 +2,8 @@
 // viewer: pixels arrive exactly, changes and resizes follow, a still
 // picture ends up lossless, input comes back, passwords are checked, unsafe
 // setups are refused, a stalled viewer holds no one up, and noVNC's pages
-// and its WebSocket share the port.
+// and its WebSocket share the port; silent, slow and idle connections are
+// closed, and wrong passwords refuse their address for a while.
 #include "comp/vnc_server.h"
 #include "comp/vnc_viewer.h"
 #include "wire/sanitizer.h"
@@ -24,9 +25,13 @@
 #include <fstream>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
+
+// libvncclient's DES for VNC authentication, which its header leaves out.
+extern "C" void rfbClientEncryptBytes(unsigned char* bytes, char* password);
 
 namespace comp {
 namespace {
@@ -288,6 +293,86 @@ std::string read_all(int fd) {
     all.append(buf, static_cast<size_t>(n));
   }
   return all;
+}
+
+// A connection to the server on 127.0.0.1 from `source` (any address of
+// 127/8 is this machine).
+int connect_from(uint16_t port, const char* source) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in from{};
+  from.sin_family = AF_INET;
+  ::inet_pton(AF_INET, source, &from.sin_addr);
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(port);
+  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&from), sizeof from) != 0 ||
+      ::connect(fd, reinterpret_cast<sockaddr*>(&to), sizeof to) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+enum class Handshake { kViewer, kWrongPassword, kClosed };
+
+// RFB 3.8 up to ServerInit by hand: VNC authentication with `password`
+// when the server asks for it, else none.
+Handshake rfb_handshake(int fd, const std::string& password = "") {
+  char version[12];
+  if (!read_exact(fd, version, sizeof version)) return Handshake::kClosed;
+  if (::send(fd, "RFB 003.008\n", 12, MSG_NOSIGNAL) != 12) return Handshake::kClosed;
+  uint8_t count = 0, type = 0;
+  if (!read_exact(fd, &count, 1) || count != 1 || !read_exact(fd, &type, 1)) return Handshake::kClosed;
+  if (::send(fd, &type, 1, MSG_NOSIGNAL) != 1) return Handshake::kClosed;
+  if (type == 2) {  // VNC authentication: the challenge encrypted with the password
+    unsigned char challenge[16];
+    if (!read_exact(fd, challenge, sizeof challenge)) return Handshake::kClosed;
+    std::string key = password;
+    rfbClientEncryptBytes(challenge, key.data());
+    if (::send(fd, challenge, sizeof challenge, MSG_NOSIGNAL) != ssize_t(sizeof challenge)) return Handshake::kClosed;
+  }
+  uint32_t result = 1;
+  if (!read_exact(fd, &result, 4)) return Handshake::kClosed;
+  if (result != 0) return Handshake::kWrongPassword;
+  const uint8_t shared = 1;
+  if (::send(fd, &shared, 1, MSG_NOSIGNAL) != 1) return Handshake::kClosed;
+  uint8_t init[24];
+  if (!read_exact(fd, init, sizeof init)) return Handshake::kClosed;
+  std::string name(ntohl(*reinterpret_cast<uint32_t*>(init + 20)), '\0');
+  return read_exact(fd, name.data(), name.size()) ? Handshake::kViewer : Handshake::kClosed;
+}
+
+// Connects from `source` and logs in: kViewer when the server took it.
+Handshake log_in(uint16_t port, const char* source, const std::string& password) {
+  const int fd = connect_from(port, source);
+  if (fd < 0) return Handshake::kClosed;
+  const Handshake result = rfb_handshake(fd, password);
+  ::close(fd);
+  return result;
+}
+
+// How long until the server closes `fd` (what it sends is read and
+// dropped); nothing when it is still open after `limit`.
+std::optional<Clock::duration> time_to_close(int fd, Clock::time_point since, std::chrono::milliseconds limit) {
+  const auto end = Clock::now() + limit;
+  char sink[4096];
+  while (Clock::now() < end) {
+    pollfd pfd{fd, POLLIN, 0};
+    if (::poll(&pfd, 1, 20) <= 0) continue;
+    if (::recv(fd, sink, sizeof sink, 0) <= 0) return Clock::now() - since;
+  }
+  return std::nullopt;
+}
+
+// The server has closed `fd` (what it sent is read and dropped).
+bool closed_now(int fd) {
+  char sink[4096];
+  for (;;) {
+    const ssize_t n = ::recv(fd, sink, sizeof sink, MSG_DONTWAIT);
+    if (n == 0) return true;
+    if (n < 0) return errno != EAGAIN;
+  }
 }
 
 std::string http_get(uint16_t port, const std::string& path) {
@@ -647,6 +732,138 @@ TEST(VncViewer, SaysWhyItCannotConnect) {
   const wire::Status refused = run_vnc_viewer({address, ""});
   ASSERT_FALSE(refused);
   EXPECT_NE(refused.error().detail.find("cannot connect"), std::string::npos) << refused.error().detail;
+}
+
+// Each connection has its own handshake deadline: a silent one, one that
+// stops after the version and one that stops inside "GET " are closed at
+// theirs, and meanwhile a viewer connects and gets pictures, also after.
+TEST(VncServer, SilentConnectionsAreClosedAtTheirDeadlineWhileAViewerGetsIn) {
+  Canvas canvas = pattern(64, 48, 1);
+  TestSource source(canvas);
+  VncServerOptions options = local();
+  options.handshake_timeout = 1500ms;
+  auto server = start(source, options);
+  ASSERT_TRUE(server);
+  const auto opened = Clock::now();
+  const int silent = connect_tcp(server->port());
+  const int after_version = connect_tcp(server->port());
+  const int half_request = connect_tcp(server->port());
+  ASSERT_GE(silent, 0);
+  ASSERT_GE(after_version, 0);
+  ASSERT_GE(half_request, 0);
+  ASSERT_EQ(::send(half_request, "GET ", 4, MSG_NOSIGNAL), 4);
+  char version[12];
+  ASSERT_TRUE(read_exact(after_version, version, sizeof version));
+  ASSERT_EQ(::send(after_version, version, sizeof version, MSG_NOSIGNAL), ssize_t(sizeof version));
+
+  TestClient viewer;
+  ASSERT_TRUE(viewer.connect(server->port()));
+  ASSERT_TRUE(viewer.pump_until([&] { return viewer.shows(canvas); }, 5s));
+  EXPECT_LT(Clock::now() - opened, options.handshake_timeout) << "the viewer waited for the silent ones";
+  for (const int fd : {silent, after_version, half_request}) {
+    const auto closed = time_to_close(fd, opened, 4s);
+    ASSERT_TRUE(closed) << "a connection that never finished its handshake is still open";
+    EXPECT_GE(*closed, options.handshake_timeout - 100ms);
+    EXPECT_LT(*closed, options.handshake_timeout + 1s);
+    ::close(fd);
+  }
+  canvas = pattern(64, 48, 2);
+  source.show(canvas);
+  EXPECT_TRUE(viewer.pump_until([&] { return viewer.shows(canvas); }, 5s)) << "the viewer was closed too";
+}
+
+// An address holds only a few connections that are not viewers yet: its
+// oldest gives way to a new one, so silent connections cannot keep its
+// viewer out; and only so many are set up in all.
+TEST(VncServer, SilentConnectionsGiveWayToANewOne) {
+  const Canvas canvas = pattern(64, 48, 1);
+  TestSource source(canvas);
+  auto server = start(source);  // handshakes may take the default 10 s
+  ASSERT_TRUE(server);
+  std::vector<int> silent;
+  for (int i = 0; i < 20; ++i) {
+    silent.push_back(connect_tcp(server->port()));
+    ASSERT_EQ(::send(silent.back(), "GET ", 4, MSG_NOSIGNAL), 4);
+  }
+  TestClient viewer;
+  ASSERT_TRUE(viewer.connect(server->port()));
+  EXPECT_TRUE(viewer.pump_until([&] { return viewer.shows(canvas); }, 5s));
+
+  // Other addresses fill every place, then one more is refused at once.
+  for (const int fd : silent) ::close(fd);
+  silent.clear();
+  std::this_thread::sleep_for(100ms);
+  for (size_t a = 0; a < VncServer::kMaxPending / VncServer::kMaxPendingPerAddress; ++a) {
+    const std::string source_address = "127.0.0." + std::to_string(2 + a);
+    for (size_t i = 0; i < VncServer::kMaxPendingPerAddress; ++i) {
+      silent.push_back(connect_from(server->port(), source_address.c_str()));
+      ASSERT_GE(silent.back(), 0);
+    }
+  }
+  std::this_thread::sleep_for(300ms);
+  for (const int fd : silent) EXPECT_FALSE(closed_now(fd)) << "a connection within the bounds was refused";
+  const int refused = connect_from(server->port(), "127.0.0.100");
+  ASSERT_GE(refused, 0);
+  const auto closed = time_to_close(refused, Clock::now(), 2s);
+  ASSERT_TRUE(closed) << "more connections than the bound were set up";
+  EXPECT_LT(*closed, 1s);
+  ::close(refused);
+  for (const int fd : silent) ::close(fd);
+}
+
+// A viewer that stops asking for pictures is closed once idle; one that
+// keeps asking stays, also while the picture is still.
+TEST(VncServer, IdleViewerIsClosed) {
+  Canvas canvas = pattern(64, 48, 1);
+  TestSource source(canvas);
+  VncServerOptions options = local();
+  options.idle_timeout = 1s;
+  auto server = start(source, options);
+  ASSERT_TRUE(server);
+  const int idle = connect_tcp(server->port());
+  ASSERT_GE(idle, 0);
+  ASSERT_EQ(rfb_handshake(idle), Handshake::kViewer);
+  const uint8_t request[10] = {3, 0, 0, 0, 0, 0, 0, 64, 0, 48};
+  ASSERT_EQ(::send(idle, request, sizeof request, MSG_NOSIGNAL), ssize_t(sizeof request));
+  const auto asked = Clock::now();
+
+  TestClient live;
+  ASSERT_TRUE(live.connect(server->port()));
+  ASSERT_TRUE(live.pump_until([&] { return live.shows(canvas); }, 5s));
+  const auto closed = time_to_close(idle, asked, 3s);
+  ASSERT_TRUE(closed) << "an idle viewer was kept";
+  EXPECT_GE(*closed, options.idle_timeout - 100ms);
+  EXPECT_LT(*closed, options.idle_timeout + 1s);
+  ::close(idle);
+
+  live.pump_until([] { return false; }, 2500ms);  // a still picture, more than twice the bound
+  canvas = pattern(64, 48, 2);
+  source.show(canvas);
+  EXPECT_TRUE(live.pump_until([&] { return live.shows(canvas); }, 3s)) << "a live viewer was closed";
+}
+
+// Five wrong passwords from an address refuse it, even with the right one,
+// until its back-off has passed; other addresses log in meanwhile, and a
+// right password forgets an address's failures.
+TEST(VncServer, WrongPasswordsRefuseTheirAddressForAWhile) {
+  TempDir dir;
+  TestSource source(pattern(64, 48, 1));
+  VncServerOptions options = local();
+  options.password_file = dir.write("password", "open sesame\n", 0600);
+  options.password_backoff = 1500ms;
+  auto server = start(source, options);
+  ASSERT_TRUE(server);
+  const uint16_t port = server->port();
+  const char* const guesser = "127.0.0.1";
+  for (int i = 0; i < 4; ++i) ASSERT_EQ(log_in(port, guesser, "guess"), Handshake::kWrongPassword);
+  ASSERT_EQ(log_in(port, guesser, "open sesame"), Handshake::kViewer);
+  for (int i = 0; i < 5; ++i) ASSERT_EQ(log_in(port, guesser, "guess"), Handshake::kWrongPassword) << i;
+  const auto refused_from = Clock::now();
+  EXPECT_NE(log_in(port, guesser, "open sesame"), Handshake::kViewer) << "the sixth try was let in";
+  EXPECT_EQ(log_in(port, "127.0.0.2", "open sesame"), Handshake::kViewer);
+  EXPECT_NE(log_in(port, guesser, "open sesame"), Handshake::kViewer);
+  std::this_thread::sleep_until(refused_from + options.password_backoff + 100ms);
+  EXPECT_EQ(log_in(port, guesser, "open sesame"), Handshake::kViewer);
 }
 
 }  // namespace

@@ -61,6 +61,18 @@ struct VncServerOptions {
   // (wss://, noVNC's "encrypt"). Pages are still served in the clear.
   std::string tls_cert, tls_key;
   std::string desktop_name = "Conduit";
+  // A connection that is not a viewer this long after it was accepted (RFB
+  // handshake, password and its first request done) is closed; so is a
+  // page request not answered by then.
+  std::chrono::milliseconds handshake_timeout{30'000};
+  // A viewer that sends nothing this long is closed; 0: never. Viewers ask
+  // for updates continually; while the picture is still, one pixel is sent
+  // again halfway through, which a viewer answers with its next request.
+  std::chrono::milliseconds idle_timeout{600'000};
+  // This many wrong passwords from one address (an IPv6 /64) within
+  // `password_backoff` refuse it for `password_backoff`; 0: no limit.
+  unsigned password_failures = 5;
+  std::chrono::milliseconds password_backoff{60'000};
 };
 
 class VncServer {
@@ -73,6 +85,13 @@ class VncServer {
   VncServer& operator=(const VncServer&) = delete;
 
   uint16_t port() const;
+
+  // Connections not yet viewers (page requests too): at most this many from
+  // one address (its oldest is closed for a new one; a browser loads
+  // noVNC's pages over 6 at once), and this many in all (a new one is
+  // refused).
+  static constexpr size_t kMaxPendingPerAddress = 8;
+  static constexpr size_t kMaxPending = 64;
 
  private:
   struct Impl;
