@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <span>
 
 // The wire's headers first: Xlib defines Status as a macro.
@@ -17,11 +18,13 @@
 
 namespace icd::vk {
 
-const VkExtensionProperties kGuestInstanceExtensions[4] = {
+const VkExtensionProperties kGuestInstanceExtensions[6] = {
     {VK_KHR_SURFACE_EXTENSION_NAME, VK_KHR_SURFACE_SPEC_VERSION},
     {VK_KHR_XCB_SURFACE_EXTENSION_NAME, VK_KHR_XCB_SURFACE_SPEC_VERSION},
     {VK_KHR_XLIB_SURFACE_EXTENSION_NAME, VK_KHR_XLIB_SURFACE_SPEC_VERSION},
     {VK_EXT_HEADLESS_SURFACE_EXTENSION_NAME, VK_EXT_HEADLESS_SURFACE_SPEC_VERSION},
+    {VK_KHR_GET_SURFACE_CAPABILITIES_2_EXTENSION_NAME, VK_KHR_GET_SURFACE_CAPABILITIES_2_SPEC_VERSION},
+    {VK_KHR_SURFACE_PROTECTED_CAPABILITIES_EXTENSION_NAME, VK_KHR_SURFACE_PROTECTED_CAPABILITIES_SPEC_VERSION},
 };
 const VkExtensionProperties kGuestDeviceExtensions[1] = {
     {VK_KHR_SWAPCHAIN_EXTENSION_NAME, VK_KHR_SWAPCHAIN_SPEC_VERSION},
@@ -111,13 +114,38 @@ VKAPI_ATTR VkResult VKAPI_CALL surface_capabilities(VkPhysicalDevice, VkSurfaceK
 }
 
 // The presenter shows BGRA bytes.
+constexpr VkSurfaceFormatKHR kShownFormats[] = {
+    {VK_FORMAT_B8G8R8A8_SRGB, VK_COLOR_SPACE_SRGB_NONLINEAR_KHR},
+    {VK_FORMAT_B8G8R8A8_UNORM, VK_COLOR_SPACE_SRGB_NONLINEAR_KHR},
+};
+
 VKAPI_ATTR VkResult VKAPI_CALL surface_formats(VkPhysicalDevice, VkSurfaceKHR, uint32_t* count,
                                               VkSurfaceFormatKHR* formats) {
-  static const VkSurfaceFormatKHR kFormats[] = {
-      {VK_FORMAT_B8G8R8A8_SRGB, VK_COLOR_SPACE_SRGB_NONLINEAR_KHR},
-      {VK_FORMAT_B8G8R8A8_UNORM, VK_COLOR_SPACE_SRGB_NONLINEAR_KHR},
-  };
-  return answer_enumeration<VkSurfaceFormatKHR>(kFormats, count, formats);
+  return answer_enumeration<VkSurfaceFormatKHR>(kShownFormats, count, formats);
+}
+
+// VK_KHR_get_surface_capabilities2: the same answers in extensible
+// structures; the presenter shows no protected content.
+VKAPI_ATTR VkResult VKAPI_CALL surface_capabilities2(VkPhysicalDevice gpu, const VkPhysicalDeviceSurfaceInfo2KHR* info,
+                                                    VkSurfaceCapabilities2KHR* caps) {
+  for (auto* s = static_cast<VkBaseOutStructure*>(caps->pNext); s; s = s->pNext)
+    if (s->sType == VK_STRUCTURE_TYPE_SURFACE_PROTECTED_CAPABILITIES_KHR)
+      reinterpret_cast<VkSurfaceProtectedCapabilitiesKHR*>(s)->supportsProtected = VK_FALSE;
+  return surface_capabilities(gpu, info->surface, &caps->surfaceCapabilities);
+}
+
+// (Each element's sType and pNext are the program's: only surfaceFormat is written.)
+VKAPI_ATTR VkResult VKAPI_CALL surface_formats2(VkPhysicalDevice, const VkPhysicalDeviceSurfaceInfo2KHR*,
+                                               uint32_t* count, VkSurfaceFormat2KHR* formats) {
+  const uint32_t all = static_cast<uint32_t>(std::size(kShownFormats));
+  if (!formats) {
+    *count = all;
+    return VK_SUCCESS;
+  }
+  const uint32_t n = std::min(*count, all);
+  for (uint32_t i = 0; i < n; ++i) formats[i].surfaceFormat = kShownFormats[i];
+  *count = n;
+  return n < all ? VK_INCOMPLETE : VK_SUCCESS;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL surface_present_modes(VkPhysicalDevice, VkSurfaceKHR, uint32_t* count,
@@ -161,6 +189,8 @@ PFN_vkVoidFunction wsi_entry(const char* name) {
       {"vkGetPhysicalDeviceXlibPresentationSupportKHR", entry_fn(xlib_presentation_support)},
       {"vkGetPhysicalDeviceSurfaceCapabilitiesKHR", entry_fn(surface_capabilities)},
       {"vkGetPhysicalDeviceSurfaceFormatsKHR", entry_fn(surface_formats)},
+      {"vkGetPhysicalDeviceSurfaceCapabilities2KHR", entry_fn(surface_capabilities2)},
+      {"vkGetPhysicalDeviceSurfaceFormats2KHR", entry_fn(surface_formats2)},
       {"vkGetPhysicalDeviceSurfacePresentModesKHR", entry_fn(surface_present_modes)},
       {"vkGetPhysicalDevicePresentRectanglesKHR", entry_fn(present_rectangles)},
       {"vkGetDeviceGroupPresentCapabilitiesKHR", entry_fn(group_present_capabilities)},

@@ -27,7 +27,7 @@ PFN_vkVoidFunction wsi_entry(const char* name);        // wsi.cpp
 PFN_vkVoidFunction swapchain_entry(const char* name);  // swapchain.cpp
 
 // The extensions the guest adds to the host's: surfaces and swapchains are its own.
-extern const VkExtensionProperties kGuestInstanceExtensions[4];
+extern const VkExtensionProperties kGuestInstanceExtensions[6];
 extern const VkExtensionProperties kGuestDeviceExtensions[1];
 
 }  // namespace icd::vk

@@ -143,7 +143,8 @@ wire::Status ResourceShapes::check_buffer_command(uint32_t opcode, const void* a
       const auto& a = *static_cast<const VkArgs_vkCmdBindIndexBuffer*>(args);
       WIRE_TRY_ASSIGN(b, buffer(raw_handle(a.buffer), "vkCmdBindIndexBuffer"));
       const uint64_t type = as_number(a.indexType);
-      if (a.offset >= b->size || (type != VK_INDEX_TYPE_UINT16 && type != VK_INDEX_TYPE_UINT32))
+      if (a.offset >= b->size ||
+          (type != VK_INDEX_TYPE_UINT16 && type != VK_INDEX_TYPE_UINT32 && type != VK_INDEX_TYPE_UINT8_EXT))
         return refused("vkCmdBindIndexBuffer", "at an offset past its buffer's end, or of an index type not carried");
       return {};
     }
@@ -152,7 +153,8 @@ wire::Status ResourceShapes::check_buffer_command(uint32_t opcode, const void* a
   }
 }
 
-// Every record an indirect draw or dispatch reads lies inside its buffer.
+// Every record an indirect draw or dispatch reads lies inside its buffer,
+// and so does the word a count or a conditional rendering predicate is.
 wire::Status ResourceShapes::check_indirect(uint32_t opcode, const void* args) const {
   auto check = [this](const char* command, VkBuffer handle, uint64_t offset, uint64_t count, uint64_t stride,
                       uint64_t record) -> wire::Status {
@@ -190,6 +192,11 @@ wire::Status ResourceShapes::check_indirect(uint32_t opcode, const void* args) c
     case VkOp::vkCmdDispatchIndirect: {
       const auto& a = *static_cast<const VkArgs_vkCmdDispatchIndirect*>(args);
       return check("vkCmdDispatchIndirect", a.buffer, a.offset, 1, kDispatchRecord, kDispatchRecord);
+    }
+    case VkOp::vkCmdBeginConditionalRenderingEXT: {  // the 32-bit predicate (VK_EXT_conditional_rendering)
+      const VkConditionalRenderingBeginInfoEXT& info =
+          *static_cast<const VkArgs_vkCmdBeginConditionalRenderingEXT*>(args)->pConditionalRenderingBegin;
+      return check_count("vkCmdBeginConditionalRenderingEXT", info.buffer, info.offset);
     }
     default:
       return {};

@@ -12,4 +12,8 @@ inline const VkBaseInStructure* find_in_chain(const void* next, VkStructureType 
   return nullptr;
 }
 
+// Clears in a features chain what the host refuses to be used
+// (device_identity.cpp).
+void hide_refused_features(const void* chain);
+
 }  // namespace host::vk

@@ -25,7 +25,8 @@ bool carried(std::string_view name, bool instance) {
 // Surfaces and swapchains are the guest's own: the host never makes one.
 bool guest_only(std::string_view name) {
   return name == "VK_KHR_surface" || name == "VK_KHR_xcb_surface" || name == "VK_KHR_xlib_surface" ||
-         name == "VK_EXT_headless_surface" || name == "VK_KHR_swapchain";
+         name == "VK_EXT_headless_surface" || name == "VK_KHR_swapchain" ||
+         name == "VK_KHR_get_surface_capabilities2" || name == "VK_KHR_surface_protected_capabilities";
 }
 
 // The driver's extensions that are carried (a guest asks by name, and may
@@ -156,6 +157,7 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   info.ppEnabledExtensionNames = names.data();
   VkPhysicalDeviceFeatures features{};
   bounds_shader_reads(a.physicalDevice, info, features);
+  hide_refused_features(info.pNext);  // the guest was not offered them
   VkDevice device = VK_NULL_HANDLE;
   const VkResult r = dispatch_.vkCreateDevice(a.physicalDevice, &info, nullptr, &device);
   if (r != VK_SUCCESS) return static_cast<uint64_t>(r);

@@ -30,6 +30,7 @@ ResourceShapes::Check ResourceShapes::check_of(uint32_t opcode) {
     case VkOp::vkCmdDrawIndirectCount:
     case VkOp::vkCmdDrawIndexedIndirectCount:
     case VkOp::vkCmdDispatchIndirect:
+    case VkOp::vkCmdBeginConditionalRenderingEXT:
       return &ResourceShapes::check_buffer_command;
     case VkOp::vkCmdCopyBufferToImage:
     case VkOp::vkCmdCopyBufferToImage2:
@@ -75,6 +76,9 @@ ResourceShapes::Check ResourceShapes::check_of(uint32_t opcode) {
     case VkOp::vkCmdSetPrimitiveTopology:
     case VkOp::vkCmdSetDepthCompareOp:
     case VkOp::vkCmdSetStencilOp:
+    case VkOp::vkCmdSetLogicOpEXT:
+    case VkOp::vkCmdSetPatchControlPointsEXT:
+    case VkOp::vkCmdSetLineStippleEXT:
       return &ResourceShapes::check_dynamic_state;
     default:
       return nullptr;
@@ -182,9 +186,15 @@ wire::Status ResourceShapes::check_queries(uint32_t opcode, const void* args) co
   }
 }
 
+// The most control points of a patch: the limit Vulkan requires of every
+// device with tessellation (maxTessellationPatchSize, at least 32), and
+// the most that lavapipe and the other drivers Conduit runs on offer.
+constexpr uint32_t kMostPatchControlPoints = 32;
+
 // Dynamic state that drivers use to index their own tables when the
 // commands run (lavapipe read through a null pointer for a front face
-// past the enum's values): each value one of its type's.
+// past the enum's values): each value one of its type's, each count
+// within what the spec allows.
 wire::Status ResourceShapes::check_dynamic_state(uint32_t opcode, const void* args) const {
   bool known = true;
   switch (static_cast<VkOp>(opcode)) {
@@ -202,6 +212,19 @@ wire::Status ResourceShapes::check_dynamic_state(uint32_t opcode, const void* ar
       known = as_number(static_cast<const VkArgs_vkCmdSetDepthCompareOp*>(args)->depthCompareOp) <=
               VK_COMPARE_OP_ALWAYS;
       break;
+    case VkOp::vkCmdSetLogicOpEXT:
+      known = as_number(static_cast<const VkArgs_vkCmdSetLogicOpEXT*>(args)->logicOp) <= VK_LOGIC_OP_SET;
+      break;
+    case VkOp::vkCmdSetPatchControlPointsEXT: {
+      const uint32_t points = static_cast<const VkArgs_vkCmdSetPatchControlPointsEXT*>(args)->patchControlPoints;
+      known = points >= 1 && points <= kMostPatchControlPoints;
+      break;
+    }
+    case VkOp::vkCmdSetLineStippleEXT: {  // section 28.13.1 "Line Stipple": a factor of 1-256
+      const uint32_t factor = static_cast<const VkArgs_vkCmdSetLineStippleEXT*>(args)->lineStippleFactor;
+      known = factor >= 1 && factor <= 256;
+      break;
+    }
     default: {
       const auto& a = *static_cast<const VkArgs_vkCmdSetStencilOp*>(args);
       known = a.faceMask <= VK_STENCIL_FACE_FRONT_AND_BACK && as_number(a.failOp) <= VK_STENCIL_OP_DECREMENT_AND_WRAP &&

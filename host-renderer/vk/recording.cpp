@@ -329,7 +329,8 @@ void VkHandler::note_recorded(Recording& r, uint32_t opcode, const void* args) {
     }
     case VkOp::vkCmdBindIndexBuffer: {  // of a range resources_ checked
       const auto& a = *static_cast<const VkArgs_vkCmdBindIndexBuffer*>(args);
-      const uint64_t index_bytes = as_number(a.indexType) == VK_INDEX_TYPE_UINT16 ? 2 : 4;
+      const uint64_t type = as_number(a.indexType);
+      const uint64_t index_bytes = type == VK_INDEX_TYPE_UINT8_EXT ? 1 : type == VK_INDEX_TYPE_UINT16 ? 2 : 4;
       r.index_room = (resources_.buffer_size(raw_handle(a.buffer)) - a.offset) / index_bytes;
       break;
     }

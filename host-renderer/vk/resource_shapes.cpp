@@ -69,7 +69,9 @@ void ResourceShapes::note(uint32_t opcode, const void* args) {
     case VkOp::vkCreateQueryPool: {
       const auto& a = *static_cast<const VkArgs_vkCreateQueryPool*>(args);
       const bool statistics = as_number(a.pCreateInfo->queryType) == VK_QUERY_TYPE_PIPELINE_STATISTICS;
-      const uint32_t values = statistics ? __builtin_popcount(a.pCreateInfo->pipelineStatistics) : 1;
+      // A transform feedback query writes two values (primitives written and needed).
+      const bool feedback = as_number(a.pCreateInfo->queryType) == VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT;
+      const uint32_t values = statistics ? __builtin_popcount(a.pCreateInfo->pipelineStatistics) : feedback ? 2 : 1;
       query_pools_[raw_handle(*a.pQueryPool)] = {raw_handle(a.device), a.pCreateInfo->queryCount, values};
       return;
     }

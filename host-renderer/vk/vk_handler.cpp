@@ -148,6 +148,9 @@ VkHandler::Special VkHandler::special(uint32_t opcode) {
     case VkOp::vkQueueWaitIdle: return &VkHandler::queue_wait_idle;
     case VkOp::vkDeviceWaitIdle: return &VkHandler::device_wait_idle;
     case VkOp::vkGetQueryPoolResults: return &VkHandler::query_results;
+    case VkOp::vkGetPhysicalDeviceProperties: return &VkHandler::physical_device_properties;
+    case VkOp::vkGetPhysicalDeviceProperties2: return &VkHandler::physical_device_properties2;
+    case VkOp::vkGetPhysicalDeviceFeatures2: return &VkHandler::physical_device_features2;
     case VkOp::vkEnumerateInstanceExtensionProperties: return &VkHandler::enumerate_instance_extensions;
     case VkOp::vkEnumerateDeviceExtensionProperties: return &VkHandler::enumerate_device_extensions;
     case VkOp::vkAllocateMemory: return &VkHandler::allocate_memory;

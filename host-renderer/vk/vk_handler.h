@@ -94,6 +94,10 @@ class VkHandler final : public ApiHandler {
   wire::Status reserve(std::span<const wire::vk::NewHandle> made) const;
   wire::Status name_private_data_object(uint32_t opcode, void* args);
   wire::Status check_queue_taken(uint32_t opcode, const void* args) const;
+  // device_identity.cpp
+  wire::Result<uint64_t> physical_device_properties(void* args);
+  wire::Result<uint64_t> physical_device_properties2(void* args);
+  wire::Result<uint64_t> physical_device_features2(void* args);
   wire::Result<uint64_t> enumerate_instance_extensions(void* args);
   wire::Result<uint64_t> enumerate_device_extensions(void* args);
   void forget_destroyed(const wire::vk::MemberDesc& gone, const void* args);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <vector>
 
 #include <vulkan/vulkan.h>
 
@@ -36,8 +37,8 @@ inline VkPhysicalDevice first_gpu(VkInstance instance) {
   return gpu;
 }
 
-// A device with one queue of family 0.
-inline VkDevice make_device(VkPhysicalDevice gpu) {
+// A device with one queue of family 0 and the extensions named.
+inline VkDevice make_device(VkPhysicalDevice gpu, const std::vector<const char*>& extensions = {}) {
   float priority = 1;
   VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queue.queueCount = 1;
@@ -45,6 +46,8 @@ inline VkDevice make_device(VkPhysicalDevice gpu) {
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue;
+  info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
   VkDevice device = VK_NULL_HANDLE;
   EXPECT_EQ(vkCreateDevice(gpu, &info, nullptr, &device), VK_SUCCESS);
   return device;

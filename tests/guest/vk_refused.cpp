@@ -25,12 +25,13 @@ namespace {
 // it must be `expected`, with the host's renderer alive.
 // `others`: the sessions of other guests the host serves meanwhile.
 void expect_device_after(const HostProcess& host, const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& use,
-                         VkResult expected, int others = 0) {
+                         VkResult expected, int others = 0, const std::vector<const char*>& extensions = {}) {
   auto child = [&] {
     use_conduit_icd(host);
     VkInstance instance = make_instance();
     VkPhysicalDevice gpu = first_gpu(instance);
-    VkDevice device = make_device(gpu);
+    VkDevice device = make_device(gpu, extensions);
+    if (!device) std::exit(6);
     use(instance, gpu, device);
     if (vkDeviceWaitIdle(device) != expected) std::exit(3);
     // Ours is the one session left once the host's start-up probe has gone.
@@ -57,6 +58,20 @@ void expect_accepted(const std::function<void(VkInstance, VkPhysicalDevice, VkDe
   HostProcess host;
   ASSERT_TRUE(host.ok()) << host.error();
   expect_device_after(host, use, VK_SUCCESS);
+}
+
+void expect_refused_with(const std::vector<const char*>& extensions,
+                         const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& misuse) {
+  HostProcess host;
+  ASSERT_TRUE(host.ok()) << host.error();
+  expect_device_after(host, misuse, VK_ERROR_DEVICE_LOST, 0, extensions);
+}
+
+void expect_accepted_with(const std::vector<const char*>& extensions,
+                          const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& use) {
+  HostProcess host;
+  ASSERT_TRUE(host.ok()) << host.error();
+  expect_device_after(host, use, VK_SUCCESS, 0, extensions);
 }
 
 void expect_refused_on(const HostProcess& host, const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& misuse,

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "vk_device.h"
 
@@ -27,5 +28,11 @@ void expect_accepted_on(const HostProcess& host, const std::function<void(VkInst
 std::string host_stats(const std::string& address);
 
 void expect_accepted(const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& use);
+
+// The same on a device made with `extensions` enabled (an extension's commands).
+void expect_refused_with(const std::vector<const char*>& extensions,
+                         const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& misuse);
+void expect_accepted_with(const std::vector<const char*>& extensions,
+                          const std::function<void(VkInstance, VkPhysicalDevice, VkDevice)>& use);
 
 }  // namespace guesttest

@@ -115,6 +115,16 @@ class VkModelTest(unittest.TestCase):
         self.assertIn("vkSetHook", str(refused.exception))
         self.assertNotIn("vkCreateWindowThing", str(refused.exception))
 
+    def test_an_extension_not_carried_has_no_commands_and_may_not_be_carried_too(self):
+        hidden = ANNOTATED.replace('carried_extensions = ["VK_KHR_things"]',
+                                   'carried_extensions = []').rstrip() + '\n[not_carried]\nVK_KHR_things = "why"\n'
+        self.assertNotIn("vkEnumerateThingsKHR", self.model(hidden).commands["vkEnumerateThings"].aliases)
+        with self.assertRaises(SystemExit) as refused:
+            self.model(ANNOTATED + '[not_carried]\nVK_KHR_things = "why"\n')
+        self.assertIn("carried and not carried", str(refused.exception))
+        with self.assertRaises(SystemExit):
+            self.model(ANNOTATED + '[not_carried]\nVK_KHR_nothing = "why"\n')
+
     def test_vulkan_sc_is_not_selected(self):
         self.assertNotIn("vkScOnly", self.model().commands)
 
@@ -144,6 +154,10 @@ class RealRegistryTest(unittest.TestCase):
                      "vkWaitSemaphores", "vkCreateSwapchainKHR", "vkCreateHeadlessSurfaceEXT"):
             self.assertIn(name, m.commands)
         self.assertIn("vkCmdBeginRenderingKHR", m.commands["vkCmdBeginRendering"].aliases)
+        # Promoted extensions carried under their own names; what is hidden has a reason.
+        self.assertIn("vkCmdSetLogicOpEXT", m.commands)
+        self.assertIn("vkResetQueryPoolEXT", m.commands["vkResetQueryPool"].aliases)
+        self.assertTrue(all(m.not_carried.values()))
         opcodes = [c.opcode for c in m.commands.values()]
         self.assertEqual(len(set(opcodes)), len(opcodes))
         self.assertGreaterEqual(min(opcodes), FIRST_OPCODE)

@@ -178,7 +178,11 @@ class VkModel:
         known = {e.get("name"): e for e in self.root.iter("extension")}
         self.async_results = set(self.notes.get("async_results", []))
         self.ranges = dict(self.notes.get("ranges", {}))
-        unknown = sorted(set(carried) - set(known))
+        self.not_carried = dict(self.notes.get("not_carried", {}))
+        both = sorted(set(carried) & set(self.not_carried))
+        if both:
+            raise SystemExit(f"vk annotations: carried and not carried: {', '.join(both)}")
+        unknown = sorted((set(carried) | set(self.not_carried)) - set(known))
         if unknown:
             raise SystemExit(f"vk annotations: unknown extensions {', '.join(unknown)}")
         for name in carried:

@@ -107,6 +107,8 @@ class Reader {
   }
   size_t offset() const { return base_ + pos_; }
   size_t remaining() const { return pos_ <= data_.size() ? data_.size() - pos_ : 0; }
+  // The bytes not read yet, left unread.
+  std::span<const std::byte> unread() const { return data_.subspan(data_.size() - remaining()); }
 
  private:
   Error truncated(size_t wanted) const;
