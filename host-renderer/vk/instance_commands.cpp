@@ -166,7 +166,9 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   device_gpus_[device] = a.physicalDevice;
   VkPhysicalDeviceProperties props{};
   dispatch_.vkGetPhysicalDeviceProperties(a.physicalDevice, &props);
-  push_constant_bytes_[device] = props.limits.maxPushConstantsSize;
+  device_limits_[device] = {.push_constant_bytes = props.limits.maxPushConstantsSize,
+                            .vertex_bindings = props.limits.maxVertexInputBindings,
+                            .viewports = props.limits.maxViewports};
   auto& queues = device_queues_[device];
   for (uint32_t i = 0; i < info.queueCreateInfoCount; ++i)
     queues.emplace_back(info.pQueueCreateInfos[i].queueFamilyIndex, info.pQueueCreateInfos[i].queueCount);

@@ -129,6 +129,13 @@ wire::Status VkHandler::check_command(const CommandDesc& cmd, uint32_t opcode, c
       return check_bind(args);
     case VkOp::vkCmdPushConstants:
       return check_push_constants(r, args);
+    case VkOp::vkCmdBindVertexBuffers:
+    case VkOp::vkCmdBindVertexBuffers2:
+    case VkOp::vkCmdSetViewport:
+    case VkOp::vkCmdSetScissor:
+    case VkOp::vkCmdSetViewportWithCount:
+    case VkOp::vkCmdSetScissorWithCount:
+      return check_indexed_state(r, opcode, args);
     case VkOp::vkCmdDrawIndexed:
       WIRE_TRY(check_indices(r, args));
       break;
@@ -200,9 +207,54 @@ wire::Status VkHandler::check_query_state(const Recording& r, uint32_t opcode, c
 // at `offset`, trusting the range (valid usage): it is checked here.
 wire::Status VkHandler::check_push_constants(const Recording& r, const void* args) {
   const auto& a = *static_cast<const VkArgs_vkCmdPushConstants*>(args);
-  if (a.size == 0 || a.offset % 4 || a.size % 4 || uint64_t{a.offset} + a.size > r.push_constant_bytes)
+  if (a.size == 0 || a.offset % 4 || a.size % 4 || uint64_t{a.offset} + a.size > r.limits.push_constant_bytes)
     return refused("vkCmdPushConstants", "outside the device's push constant range");
   return {};
+}
+
+// Vertex buffers, viewports and scissors are kept in arrays of the
+// device's limit, indexed by the first one a command names (lavapipe
+// writes them there without looking).
+wire::Status VkHandler::check_indexed_state(const Recording& r, uint32_t opcode, const void* args) {
+  const Recording::Limits& room = r.limits;
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkCmdBindVertexBuffers: {
+      const auto& a = *static_cast<const VkArgs_vkCmdBindVertexBuffers*>(args);
+      if (!fits(a.firstBinding, a.bindingCount, room.vertex_bindings))
+        return refused("vkCmdBindVertexBuffers", "of bindings past the device's maxVertexInputBindings");
+      return {};
+    }
+    case VkOp::vkCmdBindVertexBuffers2: {
+      const auto& a = *static_cast<const VkArgs_vkCmdBindVertexBuffers2*>(args);
+      if (!fits(a.firstBinding, a.bindingCount, room.vertex_bindings))
+        return refused("vkCmdBindVertexBuffers2", "of bindings past the device's maxVertexInputBindings");
+      return {};
+    }
+    case VkOp::vkCmdSetViewport: {
+      const auto& a = *static_cast<const VkArgs_vkCmdSetViewport*>(args);
+      if (!fits(a.firstViewport, a.viewportCount, room.viewports))
+        return refused("vkCmdSetViewport", "of viewports past the device's maxViewports");
+      return {};
+    }
+    case VkOp::vkCmdSetScissor: {
+      const auto& a = *static_cast<const VkArgs_vkCmdSetScissor*>(args);
+      if (!fits(a.firstScissor, a.scissorCount, room.viewports))
+        return refused("vkCmdSetScissor", "of scissors past the device's maxViewports");
+      return {};
+    }
+    case VkOp::vkCmdSetViewportWithCount: {
+      const auto& a = *static_cast<const VkArgs_vkCmdSetViewportWithCount*>(args);
+      if (!fits(0, a.viewportCount, room.viewports))
+        return refused("vkCmdSetViewportWithCount", "of more viewports than the device's maxViewports");
+      return {};
+    }
+    default: {
+      const auto& a = *static_cast<const VkArgs_vkCmdSetScissorWithCount*>(args);
+      if (!fits(0, a.scissorCount, room.viewports))
+        return refused("vkCmdSetScissorWithCount", "of more scissors than the device's maxViewports");
+      return {};
+    }
+  }
 }
 
 // Secondaries run whole: recorded and ended, made to continue a render pass
@@ -245,7 +297,7 @@ void VkHandler::note_recording(uint32_t opcode, const CommandDesc& cmd, const vo
       const bool secondary = as_number(a.pAllocateInfo->level) == VK_COMMAND_BUFFER_LEVEL_SECONDARY;
       for (uint32_t i = 0; i < a.pAllocateInfo->commandBufferCount; ++i)
         recordings_[a.pCommandBuffers[i]] = {.device = raw_handle(a.device), .secondary = secondary,
-                                             .push_constant_bytes = push_constant_bytes_[a.device]};
+                                             .limits = device_limits_[a.device]};
       break;
     }
     case VkOp::vkFreeCommandBuffers: {

@@ -333,7 +333,7 @@ void VkHandler::forget_destroyed(const MemberDesc& gone, const void* args) {
     if (gone.object_type == VK_OBJECT_TYPE_DEVICE) {
       std::erase(devices_, reinterpret_cast<VkDevice>(host));
       device_gpus_.erase(reinterpret_cast<VkDevice>(host));
-      push_constant_bytes_.erase(reinterpret_cast<VkDevice>(host));
+      device_limits_.erase(reinterpret_cast<VkDevice>(host));
       device_queues_.erase(reinterpret_cast<VkDevice>(host));
       area_devices_.erase(reinterpret_cast<VkDevice>(host));
     }

@@ -118,7 +118,13 @@ class VkHandler final : public ApiHandler {
     enum class Within : uint8_t { kNone, kRenderPass, kRendering, kContinued };
     uint64_t device = 0;
     bool secondary = false;
-    uint32_t push_constant_bytes = 0;  // the device's maxPushConstantsSize
+    // The device's limits on what a command names by index or offset.
+    struct Limits {
+      uint32_t push_constant_bytes = 0;  // maxPushConstantsSize
+      uint32_t vertex_bindings = 0;      // maxVertexInputBindings
+      uint32_t viewports = 0;            // maxViewports (scissors too)
+    };
+    Limits limits;
     Stage stage = Stage::kInitial;
     Within within = Within::kNone;
     bool one_time = false;   // invalid once submitted
@@ -140,12 +146,13 @@ class VkHandler final : public ApiHandler {
     };
     std::vector<ActiveQuery> active_queries;
     // The same command buffer as allocated, nothing recorded (reset, begun).
-    Recording fresh() const { return {.device = device, .secondary = secondary, .push_constant_bytes = push_constant_bytes}; }
+    Recording fresh() const { return {.device = device, .secondary = secondary, .limits = limits}; }
   };
   wire::Status check_recording(uint32_t opcode, const wire::vk::CommandDesc& cmd, const void* args);
   wire::Status check_command(const wire::vk::CommandDesc& cmd, uint32_t opcode, const void* args);
   wire::Status check_begin(const void* args) const;
   static wire::Status check_push_constants(const Recording& r, const void* args);
+  static wire::Status check_indexed_state(const Recording& r, uint32_t opcode, const void* args);
   static wire::Status check_indices(const Recording& r, const void* args);
   static wire::Status check_query_state(const Recording& r, uint32_t opcode, const void* args);
   wire::Status check_submits(uint32_t opcode, const void* args) const;
@@ -255,7 +262,7 @@ class VkHandler final : public ApiHandler {
   std::vector<VkDevice> devices_;
   std::unordered_map<VkDevice, VkPhysicalDevice> device_gpus_;
   std::unordered_map<VkPhysicalDevice, VkInstance> gpu_instances_;  // the instance that enumerated each
-  std::unordered_map<VkDevice, uint32_t> push_constant_bytes_;  // each device's maxPushConstantsSize
+  std::unordered_map<VkDevice, Recording::Limits> device_limits_;
   // Each device's queues as created: (family, count). A driver answers a
   // queue it was not created with by a handle that is none.
   std::unordered_map<VkDevice, std::vector<std::pair<uint32_t, uint32_t>>> device_queues_;

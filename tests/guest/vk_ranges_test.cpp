@@ -4,6 +4,7 @@
 // driver sees it, and only the program's Vulkan is lost. Each class has a
 // control in the rules that the device survives.
 #include <cstdint>
+#include <vector>
 
 #include "vk_objects.h"
 #include "vk_refused.h"
@@ -190,6 +191,49 @@ TEST(VulkanRanges, VertexBufferBoundPastItsEnd) {
     VkBuffer buffer = buffer_of(device, kSmall);
     const VkDeviceSize offset = kSmall + 256;
     vkCmdBindVertexBuffers(recording_buffer(device), 0, 1, &buffer, &offset);
+  });
+}
+
+// Bindings, viewports and scissors past the device's limits (found by the
+// Vulkan session fuzzer: lavapipe wrote a vertex binding of index 2.8e9
+// into its state arrays).
+TEST(VulkanRanges, VertexBindingPastTheDevicesLimit) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkBuffer buffer = buffer_of(device, kSmall);
+    const VkDeviceSize offset = 0;
+    vkCmdBindVertexBuffers(recording_buffer(device), 0xa64c3685, 1, &buffer, &offset);
+  });
+}
+
+TEST(VulkanRanges, ViewportPastTheDevicesLimit) {
+  expect_refused([](VkInstance, VkPhysicalDevice gpu, VkDevice device) {
+    VkPhysicalDeviceProperties props{};
+    vkGetPhysicalDeviceProperties(gpu, &props);
+    const VkViewport viewport{0, 0, 16, 16, 0, 1};
+    vkCmdSetViewport(recording_buffer(device), props.limits.maxViewports, 1, &viewport);
+  });
+}
+
+TEST(VulkanRanges, ScissorsPastTheDevicesLimit) {
+  expect_refused([](VkInstance, VkPhysicalDevice gpu, VkDevice device) {
+    VkPhysicalDeviceProperties props{};
+    vkGetPhysicalDeviceProperties(gpu, &props);
+    std::vector<VkRect2D> scissors(props.limits.maxViewports + 1, VkRect2D{{0, 0}, {16, 16}});
+    vkCmdSetScissorWithCount(recording_buffer(device), static_cast<uint32_t>(scissors.size()), scissors.data());
+  });
+}
+
+TEST(VulkanRanges, LastViewportAndBindingOfTheDeviceRun) {
+  expect_accepted([](VkInstance, VkPhysicalDevice gpu, VkDevice device) {
+    VkPhysicalDeviceProperties props{};
+    vkGetPhysicalDeviceProperties(gpu, &props);
+    VkCommandBuffer cb = recording_buffer(device);
+    const VkViewport viewport{0, 0, 16, 16, 0, 1};
+    vkCmdSetViewport(cb, props.limits.maxViewports - 1, 1, &viewport);
+    VkBuffer buffer = buffer_of(device, kSmall);
+    const VkDeviceSize offset = 0;
+    vkCmdBindVertexBuffers(cb, props.limits.maxVertexInputBindings - 1, 1, &buffer, &offset);
+    end_and_submit(device, cb);
   });
 }
 
