@@ -102,9 +102,15 @@ class BatchDecoder {
   struct Zstd;
   std::unique_ptr<Zstd> zstd_;
   size_t max_raw_size_;
-  // Never cleared: only the pages decompression writes are committed, so a
-  // header that claims more than its payload holds costs no memory.
-  std::unique_ptr<std::byte[]> out_;
+  // Pages of their own (mmap), never cleared, whatever the allocator would
+  // do with a large block: only the pages decompression writes are
+  // committed, so a header that claims more than its payload holds costs no
+  // memory.
+  struct Unmap {
+    size_t bytes;
+    void operator()(std::byte* p) const;
+  };
+  std::unique_ptr<std::byte[], Unmap> out_{nullptr, Unmap{0}};
   size_t out_capacity_ = 0;
   bool broken_ = false;
 };

@@ -4,7 +4,10 @@
 
 #include <zstd.h>
 
+#include <sys/mman.h>
+
 #include <cstring>
+#include <new>
 #include <string>
 
 namespace wire {
@@ -147,11 +150,15 @@ Status BatchDecoder::decompress(std::span<const std::byte> payload, size_t raw_s
   return {};
 }
 
+void BatchDecoder::Unmap::operator()(std::byte* p) const { munmap(p, bytes); }
+
 void BatchDecoder::reserve(size_t bytes) {
   if (bytes <= out_capacity_) return;
   out_.reset();  // first: the old and the new buffer are never held together
   out_capacity_ = 0;
-  out_ = std::make_unique_for_overwrite<std::byte[]>(bytes);
+  void* pages = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (pages == MAP_FAILED) throw std::bad_alloc();
+  out_ = std::unique_ptr<std::byte[], Unmap>(static_cast<std::byte*>(pages), Unmap{bytes});
   out_capacity_ = bytes;
 }
 
