@@ -51,36 +51,54 @@ wire::Status check_swapchain_surface(uint32_t opcode, const void* args) {
   return {};
 }
 
-// Where each command names an object it requires (a non-optional handle
-// that is not its dispatchable first one): drivers follow these without
-// checking (lavapipe: vkGetEventStatus of a null event), and record them
-// as pointers they follow when a command buffer runs, after the command
-// was accepted (a null event of vkCmdWaitEvents), so a null one is refused
+// Where each command names objects it requires: a non-optional handle that
+// is not its dispatchable first one, and the handles of its arrays of
+// them. Drivers follow these without checking (lavapipe: vkGetEventStatus
+// of a null event, vkWaitForFences of a null fence), and record them as
+// pointers they follow when a command buffer runs, after the command was
+// accepted (a null event of vkCmdWaitEvents), so a null one is refused
 // here. Found once for every opcode.
-const std::vector<std::vector<uint32_t>> kRequiredHandles =
-    per_command<std::vector<uint32_t>>([](const CommandDesc& c) {
-      std::vector<uint32_t> offsets;
-      for (const MemberDesc& p : c.fields())
-        if (p.kind == Kind::kHandle && !p.optional && !p.dispatchable) offsets.push_back(p.offset);
-      return offsets;
-    });
+struct RequiredHandles {
+  std::vector<uint32_t> single;             // offsets of handles
+  std::vector<const MemberDesc*> arrays;    // arrays of handles
+};
 
-template <typename Args>
-bool names_every_event(const Args& a) {
-  return std::none_of(a.pEvents, a.pEvents + a.eventCount, [](VkEvent e) { return e == VK_NULL_HANDLE; });
+// Arrays whose elements the spec lets be null: freeing a null set does
+// nothing, and a null set is bound where a pipeline library leaves a hole.
+bool array_may_hold_nulls(const CommandDesc& c) {
+  const std::string_view name = c.name;
+  return name == "vkFreeDescriptorSets" || name == "vkCmdBindDescriptorSets";
+}
+
+const std::vector<RequiredHandles> kRequiredHandles = per_command<RequiredHandles>([](const CommandDesc& c) {
+  RequiredHandles r;
+  for (const MemberDesc& p : c.fields()) {
+    if (p.kind == Kind::kHandle && !p.optional && !p.dispatchable) r.single.push_back(p.offset);
+    if (p.kind == Kind::kArray && p.elem == Elem::kHandle && !p.dispatchable && !array_may_hold_nulls(c))
+      r.arrays.push_back(&p);
+  }
+  return r;
+});
+
+bool holds_null(const MemberDesc& array, const std::byte* record) {
+  const std::byte* items;
+  std::memcpy(&items, record + array.offset, sizeof items);
+  if (!items) return false;  // a missing array is the decoder's to judge
+  const uint64_t n = array.count ? array.count(record) : 1;
+  for (uint64_t i = 0; i < n; ++i)
+    if (!load_u64(items + i * sizeof(uint64_t))) return true;
+  return false;
 }
 
 wire::Status check_required_handles(uint32_t opcode, const CommandDesc& cmd, const void* args) {
   const auto* record = static_cast<const std::byte*>(args);
-  if (const auto* offsets = entry_of(kRequiredHandles, opcode))
-    for (uint32_t offset : *offsets)
-      if (!load_u64(record + offset)) return make_error(Errc::kBadName, std::string(cmd.name) + " of a null handle");
-  const auto op = static_cast<VkOp>(opcode);
-  const bool events_named = op == VkOp::vkCmdWaitEvents ? names_every_event(*static_cast<const VkArgs_vkCmdWaitEvents*>(args))
-                            : op == VkOp::vkCmdWaitEvents2
-                                ? names_every_event(*static_cast<const VkArgs_vkCmdWaitEvents2*>(args))
-                                : true;
-  if (!events_named) return make_error(Errc::kBadName, std::string(cmd.name) + " of a null event");
+  const RequiredHandles* required = entry_of(kRequiredHandles, opcode);
+  if (!required) return {};
+  for (uint32_t offset : required->single)
+    if (!load_u64(record + offset)) return make_error(Errc::kBadName, std::string(cmd.name) + " of a null handle");
+  for (const MemberDesc* array : required->arrays)
+    if (holds_null(*array, record))
+      return make_error(Errc::kBadName, std::string(cmd.name) + " of a null handle in " + array->name);
   return {};
 }
 
