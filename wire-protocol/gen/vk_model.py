@@ -64,10 +64,11 @@ def _member(elem):
     return Member(name=name, base=elem.find("type").text, pointer=before.count("*"),
                   const=before.strip().startswith("const"), len=elem.get("altlen") or elem.get("len"),
                   array=fixed.group(1).strip() if fixed else "",
-                  # A pointer the spec says is not checked (one a selector
-                  # leaves unused) may be null with a count.
+                  # A pointer or handle the spec says is not checked (one a
+                  # selector leaves unused, a sampler an image descriptor
+                  # does without) may be null.
                   optional=(elem.get("optional") or "").startswith("true")
-                  or (elem.get("noautovalidity") == "true" and "*" in before),
+                  or elem.get("noautovalidity") == "true",
                   bitfield=re.match(r"\s*:\s*\d", after) is not None)
 
 

@@ -482,7 +482,11 @@ Status decode_member(Reader& r, const StructDesc& d, const MemberDesc& m, Arena&
     case Kind::kScalar:
       return get_scalars(r, field, m.size, m.fixed);
     case Kind::kHandle:
-      return decode_handles(r, m, field, m.fixed, h);
+      WIRE_TRY(decode_handles(r, m, field, m.fixed, h));
+      if (!m.optional && h.refuses_missing())
+        for (uint32_t i = 0; i < m.fixed; ++i)
+          if (!load<uint64_t>(field + i * kHandleBytes)) return bad(m, "a null handle where one is required", r.offset());
+      return {};
     case Kind::kStruct:
       for (uint32_t i = 0; i < m.fixed; ++i) WIRE_TRY(decode_body(r, *m.type, a, field + i * m.size, h, false));
       return {};

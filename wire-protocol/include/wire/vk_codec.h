@@ -164,6 +164,9 @@ class Handles {
   virtual ~Handles() = default;
   virtual uint64_t to_wire(VkObjectType type, bool dispatchable, uint64_t handle) = 0;
   virtual Result<uint64_t> from_wire(VkObjectType type, bool dispatchable, uint64_t id) = 0;
+  // Whether a structure's non-optional handle may arrive null: not where a
+  // driver will follow it (the host), but in what a driver answered.
+  virtual bool refuses_missing() const { return false; }
 };
 
 // The guest's side also makes handles for objects a command creates.
