@@ -178,6 +178,8 @@ class VkHandler final : public ApiHandler {
   void forget_shapes_of(uint64_t device);
   wire::Status check_bind(const void* args) const;
   wire::Status check_render_pass_begin(const VkRenderPassBeginInfo& begin) const;
+  // render_pass_checks.cpp
+  wire::Status check_render_passes(uint32_t opcode, const void* args) const;
 
   // shader_commands.cpp: shader modules validated, pipelines' stages
   // checked against their layouts.

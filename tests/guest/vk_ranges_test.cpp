@@ -406,4 +406,48 @@ TEST(VulkanRanges, DescriptorSetsBoundAtABindPointNotCarried) {
   });
 }
 
+// Render passes: attachments and subpasses they do not have (found by the
+// Vulkan session fuzzer: lavapipe read far past its attachments while it
+// built a pass whose colour reference was of index 2^31).
+
+VkResult render_pass(VkDevice device, uint32_t color_attachment, uint32_t dependency_subpass) {
+  VkAttachmentDescription attachment{};
+  attachment.format = VK_FORMAT_R8G8B8A8_UNORM;
+  attachment.samples = VK_SAMPLE_COUNT_1_BIT;
+  attachment.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  const VkAttachmentReference color{color_attachment, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+  VkSubpassDescription subpass{};
+  subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+  subpass.colorAttachmentCount = 1;
+  subpass.pColorAttachments = &color;
+  VkSubpassDependency dependency{};
+  dependency.srcSubpass = VK_SUBPASS_EXTERNAL;
+  dependency.dstSubpass = dependency_subpass;
+  dependency.srcStageMask = dependency.dstStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT;
+  VkRenderPassCreateInfo info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+  info.attachmentCount = 1;
+  info.pAttachments = &attachment;
+  info.subpassCount = 1;
+  info.pSubpasses = &subpass;
+  info.dependencyCount = 1;
+  info.pDependencies = &dependency;
+  VkRenderPass pass = VK_NULL_HANDLE;
+  return vkCreateRenderPass(device, &info, nullptr, &pass);
+}
+
+TEST(VulkanRanges, RenderPassesOfTheirOwnAttachmentsAndSubpassesRun) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    EXPECT_EQ(render_pass(device, 0, 0), VK_SUCCESS);
+    EXPECT_EQ(render_pass(device, VK_ATTACHMENT_UNUSED, 0), VK_SUCCESS);
+  });
+}
+
+TEST(VulkanRanges, RenderPassNamingAnAttachmentItLacks) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { render_pass(device, 1u << 31, 0); });
+}
+
+TEST(VulkanRanges, RenderPassDependingOnASubpassItLacks) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { render_pass(device, 0, 7); });
+}
+
 }  // namespace
