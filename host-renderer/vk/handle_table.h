@@ -46,7 +46,7 @@ class HandleTable : public wire::vk::Handles {
 
   uint64_t to_wire(VkObjectType type, bool dispatchable, uint64_t host) override;
   wire::Result<uint64_t> from_wire(VkObjectType type, bool dispatchable, uint64_t id) override;
-  bool refuses_missing() const override { return true; }
+  bool from_guest() const override { return true; }
 
  private:
   struct Entry {

@@ -450,4 +450,27 @@ TEST(VulkanRanges, RenderPassDependingOnASubpassItLacks) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { render_pass(device, 0, 7); });
 }
 
+// Enumerated values a structure's type does not have (found by the Vulkan
+// session fuzzer: lavapipe indexed its tables by a sampler's address mode).
+
+VkResult sampler_addressed(VkDevice device, VkSamplerAddressMode mode) {
+  VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+  info.addressModeU = info.addressModeV = info.addressModeW = mode;
+  info.maxLod = 1;
+  VkSampler sampler = VK_NULL_HANDLE;
+  return vkCreateSampler(device, &info, nullptr, &sampler);
+}
+
+TEST(VulkanRanges, SamplerOfKnownValuesRuns) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    EXPECT_EQ(sampler_addressed(device, VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT), VK_SUCCESS);
+  });
+}
+
+TEST(VulkanRanges, SamplerOfAnAddressModeItsTypeLacks) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    sampler_addressed(device, static_cast<VkSamplerAddressMode>(0x7a3c));
+  });
+}
+
 }  // namespace

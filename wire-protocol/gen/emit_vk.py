@@ -72,10 +72,22 @@ class Desc:
 
     def __init__(self, name, offset, kind, elem="Elem::kScalar", size="0", fixed="1",
                  optional=False, dispatchable=False, object_type="VK_OBJECT_TYPE_UNKNOWN",
-                 nested="nullptr", count="nullptr"):
+                 nested="nullptr", count="nullptr", known="nullptr"):
         self.line = (f"{{\"{name}\", {offset}, Kind::{kind}, {elem}, {str(optional).lower()}, "
                      f"{str(dispatchable).lower()}, static_cast<uint32_t>({size}), "
-                     f"static_cast<uint32_t>({fixed}), {object_type}, {nested}, {count}}}")
+                     f"static_cast<uint32_t>({fixed}), {object_type}, {nested}, {count}, {known}}}")
+
+
+def _known_fn(m, base, fns, made):
+    """The name of a function telling whether a value is one vk.xml gives
+    the enumerated type `base`, written once into `fns`."""
+    name = f"known_{base}"
+    if name not in made:
+        made.add(name)
+        cases = "".join(f"    case {v}:\n" for v in sorted(m.enum_values[base]))
+        fns.append(f"bool {name}(uint32_t value) {{\n  switch (static_cast<int32_t>(value)) {{\n{cases}"
+                   f"      return true;\n    default:\n      return false;\n  }}\n}}\n")
+    return name
 
 
 def _element(m, base):
@@ -87,7 +99,7 @@ def _element(m, base):
     return "Elem::kScalar", f"sizeof({base})", "VK_OBJECT_TYPE_UNKNOWN", "nullptr", False
 
 
-def _struct_member(m, s, mem, fns):
+def _struct_member(m, s, mem, fns, made=None):
     base = m.resolve(mem.base)
     off = f"offsetof({s.name}, {mem.name})"
     elem, size, objtype, nested, disp = _element(m, base)
@@ -96,7 +108,12 @@ def _struct_member(m, s, mem, fns):
         return Desc(mem.name, off, "kPNext")
     if mem.kind in ("scalar", "handle") or (mem.kind == "struct" and mem.pointer == 0):
         kind = {"Elem::kHandle": "kHandle", "Elem::kStruct": "kStruct"}.get(elem, "kScalar")
-        return Desc(mem.name, off, kind, elem, size, fixed, mem.optional, disp, objtype, nested)
+        # sType is judged by the chain's walk; other enumerated members by
+        # the values vk.xml gives their type.
+        known = "nullptr"
+        if kind == "kScalar" and base in m.enum_values and mem.name != "sType" and made is not None:
+            known = _known_fn(m, base, fns, made)
+        return Desc(mem.name, off, kind, elem, size, fixed, mem.optional, disp, objtype, nested, known=known)
     count = "nullptr"
     if mem.len and mem.kind != "string":
         count = f"count_{s.name}_{mem.name}"
@@ -198,6 +215,7 @@ def vk_commands_h(m):
 def vk_tables_cpp(m):
     structs = travelling_structs(m)
     fns, bodies = [], []
+    made_known = set()
     out = [HEADER, "#include <algorithm>\n#include <cstddef>\n#include <iterator>\n#include <vector>\n\n",
            "#include \"wire/vk_commands.h\"\n\n",
            "namespace wire::vk {\nnamespace {\n\n"]
@@ -208,7 +226,7 @@ def vk_tables_cpp(m):
         s = m.structs[name]
         if s.union:
             continue
-        descs = [_struct_member(m, s, mem, fns) for mem in s.members]
+        descs = [_struct_member(m, s, mem, fns, made_known) for mem in s.members]
         lines = ",\n  ".join(d.line for d in descs)
         extenders = sorted(m.structs[o].stype for o in structs
                            if m.structs[o].stype and any(m.resolve(e) == name for e in m.structs[o].extends))

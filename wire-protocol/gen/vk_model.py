@@ -84,6 +84,7 @@ class VkModel:
             self.notes = tomllib.load(f)
         self.opcodes_path = opcodes_path
         self._read_types()
+        self._read_enum_values()
         self._read_commands()
         self.commands = {}
         self.versions = {}
@@ -124,6 +125,30 @@ class VkModel:
         for alias, target in self.aliases.items():
             if target in self.scalars:
                 self.scalars[alias] = self.scalars[target]
+
+    def _read_enum_values(self):
+        """Every value vk.xml gives each enumerated type (not bitmasks): its
+        own block's, and those features and extensions add to it."""
+        self.enum_values = {}
+        for block in self.root.findall("enums"):
+            if block.get("type") == "enum":
+                self.enum_values[block.get("name")] = {
+                    int(e.get("value"), 0) for e in block.findall("enum") if e.get("value")}
+        for owner in list(self.root.iter("feature")) + list(self.root.iter("extension")):
+            number = owner.get("number")
+            for e in owner.iter("enum"):
+                target = e.get("extends")
+                if target not in self.enum_values:
+                    continue
+                if e.get("value") is not None:
+                    value = int(e.get("value"), 0)
+                elif e.get("offset") is not None:
+                    ext = int(e.get("extnumber") or number)
+                    value = 1000000000 + (ext - 1) * 1000 + int(e.get("offset"))
+                    value = -value if e.get("dir") == "-" else value
+                else:
+                    continue  # an alias of a value given elsewhere
+                self.enum_values[target].add(value)
 
     def _read_struct(self, t, name, union):
         members = [_member(m) for m in t.findall("member") if _for_vulkan(m)]

@@ -480,10 +480,16 @@ Status decode_member(Reader& r, const StructDesc& d, const MemberDesc& m, Arena&
   std::byte* field = at(s, m.offset);
   switch (m.kind) {
     case Kind::kScalar:
-      return get_scalars(r, field, m.size, m.fixed);
+      WIRE_TRY(get_scalars(r, field, m.size, m.fixed));
+      // Drivers index tables by enumerated values (lavapipe: a sampler's).
+      if (m.known && h.from_guest())
+        for (uint32_t i = 0; i < m.fixed; ++i)
+          if (!m.known(load<uint32_t>(field + i * sizeof(uint32_t))))
+            return bad(m, "a value its type does not have", r.offset());
+      return {};
     case Kind::kHandle:
       WIRE_TRY(decode_handles(r, m, field, m.fixed, h));
-      if (!m.optional && h.refuses_missing())
+      if (!m.optional && h.from_guest())
         for (uint32_t i = 0; i < m.fixed; ++i)
           if (!load<uint64_t>(field + i * kHandleBytes)) return bad(m, "a null handle where one is required", r.offset());
       return {};

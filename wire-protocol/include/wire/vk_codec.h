@@ -58,6 +58,7 @@ struct MemberDesc {
   VkObjectType object_type;
   const StructDesc* type;                 // structures
   uint64_t (*count)(const void* owner);   // pointer kinds: elements, from the owner
+  bool (*known)(uint32_t value);          // enumerated scalars: a value vk.xml gives the type
 };
 
 struct StructDesc {
@@ -164,9 +165,11 @@ class Handles {
   virtual ~Handles() = default;
   virtual uint64_t to_wire(VkObjectType type, bool dispatchable, uint64_t handle) = 0;
   virtual Result<uint64_t> from_wire(VkObjectType type, bool dispatchable, uint64_t id) = 0;
-  // Whether a structure's non-optional handle may arrive null: not where a
-  // driver will follow it (the host), but in what a driver answered.
-  virtual bool refuses_missing() const { return false; }
+  // Whether what is decoded comes from a guest, to be judged before a
+  // driver follows it (the host): a structure's required handle must not
+  // be null, and an enumerated member must hold a value of its type. What a
+  // driver answered (the guest) is taken as it is.
+  virtual bool from_guest() const { return false; }
 };
 
 // The guest's side also makes handles for objects a command creates.
