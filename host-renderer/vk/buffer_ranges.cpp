@@ -203,4 +203,58 @@ wire::Status ResourceShapes::check_indirect(uint32_t opcode, const void* args) c
   }
 }
 
+// VK_EXT_transform_feedback (section 29): the driver writes vertices into
+// each bound range and a 32-bit byte count into each counter, and a draw
+// reads its vertex count from one; each of a buffer made for that use.
+wire::Status ResourceShapes::check_feedback_buffers(uint32_t opcode, const void* args) const {
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkCmdBindTransformFeedbackBuffersEXT: {
+      const auto& a = *static_cast<const VkArgs_vkCmdBindTransformFeedbackBuffersEXT*>(args);
+      for (uint32_t i = 0; i < a.bindingCount; ++i) {
+        WIRE_TRY_ASSIGN(b, buffer(raw_handle(a.pBuffers[i]), "vkCmdBindTransformFeedbackBuffersEXT"));
+        const uint64_t offset = a.pOffsets[i];
+        const bool whole = !a.pSizes || a.pSizes[i] == VK_WHOLE_SIZE;
+        if (!(b->usage & VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT) || offset % 4 || offset >= b->size ||
+            (!whole && !fits(offset, a.pSizes[i], b->size)))
+          return refused("vkCmdBindTransformFeedbackBuffersEXT",
+                         "of a range past its buffer's end, or of a buffer not made for transform feedback");
+      }
+      return {};
+    }
+    case VkOp::vkCmdBeginTransformFeedbackEXT: {
+      const auto& a = *static_cast<const VkArgs_vkCmdBeginTransformFeedbackEXT*>(args);
+      return check_counters("vkCmdBeginTransformFeedbackEXT", a.pCounterBuffers, a.pCounterBufferOffsets,
+                            a.counterBufferCount);
+    }
+    case VkOp::vkCmdEndTransformFeedbackEXT: {
+      const auto& a = *static_cast<const VkArgs_vkCmdEndTransformFeedbackEXT*>(args);
+      return check_counters("vkCmdEndTransformFeedbackEXT", a.pCounterBuffers, a.pCounterBufferOffsets,
+                            a.counterBufferCount);
+    }
+    default: {
+      const auto& a = *static_cast<const VkArgs_vkCmdDrawIndirectByteCountEXT*>(args);
+      WIRE_TRY_ASSIGN(b, buffer(raw_handle(a.counterBuffer), "vkCmdDrawIndirectByteCountEXT"));
+      if (!(b->usage & VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT) || a.counterBufferOffset % 4 ||
+          !fits(a.counterBufferOffset, 4, b->size))
+        return refused("vkCmdDrawIndirectByteCountEXT", "of a count past its buffer's end, or of a buffer not made for it");
+      return {};
+    }
+  }
+}
+
+// Counter buffers may be null (the count starts at 0 and is not kept);
+// their offsets are 0 when none are given.
+wire::Status ResourceShapes::check_counters(const char* command, const VkBuffer* buffers, const VkDeviceSize* offsets,
+                                            uint32_t count) const {
+  for (uint32_t i = 0; buffers && i < count; ++i) {
+    if (!buffers[i]) continue;
+    WIRE_TRY_ASSIGN(b, buffer(raw_handle(buffers[i]), command));
+    const uint64_t offset = offsets ? offsets[i] : 0;
+    if (!(b->usage & VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_COUNTER_BUFFER_BIT_EXT) || offset % 4 ||
+        !fits(offset, 4, b->size))
+      return refused(command, "of a counter past its buffer's end, or of a buffer not made for counters");
+  }
+  return {};
+}
+
 }  // namespace host::vk

@@ -164,11 +164,23 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   *a.pDevice = device;
   devices_.push_back(device);
   device_gpus_[device] = a.physicalDevice;
-  VkPhysicalDeviceProperties props{};
-  dispatch_.vkGetPhysicalDeviceProperties(a.physicalDevice, &props);
+  // Transform feedback's limits only where the guest enabled it: its
+  // commands are refused on another device.
+  VkPhysicalDeviceTransformFeedbackPropertiesEXT feedback{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_PROPERTIES_EXT};
+  VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  const bool feeds_back = std::any_of(names.begin(), names.end(), [](const char* name) {
+    return std::string_view(name) == VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME;
+  });
+  if (feeds_back) props2.pNext = &feedback;
+  dispatch_.vkGetPhysicalDeviceProperties2(a.physicalDevice, &props2);
+  const VkPhysicalDeviceProperties& props = props2.properties;
   device_limits_[device] = {.push_constant_bytes = props.limits.maxPushConstantsSize,
                             .vertex_bindings = props.limits.maxVertexInputBindings,
-                            .viewports = props.limits.maxViewports};
+                            .viewports = props.limits.maxViewports,
+                            .feedback_buffers = feeds_back ? std::min(feedback.maxTransformFeedbackBuffers, 32u) : 0,
+                            .feedback_streams = feeds_back ? feedback.maxTransformFeedbackStreams : 0,
+                            .feedback_stride = feeds_back ? feedback.maxTransformFeedbackBufferDataStride : 0};
   auto& queues = device_queues_[device];
   for (uint32_t i = 0; i < info.queueCreateInfoCount; ++i)
     queues.emplace_back(info.pQueueCreateInfos[i].queueFamilyIndex, info.pQueueCreateInfos[i].queueCount);

@@ -32,6 +32,11 @@ ResourceShapes::Check ResourceShapes::check_of(uint32_t opcode) {
     case VkOp::vkCmdDispatchIndirect:
     case VkOp::vkCmdBeginConditionalRenderingEXT:
       return &ResourceShapes::check_buffer_command;
+    case VkOp::vkCmdBindTransformFeedbackBuffersEXT:
+    case VkOp::vkCmdBeginTransformFeedbackEXT:
+    case VkOp::vkCmdEndTransformFeedbackEXT:
+    case VkOp::vkCmdDrawIndirectByteCountEXT:
+      return &ResourceShapes::check_feedback_buffers;
     case VkOp::vkCmdCopyBufferToImage:
     case VkOp::vkCmdCopyBufferToImage2:
     case VkOp::vkCmdCopyImageToBuffer:
@@ -64,6 +69,8 @@ ResourceShapes::Check ResourceShapes::check_of(uint32_t opcode) {
     case VkOp::vkCmdEndQuery:
     case VkOp::vkCmdWriteTimestamp:
     case VkOp::vkCmdWriteTimestamp2:
+    case VkOp::vkCmdBeginQueryIndexedEXT:
+    case VkOp::vkCmdEndQueryIndexedEXT:
     case VkOp::vkCmdCopyQueryPoolResults:
     case VkOp::vkGetQueryPoolResults:
     case VkOp::vkResetQueryPool:
@@ -176,6 +183,14 @@ wire::Status ResourceShapes::check_queries(uint32_t opcode, const void* args) co
     case VkOp::vkCmdWriteTimestamp2: {
       const auto& a = *static_cast<const VkArgs_vkCmdWriteTimestamp2*>(args);
       return in_pool("vkCmdWriteTimestamp2", a.queryPool, a.query, 1);
+    }
+    case VkOp::vkCmdBeginQueryIndexedEXT: {
+      const auto& a = *static_cast<const VkArgs_vkCmdBeginQueryIndexedEXT*>(args);
+      return in_pool("vkCmdBeginQueryIndexedEXT", a.queryPool, a.query, 1);
+    }
+    case VkOp::vkCmdEndQueryIndexedEXT: {
+      const auto& a = *static_cast<const VkArgs_vkCmdEndQueryIndexedEXT*>(args);
+      return in_pool("vkCmdEndQueryIndexedEXT", a.queryPool, a.query, 1);
     }
     case VkOp::vkGetQueryPoolResults: {
       const auto& a = *static_cast<const VkArgs_vkGetQueryPoolResults*>(args);

@@ -139,6 +139,15 @@ wire::Status VkHandler::check_command(const CommandDesc& cmd, uint32_t opcode, c
     case VkOp::vkCmdDrawIndexed:
       WIRE_TRY(check_indices(r, args));
       break;
+    case VkOp::vkCmdBindTransformFeedbackBuffersEXT:
+    case VkOp::vkCmdBeginTransformFeedbackEXT:
+    case VkOp::vkCmdEndTransformFeedbackEXT:
+    case VkOp::vkCmdBeginQueryIndexedEXT:
+    case VkOp::vkCmdEndQueryIndexedEXT:
+      return check_transform_feedback(r, opcode, args);
+    case VkOp::vkCmdDrawIndirectByteCountEXT:
+      WIRE_TRY(check_transform_feedback(r, opcode, args));
+      break;
     case VkOp::vkCmdBeginRenderPass:
     case VkOp::vkCmdBeginRenderPass2:
       return check_render_pass_begin(*render_pass_begin(opcode, args));
@@ -199,6 +208,7 @@ wire::Status VkHandler::check_query_state(const Recording& r, uint32_t opcode, c
     default:  // the end of a subpass or a render pass
       if (std::any_of(active.begin(), active.end(), [](const auto& q) { return q.in_render_pass; }))
         return refused(command_desc(opcode)->name, "with a query begun inside the render pass still active");
+      if (r.feedback_active) return refused(command_desc(opcode)->name, "with transform feedback still active");
       return {};
   }
 }
@@ -398,6 +408,7 @@ void VkHandler::note_recorded(Recording& r, uint32_t opcode, const void* args) {
       break;
     }
     default:
+      note_transform_feedback(r, opcode, args);
       break;
   }
 }

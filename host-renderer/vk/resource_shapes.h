@@ -120,6 +120,9 @@ class ResourceShapes {
   // buffer_ranges.cpp
   wire::Status check_buffer_command(uint32_t opcode, const void* args) const;
   wire::Status check_indirect(uint32_t opcode, const void* args) const;
+  wire::Status check_feedback_buffers(uint32_t opcode, const void* args) const;
+  wire::Status check_counters(const char* command, const VkBuffer* buffers, const VkDeviceSize* offsets,
+                              uint32_t count) const;
   // range_checks.cpp
   wire::Status check_memory_binds(uint32_t opcode, const void* args) const;
   wire::Status check_bind(const char* command, uint64_t memory, uint64_t offset, uint64_t need_bytes,

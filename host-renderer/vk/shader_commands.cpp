@@ -3,6 +3,7 @@
 // before the driver parses them, pipelines before it compiles them.
 #include <string>
 
+#include "vk/chain.h"
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
 
@@ -29,6 +30,28 @@ wire::Status check_graphics_stages(const VkGraphicsPipelineCreateInfo& info) {
   }
   if (!(seen & (VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_MESH_BIT_EXT)))
     return make_error(Errc::kBadValue, "a graphics pipeline without a vertex stage");
+  return {};
+}
+
+// VK_EXT_vertex_attribute_divisor: each divisor names a binding of the
+// pipeline's own of the instance rate (VUID-VkVertexInputBindingDivisorDescriptionEXT-binding-01870
+// and VUID-VkPipelineVertexInputDivisorStateCreateInfoEXT-...-01871): Mesa's
+// pipeline state writes the divisor into its array of bindings at that index.
+wire::Status check_vertex_divisors(const VkGraphicsPipelineCreateInfo& info, uint32_t most_bindings) {
+  const VkPipelineVertexInputStateCreateInfo* input = info.pVertexInputState;
+  if (!input) return {};
+  const auto* divisors = reinterpret_cast<const VkPipelineVertexInputDivisorStateCreateInfoEXT*>(
+      find_in_chain(input->pNext, VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT));
+  for (uint32_t i = 0; divisors && i < divisors->vertexBindingDivisorCount; ++i) {
+    const uint32_t binding = divisors->pVertexBindingDivisors[i].binding;
+    bool per_instance = false;
+    for (uint32_t b = 0; b < input->vertexBindingDescriptionCount; ++b)
+      per_instance |= input->pVertexBindingDescriptions[b].binding == binding &&
+                      as_number(input->pVertexBindingDescriptions[b].inputRate) == VK_VERTEX_INPUT_RATE_INSTANCE;
+    if (!per_instance || binding >= most_bindings)
+      return make_error(Errc::kBadValue, "a vertex divisor of binding " + std::to_string(binding) +
+                                             ", not one of the pipeline's bindings of the instance rate");
+  }
   return {};
 }
 
@@ -81,6 +104,7 @@ wire::Status VkHandler::check_shaders(uint32_t opcode, const void* args) {
       for (uint32_t i = 0; i < a.createInfoCount; ++i) {
         const VkGraphicsPipelineCreateInfo& info = a.pCreateInfos[i];
         WIRE_TRY(check_graphics_stages(info));
+        WIRE_TRY(check_vertex_divisors(info, device_limits_[a.device].vertex_bindings));
         for (uint32_t s = 0; s < info.stageCount; ++s)
           WIRE_TRY(shaders_.check_stage(target, raw_handle(info.layout), info.pStages[s]));
       }

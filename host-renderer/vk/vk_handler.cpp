@@ -64,10 +64,12 @@ struct RequiredHandles {
 };
 
 // Arrays whose elements the spec lets be null: freeing a null set does
-// nothing, and a null set is bound where a pipeline library leaves a hole.
+// nothing, a null set is bound where a pipeline library leaves a hole, and
+// transform feedback without a counter starts at 0 and keeps none.
 bool array_may_hold_nulls(const CommandDesc& c) {
   const std::string_view name = c.name;
-  return name == "vkFreeDescriptorSets" || name == "vkCmdBindDescriptorSets";
+  return name == "vkFreeDescriptorSets" || name == "vkCmdBindDescriptorSets" ||
+         name == "vkCmdBeginTransformFeedbackEXT" || name == "vkCmdEndTransformFeedbackEXT";
 }
 
 const std::vector<RequiredHandles> kRequiredHandles = per_command<RequiredHandles>([](const CommandDesc& c) {

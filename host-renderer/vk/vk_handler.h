@@ -123,6 +123,10 @@ class VkHandler final : public ApiHandler {
       uint32_t push_constant_bytes = 0;  // maxPushConstantsSize
       uint32_t vertex_bindings = 0;      // maxVertexInputBindings
       uint32_t viewports = 0;            // maxViewports (scissors too)
+      // VK_EXT_transform_feedback's, 0 on a device without it enabled.
+      uint32_t feedback_buffers = 0;      // maxTransformFeedbackBuffers
+      uint32_t feedback_streams = 0;      // maxTransformFeedbackStreams
+      uint32_t feedback_stride = 0;       // maxTransformFeedbackBufferDataStride
     };
     Limits limits;
     Stage stage = Stage::kInitial;
@@ -136,6 +140,8 @@ class VkHandler final : public ApiHandler {
     // handing them to the bound graphics pipeline, and follows a null one.
     bool graphics_pushed = false;
     uint64_t index_room = 0;  // indices the bound index buffer holds past its offset
+    bool feedback_active = false;  // between vkCmdBegin- and vkCmdEndTransformFeedbackEXT
+    uint32_t feedback_bound = 0;   // transform feedback bindings given a buffer, a bit each
     // Queries begun and not yet ended, and where: lavapipe ends a query that
     // is not active by reading through a null pointer.
     struct ActiveQuery {
@@ -143,6 +149,7 @@ class VkHandler final : public ApiHandler {
       uint32_t query;
       bool in_render_pass;
       uint32_t subpass;
+      uint32_t index = 0;  // the vertex stream of vkCmdBeginQueryIndexedEXT
     };
     std::vector<ActiveQuery> active_queries;
     // The same command buffer as allocated, nothing recorded (reset, begun).
@@ -157,6 +164,10 @@ class VkHandler final : public ApiHandler {
   static wire::Status check_query_state(const Recording& r, uint32_t opcode, const void* args);
   wire::Status check_submits(uint32_t opcode, const void* args) const;
   wire::Status check_executed(const Recording& primary, const void* args) const;
+  // transform_feedback.cpp: VK_EXT_transform_feedback's bindings, streams
+  // and indexed queries against the device's limits and the recording.
+  static wire::Status check_transform_feedback(const Recording& r, uint32_t opcode, const void* args);
+  static void note_transform_feedback(Recording& r, uint32_t opcode, const void* args);
   void note_recording(uint32_t opcode, const wire::vk::CommandDesc& cmd, const void* args);
   void note_recorded(Recording& r, uint32_t opcode, const void* args);
   void note_submitted(uint32_t opcode, const void* args);

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Mesa's zink (OpenGL on Vulkan) in the guest on Conduit's Vulkan ICD,
 beside zink on the machine's own lavapipe: glxinfo shows zink on Conduit's
-device, and glmark2's scenes validate the same. The GL calls stay in the
+device with the same GL versions, and glmark2's scenes validate the same. The GL calls stay in the
 guest's Mesa; only Vulkan travels.
 
 usage: zink_e2e.py CONDUIT_EXE [unittest args]
@@ -63,6 +63,17 @@ class Suite(unittest.TestCase):
         renderer = re.search(r"OpenGL renderer string: (.*)", out)
         self.assertIsNotNone(renderer, out[-3000:])
         self.assertTrue(renderer.group(1).startswith("zink (Conduit ("), renderer.group(1))
+
+    def test_gl_versions_as_on_lavapipe(self):
+        """zink's GL versions follow the Vulkan features and extensions it
+        finds (3.0 needs transform feedback, 3.3 vertex divisors): the same
+        through Conduit as natively."""
+        versions = re.compile(r"^(?:Max .* profile version|OpenGL .*version string): .*$", re.M)
+        rc, native = run(["glxinfo", "-B"], self.env)
+        self.assertEqual(rc, 0, native[-3000:])
+        expected = versions.findall(native)
+        self.assertTrue(any(v.startswith("OpenGL core profile version string: ") for v in expected), native[-3000:])
+        self.assertEqual(versions.findall(self.through(["glxinfo", "-B"])), expected)
 
     def test_glmark2_scenes_validate_as_on_lavapipe(self):
         args = ["glmark2", "--validate", "-s", "320x240"] + [a for s in SCENES for a in ("-b", s)]
