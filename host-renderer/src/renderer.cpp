@@ -158,7 +158,7 @@ wire::Result<std::unique_ptr<Renderer>> start(int control_fd) {
   if (!counters) return counters.error();
   auto config = config_from_json(msg->body);
   if (!config) return config.error();
-  auto files_confined = confine_process();
+  auto files_confined = confine_process(config->identity);
   if (!files_confined) return files_confined.error();
   auto display = EglDisplay::open(config->display);
   if (!display) return display.error();

@@ -4,6 +4,7 @@
 #include "host/admin_socket.h"
 #include "host/log.h"
 #include "host/memory_budget.h"
+#include "renderer_user.h"
 #include "shared_memory_faults.h"
 #include "supervisor.h"
 
@@ -82,7 +83,12 @@ wire::Result<std::unique_ptr<Server>> Server::create(const HostOptions& opts) {
     if (!display) return display.error();
     s->display_ = std::move(*display);
   } else {
-    auto sup = Supervisor::create(supervisor_options(opts));
+    auto identity = renderer_identity(opts.renderer_user);
+    if (!identity) return identity.error();
+    if (*identity) log_line("renderers run as uid %u, gid %u", (*identity)->uid, (*identity)->gid);
+    SupervisorOptions sopts = supervisor_options(opts);
+    sopts.renderer.identity = std::move(*identity);
+    auto sup = Supervisor::create(std::move(sopts));
     if (!sup) return sup.error();
     s->supervisor_ = std::move(*sup);
   }
