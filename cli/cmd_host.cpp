@@ -232,7 +232,8 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
       ->capture_default_str();
   cmd->add_option("--renderer-watchdog", args->renderer_watchdog,
                   "Seconds a renderer process may stop answering the host (its main loop beats "
-                  "ten times a second) before it is killed and its guest's slot given back")
+                  "ten times a second while its guests are busy, four times a watchdog period "
+                  "while they are idle) before it is killed and its guest's slot given back")
       ->check(CLI::Range(1.0, 86400.0))
       ->capture_default_str();
   cmd->add_option("--renderer-user", o.renderer_user,

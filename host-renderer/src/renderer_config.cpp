@@ -33,6 +33,7 @@ nlohmann::json to_json(const RendererConfig& c) {
           {"frame_ring", l.frame_ring},
           {"test_faults", l.test_faults},
           {"viewers", c.viewers},
+          {"idle_beat_ms", c.idle_beat.count()},
           {"max_message_bytes", c.transport.max_message_bytes},
           {"io_timeout_ms", c.transport.io_timeout.count()},
           {"ring_silence_ms", c.transport.ring_silence.count()},
@@ -57,6 +58,7 @@ wire::Result<RendererConfig> config_from_json(const nlohmann::json& j) {
     l.frame_ring = j.at("frame_ring").get<uint32_t>();
     l.test_faults = j.at("test_faults").get<bool>();
     c.viewers = j.at("viewers").get<bool>();
+    c.idle_beat = std::chrono::milliseconds(j.at("idle_beat_ms").get<int64_t>());
     c.transport.max_message_bytes = j.at("max_message_bytes").get<size_t>();
     c.transport.io_timeout = std::chrono::milliseconds(j.at("io_timeout_ms").get<int64_t>());
     c.transport.ring_silence = std::chrono::milliseconds(j.at("ring_silence_ms").get<int64_t>());

@@ -20,6 +20,9 @@ struct RendererConfig {
   wire::TransportOptions transport;  // token unused: guests arrive authenticated
   SandboxLimits sandbox;
   std::optional<RendererIdentity> identity;  // the ids it takes (a root host's renderers)
+  // How often an idle renderer beats (CountersPage::heartbeat): a quarter
+  // of the supervisor's watchdog.
+  std::chrono::milliseconds idle_beat{7500};
   bool viewers = false;  // window frames also go to the supervisor's compositor
 };
 

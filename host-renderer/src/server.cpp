@@ -1,5 +1,7 @@
 #include "host/server.h"
 
+#include <algorithm>
+
 #include "host/address.h"
 #include "host/admin_socket.h"
 #include "host/log.h"
@@ -53,6 +55,7 @@ SupervisorOptions supervisor_options(const HostOptions& opts) {
   s.compositor = opts.compositor;
   RendererConfig& r = s.renderer;
   r.viewers = opts.compositor != nullptr;
+  r.idle_beat = std::max<std::chrono::milliseconds>(opts.renderer_watchdog / 4, std::chrono::milliseconds(100));
   r.display = opts.display;
   r.limits = opts.limits;
   r.transport = transport_options(opts);
