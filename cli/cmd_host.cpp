@@ -232,8 +232,15 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
       ->capture_default_str();
   cmd->add_option("--renderer-watchdog", args->renderer_watchdog,
                   "Seconds a renderer process may stop answering the host (its main loop beats "
-                  "ten times a second) before it is killed and its guest's slot given back")
+                  "ten times a second while its guests are busy, four times a watchdog period "
+                  "while they are idle) before it is killed and its guest's slot given back")
       ->check(CLI::Range(1.0, 86400.0))
+      ->capture_default_str();
+  cmd->add_option("--renderer-user", o.renderer_user,
+                  "Whom renderer processes run as when the host runs as root: a user's name or "
+                  "number, with its groups and those of the GPU's device nodes; auto = "
+                  "conduit-renderer where that user exists, else nobody; root keeps them uid 0 "
+                  "(without capabilities). A host not run as root gives them its own user")
       ->capture_default_str();
   cmd->add_option("--ring-silence", args->ring_silence,
                   "Seconds a guest on a polled ring (shm:file=, ivshmem) may show no sign of life "

@@ -30,14 +30,17 @@ wire::Error fail(const std::string& what) {
 
 }  // namespace
 
-wire::Status drop_capabilities() {
-  // The bounding set limits what any later program could gain; dropping
-  // needs CAP_SETPCAP, which only a privileged renderer has (and then
-  // drops below). Numbers past the kernel's last capability fail: the end.
+void drop_bounding_set() {
+  // Dropping needs CAP_SETPCAP, which only a privileged renderer has (and
+  // then drops too). Numbers past the kernel's last capability fail: the end.
   for (int cap = 0; cap <= 63; ++cap) {
     if (::prctl(PR_CAPBSET_READ, cap, 0, 0, 0) < 0) break;
     (void)::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
   }
+}
+
+wire::Status drop_capabilities() {
+  drop_bounding_set();
   if (::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL) {
     return fail("clear ambient capabilities");
   }

@@ -8,6 +8,9 @@
 
 namespace host {
 
+// Empties the bounding set, which limits what any later program could
+// gain, where this thread holds CAP_SETPCAP (a renderer of a root host).
+void drop_bounding_set();
 // Empties this thread's bounding, ambient, inheritable, permitted and
 // effective sets; run before any other thread starts (capabilities belong to
 // threads). Fails when any capability is left.

@@ -22,8 +22,8 @@ enum class Forbidden : uint32_t {
   kSupervisorMemory,       // process_vm_readv from the supervisor
   kTraceSupervisor,        // ptrace(PTRACE_ATTACH, supervisor)
   kReadShadow,             // read /etc/shadow
-  kReadHostFile,           // read /tmp/conduit-fault-write-UID (the test made it)
-  kWriteHostFile,          // open /tmp/conduit-fault-write-UID for writing
+  kReadHostFile,           // read /tmp/conduit-fault-write-PID (the test, PID, made it)
+  kWriteHostFile,          // open /tmp/conduit-fault-write-PID for writing
   kCreateFile,             // create a file in /tmp
   kMount,                  // mount a tmpfs on /tmp
   kFsopen,                 // fsopen("tmpfs")
@@ -35,8 +35,10 @@ enum class Forbidden : uint32_t {
   kExecute,                // execve("/bin/true")
   kBpf,                    // bpf(BPF_MAP_CREATE)
   kShrinkCountersPage,     // ftruncate the page the supervisor reads its counters from
+  kHoldRootIds,            // "succeeds" when its real, effective or saved uid or gid is 0
+  kBecomeRoot,             // setresuid(0, 0, 0), then setresgid(0, 0, 0)
 };
-constexpr uint32_t kForbiddenCount = static_cast<uint32_t>(Forbidden::kShrinkCountersPage);
+constexpr uint32_t kForbiddenCount = static_cast<uint32_t>(Forbidden::kBecomeRoot);
 
 // 0 when it succeeded, else its errno (EINVAL for a number not listed).
 uint32_t try_forbidden(Forbidden what);

@@ -1,8 +1,11 @@
 #include "host/renderer.h"
 
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <atomic>
 #include <csignal>
 #include <list>
@@ -24,7 +27,15 @@ namespace host {
 
 namespace {
 
+// While its guests are busy the main loop publishes their counters and
+// beats this often; once they have been quiet long enough to trim, it beats
+// only as often as the watchdog needs (RendererConfig::idle_beat), and
+// their sessions wait for them without waking.
 constexpr auto kPublishPeriod = std::chrono::milliseconds(100);
+constexpr auto kQuietAfter = IdleTrim::kQuietBeforeTrim;
+// A session's wait for its idle guest: woken by input, by the renderer's
+// end, or by the guest; this is only a backstop.
+constexpr auto kSessionIdleWait = std::chrono::hours(1);
 
 class Renderer {
  public:
@@ -34,11 +45,14 @@ class Renderer {
         config_(std::move(config)),
         display_(std::move(display)),
         counters_(std::move(counters)) {}
+  ~Renderer() {
+    if (activity_ >= 0) ::close(activity_);
+  }
 
   // Serves until the supervisor goes away or every session it was given ended.
   void serve() {
     for (;;) {
-      auto msg = receive_control(control_, kPublishPeriod);
+      auto msg = next_message();
       publish();
       if (!msg && msg.error().code == wire::Errc::kTimeout) {
         if (started_ > 0 && live_.load() == 0) break;
@@ -50,11 +64,38 @@ class Renderer {
       for (int fd : msg->fds) ::close(fd);  // only adoptions carry any, and took theirs
     }
     stop_.store(true);
+    {
+      std::lock_guard lock(sessions_mutex_);
+      for (auto& [id, session] : sessions_) session->wake();
+    }
     for (auto& t : threads_) t.join();
     publish();
   }
 
  private:
+  // The supervisor's next message, or kTimeout once it is time to publish
+  // and beat; a session whose guest resumes or ends cuts the wait short.
+  wire::Result<ControlMessage> next_message() {
+    const auto wait = quiet_ ? config_.idle_beat : kPublishPeriod;
+    pollfd fds[2] = {{control_, POLLIN, 0}, {activity_, POLLIN, 0}};
+    int n;
+    do {
+      n = ::poll(fds, 2, static_cast<int>(wait.count()));
+    } while (n < 0 && errno == EINTR);
+    if (fds[1].revents & POLLIN) {
+      uint64_t count;
+      (void)!::read(activity_, &count, sizeof count);
+      quiet_ = false;
+    }
+    if (n > 0 && fds[0].revents != 0) return receive_control(control_, std::chrono::milliseconds(0));
+    return wire::make_error(wire::Errc::kTimeout, "no control message");
+  }
+
+  void note_activity() {
+    const uint64_t one = 1;
+    (void)!::write(activity_, &one, sizeof one);
+  }
+
   void adopt(ControlMessage& msg) {
     wire::ChannelHandoff h;
     h.fds = std::exchange(msg.fds, {});
@@ -73,6 +114,7 @@ class Renderer {
     auto session = std::make_unique<Session>(*display_, std::move(*channel), config_.limits,
                                              registry_, stop_, id);
     session->set_frame_outlet(outlet_.get());
+    session->set_idle_wait(kSessionIdleWait, [this] { note_activity(); });
     {
       std::lock_guard lock(sessions_mutex_);
       sessions_[id] = session.get();
@@ -86,6 +128,7 @@ class Renderer {
       s.reset();  // frees the guest's objects before the supervisor hears of the end
       (void)send_control(control_, ControlMsg::kEnded, {{"session", id}});
       live_.fetch_sub(1);
+      note_activity();  // the main loop may have no session left to serve
     });
   }
 
@@ -127,7 +170,14 @@ class Renderer {
     page.memory_bytes.store(memory, std::memory_order_relaxed);
     page.guest_pid.store(pid, std::memory_order_relaxed);
     page.heartbeat.fetch_add(1, std::memory_order_relaxed);
-    idle_trim_.observe(page.counters.batches.load(std::memory_order_relaxed), IdleTrim::Clock::now());
+    const uint64_t batches = page.counters.batches.load(std::memory_order_relaxed);
+    const auto now = IdleTrim::Clock::now();
+    idle_trim_.observe(batches, now);
+    if (batches != last_batches_) {
+      last_batches_ = batches;
+      last_motion_ = now;
+    }
+    quiet_ = now - last_motion_ >= kQuietAfter;
   }
 
   int control_;
@@ -137,6 +187,10 @@ class Renderer {
   std::unique_ptr<FrameOutlet> outlet_ = make_outlet();
   StatsRegistry registry_;
   IdleTrim idle_trim_;
+  int activity_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);  // sessions' note_activity()
+  uint64_t last_batches_ = 0;
+  IdleTrim::Clock::time_point last_motion_ = IdleTrim::Clock::now();
+  bool quiet_ = false;  // no batch for kQuietAfter: beat at config_.idle_beat
   std::mutex sessions_mutex_;
   std::map<uint32_t, Session*> sessions_;  // live ones, for input; under sessions_mutex_
   std::atomic<bool> stop_{false};
@@ -158,7 +212,7 @@ wire::Result<std::unique_ptr<Renderer>> start(int control_fd) {
   if (!counters) return counters.error();
   auto config = config_from_json(msg->body);
   if (!config) return config.error();
-  auto files_confined = confine_process();
+  auto files_confined = confine_process(config->identity);
   if (!files_confined) return files_confined.error();
   auto display = EglDisplay::open(config->display);
   if (!display) return display.error();

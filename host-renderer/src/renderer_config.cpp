@@ -2,9 +2,25 @@
 
 namespace host {
 
+namespace {
+
+nlohmann::json to_json(const std::optional<RendererIdentity>& id) {
+  if (!id) return nullptr;
+  return {{"uid", id->uid}, {"gid", id->gid}, {"groups", id->groups}};
+}
+
+std::optional<RendererIdentity> identity_from_json(const nlohmann::json& j) {
+  if (j.is_null()) return std::nullopt;
+  return RendererIdentity{j.at("uid").get<uid_t>(), j.at("gid").get<gid_t>(),
+                          j.at("groups").get<std::vector<gid_t>>()};
+}
+
+}  // namespace
+
 nlohmann::json to_json(const RendererConfig& c) {
   const auto& l = c.limits;
-  return {{"platform", static_cast<int>(c.display.platform)},
+  return {{"identity", to_json(c.identity)},
+          {"platform", static_cast<int>(c.display.platform)},
           {"gpu", c.display.gpu},
           {"max_object_bytes", l.guest.max_object_bytes},
           {"max_total_bytes", l.guest.max_total_bytes},
@@ -17,6 +33,7 @@ nlohmann::json to_json(const RendererConfig& c) {
           {"frame_ring", l.frame_ring},
           {"test_faults", l.test_faults},
           {"viewers", c.viewers},
+          {"idle_beat_ms", c.idle_beat.count()},
           {"max_message_bytes", c.transport.max_message_bytes},
           {"io_timeout_ms", c.transport.io_timeout.count()},
           {"ring_silence_ms", c.transport.ring_silence.count()},
@@ -41,11 +58,13 @@ wire::Result<RendererConfig> config_from_json(const nlohmann::json& j) {
     l.frame_ring = j.at("frame_ring").get<uint32_t>();
     l.test_faults = j.at("test_faults").get<bool>();
     c.viewers = j.at("viewers").get<bool>();
+    c.idle_beat = std::chrono::milliseconds(j.at("idle_beat_ms").get<int64_t>());
     c.transport.max_message_bytes = j.at("max_message_bytes").get<size_t>();
     c.transport.io_timeout = std::chrono::milliseconds(j.at("io_timeout_ms").get<int64_t>());
     c.transport.ring_silence = std::chrono::milliseconds(j.at("ring_silence_ms").get<int64_t>());
     c.sandbox.data_bytes = j.at("data_bytes").get<size_t>();
     c.sandbox.open_files = j.at("open_files").get<size_t>();
+    c.identity = identity_from_json(j.at("identity"));
   } catch (const nlohmann::json::exception& e) {
     return wire::make_error(wire::Errc::kBadValue, std::string("renderer configuration: ") + e.what());
   }

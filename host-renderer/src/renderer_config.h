@@ -2,10 +2,13 @@
 // what the renderer answers (what its display offers), as JSON.
 #pragma once
 
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "host/egl_display.h"
 #include "host/session.h"
+#include "renderer_user.h"
 #include "sandbox.h"
 #include "wire/transport.h"
 
@@ -16,6 +19,10 @@ struct RendererConfig {
   SessionLimits limits;
   wire::TransportOptions transport;  // token unused: guests arrive authenticated
   SandboxLimits sandbox;
+  std::optional<RendererIdentity> identity;  // the ids it takes (a root host's renderers)
+  // How often an idle renderer beats (CountersPage::heartbeat): a quarter
+  // of the supervisor's watchdog.
+  std::chrono::milliseconds idle_beat{7500};
   bool viewers = false;  // window frames also go to the supervisor's compositor
 };
 

@@ -41,7 +41,12 @@ wire::Status apply_rlimits(const SandboxLimits& limits) {
 
 }  // namespace
 
-wire::Result<bool> confine_process() {
+wire::Result<bool> confine_process(const std::optional<RendererIdentity>& identity) {
+  if (identity) {
+    drop_bounding_set();  // needs CAP_SETPCAP, which the new uid takes away
+    WIRE_TRY(take_identity(*identity));
+  }
+  // After the ids' change, which sets it to the system's default.
   if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) return sys_error("PR_SET_DUMPABLE", errno);
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return sys_error("PR_SET_NO_NEW_PRIVS", errno);
   WIRE_TRY(drop_capabilities());

@@ -6,6 +6,9 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+
+#include "renderer_user.h"
 
 #include "wire/result.h"
 
@@ -16,12 +19,13 @@ struct SandboxLimits {
   size_t open_files = 1024;
 };
 
-// While the process has one thread: not dumpable (no core files, no
+// While the process has one thread: the ids of `identity` where given
+// (renderer_user.h), not dumpable (no core files, no
 // tracing by the host's user), PR_SET_NO_NEW_PRIVS, no capabilities, and
 // files, TCP, signals and abstract sockets confined by Landlock where the
 // kernel has it (landlock.h). Irreversible. Returns whether Landlock now
 // confines the files it opens.
-wire::Result<bool> confine_process();
+wire::Result<bool> confine_process(const std::optional<RendererIdentity>& identity);
 // Once the display is open: resource limits and the system call filter
 // (syscall_filter.h), on every thread. Irreversible.
 wire::Status confine_calls(const SandboxLimits& limits, bool files_confined);

@@ -1,9 +1,12 @@
 #include "host/server.h"
 
+#include <algorithm>
+
 #include "host/address.h"
 #include "host/admin_socket.h"
 #include "host/log.h"
 #include "host/memory_budget.h"
+#include "renderer_user.h"
 #include "shared_memory_faults.h"
 #include "supervisor.h"
 
@@ -52,6 +55,7 @@ SupervisorOptions supervisor_options(const HostOptions& opts) {
   s.compositor = opts.compositor;
   RendererConfig& r = s.renderer;
   r.viewers = opts.compositor != nullptr;
+  r.idle_beat = std::max<std::chrono::milliseconds>(opts.renderer_watchdog / 4, std::chrono::milliseconds(100));
   r.display = opts.display;
   r.limits = opts.limits;
   r.transport = transport_options(opts);
@@ -82,7 +86,12 @@ wire::Result<std::unique_ptr<Server>> Server::create(const HostOptions& opts) {
     if (!display) return display.error();
     s->display_ = std::move(*display);
   } else {
-    auto sup = Supervisor::create(supervisor_options(opts));
+    auto identity = renderer_identity(opts.renderer_user);
+    if (!identity) return identity.error();
+    if (*identity) log_line("renderers run as uid %u, gid %u", (*identity)->uid, (*identity)->gid);
+    SupervisorOptions sopts = supervisor_options(opts);
+    sopts.renderer.identity = std::move(*identity);
+    auto sup = Supervisor::create(std::move(sopts));
     if (!sup) return sup.error();
     s->supervisor_ = std::move(*sup);
   }

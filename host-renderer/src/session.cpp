@@ -1,7 +1,11 @@
 #include "host/session.h"
 
+#include <sys/eventfd.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "gl/gl_handler.h"
 #include "host/log.h"
@@ -32,7 +36,6 @@ const char* control_op_name(uint32_t op) {
   }
 }
 
-constexpr auto kIdlePoll = std::chrono::milliseconds(100);
 constexpr auto kFramePoll = std::chrono::milliseconds(1);
 constexpr auto kRelaxed = std::memory_order_relaxed;
 
@@ -49,6 +52,8 @@ Session::Session(const EglDisplay& display, std::unique_ptr<wire::Channel> chann
       channel_(std::move(channel)),
       decoder_(limits.max_batch_bytes),
       encoder_(wire::compression_for(*channel_)) {
+  waker_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  channel_->set_waker(waker_);
   account_.limits = limits.guest;
   account_.reclaim = [this] { reclaim(); };
   // Only whole messages go to the shared heap: a reply's bytes are copied
@@ -65,7 +70,24 @@ Session::~Session() {
   log_end();
   teardown();
   channel_->close();
+  channel_->set_waker(-1);
+  if (waker_ >= 0) ::close(waker_);
   registry_.close_session(stats_);
+}
+
+void Session::set_idle_wait(std::chrono::milliseconds idle_wait, std::function<void()> on_resume) {
+  idle_wait_ = idle_wait;
+  on_resume_ = std::move(on_resume);
+}
+
+void Session::wake() {
+  const uint64_t one = 1;
+  if (waker_ >= 0) (void)!::write(waker_, &one, sizeof one);
+}
+
+void Session::drain_waker() {
+  uint64_t count;
+  if (waker_ >= 0) (void)!::read(waker_, &count, sizeof count);
 }
 
 // What a guest left behind when it went: the host frees all of it.
@@ -79,14 +101,17 @@ void Session::log_end() {
 }
 
 void Session::run() {
+  bool idle = false;  // the last wait for the guest was a whole idle one
   while (!stop_.load(kRelaxed) && !broken_) {
-    auto wait = gl_->frames_pending() ? kFramePoll : kIdlePoll;
-    auto msg = channel_->receive(wait);
+    const bool frames = gl_->frames_pending();
+    auto msg = channel_->receive(frames ? kFramePoll : idle_wait_);
     if (!msg) {
       if (msg.error().code != Errc::kTimeout) {
         end_reason_ = msg.error().describe();
         break;
       }
+      idle = !frames;
+      drain_waker();
       // The guest is waiting (or idle): hand over the frames still being
       // read, and what viewers typed.
       deliver_input();
@@ -97,6 +122,7 @@ void Session::run() {
       }
       continue;
     }
+    if (std::exchange(idle, false) && on_resume_) on_resume_();
     bool keep = handle_message(*msg);
     channel_->release();
     if (keep) deliver_input();

@@ -29,9 +29,10 @@ uint32_t try_create_file() {
   return 0;
 }
 
-// A file of the host's user that exists already (the test made it).
+// A file of the host's user that exists already (the test, the renderer's
+// parent, made it).
 uint32_t try_write_file() {
-  const std::string path = "/tmp/conduit-fault-write-" + std::to_string(::getuid());
+  const std::string path = "/tmp/conduit-fault-write-" + std::to_string(::getppid());
   int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0) return static_cast<uint32_t>(errno);
   const bool wrote = ::write(fd, "changed", 7) == 7;

@@ -54,6 +54,7 @@ void Session::withdraw_from_viewers(uint32_t surface_id) {
 void Session::queue_input(const wire::Input& input) {
   std::lock_guard lock(input_mutex_);
   if (input_.size() < kMaxQueuedInput) input_.push_back(input);
+  wake();
 }
 
 // Called between batches: the guest's receiving thread takes the events

@@ -124,7 +124,8 @@ INSTANTIATE_TEST_SUITE_P(Calls, SandboxRefuses,
 // limited by path (Landlock), or refused outright where the kernel lacks it:
 // either way a file of the host's user stays as it was.
 TEST_F(Isolation, FilesOfTheHostsUserCannotBeWritten) {
-  const std::string path = "/tmp/conduit-fault-write-" + std::to_string(getuid());
+  // Named after the supervisor, this process.
+  const std::string path = "/tmp/conduit-fault-write-" + std::to_string(getpid());
   {
     std::ofstream out(path, std::ios::trunc);
     out << "original";

@@ -34,7 +34,8 @@ using host::Forbidden;
 
 const char* const kTestToken = "sandbox-test-token-never-in-renderers";
 
-std::string host_file() { return "/tmp/conduit-fault-write-" + std::to_string(::getuid()); }
+// The supervisor is this process: renderers name the file after it.
+std::string host_file() { return "/tmp/conduit-fault-write-" + std::to_string(::getpid()); }
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
@@ -141,6 +142,8 @@ constexpr const char* kAttemptNames[] = {
     "Execute",
     "Bpf",
     "ShrinkCountersPage",
+    "HoldRootIds",
+    "BecomeRoot",
 };
 static_assert(std::size(kAttemptNames) == host::kForbiddenCount);
 
@@ -194,6 +197,32 @@ TEST_F(Sandbox, EveryThreadIsFilteredAndHoldsNoCapability) {
   }
   ::closedir(d);
   EXPECT_GT(threads, 1) << "the driver's threads are there too";
+}
+
+// Ids as the kernel sees them: "Uid:\t0\t0\t0\t0" (real, effective, saved, files).
+std::vector<long> ids_in(const std::string& field) {
+  std::vector<long> ids;
+  std::istringstream in(field);
+  for (long id; in >> id;) ids.push_back(id);
+  return ids;
+}
+
+// A host run as root (tests here are) gives its renderers an unprivileged
+// user's ids (--renderer-user, "auto": nobody where there is no
+// conduit-renderer), with no root group among its supplementary groups;
+// both the renderer started with the host and one started later.
+TEST_F(Sandbox, RenderersOfARootHostHoldNoRootId) {
+  if (::geteuid() != 0) GTEST_SKIP() << "the host is not root: renderers keep its ids";
+  for (size_t index : {0u, 1u}) {
+    SCOPED_TRACE("renderer " + std::to_string(index));
+    auto s = status_of("/proc/" + std::to_string(renderer_pid(index)) + "/status");
+    for (const char* field : {"Uid", "Gid"}) {
+      const std::vector<long> ids = ids_in(s[field]);
+      ASSERT_EQ(ids.size(), 4u) << field << ": " << s[field];
+      for (long id : ids) EXPECT_NE(id, 0) << field << ": " << s[field];
+    }
+    for (long group : ids_in(s["Groups"])) EXPECT_NE(group, 0) << "Groups: " << s["Groups"];
+  }
 }
 
 // A terminal it holds as stderr cannot be typed into (TIOCSTI needs it to

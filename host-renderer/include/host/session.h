@@ -5,7 +5,9 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -68,6 +70,15 @@ class Session {
   void set_frame_outlet(FrameOutlet* outlet);
   void queue_input(const wire::Input& input);
 
+  // Waking (set before run()). An idle session waits for its guest up to
+  // `idle_wait` at a time (default 100 ms, which also bounds how soon it sees
+  // `stop`); a renderer, which wakes its sessions when it stops, waits for
+  // good. Input and wake() end the wait at once. `on_resume` runs on the
+  // session's thread when a guest that was idle sends again.
+  void set_idle_wait(std::chrono::milliseconds idle_wait, std::function<void()> on_resume);
+  // Ends the session's wait for its guest; any thread.
+  void wake();
+
  private:
   // session.cpp: the stream
   bool handle_message(std::span<const std::byte> message);
@@ -95,6 +106,8 @@ class Session {
   void withdraw_from_viewers(uint32_t surface_id);
   void deliver_input();
 
+  void drain_waker();
+
   const EglDisplay& display_;
   const SessionLimits limits_;
   StatsRegistry& registry_;
@@ -106,6 +119,9 @@ class Session {
   wire::HeapCopies heap_copies_{channel_->incoming_heap()};
   wire::BatchDecoder decoder_;
   wire::BatchEncoder encoder_;
+  int waker_ = -1;  // an eventfd: wake() and queue_input() make it readable
+  std::chrono::milliseconds idle_wait_{100};
+  std::function<void()> on_resume_;
   wire::Writer out_;    // host -> guest commands of the current turn
   wire::Writer reply_;  // reply payload of the current batch
   ResourceAccount account_;

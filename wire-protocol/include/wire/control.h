@@ -156,7 +156,7 @@ enum class Fault : uint32_t {
   kSocket = 4,      // tries to create a socket; replies its errno
   kAllocate = 5,    // tries to allocate and touch `bytes`; replies 0 or ENOMEM
   kFork = 6,        // tries to start a process; replies its errno
-  kWriteFile = 7,   // tries to open /tmp/conduit-fault-write-UID for writing; replies its errno
+  kWriteFile = 7,   // tries to open /tmp/conduit-fault-write-PID (its host) for writing; replies its errno
   kForbidden = 8,   // tries forbidden thing number `bytes` (the host's list); replies its errno
 };
 

@@ -37,6 +37,13 @@ class Channel {
   // the peer is gone.
   virtual Result<std::span<const std::byte>> receive(std::chrono::milliseconds timeout) = 0;
 
+  // A descriptor (an eventfd) whose becoming readable ends receive()'s wait
+  // for the next message early, as kTimeout, so that a receiver may wait
+  // for its peer without a timeout yet still be woken for something else;
+  // the receiver reads it empty. Transports that poll (rings without
+  // doorbells) look at it between naps. -1: none.
+  virtual void set_waker(int fd) { (void)fd; }
+
   // Tells the transport the last received message (and the blob-heap bytes
   // it referenced) may be reclaimed.
   virtual void release() = 0;

@@ -38,13 +38,21 @@ Status set_nonblocking(int fd) {
   return {};
 }
 
-Result<short> wait_fd(int fd, short events, const Deadline& deadline) {
+bool readable_now(int fd) {
+  if (fd < 0) return false;
+  pollfd p{fd, POLLIN, 0};
+  return ::poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
+}
+
+Result<short> wait_fd(int fd, short events, const Deadline& deadline, int waker) {
   for (;;) {
-    pollfd p{fd, static_cast<short>(events | POLLRDHUP), 0};
-    int n = ::poll(&p, 1, deadline.poll_ms());
+    pollfd fds[2] = {{fd, static_cast<short>(events | POLLRDHUP), 0}, {waker, POLLIN, 0}};
+    pollfd& p = fds[0];
+    int n = ::poll(fds, waker >= 0 ? 2 : 1, deadline.poll_ms());
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return errno_error("poll");
     if (n == 0) return make_error(Errc::kTimeout, "peer did not answer in time");
+    if (p.revents == 0) return make_error(Errc::kTimeout, "woken");
     // Readable data still counts when the peer has also hung up: it is read
     // first, and the hang-up shows as a zero-length read.
     if (p.revents & events) return p.revents;

@@ -35,7 +35,10 @@ Status set_nonblocking(int fd);
 
 // Waits for `events` on fd; kTimeout when the deadline passes, kClosed on
 // hang-up or error conditions. Returns the revents seen.
-Result<short> wait_fd(int fd, short events, const Deadline& deadline);
+// With a `waker` (Channel::set_waker), its becoming readable is kTimeout too.
+Result<short> wait_fd(int fd, short events, const Deadline& deadline, int waker = -1);
+// Whether `fd` (-1: none) is readable now.
+bool readable_now(int fd);
 
 // Whole-buffer I/O on a non-blocking socket, bounded by the deadline.
 Status write_all(int fd, std::span<const std::byte> data, const Deadline& deadline);

@@ -285,8 +285,9 @@ bool ShmChannel::sleep_once(const std::function<bool()>& ready, Role role,
   const bool was_ready = ready();
   if (!was_ready) {
     const Fd& bell = role == Role::kConsumer ? bells_->data[side_] : bells_->space[peer_];
-    pollfd fds[2] = {{bell.get(), POLLIN, 0}, {bells_->socket.get(), POLLRDHUP, 0}};
-    int n = ::poll(fds, 2, deadline.poll_ms());
+    const int waker = role == Role::kConsumer ? waker_ : -1;
+    pollfd fds[3] = {{bell.get(), POLLIN, 0}, {bells_->socket.get(), POLLRDHUP, 0}, {waker, POLLIN, 0}};
+    int n = ::poll(fds, waker >= 0 ? 3 : 2, deadline.poll_ms());
     count_syscall();
     if (n > 0 && (fds[0].revents & POLLIN)) {
       count_syscall();
@@ -339,6 +340,7 @@ Status ShmChannel::wait_steps(const std::function<bool()>& ready, Role role, Pee
       return gone.error();
     }
     if (deadline.expired()) return make_error(Errc::kTimeout, "peer did not answer in time");
+    if (role == Role::kConsumer && readable_now(waker_)) return make_error(Errc::kTimeout, "woken");
     if (sleep_once(ready, role, deadline, nap)) return {};
   }
 }

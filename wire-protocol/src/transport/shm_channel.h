@@ -77,6 +77,7 @@ class ShmChannel final : public Channel {
   void close() override;
   std::string describe() const override { return description_; }
   bool local() const override { return true; }
+  void set_waker(int fd) override { waker_ = fd; }
   Result<ChannelHandoff> export_handoff() override;
 
   ShmCounters counters() const { return {kicks_.load(), sleeps_.load(), syscalls_.load()}; }
@@ -168,6 +169,7 @@ class ShmChannel final : public Channel {
   std::atomic<bool> closed_{false};
   std::atomic<int> in_flight_{0};     // enter()ed and not yet left
   std::atomic<bool> let_go_{false};   // our closed flag is written (or must never be)
+  int waker_ = -1;  // Channel::set_waker: ends a consumer's wait
   std::jthread heartbeat_;  // last: stops before the mapping goes away
 };
 

@@ -82,7 +82,7 @@ Error SocketChannel::fail_receive(Error e) {
 }
 
 // Reads until at least `wanted` unconsumed bytes are buffered.
-Status SocketChannel::fill(size_t wanted, const Deadline& deadline) {
+Status SocketChannel::fill(size_t wanted, const Deadline& deadline, int waker) {
   if (rx_.size() - rx_begin_ < wanted) {
     std::memmove(rx_.data(), rx_.data() + rx_begin_, rx_end_ - rx_begin_);
     rx_end_ -= rx_begin_;
@@ -94,7 +94,7 @@ Status SocketChannel::fill(size_t wanted, const Deadline& deadline) {
     if (!n) return n.error();
     rx_end_ += *n;
     if (*n > 0) continue;
-    auto w = wait_fd(fd_.get(), POLLIN, deadline);
+    auto w = wait_fd(fd_.get(), POLLIN, deadline, waker);
     if (!w) return w.error();
   }
   return {};
@@ -105,7 +105,8 @@ Result<std::span<const std::byte>> SocketChannel::receive(std::chrono::milliseco
   if (rx_error_) return *rx_error_;
   if (closed_) return make_error(Errc::kClosed, "channel closed");
   Deadline deadline(timeout);
-  auto st = fill(kLengthPrefix, deadline);
+  // Only between messages may a waker end the wait: a message begun is read whole.
+  auto st = fill(kLengthPrefix, deadline, waker_);
   if (!st) return fail_receive(st.error());
   uint32_t len;
   std::memcpy(&len, rx_.data() + rx_begin_, kLengthPrefix);

@@ -27,6 +27,7 @@ class SocketChannel : public Channel {
   void close() final;
   std::string describe() const final { return description_; }
   bool local() const final { return local_; }
+  void set_waker(int fd) final { waker_ = fd; }
 
  protected:
   SocketChannel(Fd fd, std::string description, const TransportOptions& opts);
@@ -53,7 +54,7 @@ class SocketChannel : public Channel {
   std::atomic<bool> closed_{false};
 
  private:
-  Status fill(size_t wanted, const Deadline& deadline);
+  Status fill(size_t wanted, const Deadline& deadline, int waker = -1);
   Error fail_receive(Error e);
 
   size_t max_message_;
@@ -64,6 +65,7 @@ class SocketChannel : public Channel {
   size_t rx_end_ = 0;
   size_t rx_held_ = 0;
   std::optional<Error> rx_error_;  // sticky once the stream is unusable
+  int waker_ = -1;
 };
 
 class StreamChannel final : public SocketChannel {
