@@ -175,6 +175,7 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   if (feeds_back) props2.pNext = &feedback;
   dispatch_.vkGetPhysicalDeviceProperties2(a.physicalDevice, &props2);
   const VkPhysicalDeviceProperties& props = props2.properties;
+  device_extensions_[raw_handle(device)] = {names.begin(), names.end()};
   device_limits_[device] = {.push_constant_bytes = props.limits.maxPushConstantsSize,
                             .vertex_bindings = props.limits.maxVertexInputBindings,
                             .viewports = props.limits.maxViewports,

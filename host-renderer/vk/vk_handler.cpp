@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 
+#include "vk/refusal.h"
 #include "wire/vk_commands.h"
 #include "wire/vk_memory.h"
 
@@ -225,6 +226,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   WIRE_TRY(check_dispatched(*cmd, *args));
   WIRE_TRY(check_swapchain_surface(opcode, *args));
   WIRE_TRY(check_required_handles(opcode, *cmd, *args));
+  if (cmd->device_extension) WIRE_TRY(check_extension_enabled(*cmd, *args));
   WIRE_TRY(name_private_data_object(opcode, *args));
   WIRE_TRY(check_queue_taken(opcode, *args));
   if (!created_.empty()) WIRE_TRY(reserve(created_));
@@ -278,6 +280,7 @@ wire::Status VkHandler::run_flat(uint32_t opcode, const Runner& runs, wire::Read
   alignas(16) std::byte args[kFlatRecordBytes];
   WIRE_TRY(decode_flat_command(payload, *runs.desc, args, handles_));
   WIRE_TRY(check_required_handles(opcode, *runs.desc, args));
+  if (runs.desc->device_extension) WIRE_TRY(check_extension_enabled(*runs.desc, args));
   WIRE_TRY(check_recording(opcode, *runs.desc, args));
   WIRE_TRY(resources_.check(opcode, args));
   return run_recorded(opcode, *runs.desc, runs.call, args);
@@ -287,6 +290,25 @@ wire::Status VkHandler::run_flat(uint32_t opcode, const Runner& runs, wire::Read
 // scope) makes, ends, waits for and submits nothing, and returns nothing:
 // of the notes below only the recording's own state follows it. Most of a
 // frame's commands take this way.
+// A device-level command of an extension runs only on a device created
+// with that extension. The device is found through the command's
+// dispatchable first handle; a physical device's commands are the loader's
+// to route.
+wire::Status VkHandler::check_extension_enabled(const CommandDesc& cmd, const void* args) {
+  const MemberDesc& first = cmd.params[0];
+  uint64_t handle = load_u64(static_cast<const std::byte*>(args) + first.offset);
+  uint64_t device = 0;
+  if (first.object_type == VK_OBJECT_TYPE_DEVICE) device = handle;
+  else if (first.object_type == VK_OBJECT_TYPE_QUEUE || first.object_type == VK_OBJECT_TYPE_COMMAND_BUFFER)
+    device = handles_.device_of(handles_.to_wire(first.object_type, true, handle));
+  else
+    return {};
+  auto enabled = device_extensions_.find(device);
+  if (enabled == device_extensions_.end() || !enabled->second.contains(cmd.device_extension))
+    return refused(cmd.name, std::string("on a device created without ") + cmd.device_extension);
+  return {};
+}
+
 wire::Status VkHandler::run_recorded(uint32_t opcode, const CommandDesc& cmd, HostCall call, void* args) {
   call(dispatch_, args);
   note_recording(opcode, cmd, args);
@@ -355,6 +377,7 @@ void VkHandler::forget_destroyed(const MemberDesc& gone, const void* args) {
       std::erase(devices_, reinterpret_cast<VkDevice>(host));
       device_gpus_.erase(reinterpret_cast<VkDevice>(host));
       device_limits_.erase(reinterpret_cast<VkDevice>(host));
+      device_extensions_.erase(host);
       device_queues_.erase(reinterpret_cast<VkDevice>(host));
       area_devices_.erase(reinterpret_cast<VkDevice>(host));
     }

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <span>
+#include <string>
 #include <unordered_set>
 #include <unordered_map>
 #include <vector>
@@ -276,6 +277,10 @@ class VkHandler final : public ApiHandler {
   std::unordered_map<VkDevice, VkPhysicalDevice> device_gpus_;
   std::unordered_map<VkPhysicalDevice, VkInstance> gpu_instances_;  // the instance that enumerated each
   std::unordered_map<VkDevice, Recording::Limits> device_limits_;
+  // Each device's enabled extensions: the loader calls a command of one the
+  // device lacks through a null pointer.
+  std::unordered_map<uint64_t, std::unordered_set<std::string>> device_extensions_;
+  wire::Status check_extension_enabled(const wire::vk::CommandDesc& cmd, const void* args);
   // Each device's queues as created: (family, count). A driver answers a
   // queue it was not created with by a handle that is none.
   std::unordered_map<VkDevice, std::vector<std::pair<uint32_t, uint32_t>>> device_queues_;

@@ -159,6 +159,12 @@ def _param(m, c, p, fns):
     return Desc(p.name, off, "kOutArray", elem, size, "1", p.nullable, disp, objtype, nested, count)
 
 
+def _device_extension(m, c):
+    """The device extension a command comes from, quoted, or nullptr."""
+    where = m.versions.get(c.name, "")
+    return f"\"{where}\"" if where in m.device_extensions else "nullptr"
+
+
 def _ret_kind(m, c):
     ret = m.resolve(c.ret)
     if ret == "void":
@@ -248,7 +254,7 @@ def vk_tables_cpp(m):
         bodies.append(f"const CommandDesc k{c.name} = {{\"{c.name}\", {c.opcode}, sizeof(VkArgs_{c.name}), "
                       f"{arr}, {len(descs)}, {_ret_kind(m, c)}, {str(_synchronous(m, c)).lower()}, "
                       f"{_recorded(c)}, {str(c.name.startswith(('vkDestroy', 'vkFree'))).lower()}, "
-                      f"{str(c.name in m.ranges).lower()}}};\n\n")
+                      f"{str(c.name in m.ranges).lower()}, {_device_extension(m, c)}}};\n\n")
     out += ["\n"] + fns + ["\n"] + bodies
     out.append("// By structure type (sorted by value where first used).\n")
     by_stype = sorted((m.structs[n].stype, n) for n in structs if m.structs[n].stype)
