@@ -124,7 +124,7 @@ def _struct_member(m, s, mem, fns, made=None):
     return Desc(mem.name, off, kind, elem, size, "1", mem.optional, disp, objtype, nested, count)
 
 
-def _param(m, c, p, fns):
+def _param(m, c, p, fns, made=None):
     base = m.resolve(p.base)
     args = f"VkArgs_{c.name}"
     off = f"offsetof({args}, {p.name})"
@@ -143,7 +143,10 @@ def _param(m, c, p, fns):
         return Desc(p.name, off, "kAllocator")
     if k in ("scalar", "handle"):
         kind = "kHandle" if k == "handle" else "kScalar"
-        return Desc(p.name, off, kind, elem, size, "1", p.nullable, disp, objtype, nested)
+        known = "nullptr"
+        if kind == "kScalar" and base in m.enum_values and made is not None:
+            known = _known_fn(m, base, fns, made)
+        return Desc(p.name, off, kind, elem, size, "1", p.nullable, disp, objtype, nested, known=known)
     if k == "in_string":
         return Desc(p.name, off, "kString", optional=p.nullable)
     if k in ("in_bytes", "out_bytes"):
@@ -246,7 +249,7 @@ def vk_tables_cpp(m):
                       f"k{name}_members, {len(descs)}, {nxt}}};\n\n")
     commands = generated_commands(m)
     for c in commands:
-        descs = [_param(m, c, p, fns) for p in c.params]
+        descs = [_param(m, c, p, fns, made_known) for p in c.params]
         lines = ",\n  ".join(d.line for d in descs)
         arr = f"k{c.name}_params" if descs else "nullptr"
         if descs:

@@ -155,6 +155,7 @@ struct FlatPrefix {
   // one block, and only the handles are looked at one by one.
   bool same_layout = true;
   std::vector<FlatParam> handles;
+  std::vector<const MemberDesc*> enums;  // enumerated values, checked for a guest's
 
   FlatPrefix() = default;
   explicit FlatPrefix(const CommandDesc& cmd) {
@@ -165,6 +166,7 @@ struct FlatPrefix {
       params.push_back({static_cast<uint32_t>(wire_bytes), m.offset, static_cast<uint32_t>(size),
                         m.kind == Kind::kHandle, m.dispatchable, m.object_type, m.name});
       if (m.kind == Kind::kHandle) handles.push_back(params.back());
+      if (m.known) enums.push_back(&m);
       same_layout = same_layout && wire_bytes == m.offset;
       wire_bytes += size;
     }
@@ -755,7 +757,25 @@ Status nothing_after(const Reader& r) {
 
 // The flat prefix's parameters, or none when the payload is too short (the
 // loop then reads them and says where it ends); how many were decoded.
+Result<uint32_t> decode_flat_values(Reader& r, const CommandDesc& cmd, void* args, Handles& h);
+
+// A guest's enumerated parameter holds a value of its type: the host loads
+// it as that type, and drivers index tables by it.
+Status check_enums(const FlatPrefix& prefix, const void* args, const Handles& h, size_t at_offset) {
+  if (prefix.enums.empty() || !h.from_guest()) return {};
+  for (const MemberDesc* m : prefix.enums)
+    if (!m->known(load<uint32_t>(static_cast<const std::byte*>(args) + m->offset)))
+      return bad(*m, "a value its type does not have", at_offset);
+  return {};
+}
+
 Result<uint32_t> decode_flat(Reader& r, const CommandDesc& cmd, void* args, Handles& h) {
+  auto count = decode_flat_values(r, cmd, args, h);
+  if (count) WIRE_TRY(check_enums(flat_prefix(cmd), args, h, r.offset()));
+  return count;
+}
+
+Result<uint32_t> decode_flat_values(Reader& r, const CommandDesc& cmd, void* args, Handles& h) {
   const FlatPrefix& prefix = flat_prefix(cmd);
   const size_t start = r.offset();
   const std::byte* src = r.take(prefix.wire_bytes);
