@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "../sanitizers.h"
 #include "vk_objects.h"
 #include "vk_refused.h"
 
@@ -212,7 +213,10 @@ TEST(VulkanWitness, AttacksLeaveAnotherGuestRenderingRight) {
   EXPECT_NE(stats.find("\"crashed\": 0"), std::string::npos) << stats;
   const Footprint after = footprint_of(host.pid());
   EXPECT_LE(after.fds, before.fds) << "descriptors the attackers' sessions left open";
+#ifndef CONDUIT_UNDER_ASAN
+  // (ASan's quarantine holds what the supervisor freed: its size says nothing there.)
   EXPECT_LT(after.rss_kib - before.rss_kib, 4 * 1024) << "the supervisor grew by what the attacks left behind";
+#endif
 }
 
 }  // namespace
