@@ -10,14 +10,25 @@
 extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
 
 namespace fuzz {
-namespace {
 
+namespace {
 constexpr size_t kMaxPayload = 64 * 1024;
+}  // namespace
 
 void insert_at_random(std::vector<Command>& cmds, Command c, Rng& rng) {
   auto at = cmds.begin() + rng.below(static_cast<uint32_t>(cmds.size() + 1));
   cmds.insert(at, std::move(c));
 }
+
+void mutate_bytes(Command& c) {
+  if (c.payload.size() >= kMaxPayload) return;
+  size_t size = c.payload.size();
+  c.payload.resize(std::max<size_t>(size * 2, 16));
+  auto* p = reinterpret_cast<uint8_t*>(c.payload.data());
+  c.payload.resize(LLVMFuzzerMutate(p, size, c.payload.size()));
+}
+
+namespace {
 
 // Replaces one argument of a GL command with a hostile value, keeping the rest.
 bool change_argument(Command& c, Rng& rng) {
@@ -29,13 +40,6 @@ bool change_argument(Command& c, Rng& rng) {
   (*args)[i] = hostile_arg(args_of(*spec)[i], rng);
   c = encode_command(*spec, *args);
   return true;
-}
-
-void mutate_bytes(Command& c) {
-  size_t size = c.payload.size();
-  c.payload.resize(std::max<size_t>(size * 2, 16));
-  auto* p = reinterpret_cast<uint8_t*>(c.payload.data());
-  c.payload.resize(LLVMFuzzerMutate(p, size, c.payload.size()));
 }
 
 void mutate_once(std::vector<Command>& cmds, Rng& rng) {

@@ -8,26 +8,8 @@
 #include "hostile.h"
 #include "vk_hostile.h"
 
-// libFuzzer's own byte-level mutator, for the payload of one command.
-extern "C" size_t LLVMFuzzerMutate(uint8_t* data, size_t size, size_t max_size);
-
 namespace fuzz {
 namespace {
-
-constexpr size_t kMaxPayload = 64 * 1024;
-
-void insert_at_random(std::vector<Command>& cmds, Command c, Rng& rng) {
-  auto at = cmds.begin() + rng.below(static_cast<uint32_t>(cmds.size() + 1));
-  cmds.insert(at, std::move(c));
-}
-
-void mutate_bytes(Command& c) {
-  if (c.payload.size() >= kMaxPayload) return;
-  size_t size = c.payload.size();
-  c.payload.resize(std::max<size_t>(size * 2, 16));
-  auto* p = reinterpret_cast<uint8_t*>(c.payload.data());
-  c.payload.resize(LLVMFuzzerMutate(p, size, c.payload.size()));
-}
 
 // Mostly model-made commands and values; the byte mutator keeps the
 // decoder's own refusals in reach too.
