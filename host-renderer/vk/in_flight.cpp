@@ -88,7 +88,7 @@ namespace {
 bool releases_device_object(const CommandDesc& c) {
   const std::string_view name = c.name;
   if (name == "vkResetDescriptorPool") return true;
-  if (!name.starts_with("vkDestroy") && !name.starts_with("vkFree")) return false;
+  if (!c.ends_objects) return false;
   if (name == "vkDestroyDevice" || name == "vkDestroyCommandPool" || name == "vkFreeCommandBuffers" ||
       name == "vkDestroyFence")
     return false;
