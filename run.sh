@@ -37,27 +37,31 @@ install_packages() {
 # The system python: the generator only needs its standard library.
 export PATH="/usr/bin:$PATH"
 
-build() {  # build DIR [meson options...]
+configure() {  # configure DIR [meson options...]
   local dir=$1; shift
   if [ ! -f "$dir/build.ninja" ]; then
     log "configuring $dir"
     meson setup "$dir" "$@" >/dev/null
   fi
-  log "building $dir"
-  ninja -C "$dir" >/dev/null
 }
 
 # The quick-start build is optimized without debug information (a third of
 # the compile time); configure a build of your own to debug.
+configure_main() {
+  configure build --werror -Ddebug=false
+}
+
 build_all() {
-  build build --werror -Ddebug=false
+  configure_main
+  log "building build"
+  ninja -C build >/dev/null
 }
 
 # One clang build under ASan and UBSan for the unit tests and the fuzzers:
 # every library instrumented (-Dfuzzers=true, meson.build), unoptimized so
 # that it compiles fast. Fuzzing campaigns use an optimized one (docs/fuzzing.md).
-build_sanitized() {
-  CC=clang CXX=clang++ build build-sanitize --werror --buildtype=debug -Db_lundef=false -Dfuzzers=true
+configure_sanitized() {
+  CC=clang CXX=clang++ configure build-sanitize --werror --buildtype=debug -Db_lundef=false -Dfuzzers=true
 }
 
 case "${1:-}" in
@@ -69,10 +73,11 @@ case "${1:-}" in
     ;;
   test)
     install_packages
-    build_all
-    build_sanitized
-    log "unit tests"
-    meson test -C build --print-errorlogs --suite unit
+    configure_main
+    configure_sanitized
+    # `meson test` builds what the tests it runs need, so each build compiles
+    # only its share: the unit tests run once, under the sanitizers; the
+    # optimized build serves the programs of the end-to-end and VM tests.
     log "unit tests under ASan+UBSan"
     # Leaks are reported for Conduit's code; the GL driver's own are suppressed,
     # as are its known overreads (tests/asan.supp).

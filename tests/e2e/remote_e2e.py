@@ -102,8 +102,10 @@ class RemoteSuite(unittest.TestCase):
         viewer = subprocess.Popen([CONDUIT, "view", self.address], env=dict(os.environ, DISPLAY=self.xvfb.display),
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         try:
-            wid = window_id(self.xvfb.display, "Conduit - " + self.address)
-            self.assertIsNotNone(wid, "conduit view opened no window")
+            wid = window_id(self.xvfb.display, "Conduit - " + self.address, timeout=60)
+            if wid is None:
+                viewer.terminate()
+                self.fail("conduit view opened no window: " + viewer.communicate(timeout=10)[0])
             _, _, share = self.until_shown(lambda path: capture(self.xvfb.display, wid, path), "view")
             self.assertLessEqual(share, MAX_DIFFERENT_PIXELS)
         finally:
