@@ -173,14 +173,14 @@ wire::Status ResourceShapes::check_descriptor_binds(uint32_t, const void* args) 
   // Drivers keep bound sets per bind point, indexed by it.
   if (as_number(a.pipelineBindPoint) > VK_PIPELINE_BIND_POINT_COMPUTE)
     return refused("vkCmdBindDescriptorSets", "at a bind point not carried");
-  auto layout = pipeline_layouts_.find(raw_handle(a.layout));
-  if (layout == pipeline_layouts_.end() || !fits(a.firstSet, a.descriptorSetCount, layout->second.sets.size()))
+  const PipelineLayoutShape* layout = pipeline_layout(raw_handle(a.layout));
+  if (!layout || !fits(a.firstSet, a.descriptorSetCount, layout->sets.size()))
     return refused("vkCmdBindDescriptorSets", "of set numbers its pipeline layout does not have");
   uint32_t offsets_used = 0;
   for (uint32_t i = 0; i < a.descriptorSetCount; ++i) {
     auto set = sets_.find(raw_handle(a.pDescriptorSets[i]));
     if (set == sets_.end()) continue;  // null with graphicsPipelineLibrary; the handle table refused others
-    if (!same_layout(*set->second.layout, *layout->second.sets[a.firstSet + i]))
+    if (!same_layout(*set->second.layout, *layout->sets[a.firstSet + i]))
       return refused("vkCmdBindDescriptorSets", "of a set whose layout is not the pipeline layout's");
     const std::vector<DynamicRoom>& rooms = set->second.dynamic;
     for (size_t k = 0; k < rooms.size(); ++k, ++offsets_used) {
@@ -199,26 +199,37 @@ wire::Status ResourceShapes::check_descriptor_binds(uint32_t, const void* args) 
 // range of the layout for each stage named, and every range holding a
 // pushed byte names only stages named. Drivers keep push constants per
 // stage and index them by the stage bits given.
+const PipelineLayoutShape* ResourceShapes::pipeline_layout(uint64_t handle) const {
+  if (handle == last_layout_handle_ && last_layout_) return last_layout_;
+  auto it = pipeline_layouts_.find(handle);
+  if (it == pipeline_layouts_.end()) return nullptr;
+  last_layout_handle_ = handle;
+  last_layout_ = &it->second;
+  return last_layout_;
+}
+
 wire::Status ResourceShapes::check_push_constants(uint32_t, const void* args) const {
   const auto& a = *static_cast<const VkArgs_vkCmdPushConstants*>(args);
-  auto layout = pipeline_layouts_.find(raw_handle(a.layout));
+  const PipelineLayoutShape* layout = pipeline_layout(raw_handle(a.layout));
   const uint32_t stages = as_number(a.stageFlags);
-  if (layout == pipeline_layouts_.end() || !stages)
+  if (!layout || !stages)
     return refused("vkCmdPushConstants", "without a pipeline layout or stages");
   // The stages covering a byte change only where a range starts or ends:
-  // one look at each such point inside what is pushed.
+  // one look at the first byte pushed and at each such point inside what
+  // is pushed (a draw's push costs no allocation).
+  const std::vector<VkPushConstantRange>& ranges = layout->push_constants;
   const uint64_t end = uint64_t{a.offset} + a.size;
-  std::vector<uint64_t> points{a.offset};
-  for (const VkPushConstantRange& r : layout->second.push_constants)
-    for (uint64_t p : {uint64_t{r.offset}, uint64_t{r.offset} + r.size})
-      if (p > a.offset && p < end) points.push_back(p);
-  for (uint64_t byte : points) {
+  auto covered_as_named = [&](uint64_t byte) {
     uint32_t covering = 0;  // stages of the ranges holding this byte
-    for (const VkPushConstantRange& r : layout->second.push_constants)
+    for (const VkPushConstantRange& r : ranges)
       if (byte >= r.offset && byte < uint64_t{r.offset} + r.size) covering |= r.stageFlags;
-    if ((stages & covering) != stages || (covering & ~stages))
-      return refused("vkCmdPushConstants", "for stages its pipeline layout's ranges do not give those bytes");
-  }
+    return covering == stages;
+  };
+  bool ok = covered_as_named(a.offset);
+  for (const VkPushConstantRange& r : ranges)
+    for (uint64_t p : {uint64_t{r.offset}, uint64_t{r.offset} + r.size})
+      if (p > a.offset && p < end) ok = ok && covered_as_named(p);
+  if (!ok) return refused("vkCmdPushConstants", "for stages its pipeline layout's ranges do not give those bytes");
   return {};
 }
 

@@ -154,6 +154,7 @@ class ResourceShapes {
                                  uint32_t n) const;
   wire::Status check_descriptor_binds(uint32_t opcode, const void* args) const;
   wire::Status check_push_constants(uint32_t opcode, const void* args) const;
+  const PipelineLayoutShape* pipeline_layout(uint64_t handle) const;
   void note_descriptor_writes(const void* args);
   void note_descriptor_sets(uint32_t opcode, const void* args);
 
@@ -176,6 +177,10 @@ class ResourceShapes {
   std::unordered_map<uint64_t, std::shared_ptr<const SetLayoutShape>> set_layouts_;
   std::unordered_map<uint64_t, SetShape> sets_;
   std::unordered_map<uint64_t, PipelineLayoutShape> pipeline_layouts_;
+  // The layout looked up last: a frame's binds and pushes name one layout
+  // again and again. Cleared whenever a layout is forgotten.
+  mutable uint64_t last_layout_handle_ = 0;
+  mutable const PipelineLayoutShape* last_layout_ = nullptr;
   std::unordered_map<uint64_t, QueryPoolShape> query_pools_;
   std::unordered_map<uint64_t, SemaphoreShape> semaphores_;
 };
