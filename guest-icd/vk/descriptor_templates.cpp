@@ -1,7 +1,8 @@
-// vkUpdateDescriptorSetWithTemplate: pData is laid out as the template's
-// entries say, which only the guest knows (from the template's create info).
-// The guest reads the descriptors out of it and sends an ordinary
-// vkUpdateDescriptorSets, whose every pointer and count the host checks.
+// vkUpdateDescriptorSetWithTemplate and vkCmdPushDescriptorSetWithTemplateKHR:
+// pData is laid out as the template's entries say, which only the guest
+// knows (from the template's create info). The guest reads the descriptors
+// out of it and sends an ordinary vkUpdateDescriptorSets or
+// vkCmdPushDescriptorSetKHR, whose every pointer and count the host checks.
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
@@ -15,9 +16,14 @@ using namespace wire::vk;
 
 namespace {
 
+struct Template {
+  std::vector<VkDescriptorUpdateTemplateEntry> entries;
+  VkPipelineBindPoint bind_point;  // of a template for pushed descriptors
+};
+
 struct Templates {
   std::mutex mu;
-  std::unordered_map<uint64_t, std::vector<VkDescriptorUpdateTemplateEntry>> entries;  // by template id
+  std::unordered_map<uint64_t, Template> by_id;
 };
 
 Templates& templates() {
@@ -34,8 +40,9 @@ VKAPI_ATTR VkResult VKAPI_CALL create_template(VkDevice device, const VkDescript
   const VkResult r = as_result(run_generated(VkOp::vkCreateDescriptorUpdateTemplate, a));
   if (r == VK_SUCCESS) {
     std::lock_guard lock(templates().mu);
-    templates().entries[id_of(*out)].assign(info->pDescriptorUpdateEntries,
-                                            info->pDescriptorUpdateEntries + info->descriptorUpdateEntryCount);
+    templates().by_id[id_of(*out)] = {{info->pDescriptorUpdateEntries,
+                                       info->pDescriptorUpdateEntries + info->descriptorUpdateEntryCount},
+                                      info->pipelineBindPoint};
   }
   return r;
 }
@@ -44,7 +51,7 @@ VKAPI_ATTR void VKAPI_CALL destroy_template(VkDevice device, VkDescriptorUpdateT
                                            const VkAllocationCallbacks* allocator) {
   {
     std::lock_guard lock(templates().mu);
-    templates().entries.erase(id_of(t));
+    templates().by_id.erase(id_of(t));
   }
   VkArgs_vkDestroyDescriptorUpdateTemplate a{device, t, allocator};
   run_generated(VkOp::vkDestroyDescriptorUpdateTemplate, a);
@@ -99,22 +106,41 @@ VkWriteDescriptorSet write_of(VkDescriptorSet set, const VkDescriptorUpdateTempl
   return w;
 }
 
-VKAPI_ATTR void VKAPI_CALL update_with_template(VkDevice device, VkDescriptorSet set, VkDescriptorUpdateTemplate t,
-                                               const void* data) {
-  std::vector<VkDescriptorUpdateTemplateEntry> entries;
+// The template's writes out of `data`, into `set` (null for a push), and
+// what they point to; false for a template the guest does not have.
+bool writes_of(VkDescriptorUpdateTemplate t, VkDescriptorSet set, const void* data, std::vector<VkWriteDescriptorSet>& writes,
+               WriteData& keep, VkPipelineBindPoint* bind_point = nullptr) {
+  Template found;
   {
     std::lock_guard lock(templates().mu);
-    auto it = templates().entries.find(id_of(t));
-    if (it == templates().entries.end()) return;
-    entries = it->second;
+    auto it = templates().by_id.find(id_of(t));
+    if (it == templates().by_id.end()) return false;
+    found = it->second;
   }
-  WriteData keep;
-  keep.blocks.reserve(entries.size());  // writes point into it
-  std::vector<VkWriteDescriptorSet> writes;
-  for (const auto& e : entries)
+  if (bind_point) *bind_point = found.bind_point;
+  keep.blocks.reserve(found.entries.size());  // writes point into it
+  for (const auto& e : found.entries)
     if (e.descriptorCount) writes.push_back(write_of(set, e, static_cast<const std::byte*>(data), keep));
+  return true;
+}
+
+VKAPI_ATTR void VKAPI_CALL update_with_template(VkDevice device, VkDescriptorSet set, VkDescriptorUpdateTemplate t,
+                                               const void* data) {
+  WriteData keep;
+  std::vector<VkWriteDescriptorSet> writes;
+  if (!writes_of(t, set, data, writes, keep)) return;
   VkArgs_vkUpdateDescriptorSets a{device, static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr};
   run_generated(VkOp::vkUpdateDescriptorSets, a);
+}
+
+VKAPI_ATTR void VKAPI_CALL push_with_template(VkCommandBuffer cb, VkDescriptorUpdateTemplate t,
+                                             VkPipelineLayout layout, uint32_t set, const void* data) {
+  WriteData keep;
+  std::vector<VkWriteDescriptorSet> writes;
+  VkPipelineBindPoint bind_point{};
+  if (!writes_of(t, VK_NULL_HANDLE, data, writes, keep, &bind_point)) return;
+  VkArgs_vkCmdPushDescriptorSetKHR a{cb, bind_point, layout, set, static_cast<uint32_t>(writes.size()), writes.data()};
+  run_generated(VkOp::vkCmdPushDescriptorSetKHR, a);
 }
 
 }  // namespace
@@ -127,6 +153,7 @@ PFN_vkVoidFunction descriptor_templates_entry(const char* name) {
       {"vkDestroyDescriptorUpdateTemplateKHR", entry_fn(destroy_template)},
       {"vkUpdateDescriptorSetWithTemplate", entry_fn(update_with_template)},
       {"vkUpdateDescriptorSetWithTemplateKHR", entry_fn(update_with_template)},
+      {"vkCmdPushDescriptorSetWithTemplateKHR", entry_fn(push_with_template)},
   };
   return find_entry(kEntries, name);
 }

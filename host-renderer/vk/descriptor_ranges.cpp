@@ -97,32 +97,33 @@ bool same_layout(const SetLayoutShape& x, const SetLayoutShape& y) {
 
 }  // namespace
 
-wire::Status ResourceShapes::check_write(const VkWriteDescriptorSet& w, uint32_t n) const {
-  auto set = sets_.find(raw_handle(w.dstSet));
+// One write into `set` (a set of the guest's, or the one a push makes of
+// its layout): the same checks for vkUpdateDescriptorSets and
+// vkCmdPushDescriptorSetKHR.
+wire::Status ResourceShapes::check_write(const char* command, const SetShape& set, const VkWriteDescriptorSet& w,
+                                         uint32_t n) const {
   const uint32_t type = static_cast<uint32_t>(as_number(w.descriptorType));
-  if (set == sets_.end() || !walk(set->second, w.dstBinding, w.dstArrayElement, w.descriptorCount,
-                                  [](size_t, uint32_t, uint32_t, uint32_t) {}))
-    return refused("vkUpdateDescriptorSets", "past its set's bindings or their array elements: write " +
-                                                 std::to_string(n));
-  if (binding_type(set->second, w.dstBinding) != type)
-    return refused("vkUpdateDescriptorSets", "of a type its binding does not have: write " + std::to_string(n));
+  if (!walk(set, w.dstBinding, w.dstArrayElement, w.descriptorCount, [](size_t, uint32_t, uint32_t, uint32_t) {}))
+    return refused(command, "past its set's bindings or their array elements: write " + std::to_string(n));
+  if (binding_type(set, w.dstBinding) != type)
+    return refused(command, "of a type its binding does not have: write " + std::to_string(n));
   if ((is_image(type) && !w.pImageInfo) || (is_buffer(type) && !w.pBufferInfo) ||
       (is_texel_buffer(type) && !w.pTexelBufferView))
-    return refused("vkUpdateDescriptorSets", "without the descriptors of its type: write " + std::to_string(n));
+    return refused(command, "without the descriptors of its type: write " + std::to_string(n));
   if (type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
     auto* block = reinterpret_cast<const VkWriteDescriptorSetInlineUniformBlock*>(
         find_in_chain(w.pNext, VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET_INLINE_UNIFORM_BLOCK));
     if (!block || block->dataSize != w.descriptorCount || w.dstArrayElement % 4 || w.descriptorCount % 4)
-      return refused("vkUpdateDescriptorSets", "of inline uniform bytes it does not carry: write " + std::to_string(n));
+      return refused(command, "of inline uniform bytes it does not carry: write " + std::to_string(n));
   }
-  if (is_image(type) || is_texel_buffer(type)) return check_views_named(set->second, w, type, n);
+  if (is_image(type) || is_texel_buffer(type)) return check_views_named(command, set, w, type, n);
   if (!is_buffer(type)) return {};
   for (uint32_t k = 0; k < w.descriptorCount; ++k) {
     const VkDescriptorBufferInfo& info = w.pBufferInfo[k];
     auto b = buffers_.find(raw_handle(info.buffer));
     const uint64_t size = b == buffers_.end() || !b->second.memory ? 0 : b->second.size;
     if (info.offset >= size || (info.range != VK_WHOLE_SIZE && (!info.range || !fits(info.offset, info.range, size))))
-      return refused("vkUpdateDescriptorSets", "of a buffer range past its buffer's end: write " + std::to_string(n));
+      return refused(command, "of a buffer range past its buffer's end: write " + std::to_string(n));
   }
   return {};
 }
@@ -130,8 +131,8 @@ wire::Status ResourceShapes::check_write(const VkWriteDescriptorSet& w, uint32_t
 // Image and texel buffer descriptors name a view (and a sampler, unless
 // the binding's are immutable): the driver follows a null one when the
 // pipeline reads it.
-wire::Status ResourceShapes::check_views_named(const SetShape& set, const VkWriteDescriptorSet& w, uint32_t type,
-                                               uint32_t n) const {
+wire::Status ResourceShapes::check_views_named(const char* command, const SetShape& set, const VkWriteDescriptorSet& w,
+                                               uint32_t type, uint32_t n) const {
   const bool needs_view = type != VK_DESCRIPTOR_TYPE_SAMPLER;
   bool needs_sampler = type == VK_DESCRIPTOR_TYPE_SAMPLER || type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
   for (const BindingShape& b : set.layout->bindings)
@@ -139,8 +140,7 @@ wire::Status ResourceShapes::check_views_named(const SetShape& set, const VkWrit
   for (uint32_t k = 0; k < w.descriptorCount; ++k) {
     const bool null_view = is_texel_buffer(type) ? !w.pTexelBufferView[k] : needs_view && !w.pImageInfo[k].imageView;
     const bool null_sampler = is_image(type) && needs_sampler && !w.pImageInfo[k].sampler;
-    if (null_view || null_sampler)
-      return refused("vkUpdateDescriptorSets", "of a null view or sampler: write " + std::to_string(n));
+    if (null_view || null_sampler) return refused(command, "of a null view or sampler: write " + std::to_string(n));
   }
   return {};
 }
@@ -160,7 +160,14 @@ wire::Status ResourceShapes::check_copy(const VkCopyDescriptorSet& c, uint32_t n
 
 wire::Status ResourceShapes::check_descriptor_updates(uint32_t, const void* args) const {
   const auto& a = *static_cast<const VkArgs_vkUpdateDescriptorSets*>(args);
-  for (uint32_t i = 0; i < a.descriptorWriteCount; ++i) WIRE_TRY(check_write(a.pDescriptorWrites[i], i));
+  for (uint32_t i = 0; i < a.descriptorWriteCount; ++i) {
+    const VkWriteDescriptorSet& w = a.pDescriptorWrites[i];
+    auto set = sets_.find(raw_handle(w.dstSet));
+    if (set == sets_.end())
+      return refused("vkUpdateDescriptorSets", "past its set's bindings or their array elements: write " +
+                                                   std::to_string(i));
+    WIRE_TRY(check_write("vkUpdateDescriptorSets", set->second, w, i));
+  }
   for (uint32_t i = 0; i < a.descriptorCopyCount; ++i) WIRE_TRY(check_copy(a.pDescriptorCopies[i], i));
   return {};
 }
@@ -192,6 +199,51 @@ wire::Status ResourceShapes::check_descriptor_binds(uint32_t, const void* args) 
   }
   if (offsets_used != a.dynamicOffsetCount)
     return refused("vkCmdBindDescriptorSets", "with more dynamic offsets than its sets' dynamic descriptors");
+  return {};
+}
+
+// VK_KHR_push_descriptor (Vulkan 1.3, 14.2.10 "Push Descriptor Updates"):
+// the set number is one of the pipeline layout's, made with the push flag,
+// of no dynamic buffers or inline blocks and at most maxPushDescriptors
+// descriptors (lavapipe writes pushed descriptors into per-stage arrays of
+// its own, sized by that limit); each write is then checked as
+// vkUpdateDescriptorSets's are, against a set of that layout (dstSet is
+// ignored).
+wire::Status ResourceShapes::check_pushed_descriptors(uint32_t, const void* args) const {
+  const auto& a = *static_cast<const VkArgs_vkCmdPushDescriptorSetKHR*>(args);
+  constexpr const char* kCommand = "vkCmdPushDescriptorSetKHR";
+  if (as_number(a.pipelineBindPoint) > VK_PIPELINE_BIND_POINT_COMPUTE)
+    return refused(kCommand, "at a bind point not carried");
+  auto layout = pipeline_layouts_.find(raw_handle(a.layout));
+  if (layout == pipeline_layouts_.end() || a.set >= layout->second.sets.size())
+    return refused(kCommand, "of a set number its pipeline layout does not have");
+  const std::shared_ptr<const SetLayoutShape>& pushed = layout->second.sets[a.set];
+  if (!pushed->push) return refused(kCommand, "of a set whose layout was not made for pushing");
+  uint64_t descriptors = 0;
+  for (const BindingShape& b : pushed->bindings) {
+    if (is_dynamic(b.type) || b.type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK)
+      return refused(kCommand, "of a layout with dynamic buffers or inline uniform blocks");
+    descriptors += b.count;
+  }
+  auto most = push_limits_.find(layout->second.device);
+  if (most == push_limits_.end() || descriptors > most->second)
+    return refused(kCommand, "of a layout of more descriptors than maxPushDescriptors");
+  const SetShape set{layout->second.device, 0, pushed, 0, {}};
+  for (uint32_t i = 0; i < a.descriptorWriteCount; ++i) WIRE_TRY(check_write(kCommand, set, a.pDescriptorWrites[i], i));
+  return {};
+}
+
+// A template for pushed descriptors names a set of its pipeline layout
+// made for pushing (drivers keep the layout and set with the template).
+// The guest sends pushes with a template as vkCmdPushDescriptorSetKHR.
+wire::Status ResourceShapes::check_update_template(uint32_t, const void* args) const {
+  const VkDescriptorUpdateTemplateCreateInfo& info =
+      *static_cast<const VkArgs_vkCreateDescriptorUpdateTemplate*>(args)->pCreateInfo;
+  if (as_number(info.templateType) != VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR) return {};
+  auto layout = pipeline_layouts_.find(raw_handle(info.pipelineLayout));
+  if (as_number(info.pipelineBindPoint) > VK_PIPELINE_BIND_POINT_COMPUTE || layout == pipeline_layouts_.end() ||
+      info.set >= layout->second.sets.size() || !layout->second.sets[info.set]->push)
+    return refused("vkCreateDescriptorUpdateTemplate", "for pushing into a set its pipeline layout does not push");
   return {};
 }
 

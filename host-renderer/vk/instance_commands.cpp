@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "vk/chain.h"
+#include "vk/dynamic_state3.h"
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
 
@@ -27,6 +28,13 @@ bool guest_only(std::string_view name) {
   return name == "VK_KHR_surface" || name == "VK_KHR_xcb_surface" || name == "VK_KHR_xlib_surface" ||
          name == "VK_EXT_headless_surface" || name == "VK_KHR_swapchain" ||
          name == "VK_KHR_get_surface_capabilities2" || name == "VK_KHR_surface_protected_capabilities";
+}
+
+// Links `item` at the head of `head`'s pNext chain.
+template <typename Head, typename Item>
+void chain_in(Head& head, Item& item) {
+  item.pNext = head.pNext;
+  head.pNext = &item;
 }
 
 // The driver's extensions that are carried (a guest asks by name, and may
@@ -164,24 +172,36 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   *a.pDevice = device;
   devices_.push_back(device);
   device_gpus_[device] = a.physicalDevice;
-  // Transform feedback's limits only where the guest enabled it: its
-  // commands are refused on another device.
+  // Extensions' limits only where the guest enabled them: their commands
+  // are refused on another device.
+  auto enabled = [&names](std::string_view extension) {
+    return std::any_of(names.begin(), names.end(), [&](const char* name) { return extension == name; });
+  };
   VkPhysicalDeviceTransformFeedbackPropertiesEXT feedback{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_PROPERTIES_EXT};
+  VkPhysicalDeviceMultiDrawPropertiesEXT multi_draw{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT};
+  VkPhysicalDevicePushDescriptorPropertiesKHR push{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
   VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-  const bool feeds_back = std::any_of(names.begin(), names.end(), [](const char* name) {
-    return std::string_view(name) == VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME;
-  });
-  if (feeds_back) props2.pNext = &feedback;
+  const bool feeds_back = enabled(VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME);
+  const bool draws_many = enabled(VK_EXT_MULTI_DRAW_EXTENSION_NAME);
+  const bool pushes = enabled(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  if (feeds_back) chain_in(props2, feedback);
+  if (draws_many) chain_in(props2, multi_draw);
+  if (pushes) chain_in(props2, push);
   dispatch_.vkGetPhysicalDeviceProperties2(a.physicalDevice, &props2);
   const VkPhysicalDeviceProperties& props = props2.properties;
   device_extensions_[raw_handle(device)] = {names.begin(), names.end()};
-  device_limits_[device] = {.push_constant_bytes = props.limits.maxPushConstantsSize,
-                            .vertex_bindings = props.limits.maxVertexInputBindings,
-                            .viewports = props.limits.maxViewports,
-                            .feedback_buffers = feeds_back ? std::min(feedback.maxTransformFeedbackBuffers, 32u) : 0,
-                            .feedback_streams = feeds_back ? feedback.maxTransformFeedbackStreams : 0,
-                            .feedback_stride = feeds_back ? feedback.maxTransformFeedbackBufferDataStride : 0};
+  device_limits_[device] = {
+      .push_constant_bytes = props.limits.maxPushConstantsSize,
+      .vertex_bindings = props.limits.maxVertexInputBindings,
+      .viewports = props.limits.maxViewports,
+      .feedback_buffers = feeds_back ? std::min(feedback.maxTransformFeedbackBuffers, 32u) : 0,
+      .feedback_streams = feeds_back ? feedback.maxTransformFeedbackStreams : 0,
+      .feedback_stride = feeds_back ? feedback.maxTransformFeedbackBufferDataStride : 0,
+      .color_attachments = props.limits.maxColorAttachments,
+      .multi_draws = draws_many ? multi_draw.maxMultiDrawCount : 0,
+      .dynamic_state3 = enabled(VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME) ? dynamic_state3_features(info.pNext) : 0};
+  resources_.set_push_descriptor_limit(raw_handle(device), pushes ? push.maxPushDescriptors : 0);
   auto& queues = device_queues_[device];
   for (uint32_t i = 0; i < info.queueCreateInfoCount; ++i)
     queues.emplace_back(info.pQueueCreateInfos[i].queueFamilyIndex, info.pQueueCreateInfos[i].queueCount);

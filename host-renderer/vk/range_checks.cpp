@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "vk/dynamic_state3.h"
 #include "vk/handle_table.h"
 #include "vk/refusal.h"
 #include "vk/resource_shapes.h"
@@ -57,8 +58,15 @@ ResourceShapes::Check ResourceShapes::check_of(uint32_t opcode) {
       return &ResourceShapes::check_descriptor_updates;
     case VkOp::vkCmdBindDescriptorSets:
       return &ResourceShapes::check_descriptor_binds;
+    case VkOp::vkCmdPushDescriptorSetKHR:
+      return &ResourceShapes::check_pushed_descriptors;
+    case VkOp::vkCreateDescriptorUpdateTemplate:
+      return &ResourceShapes::check_update_template;
     case VkOp::vkCmdPushConstants:
       return &ResourceShapes::check_push_constants;
+    case VkOp::vkCmdDrawMultiEXT:
+    case VkOp::vkCmdDrawMultiIndexedEXT:
+      return &ResourceShapes::check_multi_draw_records;
     case VkOp::vkBindBufferMemory:
     case VkOp::vkBindBufferMemory2:
     case VkOp::vkBindImageMemory:
@@ -88,6 +96,7 @@ ResourceShapes::Check ResourceShapes::check_of(uint32_t opcode) {
     case VkOp::vkCmdSetLineStippleEXT:
       return &ResourceShapes::check_dynamic_state;
     default:
+      if (is_dynamic_state3(opcode)) return &ResourceShapes::check_dynamic_state3_values;
       return nullptr;
   }
 }

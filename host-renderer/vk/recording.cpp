@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "vk/chain.h"
+#include "vk/dynamic_state3.h"
 #include "vk/refusal.h"
 #include "vk/submitted.h"
 #include "vk/vk_handler.h"
@@ -148,10 +149,15 @@ wire::Status VkHandler::check_command(const CommandDesc& cmd, uint32_t opcode, c
     case VkOp::vkCmdDrawIndirectByteCountEXT:
       WIRE_TRY(check_transform_feedback(r, opcode, args));
       break;
+    case VkOp::vkCmdDrawMultiEXT:
+    case VkOp::vkCmdDrawMultiIndexedEXT:
+      WIRE_TRY(check_multi_draw(r, opcode, args));
+      break;
     case VkOp::vkCmdBeginRenderPass:
     case VkOp::vkCmdBeginRenderPass2:
       return check_render_pass_begin(*render_pass_begin(opcode, args));
     default:
+      if (is_dynamic_state3(opcode)) return check_dynamic_state3(r, opcode, args);
       break;
   }
   if (cmd.recorded.runs == Pipeline::kGraphics && !r.graphics_bound)

@@ -170,6 +170,7 @@ void ResourceShapes::note_set_layout(const void* args) {
       find_in_chain(info.pNext, VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO));
   auto layout = std::make_shared<SetLayoutShape>();
   layout->device = raw_handle(a.device);
+  layout->push = (info.flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR) != 0;
   for (uint32_t i = 0; i < info.bindingCount; ++i) {
     const VkDescriptorSetLayoutBinding& b = info.pBindings[i];
     const bool variable = flags && i < flags->bindingCount &&
@@ -204,6 +205,7 @@ void ResourceShapes::forget_device(uint64_t device) {
   last_layout_ = nullptr;
   forget_of_device(query_pools_, device);
   forget_of_device(semaphores_, device);
+  push_limits_.erase(device);
   std::erase_if(set_layouts_, [device](const auto& entry) { return entry.second->device == device; });
 }
 

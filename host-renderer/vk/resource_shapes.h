@@ -62,6 +62,7 @@ struct BindingShape {
 struct SetLayoutShape {
   uint64_t device;
   std::vector<BindingShape> bindings;  // by binding number
+  bool push = false;  // made for vkCmdPushDescriptorSetKHR, never allocated
 };
 
 // A dynamic buffer descriptor's room past its offset and its range, for
@@ -112,6 +113,9 @@ class ResourceShapes {
   uint64_t buffer_size(uint64_t buffer) const;
   // The device's timeline semaphores, for its end (bounded_waits.cpp).
   std::vector<uint64_t> timelines_of(uint64_t device) const;
+  // The most descriptors a pushed set may have on `device`
+  // (maxPushDescriptors; 0 without VK_KHR_push_descriptor).
+  void set_push_descriptor_limit(uint64_t device, uint32_t most) { push_limits_[device] = most; }
 
  private:
   using Check = wire::Status (ResourceShapes::*)(uint32_t opcode, const void* args) const;
@@ -130,6 +134,10 @@ class ResourceShapes {
   wire::Status check_queries(uint32_t opcode, const void* args) const;
   wire::Status check_query_copy(const void* args) const;
   wire::Status check_dynamic_state(uint32_t opcode, const void* args) const;
+  // multi_draw.cpp
+  wire::Status check_multi_draw_records(uint32_t opcode, const void* args) const;
+  // dynamic_state3.cpp
+  wire::Status check_dynamic_state3_values(uint32_t opcode, const void* args) const;
   wire::Result<const BufferShape*> buffer(uint64_t handle, const char* command) const;
   // image_ranges.cpp
   wire::Status check_image_command(uint32_t opcode, const void* args) const;
@@ -148,10 +156,13 @@ class ResourceShapes {
                           uint32_t count) const;
   // descriptor_ranges.cpp
   wire::Status check_descriptor_updates(uint32_t opcode, const void* args) const;
-  wire::Status check_write(const VkWriteDescriptorSet& write, uint32_t n) const;
+  wire::Status check_write(const char* command, const SetShape& set, const VkWriteDescriptorSet& write,
+                           uint32_t n) const;
   wire::Status check_copy(const VkCopyDescriptorSet& copy, uint32_t n) const;
-  wire::Status check_views_named(const SetShape& set, const VkWriteDescriptorSet& write, uint32_t type,
-                                 uint32_t n) const;
+  wire::Status check_views_named(const char* command, const SetShape& set, const VkWriteDescriptorSet& write,
+                                 uint32_t type, uint32_t n) const;
+  wire::Status check_pushed_descriptors(uint32_t opcode, const void* args) const;
+  wire::Status check_update_template(uint32_t opcode, const void* args) const;
   wire::Status check_descriptor_binds(uint32_t opcode, const void* args) const;
   wire::Status check_push_constants(uint32_t opcode, const void* args) const;
   const PipelineLayoutShape* pipeline_layout(uint64_t handle) const;
@@ -183,6 +194,7 @@ class ResourceShapes {
   mutable const PipelineLayoutShape* last_layout_ = nullptr;
   std::unordered_map<uint64_t, QueryPoolShape> query_pools_;
   std::unordered_map<uint64_t, SemaphoreShape> semaphores_;
+  std::unordered_map<uint64_t, uint32_t> push_limits_;  // by device
 };
 
 }  // namespace host::vk

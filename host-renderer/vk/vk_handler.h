@@ -128,6 +128,9 @@ class VkHandler final : public ApiHandler {
       uint32_t feedback_buffers = 0;      // maxTransformFeedbackBuffers
       uint32_t feedback_streams = 0;      // maxTransformFeedbackStreams
       uint32_t feedback_stride = 0;       // maxTransformFeedbackBufferDataStride
+      uint32_t color_attachments = 0;     // maxColorAttachments
+      uint32_t multi_draws = 0;           // maxMultiDrawCount, 0 without VK_EXT_multi_draw
+      uint32_t dynamic_state3 = 0;        // VK_EXT_extended_dynamic_state3's features enabled (dynamic_state3.h)
     };
     Limits limits;
     Stage stage = Stage::kInitial;
@@ -169,6 +172,10 @@ class VkHandler final : public ApiHandler {
   // and indexed queries against the device's limits and the recording.
   static wire::Status check_transform_feedback(const Recording& r, uint32_t opcode, const void* args);
   static void note_transform_feedback(Recording& r, uint32_t opcode, const void* args);
+  // multi_draw.cpp: the draws' count and indexed draws' indices.
+  static wire::Status check_multi_draw(const Recording& r, uint32_t opcode, const void* args);
+  // dynamic_state3.cpp: features enabled, attachments within the device's limits.
+  static wire::Status check_dynamic_state3(const Recording& r, uint32_t opcode, const void* args);
   void note_recording(uint32_t opcode, const wire::vk::CommandDesc& cmd, const void* args);
   void note_recorded(Recording& r, uint32_t opcode, const void* args);
   void note_submitted(uint32_t opcode, const void* args);

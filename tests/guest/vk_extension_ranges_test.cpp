@@ -2,7 +2,11 @@
 // they name or allow: the host refuses each before the driver sees it, and
 // only the program's Vulkan is lost. Each class has a control in the rules
 // that the device survives.
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <utility>
+#include <vector>
 
 #include "feedback_vert.h"
 #include "vk_objects.h"
@@ -388,6 +392,323 @@ TEST(VulkanExtensionRanges, DivisorOfAnInstanceBindingRuns) {
 TEST(VulkanExtensionRanges, DivisorOfABindingThePipelineLacks) {
   expect_refused_with(kDivisor, [](VkInstance, VkPhysicalDevice, VkDevice device) {
     pipeline_with_divisor_of(device, 1000000);
+  });
+}
+
+// VK_EXT_multi_draw: at most maxMultiDrawCount records, a stride that
+// holds one, each indexed draw's indices inside the bound index buffer.
+
+const std::vector<const char*> kMultiDraw = {VK_EXT_MULTI_DRAW_EXTENSION_NAME, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME};
+
+uint32_t most_multi_draws(VkPhysicalDevice gpu) {
+  VkPhysicalDeviceMultiDrawPropertiesEXT limits{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  props.pNext = &limits;
+  vkGetPhysicalDeviceProperties2(gpu, &props);
+  return limits.maxMultiDrawCount;
+}
+
+// Indexed draws of `draws` (firstIndex, indexCount), records `stride`
+// bytes apart, from an index buffer of kSmall bytes of 16-bit indices.
+void draw_indexed_many(VkDevice device, const std::vector<std::pair<uint32_t, uint32_t>>& draws, uint32_t stride) {
+  std::vector<std::byte> records(draws.size() * std::max<uint32_t>(stride, sizeof(VkMultiDrawIndexedInfoEXT)));
+  for (size_t i = 0; i < draws.size(); ++i) {
+    const VkMultiDrawIndexedInfoEXT draw{draws[i].first, draws[i].second, 0};
+    std::memcpy(records.data() + i * stride, &draw, sizeof draw);
+  }
+  VkCommandBuffer cb = rendering_buffer(device);
+  vkCmdBindIndexBuffer(cb, buffer_for(device, kSmall, VK_BUFFER_USAGE_INDEX_BUFFER_BIT), 0, VK_INDEX_TYPE_UINT16);
+  const int32_t vertex_offset = 0;
+  device_command<PFN_vkCmdDrawMultiIndexedEXT>(device, "vkCmdDrawMultiIndexedEXT")(
+      cb, static_cast<uint32_t>(draws.size()), reinterpret_cast<const VkMultiDrawIndexedInfoEXT*>(records.data()), 1,
+      0, stride, &vertex_offset);
+  end_rendering_and_submit(device, cb);
+}
+
+void draw_many(VkDevice device, uint32_t count, uint32_t stride) {
+  std::vector<std::byte> records(size_t{count} * std::max<uint32_t>(stride, sizeof(VkMultiDrawInfoEXT)));
+  for (uint32_t i = 0; i < count; ++i) {
+    const VkMultiDrawInfoEXT draw{i, 3};
+    std::memcpy(records.data() + size_t{i} * stride, &draw, sizeof draw);
+  }
+  VkCommandBuffer cb = rendering_buffer(device);
+  device_command<PFN_vkCmdDrawMultiEXT>(device, "vkCmdDrawMultiEXT")(
+      cb, count, reinterpret_cast<const VkMultiDrawInfoEXT*>(records.data()), 1, 0, stride);
+  end_rendering_and_submit(device, cb);
+}
+
+TEST(VulkanExtensionRanges, MultiDrawsInsideTheirIndexBufferRun) {
+  expect_accepted_with(kMultiDraw, [](VkInstance, VkPhysicalDevice gpu, VkDevice device) {
+    const uint32_t last = kSmall / 2;
+    draw_indexed_many(device, {{0, 3}, {last - 8, 8}}, 16);
+    draw_many(device, most_multi_draws(gpu), 12);
+  });
+}
+
+TEST(VulkanExtensionRanges, MultiDrawIndicesPastTheIndexBuffer) {
+  expect_refused_with(kMultiDraw, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    draw_indexed_many(device, {{0, 3}, {kSmall / 2 - 4, 8}}, 12);
+  });
+}
+
+TEST(VulkanExtensionRanges, MultiDrawOfAStrideShorterThanARecord) {
+  expect_refused_with(kMultiDraw, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    draw_indexed_many(device, {{0, 3}, {0, 3}}, 8);
+  });
+}
+
+TEST(VulkanExtensionRanges, MultiDrawOfAStrideNotOfWholeWords) {
+  expect_refused_with(kMultiDraw, [](VkInstance, VkPhysicalDevice, VkDevice device) { draw_many(device, 2, 10); });
+}
+
+TEST(VulkanExtensionRanges, MultiDrawOfMoreDrawsThanTheDevicesLimit) {
+  expect_refused_with(kMultiDraw, [](VkInstance, VkPhysicalDevice gpu, VkDevice device) {
+    draw_many(device, most_multi_draws(gpu) + 1, 8);
+  });
+}
+
+// VK_KHR_push_descriptor: a set of the pipeline layout made for pushing,
+// each write checked as vkUpdateDescriptorSets's are.
+
+const std::vector<const char*> kPush = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+
+// add_one.comp's set layout (a uniform buffer at binding 0, a storage
+// buffer at 1), made for pushing where `pushed`.
+VkPipelineLayout add_one_layout(VkDevice device, bool pushed = true) {
+  VkDescriptorSetLayoutBinding bindings[2] = {
+      {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+      {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+  VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  info.flags = pushed ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0;
+  info.bindingCount = 2;
+  info.pBindings = bindings;
+  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+  vkCreateDescriptorSetLayout(device, &info, nullptr, &set_layout);
+  return layout_of(device, set_layout);
+}
+
+// What one push names: the set number, the first write's array element
+// and the uniform range.
+struct Push {
+  uint32_t set = 0;
+  uint32_t element = 0;
+  VkDeviceSize uniform_offset = 0;
+  VkDeviceSize uniform_range = 256;
+  bool pushed_layout = true;
+};
+
+// Pushes add_one.comp's two buffers and dispatches it.
+void push_and_dispatch(VkDevice device, const Push& p) {
+  VkBuffer buffer = buffer_for(device, kSmall, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  VkPipelineLayout layout = add_one_layout(device, p.pushed_layout);
+  VkDescriptorBufferInfo uniform{buffer, p.uniform_offset, p.uniform_range};
+  VkDescriptorBufferInfo storage{buffer, 256, VK_WHOLE_SIZE};
+  VkWriteDescriptorSet writes[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}, {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
+  writes[0].dstArrayElement = p.element;
+  writes[0].descriptorCount = 1;
+  writes[0].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+  writes[0].pBufferInfo = &uniform;
+  writes[1].dstBinding = 1;
+  writes[1].descriptorCount = 1;
+  writes[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  writes[1].pBufferInfo = &storage;
+  VkCommandBuffer cb = recording_buffer(device);
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, add_one_pipeline(device, layout));
+  device_command<PFN_vkCmdPushDescriptorSetKHR>(device, "vkCmdPushDescriptorSetKHR")(
+      cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, p.set, 2, writes);
+  vkCmdDispatch(cb, 1, 1, 1);
+  end_and_submit(device, cb);
+}
+
+TEST(VulkanExtensionRanges, PushedDescriptorsRun) {
+  expect_accepted_with(kPush, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    push_and_dispatch(device, {.uniform_offset = kSmall - 256});
+  });
+}
+
+TEST(VulkanExtensionRanges, PushIntoASetThePipelineLayoutLacks) {
+  expect_refused_with(kPush, [](VkInstance, VkPhysicalDevice, VkDevice device) { push_and_dispatch(device, {.set = 1}); });
+}
+
+TEST(VulkanExtensionRanges, PushIntoASetLayoutNotMadeForPushing) {
+  expect_refused_with(kPush, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    push_and_dispatch(device, {.pushed_layout = false});
+  });
+}
+
+TEST(VulkanExtensionRanges, PushOfAnArrayElementOfTwoToThe28th) {
+  expect_refused_with(kPush, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    push_and_dispatch(device, {.element = 1u << 28});
+  });
+}
+
+TEST(VulkanExtensionRanges, PushOfABufferRangePastItsEnd) {
+  expect_refused_with(kPush, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    push_and_dispatch(device, {.uniform_offset = kSmall - 128});
+  });
+}
+
+// A template for pushing add_one.comp's two buffers into `set`.
+VkDescriptorUpdateTemplate push_template(VkDevice device, VkPipelineLayout layout, uint32_t set) {
+  VkDescriptorUpdateTemplateEntry entries[2] = {
+      {0, 0, 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0, sizeof(VkDescriptorBufferInfo)},
+      {1, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, sizeof(VkDescriptorBufferInfo), sizeof(VkDescriptorBufferInfo)}};
+  VkDescriptorUpdateTemplateCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO};
+  info.descriptorUpdateEntryCount = 2;
+  info.pDescriptorUpdateEntries = entries;
+  info.templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR;
+  info.pipelineBindPoint = VK_PIPELINE_BIND_POINT_COMPUTE;
+  info.pipelineLayout = layout;
+  info.set = set;
+  VkDescriptorUpdateTemplate t = VK_NULL_HANDLE;
+  vkCreateDescriptorUpdateTemplate(device, &info, nullptr, &t);
+  return t;
+}
+
+void push_with_template(VkDevice device, VkDeviceSize uniform_offset) {
+  VkBuffer buffer = buffer_for(device, kSmall, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  VkPipelineLayout layout = add_one_layout(device);
+  const VkDescriptorBufferInfo data[2] = {{buffer, uniform_offset, 256}, {buffer, 256, VK_WHOLE_SIZE}};
+  VkCommandBuffer cb = recording_buffer(device);
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, add_one_pipeline(device, layout));
+  device_command<PFN_vkCmdPushDescriptorSetWithTemplateKHR>(device, "vkCmdPushDescriptorSetWithTemplateKHR")(
+      cb, push_template(device, layout, 0), layout, 0, data);
+  vkCmdDispatch(cb, 1, 1, 1);
+  end_and_submit(device, cb);
+}
+
+TEST(VulkanExtensionRanges, PushWithATemplateRuns) {
+  expect_accepted_with(kPush, [](VkInstance, VkPhysicalDevice, VkDevice device) { push_with_template(device, 0); });
+}
+
+TEST(VulkanExtensionRanges, PushWithATemplateOfABufferRangePastItsEnd) {
+  expect_refused_with(kPush, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    push_with_template(device, kSmall - 128);
+  });
+}
+
+TEST(VulkanExtensionRanges, PushTemplateOfASetThePipelineLayoutLacks) {
+  expect_refused_with(kPush, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    push_template(device, add_one_layout(device), 3);
+  });
+}
+
+// VK_EXT_extended_dynamic_state3: each command only with its feature
+// enabled, attachments within maxColorAttachments, one sample count,
+// polygon modes and blend operations drivers convert.
+
+const std::vector<const char*> kDynamicState3 = {VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME};
+
+// A second device of the program's, with every extended dynamic state 3
+// feature the device has enabled.
+VkDevice dynamic_state3_device(VkPhysicalDevice gpu) {
+  VkPhysicalDeviceExtendedDynamicState3FeaturesEXT features{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
+  VkPhysicalDeviceFeatures2 all{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  all.pNext = &features;
+  vkGetPhysicalDeviceFeatures2(gpu, &all);
+  float priority = 1;
+  VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue.queueCount = 1;
+  queue.pQueuePriorities = &priority;
+  VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  info.pNext = &features;
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queue;
+  info.enabledExtensionCount = static_cast<uint32_t>(kDynamicState3.size());
+  info.ppEnabledExtensionNames = kDynamicState3.data();
+  VkDevice device = VK_NULL_HANDLE;
+  if (vkCreateDevice(gpu, &info, nullptr, &device) != VK_SUCCESS) std::exit(8);
+  return device;
+}
+
+template <typename Fn>
+Fn state3(VkDevice device, const char* name) {
+  return device_command<Fn>(device, name);
+}
+
+uint32_t color_attachments(VkPhysicalDevice gpu) {
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(gpu, &props);
+  return props.limits.maxColorAttachments;
+}
+
+// What one recording sets: color attachments [first, first + count), the
+// sample count of the mask and of rasterization, the polygon mode.
+struct State3 {
+  uint32_t first = 0;
+  uint32_t count = 1;
+  uint32_t mask_samples = VK_SAMPLE_COUNT_4_BIT;
+  uint32_t samples = VK_SAMPLE_COUNT_4_BIT;
+  uint32_t polygon_mode = VK_POLYGON_MODE_LINE;
+  uint32_t blend_op = VK_BLEND_OP_MAX;
+};
+
+void set_state3(VkDevice device, const State3& s) {
+  const std::vector<VkBool32> enables(s.count, VK_TRUE);
+  const std::vector<VkColorComponentFlags> masks(s.count, VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_A_BIT);
+  const VkColorBlendEquationEXT equation{VK_BLEND_FACTOR_SRC_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+                                         static_cast<VkBlendOp>(s.blend_op), VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO,
+                                         VK_BLEND_OP_ADD};
+  const std::vector<VkColorBlendEquationEXT> equations(s.count, equation);
+  const VkSampleMask sample_mask[2] = {0xf, 0};
+  VkCommandBuffer cb = recording_buffer(device);
+  state3<PFN_vkCmdSetColorBlendEnableEXT>(device, "vkCmdSetColorBlendEnableEXT")(cb, s.first, s.count, enables.data());
+  state3<PFN_vkCmdSetColorWriteMaskEXT>(device, "vkCmdSetColorWriteMaskEXT")(cb, s.first, s.count, masks.data());
+  state3<PFN_vkCmdSetColorBlendEquationEXT>(device, "vkCmdSetColorBlendEquationEXT")(cb, s.first, s.count,
+                                                                                     equations.data());
+  state3<PFN_vkCmdSetSampleMaskEXT>(device, "vkCmdSetSampleMaskEXT")(
+      cb, static_cast<VkSampleCountFlagBits>(s.mask_samples), sample_mask);
+  state3<PFN_vkCmdSetRasterizationSamplesEXT>(device, "vkCmdSetRasterizationSamplesEXT")(
+      cb, static_cast<VkSampleCountFlagBits>(s.samples));
+  state3<PFN_vkCmdSetPolygonModeEXT>(device, "vkCmdSetPolygonModeEXT")(cb, static_cast<VkPolygonMode>(s.polygon_mode));
+  state3<PFN_vkCmdSetDepthClampEnableEXT>(device, "vkCmdSetDepthClampEnableEXT")(cb, VK_TRUE);
+  state3<PFN_vkCmdSetLineRasterizationModeEXT>(device, "vkCmdSetLineRasterizationModeEXT")(
+      cb, VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT);
+  end_and_submit(device, cb);  // the program's first device waits: a refusal loses its Vulkan
+}
+
+TEST(VulkanExtensionRanges, DynamicState3OfEnabledFeaturesRuns) {
+  expect_accepted_with(kDynamicState3, [](VkInstance, VkPhysicalDevice gpu, VkDevice) {
+    set_state3(dynamic_state3_device(gpu), {.count = color_attachments(gpu)});
+  });
+}
+
+TEST(VulkanExtensionRanges, DynamicState3WithoutItsFeatureEnabled) {
+  expect_refused_with(kDynamicState3, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkCommandBuffer cb = recording_buffer(device);
+    state3<PFN_vkCmdSetPolygonModeEXT>(device, "vkCmdSetPolygonModeEXT")(cb, VK_POLYGON_MODE_LINE);
+    end_and_submit(device, cb);
+  });
+}
+
+TEST(VulkanExtensionRanges, ColorAttachmentsPastTheDevicesLimit) {
+  expect_refused_with(kDynamicState3, [](VkInstance, VkPhysicalDevice gpu, VkDevice) {
+    set_state3(dynamic_state3_device(gpu), {.first = color_attachments(gpu) - 1, .count = 2});
+  });
+}
+
+TEST(VulkanExtensionRanges, SampleMaskOfAValueNotOneSampleCount) {
+  expect_refused_with(kDynamicState3, [](VkInstance, VkPhysicalDevice gpu, VkDevice) {
+    set_state3(dynamic_state3_device(gpu), {.mask_samples = 3});
+  });
+}
+
+TEST(VulkanExtensionRanges, RasterizationSamplesPastTheSpecsMost) {
+  expect_refused_with(kDynamicState3, [](VkInstance, VkPhysicalDevice gpu, VkDevice) {
+    set_state3(dynamic_state3_device(gpu), {.samples = 128});
+  });
+}
+
+TEST(VulkanExtensionRanges, PolygonModeOfAnExtensionNotCarried) {
+  expect_refused_with(kDynamicState3, [](VkInstance, VkPhysicalDevice gpu, VkDevice) {
+    set_state3(dynamic_state3_device(gpu), {.polygon_mode = VK_POLYGON_MODE_FILL_RECTANGLE_NV});
+  });
+}
+
+TEST(VulkanExtensionRanges, BlendOperationOfAnExtensionNotCarried) {
+  expect_refused_with(kDynamicState3, [](VkInstance, VkPhysicalDevice gpu, VkDevice) {
+    set_state3(dynamic_state3_device(gpu), {.blend_op = VK_BLEND_OP_MULTIPLY_EXT});
   });
 }
 

@@ -21,6 +21,10 @@ SYNC_FREE_OUTPUTS = {"out_handle"}
 def travelling_structs(m):
     """Selected structures that can travel, and the structures they nest."""
     todo = [m.resolve(t) for t in m.selected_types if m.resolve(t) in m.structs]
+    # A selected command's parameters travel even where vk.xml lists their
+    # type with another extension (VK_NV_viewport_swizzle's, of
+    # VK_EXT_extended_dynamic_state3's vkCmdSetViewportSwizzleNV).
+    todo += [m.resolve(p.base) for c in m.commands.values() for p in c.params if m.resolve(p.base) in m.structs]
     seen = set()
     while todo:
         name = todo.pop()
@@ -130,6 +134,15 @@ def _param(m, c, p, fns, made=None):
     off = f"offsetof({args}, {p.name})"
     elem, size, objtype, nested, disp = _element(m, base)
     count = "nullptr"
+    if getattr(p, "stride", ""):
+        # The bytes from the first element to the last one's end, `stride`
+        # apart: what the driver reads, and no more of the guest's memory.
+        count = f"count_{c.name}_{p.name}"
+        fns.append(f"uint64_t {count}(const void* owner) {{\n"
+                   f"  const auto& a = *static_cast<const {args}*>(owner);\n"
+                   f"  const uint64_t n = as_number(a.{p.len});\n"
+                   f"  return n ? (n - 1) * as_number(a.{p.stride}) + sizeof({base}) : 0;\n}}\n")
+        return Desc(p.name, off, "kBytes", "Elem::kScalar", "1", "1", p.nullable, count=count)
     if p.len and p.kind not in ("in_string",):
         count = f"count_{c.name}_{p.name}"
         by_pointer = any(q.name == p.len and q.pointer == 1 for q in c.params)
@@ -152,7 +165,7 @@ def _param(m, c, p, fns, made=None):
     if k in ("in_bytes", "out_bytes"):
         kind = "kBytes" if k == "in_bytes" else "kOutArray"
         return Desc(p.name, off, kind, "Elem::kScalar", "1", "1", p.nullable, count=count)
-    if k in ("in_struct", "in_array"):
+    if k in ("in_struct", "in_array", "in_scalar"):  # one value given by pointer: an array of one
         return Desc(p.name, off, "kArray", elem, size, "1", p.nullable, disp, objtype, nested, count)
     if k == "out_scalar":
         return Desc(p.name, off, "kOutScalar", elem, size, "1", p.nullable)

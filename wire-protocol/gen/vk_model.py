@@ -183,6 +183,9 @@ class VkModel:
                                     base=m.base, pointer=m.pointer, const=m.const, len=m.len,
                                     cls=None, nullable=m.optional))
                 params[-1].array = m.array
+                # Elements `stride` bytes apart (vk.xml's stride): the array
+                # travels as the bytes the elements span.
+                params[-1].stride = p.get("stride") or ""
             self.all[name] = Command(name=name, ret=c.find("proto/type").text, ret_cls=None,
                                      params=params, alias_of=None, render_pass=c.get("renderpass", ""),
                                      levels=c.get("cmdbufferlevel", ""))
@@ -291,6 +294,11 @@ class VkModel:
             if not p.len:
                 raise Unsupported(f"{p.name}: a pointer with no length")
             p.kind = "in_bytes" if p.const else "out_bytes"
+        elif p.pointer == 1 and p.stride:
+            self._value_kind(base, f"{c.name}.{p.name}")
+            if not (p.const and p.len and base in self.structs):
+                raise Unsupported(f"{p.name}: a strided array that is not of structures given")
+            p.kind = "in_bytes"
         elif p.pointer == 1:
             element = self._value_kind(base, f"{c.name}.{p.name}")
             if p.const:
