@@ -214,10 +214,10 @@ wire::Status ResourceShapes::check_pushed_descriptors(uint32_t, const void* args
   constexpr const char* kCommand = "vkCmdPushDescriptorSetKHR";
   if (as_number(a.pipelineBindPoint) > VK_PIPELINE_BIND_POINT_COMPUTE)
     return refused(kCommand, "at a bind point not carried");
-  auto layout = pipeline_layouts_.find(raw_handle(a.layout));
-  if (layout == pipeline_layouts_.end() || a.set >= layout->second.sets.size())
+  const PipelineLayoutShape* layout = pipeline_layout(raw_handle(a.layout));
+  if (!layout || a.set >= layout->sets.size())
     return refused(kCommand, "of a set number its pipeline layout does not have");
-  const std::shared_ptr<const SetLayoutShape>& pushed = layout->second.sets[a.set];
+  const std::shared_ptr<const SetLayoutShape>& pushed = layout->sets[a.set];
   if (!pushed->push) return refused(kCommand, "of a set whose layout was not made for pushing");
   uint64_t descriptors = 0;
   for (const BindingShape& b : pushed->bindings) {
@@ -225,10 +225,10 @@ wire::Status ResourceShapes::check_pushed_descriptors(uint32_t, const void* args
       return refused(kCommand, "of a layout with dynamic buffers or inline uniform blocks");
     descriptors += b.count;
   }
-  auto most = push_limits_.find(layout->second.device);
+  auto most = push_limits_.find(layout->device);
   if (most == push_limits_.end() || descriptors > most->second)
     return refused(kCommand, "of a layout of more descriptors than maxPushDescriptors");
-  const SetShape set{layout->second.device, 0, pushed, 0, {}};
+  const SetShape set{layout->device, 0, pushed, 0, {}};
   for (uint32_t i = 0; i < a.descriptorWriteCount; ++i) WIRE_TRY(check_write(kCommand, set, a.pDescriptorWrites[i], i));
   return {};
 }
@@ -240,9 +240,9 @@ wire::Status ResourceShapes::check_update_template(uint32_t, const void* args) c
   const VkDescriptorUpdateTemplateCreateInfo& info =
       *static_cast<const VkArgs_vkCreateDescriptorUpdateTemplate*>(args)->pCreateInfo;
   if (as_number(info.templateType) != VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR) return {};
-  auto layout = pipeline_layouts_.find(raw_handle(info.pipelineLayout));
-  if (as_number(info.pipelineBindPoint) > VK_PIPELINE_BIND_POINT_COMPUTE || layout == pipeline_layouts_.end() ||
-      info.set >= layout->second.sets.size() || !layout->second.sets[info.set]->push)
+  const PipelineLayoutShape* layout = pipeline_layout(raw_handle(info.pipelineLayout));
+  if (as_number(info.pipelineBindPoint) > VK_PIPELINE_BIND_POINT_COMPUTE || !layout ||
+      info.set >= layout->sets.size() || !layout->sets[info.set]->push)
     return refused("vkCreateDescriptorUpdateTemplate", "for pushing into a set its pipeline layout does not push");
   return {};
 }
