@@ -104,6 +104,11 @@ class ResourceShapes {
 
   // Before the driver call: the command's ranges against what they name.
   wire::Status check(uint32_t opcode, const void* args) const;
+  // The same with the command's check found once beforehand (check_of:
+  // null for a command that names no range).
+  using Check = wire::Status (ResourceShapes::*)(uint32_t opcode, const void* args) const;
+  static Check check_of(uint32_t opcode);
+  wire::Status check(Check found, uint32_t opcode, const void* args) const { return (this->*found)(opcode, args); }
   // Whether `opcode` is one whose ranges are checked.
   static bool checks(uint32_t opcode);
   // After the driver call made or ended objects.
@@ -118,8 +123,6 @@ class ResourceShapes {
   void set_push_descriptor_limit(uint64_t device, uint32_t most) { push_limits_[device] = most; }
 
  private:
-  using Check = wire::Status (ResourceShapes::*)(uint32_t opcode, const void* args) const;
-  static Check check_of(uint32_t opcode);
 
   // buffer_ranges.cpp
   wire::Status check_buffer_command(uint32_t opcode, const void* args) const;

@@ -185,7 +185,9 @@ VkHandler::Special VkHandler::special(uint32_t opcode) {
 // Found once for every opcode, when the program starts: a frame's thousands
 // of commands each cost one look into this table.
 const std::vector<VkHandler::Runner> VkHandler::kRunners = per_command<Runner>(
-    [](const CommandDesc& c) { return Runner{&c, host_call(c.opcode), special(c.opcode), runs_flat(c)}; });
+    [](const CommandDesc& c) {
+      return Runner{&c, host_call(c.opcode), special(c.opcode), runs_flat(c), ResourceShapes::check_of(c.opcode)};
+    });
 
 // What run() does with a recorded command that makes nothing and returns
 // nothing, run_flat does without the arena and the notes (vkCmdDraw,
@@ -276,14 +278,20 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   return {};
 }
 
+// The path of most of a frame's commands, so each step is found once per
+// opcode beforehand (Runner): the decoder refuses null required handles of
+// flat parameters, and a recorded command is checked and noted against its
+// command buffer's recording alone.
 wire::Status VkHandler::run_flat(uint32_t opcode, const Runner& runs, wire::Reader& payload) {
   alignas(16) std::byte args[kFlatRecordBytes];
-  WIRE_TRY(decode_flat_command(payload, *runs.desc, args, handles_));
-  WIRE_TRY(check_required_handles(opcode, *runs.desc, args));
-  if (runs.desc->device_extension) WIRE_TRY(check_extension_enabled(*runs.desc, args));
-  WIRE_TRY(check_recording(opcode, *runs.desc, args));
-  WIRE_TRY(resources_.check(opcode, args));
-  return run_recorded(opcode, *runs.desc, runs.call, args);
+  const CommandDesc& cmd = *runs.desc;
+  WIRE_TRY(decode_flat_command(payload, cmd, args, handles_));
+  if (cmd.device_extension) WIRE_TRY(check_extension_enabled(cmd, args));
+  WIRE_TRY(check_command(cmd, opcode, args));
+  if (runs.range_check) WIRE_TRY(resources_.check(runs.range_check, opcode, args));
+  runs.call(dispatch_, args);
+  note_recorded(*recording_now_, opcode, args);
+  return {};
 }
 
 // A command recorded into a command buffer (vk.xml gives it a render pass

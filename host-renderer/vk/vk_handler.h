@@ -76,6 +76,7 @@ class VkHandler final : public ApiHandler {
     HostCall call = nullptr;
     Special own = nullptr;
     bool flat = false;  // recorded, returns nothing, parameters decoded by decode_flat_command
+    ResourceShapes::Check range_check = nullptr;  // what resources_ checks of it, if anything
   };
   static constexpr size_t kFlatRecordBytes = 128;  // the largest flat command's record fits
   static const std::vector<Runner> kRunners;

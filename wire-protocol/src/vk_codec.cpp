@@ -137,6 +137,7 @@ struct FlatParam {
   uint32_t size;
   bool handle;
   bool dispatchable;
+  bool required;  // a handle that must not be null (neither optional nor the dispatching one)
   VkObjectType object_type;
   const char* name;
 };
@@ -156,6 +157,7 @@ struct FlatPrefix {
   bool same_layout = true;
   std::vector<FlatParam> handles;
   std::vector<const MemberDesc*> enums;  // enumerated values, checked for a guest's
+  bool requires_handles = false;          // some handle must not be null, checked for a guest's
 
   FlatPrefix() = default;
   explicit FlatPrefix(const CommandDesc& cmd) {
@@ -163,9 +165,11 @@ struct FlatPrefix {
       if (!is_flat(m)) break;
       const size_t size = m.kind == Kind::kHandle ? kHandleBytes : m.size;
       wire_bytes = scalar_at(wire_bytes, size);
+      const bool required = m.kind == Kind::kHandle && !m.optional && !m.dispatchable;
       params.push_back({static_cast<uint32_t>(wire_bytes), m.offset, static_cast<uint32_t>(size),
-                        m.kind == Kind::kHandle, m.dispatchable, m.object_type, m.name});
+                        m.kind == Kind::kHandle, m.dispatchable, required, m.object_type, m.name});
       if (m.kind == Kind::kHandle) handles.push_back(params.back());
+      requires_handles = requires_handles || required;
       if (m.known) enums.push_back(&m);
       same_layout = same_layout && wire_bytes == m.offset;
       wire_bytes += size;
@@ -760,18 +764,24 @@ Status nothing_after(const Reader& r) {
 Result<uint32_t> decode_flat_values(Reader& r, const CommandDesc& cmd, void* args, Handles& h);
 
 // A guest's enumerated parameter holds a value of its type: the host loads
-// it as that type, and drivers index tables by it.
-Status check_enums(const FlatPrefix& prefix, const void* args, const Handles& h, size_t at_offset) {
-  if (prefix.enums.empty() || !h.from_guest()) return {};
+// it as that type, and drivers index tables by it. A guest's required
+// handle is not null: drivers follow it (vkGetEventStatus of a null event).
+Status check_guest_values(const CommandDesc& cmd, const FlatPrefix& prefix, const void* args, const Handles& h,
+                          size_t at_offset) {
+  if ((prefix.enums.empty() && !prefix.requires_handles) || !h.from_guest()) return {};
+  const auto* record = static_cast<const std::byte*>(args);
   for (const MemberDesc* m : prefix.enums)
-    if (!m->known(load<uint32_t>(static_cast<const std::byte*>(args) + m->offset)))
-      return bad(*m, "a value its type does not have", at_offset);
+    if (!m->known(load<uint32_t>(record + m->offset))) return bad(*m, "a value its type does not have", at_offset);
+  for (const FlatParam& p : prefix.handles)
+    if (p.required && !load<uint64_t>(record + p.arg))
+      return make_error(Errc::kBadName, std::string(cmd.name) + " of a null handle", at_offset);
   return {};
 }
 
 Result<uint32_t> decode_flat(Reader& r, const CommandDesc& cmd, void* args, Handles& h) {
+  const FlatPrefix& prefix = flat_prefix(cmd);
   auto count = decode_flat_values(r, cmd, args, h);
-  if (count) WIRE_TRY(check_enums(flat_prefix(cmd), args, h, r.offset()));
+  if (count && *count == prefix.params.size()) WIRE_TRY(check_guest_values(cmd, prefix, args, h, r.offset()));
   return count;
 }
 
