@@ -53,6 +53,8 @@ ResourceShapes::Check ResourceShapes::check_of(uint32_t opcode) {
     case VkOp::vkCreateImageView:
     case VkOp::vkCreateBufferView:
       return &ResourceShapes::check_views;
+    case VkOp::vkGetImageSubresourceLayout:
+      return &ResourceShapes::check_subresource_layout;
     case VkOp::vkUpdateDescriptorSets:
       return &ResourceShapes::check_descriptor_updates;
     case VkOp::vkCmdBindDescriptorSets:
