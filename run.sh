@@ -88,7 +88,7 @@ case "${1:-}" in
     meson test -C build --print-errorlogs --suite e2e
     log "virtual machine test (QEMU guest over an ivshmem ring)"
     meson test -C build --print-errorlogs --suite vm
-    log "fuzzing (libFuzzer: the decoders, then whole sessions into the driver; 60 s each)"
+    log "fuzzing (libFuzzer: the decoders, then whole GL and Vulkan sessions into the drivers; 60 s each)"
     tests/fuzz/run_fuzzers.sh build-sanitize 60
     ;;
   build)

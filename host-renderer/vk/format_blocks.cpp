@@ -1,5 +1,7 @@
 #include "vk/format_blocks.h"
 
+#include <initializer_list>
+
 #include <vulkan/vulkan.h>
 
 namespace host::vk {
@@ -81,6 +83,17 @@ TexelBlock later_format(uint32_t format) {
   }
 }
 
+// Multi-planar formats (section 49.1.1 "Multi-planar Format
+// Compatibility"): each bit depth's run of five alternates three planes
+// and two, and VK_EXT_ycbcr_2plane_444_formats adds four of two.
+uint32_t plane_count(uint32_t format) {
+  for (uint32_t first : {VK_FORMAT_G8_B8_R8_3PLANE_420_UNORM, VK_FORMAT_G10X6_B10X6_R10X6_3PLANE_420_UNORM_3PACK16,
+                         VK_FORMAT_G12X4_B12X4_R12X4_3PLANE_420_UNORM_3PACK16, VK_FORMAT_G16_B16_R16_3PLANE_420_UNORM})
+    if (format >= first && format <= first + 4) return (format - first) % 2 ? 2 : 3;
+  if (format >= VK_FORMAT_G8_B8R8_2PLANE_444_UNORM && format <= VK_FORMAT_G16_B16R16_2PLANE_444_UNORM) return 2;
+  return 1;
+}
+
 }  // namespace
 
 TexelBlock texel_block(uint32_t format) {
@@ -107,6 +120,31 @@ TexelBlock aspect_block(uint32_t format, uint32_t aspect) {
       return {4};
     default:
       return {};
+  }
+}
+
+uint32_t format_aspects(uint32_t format) {
+  switch (format) {
+    case VK_FORMAT_D16_UNORM:
+    case VK_FORMAT_X8_D24_UNORM_PACK32:
+    case VK_FORMAT_D32_SFLOAT:
+      return VK_IMAGE_ASPECT_DEPTH_BIT;
+    case VK_FORMAT_S8_UINT:
+      return VK_IMAGE_ASPECT_STENCIL_BIT;
+    case VK_FORMAT_D16_UNORM_S8_UINT:
+    case VK_FORMAT_D24_UNORM_S8_UINT:
+    case VK_FORMAT_D32_SFLOAT_S8_UINT:
+      return VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+    default:
+      break;
+  }
+  switch (plane_count(format)) {
+    case 3:
+      return VK_IMAGE_ASPECT_PLANE_0_BIT | VK_IMAGE_ASPECT_PLANE_1_BIT | VK_IMAGE_ASPECT_PLANE_2_BIT;
+    case 2:
+      return VK_IMAGE_ASPECT_PLANE_0_BIT | VK_IMAGE_ASPECT_PLANE_1_BIT;
+    default:
+      return VK_IMAGE_ASPECT_COLOR_BIT;
   }
 }
 

@@ -16,5 +16,8 @@ struct TexelBlock {
 // format moves that aspect's texels (VkBufferImageCopy, section 21.4).
 TexelBlock texel_block(uint32_t format);
 TexelBlock aspect_block(uint32_t format, uint32_t aspect);
+// The aspects an image of `format` has (section 12.3.1 "Image Aspects"):
+// colour, depth and/or stencil, or each plane of a multi-planar format.
+uint32_t format_aspects(uint32_t format);
 
 }  // namespace host::vk

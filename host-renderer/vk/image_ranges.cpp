@@ -230,4 +230,25 @@ wire::Status ResourceShapes::check_views(uint32_t opcode, const void* args) cons
   return {};
 }
 
+// The layout of one subresource of a linear image (section 12.4 "Image
+// Layout"): of linear tiling (VUID-vkGetImageSubresourceLayout-image-07790),
+// one aspect of its format (-aspectMask-00997, -format-08886 and the
+// depth, stencil and plane rules beside it), a level and a layer it has
+// (-mipLevel-01716, -arrayLayer-01717). Drivers index their level and
+// layer tables by them; no memory need be bound.
+wire::Status ResourceShapes::check_subresource_layout(uint32_t, const void* args) const {
+  const auto& a = *static_cast<const VkArgs_vkGetImageSubresourceLayout*>(args);
+  const VkImageSubresource& s = *a.pSubresource;
+  auto it = images_.find(raw_handle(a.image));
+  if (it == images_.end() || it->second.tiling != VK_IMAGE_TILING_LINEAR)
+    return refused("vkGetImageSubresourceLayout", "of an image not of linear tiling");
+  const ImageShape& image = it->second;
+  const uint32_t aspect = s.aspectMask;
+  if (!aspect || (aspect & (aspect - 1)) || !(aspect & format_aspects(image.format)))
+    return refused("vkGetImageSubresourceLayout", "of an aspect other than one of its image's format");
+  if (s.mipLevel >= image.mips || s.arrayLayer >= image.layers)
+    return refused("vkGetImageSubresourceLayout", "of a level or layer its image does not have");
+  return {};
+}
+
 }  // namespace host::vk

@@ -54,6 +54,8 @@ ResourceShapes::Check ResourceShapes::check_of(uint32_t opcode) {
     case VkOp::vkCreateImageView:
     case VkOp::vkCreateBufferView:
       return &ResourceShapes::check_views;
+    case VkOp::vkGetImageSubresourceLayout:
+      return &ResourceShapes::check_subresource_layout;
     case VkOp::vkUpdateDescriptorSets:
       return &ResourceShapes::check_descriptor_updates;
     case VkOp::vkCmdBindDescriptorSets:
@@ -86,12 +88,8 @@ ResourceShapes::Check ResourceShapes::check_of(uint32_t opcode) {
     case VkOp::vkQueueSubmit:
     case VkOp::vkQueueSubmit2:
       return &ResourceShapes::check_semaphore_waits;
-    case VkOp::vkCmdSetFrontFace:
     case VkOp::vkCmdSetCullMode:
-    case VkOp::vkCmdSetPrimitiveTopology:
-    case VkOp::vkCmdSetDepthCompareOp:
     case VkOp::vkCmdSetStencilOp:
-    case VkOp::vkCmdSetLogicOpEXT:
     case VkOp::vkCmdSetPatchControlPointsEXT:
     case VkOp::vkCmdSetLineStippleEXT:
       return &ResourceShapes::check_dynamic_state;
@@ -215,46 +213,27 @@ wire::Status ResourceShapes::check_queries(uint32_t opcode, const void* args) co
 // the most that lavapipe and the other drivers Conduit runs on offer.
 constexpr uint32_t kMostPatchControlPoints = 32;
 
-// Dynamic state that drivers use to index their own tables when the
-// commands run (lavapipe read through a null pointer for a front face
-// past the enum's values): each value one of its type's, each count
-// within what the spec allows.
+// Dynamic state that drivers use to index their own tables or size their
+// patches by when the commands run: flags of their types (the decoder
+// checks enumerated values, not bitmasks), counts within what the spec
+// allows.
 wire::Status ResourceShapes::check_dynamic_state(uint32_t opcode, const void* args) const {
   bool known = true;
   switch (static_cast<VkOp>(opcode)) {
-    case VkOp::vkCmdSetFrontFace:
-      known = as_number(static_cast<const VkArgs_vkCmdSetFrontFace*>(args)->frontFace) <= VK_FRONT_FACE_CLOCKWISE;
-      break;
     case VkOp::vkCmdSetCullMode:
       known = static_cast<const VkArgs_vkCmdSetCullMode*>(args)->cullMode <= VK_CULL_MODE_FRONT_AND_BACK;
       break;
-    case VkOp::vkCmdSetPrimitiveTopology:
-      known = as_number(static_cast<const VkArgs_vkCmdSetPrimitiveTopology*>(args)->primitiveTopology) <=
-              VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
-      break;
-    case VkOp::vkCmdSetDepthCompareOp:
-      known = as_number(static_cast<const VkArgs_vkCmdSetDepthCompareOp*>(args)->depthCompareOp) <=
-              VK_COMPARE_OP_ALWAYS;
-      break;
-    case VkOp::vkCmdSetLogicOpEXT:
-      known = as_number(static_cast<const VkArgs_vkCmdSetLogicOpEXT*>(args)->logicOp) <= VK_LOGIC_OP_SET;
+    case VkOp::vkCmdSetStencilOp:
+      known = static_cast<const VkArgs_vkCmdSetStencilOp*>(args)->faceMask <= VK_STENCIL_FACE_FRONT_AND_BACK;
       break;
     case VkOp::vkCmdSetPatchControlPointsEXT: {
       const uint32_t points = static_cast<const VkArgs_vkCmdSetPatchControlPointsEXT*>(args)->patchControlPoints;
       known = points >= 1 && points <= kMostPatchControlPoints;
       break;
     }
-    case VkOp::vkCmdSetLineStippleEXT: {  // section 28.13.1 "Line Stipple": a factor of 1-256
+    default: {  // vkCmdSetLineStippleEXT; section 28.13.1 "Line Stipple": a factor of 1-256
       const uint32_t factor = static_cast<const VkArgs_vkCmdSetLineStippleEXT*>(args)->lineStippleFactor;
       known = factor >= 1 && factor <= 256;
-      break;
-    }
-    default: {
-      const auto& a = *static_cast<const VkArgs_vkCmdSetStencilOp*>(args);
-      known = a.faceMask <= VK_STENCIL_FACE_FRONT_AND_BACK && as_number(a.failOp) <= VK_STENCIL_OP_DECREMENT_AND_WRAP &&
-              as_number(a.passOp) <= VK_STENCIL_OP_DECREMENT_AND_WRAP &&
-              as_number(a.depthFailOp) <= VK_STENCIL_OP_DECREMENT_AND_WRAP &&
-              as_number(a.compareOp) <= VK_COMPARE_OP_ALWAYS;
       break;
     }
   }

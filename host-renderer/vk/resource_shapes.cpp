@@ -123,6 +123,7 @@ void ResourceShapes::note_image(const void* args) {
                                     info.mipLevels,
                                     info.arrayLayers,
                                     static_cast<uint32_t>(as_number(info.samples)),
+                                    static_cast<uint32_t>(as_number(info.tiling)),
                                     need.size,
                                     need.alignment,
                                     need.memoryTypeBits};

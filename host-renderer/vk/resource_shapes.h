@@ -37,6 +37,7 @@ struct ImageShape {
   uint32_t mips;
   uint32_t layers;
   uint32_t samples;
+  uint32_t tiling;  // VkImageTiling
   uint64_t need_bytes;
   uint64_t need_alignment;
   uint32_t memory_types;
@@ -146,6 +147,7 @@ class ResourceShapes {
   wire::Status check_image_command(uint32_t opcode, const void* args) const;
   wire::Result<const ImageShape*> image(uint64_t handle, const char* command) const;
   wire::Status check_views(uint32_t opcode, const void* args) const;
+  wire::Status check_subresource_layout(uint32_t opcode, const void* args) const;
   wire::Status check_clear(const char* command, uint64_t image, const VkImageSubresourceRange* ranges,
                            uint32_t count) const;
   template <typename Region>

@@ -12,11 +12,7 @@ dir=$1
 seconds=$2
 shift 2
 targets=("$@")
-# fuzz_vk_session is run by name (docs/fuzzing.md): from a clean tree at
-# seed 1 it can still reach a lavapipe crash within a minute that the host
-# does not refuse yet, and CI gates on what is fixed; its seeds and every
-# crash it found are replayed by the fuzz-replay unit test.
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_decoder fuzz_session)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_decoder fuzz_session fuzz_vk_session)
 
 [ -f "$dir/build.ninja" ] ||
   CC=clang CXX=clang++ meson setup "$dir" -Dfuzzers=true >/dev/null

@@ -2,6 +2,7 @@
 // bytes a buffer-image copy would reach past its buffer: refused before
 // the driver indexes its level tables or copies texel rows by them.
 #include <cstdint>
+#include <cstdlib>
 
 #include "vk_objects.h"
 #include "vk_refused.h"
@@ -127,6 +128,72 @@ TEST(VulkanImageRanges, BufferViewPastItsBuffer) {
     info.range = 4096;
     VkBufferView view;
     vkCreateBufferView(device, &info, nullptr, &view);
+  });
+}
+
+// The layout of a subresource (found by the Vulkan session fuzzer: lavapipe
+// read past its layer table for array layer 8 of a 2-layer image). Only a
+// linear image has one the program may ask for.
+
+// A 64x64 RGBA8 image of one level, no memory bound (none is needed).
+VkImage unbound_image(VkDevice device, VkImageTiling tiling = VK_IMAGE_TILING_LINEAR, uint32_t layers = 1) {
+  VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  info.imageType = VK_IMAGE_TYPE_2D;
+  info.format = VK_FORMAT_R8G8B8A8_UNORM;
+  info.extent = {64, 64, 1};
+  info.mipLevels = 1;
+  info.arrayLayers = layers;
+  info.samples = VK_SAMPLE_COUNT_1_BIT;
+  info.tiling = tiling;
+  info.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+  VkImage image = VK_NULL_HANDLE;
+  vkCreateImage(device, &info, nullptr, &image);
+  return image;
+}
+
+VkSubresourceLayout subresource_layout(VkDevice device, VkImage image, VkImageAspectFlags aspect, uint32_t mip,
+                                      uint32_t layer) {
+  const VkImageSubresource subresource{aspect, mip, layer};
+  VkSubresourceLayout layout{};
+  vkGetImageSubresourceLayout(device, image, &subresource, &layout);
+  return layout;
+}
+
+TEST(VulkanImageRanges, LayoutOfALinearImagesSubresourceRuns) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const VkSubresourceLayout layout =
+        subresource_layout(device, unbound_image(device), VK_IMAGE_ASPECT_COLOR_BIT, 0, 0);
+    if (layout.rowPitch < 64 * 4 || layout.size < 64 * layout.rowPitch) std::exit(7);
+  });
+}
+
+TEST(VulkanImageRanges, LayoutOfALayerTheImageLacks) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    subresource_layout(device, unbound_image(device), VK_IMAGE_ASPECT_COLOR_BIT, 0, 8);
+  });
+}
+
+TEST(VulkanImageRanges, LayoutOfALevelTheImageLacks) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    subresource_layout(device, unbound_image(device), VK_IMAGE_ASPECT_COLOR_BIT, 1, 0);
+  });
+}
+
+TEST(VulkanImageRanges, LayoutOfAnAspectTheFormatLacks) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    subresource_layout(device, unbound_image(device), VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0);
+  });
+}
+
+TEST(VulkanImageRanges, LayoutOfTwoAspectsAtOnce) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    subresource_layout(device, unbound_image(device), VK_IMAGE_ASPECT_COLOR_BIT | VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0);
+  });
+}
+
+TEST(VulkanImageRanges, LayoutOfAnOptimalImage) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    subresource_layout(device, unbound_image(device, VK_IMAGE_TILING_OPTIMAL, 2), VK_IMAGE_ASPECT_COLOR_BIT, 0, 1);
   });
 }
 
