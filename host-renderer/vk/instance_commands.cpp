@@ -108,21 +108,26 @@ wire::Result<uint64_t> VkHandler::create_instance(void* args) {
   info.ppEnabledExtensionNames = names.data();
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   if (info.pApplicationInfo) app = *info.pApplicationInfo;
-  // At least 1.1, whose core the host's own use of shared memory needs
-  // (external memory, shared_area.cpp); a program asking for less calls
-  // nothing of it.
-  app.apiVersion = std::clamp<uint32_t>(app.apiVersion, VK_API_VERSION_1_1, VK_API_VERSION_1_3);
+  // The newest version Conduit carries that the loader has, whatever the
+  // program asked: a driver gives no entry point for a core command past
+  // its instance's version (lavapipe), and a program of an older version
+  // still calls such a command by an extension's name, which travels as
+  // the core one (vkGetDeviceBufferMemoryRequirementsKHR of
+  // VK_KHR_maintenance4). At least 1.1, whose core the host's own use of
+  // shared memory needs (external memory, shared_area.cpp).
+  uint32_t loader_version = VK_API_VERSION_1_0;
+  if (dispatch_.vkEnumerateInstanceVersion) dispatch_.vkEnumerateInstanceVersion(&loader_version);
+  app.apiVersion = std::clamp<uint32_t>(loader_version, VK_API_VERSION_1_1, VK_API_VERSION_1_3);
   info.pApplicationInfo = &app;
   VkInstance instance = VK_NULL_HANDLE;
   const VkResult r = dispatch_.vkCreateInstance(&info, nullptr, &instance);
   if (r != VK_SUCCESS) return static_cast<uint64_t>(r);
   *a.pInstance = instance;
   instances_.push_back(instance);
-  if (!loaded_) {
-    // The loader's entry points serve every instance and device alike.
-    dispatch_.load(vkGetInstanceProcAddr, instance);
-    loaded_ = true;
-  }
+  // The loader's entry points serve every instance and device alike; those
+  // of extensions an earlier instance lacked are found through this one.
+  dispatch_.load(vkGetInstanceProcAddr, instance);
+  instance_extensions_[instance] = {names.begin(), names.end()};
   return uint64_t{VK_SUCCESS};
 }
 

@@ -229,6 +229,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   WIRE_TRY(check_swapchain_surface(opcode, *args));
   WIRE_TRY(check_required_handles(opcode, *cmd, *args));
   if (cmd->device_extension) WIRE_TRY(check_extension_enabled(*cmd, *args));
+  if (cmd->instance_extension) WIRE_TRY(check_instance_extension(*cmd, *args));
   WIRE_TRY(name_private_data_object(opcode, *args));
   WIRE_TRY(check_queue_taken(opcode, *args));
   if (!created_.empty()) WIRE_TRY(reserve(created_));
@@ -287,6 +288,7 @@ wire::Status VkHandler::run_flat(uint32_t opcode, const Runner& runs, wire::Read
   const CommandDesc& cmd = *runs.desc;
   WIRE_TRY(decode_flat_command(payload, cmd, args, handles_));
   if (cmd.device_extension) WIRE_TRY(check_extension_enabled(cmd, args));
+  if (cmd.instance_extension) WIRE_TRY(check_instance_extension(cmd, args));
   WIRE_TRY(check_command(cmd, opcode, args));
   if (runs.range_check) WIRE_TRY(resources_.check(runs.range_check, opcode, args));
   runs.call(dispatch_, args);
@@ -314,6 +316,33 @@ wire::Status VkHandler::check_extension_enabled(const CommandDesc& cmd, const vo
   auto enabled = device_extensions_.find(device);
   if (enabled == device_extensions_.end() || !enabled->second.contains(cmd.device_extension))
     return refused(cmd.name, std::string("on a device created without ") + cmd.device_extension);
+  return {};
+}
+
+// A command of an instance extension runs only through an instance created
+// with that extension, found from its dispatchable first handle. (The host
+// enables none of the window system's: the guest answers those itself.)
+wire::Status VkHandler::check_instance_extension(const CommandDesc& cmd, const void* args) {
+  const MemberDesc& first = cmd.params[0];
+  const uint64_t handle = load_u64(static_cast<const std::byte*>(args) + first.offset);
+  VkInstance instance = VK_NULL_HANDLE;
+  if (first.object_type == VK_OBJECT_TYPE_INSTANCE) {
+    instance = reinterpret_cast<VkInstance>(handle);
+  } else {
+    VkPhysicalDevice gpu = reinterpret_cast<VkPhysicalDevice>(handle);
+    if (first.object_type != VK_OBJECT_TYPE_PHYSICAL_DEVICE) {
+      const uint64_t device = first.object_type == VK_OBJECT_TYPE_DEVICE
+                                  ? handle
+                                  : handles_.device_of(handles_.to_wire(first.object_type, true, handle));
+      auto owner = device_gpus_.find(reinterpret_cast<VkDevice>(device));
+      gpu = owner == device_gpus_.end() ? VK_NULL_HANDLE : owner->second;
+    }
+    auto of = gpu_instances_.find(gpu);
+    if (of != gpu_instances_.end()) instance = of->second;
+  }
+  auto enabled = instance_extensions_.find(instance);
+  if (enabled == instance_extensions_.end() || !enabled->second.contains(cmd.instance_extension))
+    return refused(cmd.name, std::string("through an instance created without ") + cmd.instance_extension);
   return {};
 }
 
@@ -391,6 +420,7 @@ void VkHandler::forget_destroyed(const MemberDesc& gone, const void* args) {
     }
     if (gone.object_type == VK_OBJECT_TYPE_INSTANCE) {
       std::erase(instances_, reinterpret_cast<VkInstance>(host));
+      instance_extensions_.erase(reinterpret_cast<VkInstance>(host));
       // Its physical devices went with it.
       if (instances_.empty()) handles_.remove_all(VK_OBJECT_TYPE_PHYSICAL_DEVICE);
     }

@@ -277,7 +277,6 @@ class VkHandler final : public ApiHandler {
   HandleTable handles_;
   HostDispatch dispatch_;
   ResourceShapes resources_{dispatch_};  // after dispatch_, which it calls
-  bool loaded_ = false;
   wire::vk::Arena arena_;
   std::vector<wire::vk::NewHandle> created_;
   std::vector<VkInstance> instances_;
@@ -289,6 +288,10 @@ class VkHandler final : public ApiHandler {
   // device lacks through a null pointer.
   std::unordered_map<uint64_t, std::unordered_set<std::string>> device_extensions_;
   wire::Status check_extension_enabled(const wire::vk::CommandDesc& cmd, const void* args);
+  // Each instance's enabled extensions, as the host enabled them: the
+  // loader gives no entry point for a command of one the instance lacks.
+  std::unordered_map<VkInstance, std::unordered_set<std::string>> instance_extensions_;
+  wire::Status check_instance_extension(const wire::vk::CommandDesc& cmd, const void* args);
   // Each device's queues as created: (family, count). A driver answers a
   // queue it was not created with by a handle that is none.
   std::unordered_map<VkDevice, std::vector<std::pair<uint32_t, uint32_t>>> device_queues_;

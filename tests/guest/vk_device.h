@@ -19,9 +19,9 @@ inline void use_conduit_icd(const HostProcess& host) {
   setenv("CONDUIT_HOST", host.address().c_str(), 1);
 }
 
-inline VkInstance make_instance() {
+inline VkInstance make_instance(uint32_t version = VK_API_VERSION_1_3) {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-  app.apiVersion = VK_API_VERSION_1_3;
+  app.apiVersion = version;
   VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   info.pApplicationInfo = &app;
   VkInstance instance = VK_NULL_HANDLE;

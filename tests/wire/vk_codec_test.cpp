@@ -471,3 +471,22 @@ TEST(VkCodec, FlatCommandsDecodeAsEveryCommandDoes) {
   wire::Reader wrong(bytes, 0);
   EXPECT_FALSE(decode_flat_command(wrong, *push, &decoded, h).ok());
 }
+
+// The host refuses an extension's command where its instance or device was
+// made without it: each command names the one it comes from, and a
+// promoted command's core name names none.
+TEST(VkCodec, CommandsNameTheExtensionTheyComeFrom) {
+  auto desc = [](VkOp op) { return command_desc(static_cast<uint32_t>(op)); };
+  const CommandDesc* surface = desc(VkOp::vkGetPhysicalDeviceSurfaceSupportKHR);
+  ASSERT_TRUE(surface && surface->instance_extension);
+  EXPECT_STREQ(surface->instance_extension, "VK_KHR_surface");
+  EXPECT_EQ(surface->device_extension, nullptr);
+  const CommandDesc* conditional = desc(VkOp::vkCmdBeginConditionalRenderingEXT);
+  ASSERT_TRUE(conditional && conditional->device_extension);
+  EXPECT_STREQ(conditional->device_extension, "VK_EXT_conditional_rendering");
+  EXPECT_EQ(conditional->instance_extension, nullptr);
+  const CommandDesc* promoted = desc(VkOp::vkGetPhysicalDeviceProperties2);
+  ASSERT_TRUE(promoted);
+  EXPECT_EQ(promoted->instance_extension, nullptr);
+  EXPECT_EQ(promoted->device_extension, nullptr);
+}

@@ -181,6 +181,12 @@ def _device_extension(m, c):
     return f"\"{where}\"" if where in m.device_extensions else "nullptr"
 
 
+def _instance_extension(m, c):
+    """The instance extension a command comes from, quoted, or nullptr."""
+    where = m.versions.get(c.name, "")
+    return f"\"{where}\"" if where in m.instance_extensions else "nullptr"
+
+
 def _ret_kind(m, c):
     ret = m.resolve(c.ret)
     if ret == "void":
@@ -270,7 +276,8 @@ def vk_tables_cpp(m):
         bodies.append(f"const CommandDesc k{c.name} = {{\"{c.name}\", {c.opcode}, sizeof(VkArgs_{c.name}), "
                       f"{arr}, {len(descs)}, {_ret_kind(m, c)}, {str(_synchronous(m, c)).lower()}, "
                       f"{_recorded(c)}, {str(c.name.startswith(('vkDestroy', 'vkFree'))).lower()}, "
-                      f"{str(c.name in m.ranges).lower()}, {_device_extension(m, c)}}};\n\n")
+                      f"{str(c.name in m.ranges).lower()}, {_device_extension(m, c)}, "
+                      f"{_instance_extension(m, c)}}};\n\n")
     out += ["\n"] + fns + ["\n"] + bodies
     out.append("// By structure type (sorted by value where first used).\n")
     by_stype = sorted((m.structs[n].stype, n) for n in structs if m.structs[n].stype)
@@ -305,11 +312,12 @@ def vk_host_calls_cpp(m):
     commands = generated_commands(m)
     out = [HEADER, "#include \"vk/host_calls.h\"\n\n#include \"wire/vk_commands.h\"\n\n",
            "namespace host::vk {\n\nusing namespace wire::vk;\n\n",
-           "// Entries the loader does not give for this instance (global commands\n"
-           "// asked with one) keep what an earlier load found.\n",
+           "// Only entries still missing are filled: those the loader gives no\n"
+           "// instance (global commands asked with one), or only one that enabled\n"
+           "// their extension, keep what an earlier load found.\n",
            "void HostDispatch::load(PFN_vkGetInstanceProcAddr gipa, VkInstance instance) {\n"]
     for c in _host_run(m):
-        out.append(f"  if (auto f = gipa(instance, \"{c.name}\")) {c.name} = reinterpret_cast<PFN_{c.name}>(f);\n")
+        out.append(f"  if (!{c.name}) {c.name} = reinterpret_cast<PFN_{c.name}>(gipa(instance, \"{c.name}\"));\n")
     out.append("}\n\nnamespace {\n\n")
     for c in commands:
         args = ", ".join("nullptr" if p.kind == "allocator" else f"a.{p.name}" for p in c.params)

@@ -206,6 +206,7 @@ class VkModel:
         carried = self.notes["carried_extensions"]
         known = {e.get("name"): e for e in self.root.iter("extension")}
         self.device_extensions = {n for n, e in known.items() if e.get("type") == "device"}
+        self.instance_extensions = {n for n, e in known.items() if e.get("type") == "instance"}
         self.async_results = set(self.notes.get("async_results", []))
         self.ranges = dict(self.notes.get("ranges", {}))
         self.not_carried = dict(self.notes.get("not_carried", {}))

@@ -99,6 +99,7 @@ struct CommandDesc {
   bool ends_objects;  // a vkDestroy* or vkFree* command
   bool ranges_checked;  // the host checks its ranges against what they name (vk-annotations.toml [ranges])
   const char* device_extension;  // the device extension it comes from; null for core commands
+  const char* instance_extension;  // the instance extension it comes from; null for core commands
 
   std::span<const MemberDesc> fields() const { return {params, param_count}; }
 };
