@@ -115,6 +115,8 @@ class Renderer {
                                              registry_, stop_, id);
     session->set_frame_outlet(outlet_.get());
     session->set_idle_wait(kSessionIdleWait, [this] { note_activity(); });
+    // The supervisor gives a renderer one guest: its session's stamp is the page's.
+    session->set_busy_stamp(&counters_->page().busy_since_ms);
     {
       std::lock_guard lock(sessions_mutex_);
       sessions_[id] = session.get();

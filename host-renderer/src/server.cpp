@@ -52,6 +52,7 @@ SupervisorOptions supervisor_options(const HostOptions& opts) {
   s.max_host_memory = opts.max_host_memory ? opts.max_host_memory
                                            : physical_memory_bytes() / 100 * kDefaultHostMemoryPercent;
   s.watchdog = opts.renderer_watchdog;
+  s.stall = opts.renderer_stall;
   s.compositor = opts.compositor;
   RendererConfig& r = s.renderer;
   r.viewers = opts.compositor != nullptr;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "forbidden_attempts.h"
 #include "host/session.h"
@@ -80,6 +81,7 @@ wire::Status Session::test_fault(wire::Reader& r) {
     case wire::Fault::kAllocate: result = try_allocate(f->bytes); break;
     case wire::Fault::kFork: result = try_fork(); break;
     case wire::Fault::kWriteFile: result = try_write_file(); break;
+    case wire::Fault::kStall: std::this_thread::sleep_for(std::chrono::milliseconds(f->bytes)); break;
     case wire::Fault::kForbidden: result = try_forbidden(static_cast<Forbidden>(f->bytes)); break;
     default: return wire::make_error(wire::Errc::kBadValue, "fault " + std::to_string(f->fault));
   }

@@ -36,6 +36,9 @@ struct HostOptions {
   size_t renderer_data_bytes = 0;  // RLIMIT_DATA of a renderer; 0: twice the guest memory + 1 GiB
   // A renderer whose main loop has not beaten for this long is killed.
   std::chrono::milliseconds renderer_watchdog{30000};
+  // A renderer busy this long with one piece of its guest's work (a batch,
+  // its frames, its teardown: a driver call that does not return) is killed.
+  std::chrono::milliseconds renderer_stall{120000};
   // Whom renderers of a root host run as (src/renderer_user.h): a user's
   // name or number, or "auto".
   std::string renderer_user = "auto";
