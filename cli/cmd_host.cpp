@@ -251,6 +251,12 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
                   "conduit-renderer where that user exists, else nobody; root keeps them uid 0 "
                   "(without capabilities). A host not run as root gives them its own user")
       ->capture_default_str();
+  cmd->add_option("--renderer-cache", o.renderer_cache,
+                  "Where renderers' drivers keep compiled shaders: each renderer gets a folder of "
+                  "its own inside (made for it, writable by it alone, removed when it ends); "
+                  "auto = a fresh folder under TMPDIR, removed at exit; a folder must belong to "
+                  "this user and be writable by no one else; off = drivers' disk caches off")
+      ->capture_default_str();
   cmd->add_option("--ring-silence", args->ring_silence,
                   "Seconds a guest on a polled ring (shm:file=, ivshmem) may show no sign of life "
                   "before its session ends: long, so that a guest whose virtual CPUs a loaded host "

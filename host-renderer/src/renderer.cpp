@@ -214,7 +214,7 @@ wire::Result<std::unique_ptr<Renderer>> start(int control_fd) {
   if (!counters) return counters.error();
   auto config = config_from_json(msg->body);
   if (!config) return config.error();
-  auto files_confined = confine_process(config->identity);
+  auto files_confined = confine_process(config->identity, config->shader_cache);
   if (!files_confined) return files_confined.error();
   auto display = EglDisplay::open(config->display);
   if (!display) return display.error();

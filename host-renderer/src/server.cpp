@@ -92,6 +92,12 @@ wire::Result<std::unique_ptr<Server>> Server::create(const HostOptions& opts) {
     if (*identity) log_line("renderers run as uid %u, gid %u", (*identity)->uid, (*identity)->gid);
     SupervisorOptions sopts = supervisor_options(opts);
     sopts.renderer.identity = std::move(*identity);
+    if (opts.renderer_cache != "off") {
+      auto caches = ShaderCacheRoot::create(opts.renderer_cache == "auto" ? "" : opts.renderer_cache,
+                                            sopts.renderer.identity);
+      if (!caches) return caches.error();
+      sopts.shader_caches = std::move(*caches);
+    }
     auto sup = Supervisor::create(std::move(sopts));
     if (!sup) return sup.error();
     s->supervisor_ = std::move(*sup);

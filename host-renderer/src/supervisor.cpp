@@ -63,7 +63,7 @@ void Supervisor::keep_spare() {
     changed_.wait(lock, [&] { return stopping_ || !spare_; });
     if (stopping_) break;
     lock.unlock();
-    auto r = RendererProcess::spawn(opts_.renderer_exe, opts_.renderer);
+    auto r = RendererProcess::spawn(opts_.renderer_exe, opts_.renderer, opts_.shader_caches.get());
     auto info = r ? (*r)->wait_ready(kRendererStart) : wire::Result<RendererInfo>(r.error());
     lock.lock();
     if (info) {

@@ -19,6 +19,7 @@
 
 #include "comp/compositor.h"
 #include "renderer_process.h"
+#include "shader_cache.h"
 #include "wire/transport.h"
 
 namespace host {
@@ -40,6 +41,8 @@ struct SupervisorOptions {
   // A renderer whose session has been busy with one piece of work
   // (CountersPage::busy_since_ms) this long is killed.
   std::chrono::milliseconds stall{120000};
+  // Where renderers get their private shader cache folders; null: caches off.
+  std::shared_ptr<ShaderCacheRoot> shader_caches;
 };
 
 class Supervisor {

@@ -42,6 +42,10 @@ struct HostOptions {
   // Whom renderers of a root host run as (src/renderer_user.h): a user's
   // name or number, or "auto".
   std::string renderer_user = "auto";
+  // Renderers' private shader caches (src/shader_cache.h): "auto" (a fresh
+  // folder under TMPDIR, removed at exit), a folder of this user's, or
+  // "off" (drivers' disk caches off).
+  std::string renderer_cache = "auto";
   std::string admin;               // admin socket path; empty: none
   // Polled rings (shm:file=): a guest silent this long has gone.
   std::chrono::milliseconds ring_silence = wire::TransportOptions{}.ring_silence;
