@@ -98,7 +98,8 @@ wire::Status Session::test_fault(wire::Reader& r) {
     case wire::Fault::kCreateIn: {
       auto folder = r.get_data();
       if (!folder) return folder.error();
-      result = try_create_in(std::string(reinterpret_cast<const char*>(folder->bytes.data()), folder->bytes.size()));
+      const auto* text = reinterpret_cast<const char*>(folder->bytes.data());
+      result = try_create_in(std::string(text, folder->bytes.size()));
       break;
     }
     case wire::Fault::kForbidden: result = try_forbidden(static_cast<Forbidden>(f->bytes)); break;

@@ -19,15 +19,17 @@ namespace {
 constexpr const char* kFolderVariables[] = {"MESA_SHADER_CACHE_DIR", "MESA_GLSL_CACHE_DIR",
                                             "__GL_SHADER_DISK_CACHE_PATH", "XDG_CACHE_HOME"};
 // Without a folder: caches off, so that no driver tries to make one.
-constexpr const char* kOffVariables[] = {"MESA_SHADER_CACHE_DISABLE=true", "MESA_GLSL_CACHE_DISABLE=true",
-                                         "__GL_SHADER_DISK_CACHE=0"};
+constexpr const char* kOffVariables[] = {
+    "MESA_SHADER_CACHE_DISABLE=true", "MESA_GLSL_CACHE_DISABLE=true", "__GL_SHADER_DISK_CACHE=0"};
 
 wire::Error sys_error(const std::string& what) {
   return wire::make_error(wire::Errc::kIo, what + ": " + std::strerror(errno));
 }
 
 void erase_named(std::vector<std::string>& env, std::string_view name) {
-  std::erase_if(env, [&](const std::string& e) { return e.size() > name.size() && e.starts_with(name) && e[name.size()] == '='; });
+  std::erase_if(env, [&](const std::string& e) {
+    return e.size() > name.size() && e.starts_with(name) && e[name.size()] == '=';
+  });
 }
 
 // Everything inside the folder open as `dir` (which it closes), through
@@ -41,7 +43,8 @@ void remove_inside(int dir) {
   while (dirent* e = ::readdir(d)) {
     const std::string_view name = e->d_name;
     if (name == "." || name == "..") continue;
-    const int sub = ::openat(::dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const int sub =
+        ::openat(::dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (sub >= 0) {
       remove_inside(sub);
       ::unlinkat(::dirfd(d), e->d_name, AT_REMOVEDIR);
@@ -55,10 +58,12 @@ void remove_inside(int dir) {
 wire::Status check_given_root(const std::string& root) {
   struct stat st {};
   if (::lstat(root.c_str(), &st) != 0) return sys_error("shader cache folder " + root);
-  if (!S_ISDIR(st.st_mode)) return wire::make_error(wire::Errc::kBadValue, root + " is not a folder");
+  if (!S_ISDIR(st.st_mode))
+    return wire::make_error(wire::Errc::kBadValue, root + " is not a folder");
   if (st.st_uid != ::geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
-    return wire::make_error(wire::Errc::kBadValue, "shader cache folder " + root +
-                                                       " must belong to this user and be writable by no one else");
+    return wire::make_error(
+        wire::Errc::kBadValue,
+        "shader cache folder " + root + " must belong to this user and be writable by no one else");
   }
   return {};
 }
@@ -71,7 +76,8 @@ wire::Result<std::unique_ptr<ShaderCacheRoot>> ShaderCacheRoot::create(
   const bool owned = root.empty();
   if (owned) {
     const char* tmp = std::getenv("TMPDIR");
-    std::string tmpl = std::string(tmp && *tmp == '/' ? tmp : "/tmp") + "/conduit-shader-caches-XXXXXX";
+    std::string tmpl =
+        std::string(tmp && *tmp == '/' ? tmp : "/tmp") + "/conduit-shader-caches-XXXXXX";
     if (!::mkdtemp(tmpl.data())) return sys_error("mkdtemp " + tmpl);
     path = tmpl;
   } else {
@@ -106,7 +112,8 @@ void remove_cache_folder(const std::string& folder) {
 
 void set_cache_environment(std::vector<std::string>& env, const std::string& folder) {
   for (const char* name : kFolderVariables) erase_named(env, name);
-  for (const char* entry : kOffVariables) erase_named(env, std::string_view(entry).substr(0, std::strchr(entry, '=') - entry));
+  for (const char* entry : kOffVariables)
+    erase_named(env, std::string_view(entry).substr(0, std::strchr(entry, '=') - entry));
   if (folder.empty()) {
     for (const char* entry : kOffVariables) env.emplace_back(entry);
     return;

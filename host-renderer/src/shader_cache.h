@@ -31,7 +31,8 @@ class ShaderCacheRoot {
   const std::string& path() const { return path_; }
   // A new folder for one renderer, 0700, of `identity`'s user where given,
   // with an unguessable name.
-  wire::Result<std::string> make_renderer_folder(const std::optional<RendererIdentity>& identity) const;
+  wire::Result<std::string> make_renderer_folder(
+      const std::optional<RendererIdentity>& identity) const;
 
  private:
   ShaderCacheRoot(std::string path, bool owned) : path_(std::move(path)), owned_(owned) {}

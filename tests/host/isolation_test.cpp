@@ -169,6 +169,13 @@ TEST_F(Isolation, WatchdogEndsARendererThatStopsAnswering) {
   EXPECT_EQ(host.server().stats_json()["renderers"]["crashed"], 1);
 }
 
+// `g`'s renderer sleeps inside a command, as in a driver call that does not
+// return; it does not answer.
+bool stall_for_a_minute(TestGuest& g) {
+  g.control(wire::ControlOp::kTestFault, wire::TestFault{static_cast<uint32_t>(wire::Fault::kStall), 0, 60000});
+  return g.send().ok();
+}
+
 // Waits up to `limit` for a guest of `address` to be served; null if none was.
 std::unique_ptr<TestGuest> served_within(const std::string& address, std::chrono::seconds limit) {
   const auto until = std::chrono::steady_clock::now() + limit;
@@ -194,8 +201,7 @@ TEST_F(Isolation, StallEndsARendererStuckInOneCommand) {
   auto stuck = ready_guest(host.address());
   ASSERT_TRUE(witness && stuck);
   ASSERT_TRUE(renders(*stuck, 90, 1));
-  stuck->control(wire::ControlOp::kTestFault, wire::TestFault{static_cast<uint32_t>(wire::Fault::kStall), 0, 60000});
-  ASSERT_TRUE(stuck->send().ok());
+  ASSERT_TRUE(stall_for_a_minute(*stuck));
   const auto start = std::chrono::steady_clock::now();
   EXPECT_TRUE(stuck->wait_closed(std::chrono::seconds(30))) << "its guest's connection ends";
   EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::seconds(2)) << "not before the bound";
@@ -222,8 +228,7 @@ void expect_renderer_outliving_its_guest_killed(bool ring_file) {
   auto stuck = ready_guest(address);
   ASSERT_TRUE(witness && stuck);
   ASSERT_TRUE(renders(*stuck, 90, 1));
-  stuck->control(wire::ControlOp::kTestFault, wire::TestFault{static_cast<uint32_t>(wire::Fault::kStall), 0, 60000});
-  ASSERT_TRUE(stuck->send().ok());
+  ASSERT_TRUE(stall_for_a_minute(*stuck));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // inside the command
   stuck.reset();  // the guest goes
   auto later = served_within(address, std::chrono::seconds(40));
@@ -237,7 +242,9 @@ TEST_F(Isolation, ARendererOutlivingItsGuestIsKilled) { expect_renderer_outlivin
 
 // A polled ring file serves one guest at a time: a renderer stuck after its
 // guest went would hold it for everyone.
-TEST_F(Isolation, ARendererOutlivingItsRingFileGuestIsKilled) { expect_renderer_outliving_its_guest_killed(true); }
+TEST_F(Isolation, ARendererOutlivingItsRingFileGuestIsKilled) {
+  expect_renderer_outliving_its_guest_killed(true);
+}
 
 // The host stops within a watchdog period even while a renderer is stuck
 // in a command: its main loop, waiting for the session to end, stops beating.
@@ -249,8 +256,7 @@ TEST_F(Isolation, ShutdownEndsARendererStuckInOneCommand) {
   auto stuck = ready_guest(host->address());
   ASSERT_TRUE(stuck);
   ASSERT_TRUE(renders(*stuck, 90, 1));
-  stuck->control(wire::ControlOp::kTestFault, wire::TestFault{static_cast<uint32_t>(wire::Fault::kStall), 0, 60000});
-  ASSERT_TRUE(stuck->send().ok());
+  ASSERT_TRUE(stall_for_a_minute(*stuck));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // inside the command
   const auto start = std::chrono::steady_clock::now();
   host.reset();

@@ -7,13 +7,17 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "host_fixture.h"
 #include "renderer_guests.h"
@@ -26,7 +30,8 @@ std::vector<std::string> entries(const std::string& folder) {
   std::vector<std::string> out;
   if (DIR* d = ::opendir(folder.c_str())) {
     while (dirent* e = ::readdir(d)) {
-      if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) out.emplace_back(e->d_name);
+      if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0)
+        out.emplace_back(e->d_name);
     }
     ::closedir(d);
   }
@@ -40,18 +45,27 @@ std::string counted_prefix;
 size_t files_under(const std::string& folder, const std::string& prefix) {
   counted = 0;
   counted_prefix = prefix;
-  ::nftw(folder.c_str(), [](const char* path, const struct stat* st, int, FTW* at) {
-    counted += S_ISREG(st->st_mode) && std::string_view(path + at->base).starts_with(counted_prefix) ? 1 : 0;
-    return 0;
-  }, 16, FTW_PHYS);
+  ::nftw(
+      folder.c_str(),
+      [](const char* path, const struct stat* st, int, FTW* at) {
+        counted +=
+            S_ISREG(st->st_mode) && std::string_view(path + at->base).starts_with(counted_prefix)
+                ? 1
+                : 0;
+        return 0;
+      },
+      16, FTW_PHYS);
   return counted;
 }
 size_t cache_entries(const std::string& folder) {
   counted = 0;
-  ::nftw(folder.c_str(), [](const char* path, const struct stat* st, int, FTW* at) {
-    counted += S_ISREG(st->st_mode) && std::string_view(path + at->base) != "index" ? 1 : 0;
-    return 0;
-  }, 16, FTW_PHYS);
+  ::nftw(
+      folder.c_str(),
+      [](const char* path, const struct stat* st, int, FTW* at) {
+        counted += S_ISREG(st->st_mode) && std::string_view(path + at->base) != "index" ? 1 : 0;
+        return 0;
+      },
+      16, FTW_PHYS);
   return counted;
 }
 
@@ -85,8 +99,9 @@ class ShaderCache : public ::testing::Test {
   void TearDown() override {
     if (root_.empty()) return;
     EXPECT_TRUE(entries(root_).empty()) << "every renderer's folder went with it";
-    ::nftw(root_.c_str(), [](const char* p, const struct stat*, int, FTW*) { return ::remove(p); }, 16,
-           FTW_DEPTH | FTW_PHYS);
+    ::nftw(
+        root_.c_str(), [](const char* p, const struct stat*, int, FTW*) { return ::remove(p); }, 16,
+        FTW_DEPTH | FTW_PHYS);
   }
   host::HostOptions options() {
     host::HostOptions o = isolated();
@@ -107,7 +122,8 @@ TEST_F(ShaderCache, EachRendererWritesOnlyInItsOwnFolder) {
     std::string mine;
     std::vector<std::string> others;
     for (const auto& name : entries(root_)) {
-      (files_under(root_ + "/" + name, "conduit-fault-") > 0 ? mine : others.emplace_back()) = root_ + "/" + name;
+      (files_under(root_ + "/" + name, "conduit-fault-") > 0 ? mine : others.emplace_back()) =
+          root_ + "/" + name;
     }
     ASSERT_FALSE(mine.empty());
     ASSERT_GE(others.size(), 1u) << "b's folder (and the next renderer's)";
@@ -119,7 +135,8 @@ TEST_F(ShaderCache, EachRendererWritesOnlyInItsOwnFolder) {
     EXPECT_EQ(create_in(*a, "/tmp"), static_cast<uint32_t>(EACCES)) << "anywhere else";
     EXPECT_EQ(create_in(*b, ""), 0u);
     a.reset();
-    for (int i = 0; i < 200 && exists(mine); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    for (int i = 0; i < 200 && exists(mine); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
     EXPECT_FALSE(exists(mine)) << "removed when its renderer ended";
     EXPECT_TRUE(renders(*b, 80, 1));
   }
@@ -134,9 +151,11 @@ TEST_F(ShaderCache, TheDriverKeepsCompiledShadersThere) {
   ASSERT_TRUE(g);
   // A source no earlier run compiled: a cache hit would write nothing.
   const std::string colour = std::to_string(::getpid() % 1000) + ".0 / 1000.0";
-  const std::string fragment = "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(" +
-                               colour + ", 0.0, 1.0, 1.0); }\n";
-  build_program(g->w(), 1, 2, 3, "#version 300 es\nvoid main() { gl_Position = vec4(0.0, 0.0, 0.0, 1.0); }\n",
+  const std::string fragment =
+      "#version 300 es\nprecision mediump float;\nout vec4 c;\nvoid main() { c = vec4(" + colour +
+      ", 0.0, 1.0, 1.0); }\n";
+  build_program(g->w(), 1, 2, 3,
+                "#version 300 es\nvoid main() { gl_Position = vec4(0.0, 0.0, 0.0, 1.0); }\n",
                 fragment.c_str());
   wire::encode_glUseProgram(g->w(), 1);
   wire::encode_glDrawArrays(g->w(), 0 /* GL_POINTS */, 0, 1);
@@ -147,6 +166,34 @@ TEST_F(ShaderCache, TheDriverKeepsCompiledShadersThere) {
     files = cache_entries(root_);
   }
   EXPECT_GT(files, 0u) << "nothing cached under " << root_;
+}
+
+// Off: the drivers are told so (whatever the host's environment says),
+// and no folder is made for anyone.
+TEST_F(ShaderCache, OffTurnsTheDriversCachesOff) {
+  // Set for as long as the host starts renderers (they copy the environment).
+  struct Variable {
+    explicit Variable(const std::string& value) { ::setenv("MESA_SHADER_CACHE_DIR", value.c_str(), 1); }
+    ~Variable() { ::unsetenv("MESA_SHADER_CACHE_DIR"); }
+  } variable(root_);
+  host::HostOptions o = isolated();
+  o.renderer_cache = "off";
+  RunningHost host(o);
+  ASSERT_TRUE(host.ok()) << host.error();
+  auto g = ready_guest(host.address());
+  ASSERT_TRUE(g);
+  const nlohmann::json stats = host.server().stats_json();
+  const int pid = stats["sessions"].at(0)["renderer_pid"].get<int>();
+  std::ifstream in("/proc/" + std::to_string(pid) + "/environ");
+  std::vector<std::string> vars;
+  for (std::string v; std::getline(in, v, '\0');) vars.push_back(v);
+  if (vars.empty()) GTEST_SKIP() << "another process's environment is not readable here";
+  EXPECT_NE(std::find(vars.begin(), vars.end(), "MESA_SHADER_CACHE_DISABLE=true"), vars.end());
+  EXPECT_NE(std::find(vars.begin(), vars.end(), "__GL_SHADER_DISK_CACHE=0"), vars.end());
+  for (const auto& v : vars) EXPECT_NE(v.rfind("MESA_SHADER_CACHE_DIR=", 0), 0u) << v;
+  EXPECT_NE(create_in(*g, ""), 0u) << "it has no folder to write in";
+  EXPECT_TRUE(entries(root_).empty());
+  EXPECT_TRUE(renders(*g, 80, 1));
 }
 
 }  // namespace
