@@ -81,6 +81,7 @@ struct HostArgs {
   std::string max_host_memory = std::to_string(host::kDefaultHostMemoryPercent) + "%";
   double ring_silence = wire::TransportOptions{}.ring_silence.count() / 1000.0;
   double renderer_watchdog = host::HostOptions{}.renderer_watchdog.count() / 1000.0;
+  double renderer_stall = host::HostOptions{}.renderer_stall.count() / 1000.0;
   ViewerOptions viewers;
 };
 
@@ -104,6 +105,7 @@ int run_host(HostArgs& a) {
   o.max_host_memory = host::parse_memory_share(a.max_host_memory, host::physical_memory_bytes()).value_or(0);
   o.ring_silence = std::chrono::milliseconds(std::llround(a.ring_silence * 1000));
   o.renderer_watchdog = std::chrono::milliseconds(std::llround(a.renderer_watchdog * 1000));
+  o.renderer_stall = std::chrono::milliseconds(std::llround(a.renderer_stall * 1000));
   // Renderers are this same program, started afresh for each guest.
   o.renderer_exe = "/proc/self/exe";
   if (o.admin.empty()) o.admin = host::admin_path(o.listen);
@@ -233,7 +235,14 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
   cmd->add_option("--renderer-watchdog", args->renderer_watchdog,
                   "Seconds a renderer process may stop answering the host (its main loop beats "
                   "ten times a second while its guests are busy, four times a watchdog period "
-                  "while they are idle) before it is killed and its guest's slot given back")
+                  "while they are idle) before it is killed and its guest's slot given back; "
+                  "also how long one may outlive its guest")
+      ->check(CLI::Range(1.0, 86400.0))
+      ->capture_default_str();
+  cmd->add_option("--renderer-stall", args->renderer_stall,
+                  "Seconds a renderer's session may spend on one piece of its guest's work (a "
+                  "batch, its frames, its teardown: a driver call that does not return) before "
+                  "the renderer is killed and its guest's slot given back")
       ->check(CLI::Range(1.0, 86400.0))
       ->capture_default_str();
   cmd->add_option("--renderer-user", o.renderer_user,
@@ -241,6 +250,12 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
                   "number, with its groups and those of the GPU's device nodes; auto = "
                   "conduit-renderer where that user exists, else nobody; root keeps them uid 0 "
                   "(without capabilities). A host not run as root gives them its own user")
+      ->capture_default_str();
+  cmd->add_option("--renderer-cache", o.renderer_cache,
+                  "Where renderers' drivers keep compiled shaders: each renderer gets a folder of "
+                  "its own inside (made for it, writable by it alone, removed when it ends); "
+                  "auto = a fresh folder under TMPDIR, removed at exit; a folder must belong to "
+                  "this user and be writable by no one else; off = drivers' disk caches off")
       ->capture_default_str();
   cmd->add_option("--ring-silence", args->ring_silence,
                   "Seconds a guest on a polled ring (shm:file=, ivshmem) may show no sign of life "

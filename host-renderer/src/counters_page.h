@@ -18,6 +18,11 @@ struct CountersPage {
   std::atomic<uint64_t> memory_bytes{0};  // held now against --max-guest-memory
   std::atomic<uint32_t> guest_pid{0};
   std::atomic<uint64_t> heartbeat{0};  // counted up by the renderer's main loop, for the watchdog
+  // CLOCK_MONOTONIC milliseconds at which its session began what it is
+  // doing now for its guest (a batch, frames, its teardown); 0 while it
+  // waits for its guest. A stuck driver call shows here while the main
+  // loop still beats.
+  std::atomic<uint64_t> busy_since_ms{0};
 };
 static_assert(std::atomic<uint64_t>::is_always_lock_free);
 

@@ -21,6 +21,10 @@ constexpr uint64_t kWriteFile = 1ULL << 1;
 constexpr uint64_t kReadFile = 1ULL << 2;
 constexpr uint64_t kReadDir = 1ULL << 3;
 constexpr uint64_t kChanging = 0x1FF0;         // remove, make (char, dir, file, socket, fifo, block, link)
+constexpr uint64_t kRemoveDir = 1ULL << 4;
+constexpr uint64_t kRemoveFile = 1ULL << 5;
+constexpr uint64_t kMakeDir = 1ULL << 7;
+constexpr uint64_t kMakeFile = 1ULL << 8;
 constexpr uint64_t kRefer = 1ULL << 13;        // ABI 2
 constexpr uint64_t kTruncate = 1ULL << 14;     // ABI 3
 constexpr uint64_t kIoctlDevice = 1ULL << 15;  // ABI 5
@@ -30,6 +34,10 @@ constexpr uint64_t kScopeAbstractUnix = 1ULL << 0;  // ABI 6, scopes
 constexpr uint64_t kScopeSignal = 1ULL << 1;
 // Rights a rule on a file (not a folder) may carry.
 constexpr uint64_t kFileRights = kExecute | kWriteFile | kReadFile | kTruncate | kIoctlDevice;
+// A cache: files and folders made, written, truncated and removed; no
+// devices, sockets, pipes or links, and nothing moved in from elsewhere.
+constexpr uint64_t kCacheRights =
+    kReadFile | kReadDir | kWriteFile | kTruncate | kRemoveDir | kRemoveFile | kMakeDir | kMakeFile;
 
 struct RulesetAttr {
   uint64_t handled_access_fs;
@@ -66,7 +74,7 @@ void allow(int ruleset, const std::string& path, uint64_t rights, uint64_t handl
 
 }  // namespace
 
-LandlockResult confine_files() {
+LandlockResult confine_files(const std::string& writable_folder) {
   const int abi = abi_version();
   if (abi < 1) return {};
   RulesetAttr attr{};
@@ -82,6 +90,7 @@ LandlockResult confine_files() {
   for (const auto& path : gpu_device_paths()) {
     allow(ruleset, path, kReadFile | kReadDir | kWriteFile | kIoctlDevice, handled);
   }
+  if (!writable_folder.empty()) allow(ruleset, writable_folder, kCacheRights, handled);
   const bool ok = ::syscall(SYS_landlock_restrict_self, ruleset, 0) == 0;
   ::close(ruleset);
   if (!ok) return {};

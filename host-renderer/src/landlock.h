@@ -6,6 +6,8 @@
 // loader reads its manifests for each guest's instance).
 #pragma once
 
+#include <string>
+
 namespace host {
 
 struct LandlockResult {
@@ -18,7 +20,9 @@ struct LandlockResult {
 // their loaders need, writes only the GPU's device nodes and /dev/null,
 // creates, removes and renames nothing, binds and connects no TCP port and,
 // where the kernel can, signals no other process and connects to no
-// abstract socket made outside it. Needs PR_SET_NO_NEW_PRIVS.
-LandlockResult confine_files();
+// abstract socket made outside it. In `writable_folder` (empty: none) it
+// may also make, write and remove files and folders. Needs
+// PR_SET_NO_NEW_PRIVS.
+LandlockResult confine_files(const std::string& writable_folder);
 
 }  // namespace host

@@ -115,6 +115,8 @@ class Renderer {
                                              registry_, stop_, id);
     session->set_frame_outlet(outlet_.get());
     session->set_idle_wait(kSessionIdleWait, [this] { note_activity(); });
+    // The supervisor gives a renderer one guest: its session's stamp is the page's.
+    session->set_busy_stamp(&counters_->page().busy_since_ms);
     {
       std::lock_guard lock(sessions_mutex_);
       sessions_[id] = session.get();
@@ -212,7 +214,7 @@ wire::Result<std::unique_ptr<Renderer>> start(int control_fd) {
   if (!counters) return counters.error();
   auto config = config_from_json(msg->body);
   if (!config) return config.error();
-  auto files_confined = confine_process(config->identity);
+  auto files_confined = confine_process(config->identity, config->shader_cache);
   if (!files_confined) return files_confined.error();
   auto display = EglDisplay::open(config->display);
   if (!display) return display.error();

@@ -38,7 +38,8 @@ nlohmann::json to_json(const RendererConfig& c) {
           {"io_timeout_ms", c.transport.io_timeout.count()},
           {"ring_silence_ms", c.transport.ring_silence.count()},
           {"data_bytes", c.sandbox.data_bytes},
-          {"open_files", c.sandbox.open_files}};
+          {"open_files", c.sandbox.open_files},
+          {"shader_cache", c.shader_cache}};
 }
 
 wire::Result<RendererConfig> config_from_json(const nlohmann::json& j) {
@@ -65,6 +66,7 @@ wire::Result<RendererConfig> config_from_json(const nlohmann::json& j) {
     c.sandbox.data_bytes = j.at("data_bytes").get<size_t>();
     c.sandbox.open_files = j.at("open_files").get<size_t>();
     c.identity = identity_from_json(j.at("identity"));
+    c.shader_cache = j.at("shader_cache").get<std::string>();
   } catch (const nlohmann::json::exception& e) {
     return wire::make_error(wire::Errc::kBadValue, std::string("renderer configuration: ") + e.what());
   }

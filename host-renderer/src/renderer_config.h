@@ -24,6 +24,7 @@ struct RendererConfig {
   // of the supervisor's watchdog.
   std::chrono::milliseconds idle_beat{7500};
   bool viewers = false;  // window frames also go to the supervisor's compositor
+  std::string shader_cache;  // its private shader cache folder (shader_cache.h); empty: none
 };
 
 nlohmann::json to_json(const RendererConfig& c);

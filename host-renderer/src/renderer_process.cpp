@@ -11,6 +11,7 @@
 
 #include <cerrno>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "control_socket.h"
@@ -26,7 +27,7 @@ using wire::make_error;
 namespace {
 constexpr int kChildControlFd = 3;
 
-wire::Result<pid_t> start_process(const std::string& exe, int child_end) {
+wire::Result<pid_t> start_process(const std::string& exe, int child_end, const std::string& cache_folder) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   // dup2 onto fd 3 clears close-on-exec there (also when it already is fd 3).
@@ -45,6 +46,7 @@ wire::Result<pid_t> start_process(const std::string& exe, int child_end) {
   char* argv[] = {const_cast<char*>(exe.c_str()), const_cast<char*>("renderer"),
                   const_cast<char*>("--control-fd"), const_cast<char*>(fd_text.c_str()), nullptr};
   std::vector<std::string> env = renderer_environment(environ);
+  set_cache_environment(env, cache_folder);
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
@@ -58,19 +60,33 @@ wire::Result<pid_t> start_process(const std::string& exe, int child_end) {
 }  // namespace
 
 wire::Result<std::unique_ptr<RendererProcess>> RendererProcess::spawn(const std::string& exe,
-                                                                      const RendererConfig& config) {
+                                                                      RendererConfig config,
+                                                                      const ShaderCacheRoot* caches) {
   auto counters = SharedCounters::create();
   if (!counters) return counters.error();
+  if (caches) {
+    auto folder = caches->make_renderer_folder(config.identity);
+    if (!folder) return folder.error();
+    config.shader_cache = *folder;
+  }
+  // Removed with it, also when it does not start.
+  struct Folder {
+    std::string path;
+    ~Folder() {
+      if (!path.empty()) remove_cache_folder(path);
+    }
+  } folder{config.shader_cache};
   auto pair = control_socket_pair();
   if (!pair) return pair.error();
   auto [mine, theirs] = *pair;
-  auto pid = start_process(exe, theirs);
+  auto pid = start_process(exe, theirs, config.shader_cache);
   ::close(theirs);
   if (!pid) {
     ::close(mine);
     return pid.error();
   }
   std::unique_ptr<RendererProcess> r(new RendererProcess(*pid, mine, std::move(*counters)));
+  r->cache_folder_ = std::exchange(folder.path, {});
   WIRE_TRY(send_control(mine, ControlMsg::kConfigure, to_json(config), {r->counters_->fd()}));
   return r;
 }
@@ -88,6 +104,7 @@ RendererProcess::~RendererProcess() {
   }
   if (pidfd_ >= 0) ::close(pidfd_);
   ::close(control_);
+  remove_cache();
 }
 
 void RendererProcess::kill() {
@@ -126,7 +143,13 @@ int RendererProcess::wait_exit(const std::function<void(ControlMessage&)>& on_me
   }
   while (::waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {
   }
+  remove_cache();
   return status_;
+}
+
+// Once the process is gone: nothing can write there any more.
+void RendererProcess::remove_cache() {
+  if (!cache_folder_.empty()) remove_cache_folder(std::exchange(cache_folder_, {}));
 }
 
 void RendererProcess::send_input(const nlohmann::json& event) {

@@ -13,6 +13,7 @@
 #include "counters_page.h"
 #include "host/egl_display.h"
 #include "renderer_config.h"
+#include "shader_cache.h"
 #include "wire/handoff.h"
 
 namespace host {
@@ -20,8 +21,10 @@ namespace host {
 class RendererProcess {
  public:
   // Starts `exe renderer --control-fd 3` and sends it its configuration.
-  static wire::Result<std::unique_ptr<RendererProcess>> spawn(const std::string& exe,
-                                                              const RendererConfig& config);
+  // With `caches`, it gets a shader cache folder of its own there, removed
+  // with this object; without, drivers' disk caches are off.
+  static wire::Result<std::unique_ptr<RendererProcess>> spawn(const std::string& exe, RendererConfig config,
+                                                              const ShaderCacheRoot* caches);
   // Stops the process if it still runs, and reaps it.
   ~RendererProcess();
   RendererProcess(const RendererProcess&) = delete;
@@ -31,7 +34,7 @@ class RendererProcess {
   wire::Result<RendererInfo> wait_ready(std::chrono::milliseconds timeout);
   wire::Status adopt(wire::ChannelHandoff handoff, uint32_t session_id);
   // Blocks until the renderer has ended (its control socket hung up and the
-  // process was reaped), giving what it says meanwhile to `on_message`
+  // process was reaped; its shader cache folder is removed), giving what it says meanwhile to `on_message`
   // (which takes the descriptors it keeps); returns its wait status.
   int wait_exit(const std::function<void(ControlMessage&)>& on_message);
   // A viewer's event for one of its sessions; dropped when the renderer is
@@ -48,11 +51,13 @@ class RendererProcess {
 
  private:
   RendererProcess(pid_t pid, int control, std::unique_ptr<SharedCounters> counters);
+  void remove_cache();
 
   pid_t pid_;
   int pidfd_;  // -1 where the kernel has no pidfds (before Linux 5.3)
   int control_;
   std::unique_ptr<SharedCounters> counters_;
+  std::string cache_folder_;  // removed once the process is reaped
   int status_ = -1;  // once reaped
 };
 

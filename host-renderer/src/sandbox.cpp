@@ -41,7 +41,8 @@ wire::Status apply_rlimits(const SandboxLimits& limits) {
 
 }  // namespace
 
-wire::Result<bool> confine_process(const std::optional<RendererIdentity>& identity) {
+wire::Result<bool> confine_process(const std::optional<RendererIdentity>& identity,
+                                   const std::string& cache_folder) {
   if (identity) {
     drop_bounding_set();  // needs CAP_SETPCAP, which the new uid takes away
     WIRE_TRY(take_identity(*identity));
@@ -50,7 +51,7 @@ wire::Result<bool> confine_process(const std::optional<RendererIdentity>& identi
   if (::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) return sys_error("PR_SET_DUMPABLE", errno);
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return sys_error("PR_SET_NO_NEW_PRIVS", errno);
   WIRE_TRY(drop_capabilities());
-  return confine_files().abi > 0;
+  return confine_files(cache_folder).abi > 0;
 }
 
 wire::Status confine_calls(const SandboxLimits& limits, bool files_confined) {

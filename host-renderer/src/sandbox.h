@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 
 #include "renderer_user.h"
 
@@ -25,7 +26,10 @@ struct SandboxLimits {
 // files, TCP, signals and abstract sockets confined by Landlock where the
 // kernel has it (landlock.h). Irreversible. Returns whether Landlock now
 // confines the files it opens.
-wire::Result<bool> confine_process(const std::optional<RendererIdentity>& identity);
+// `cache_folder` (empty: none) is the one folder it may also write, make
+// files and folders in and remove them from: its drivers' shader cache.
+wire::Result<bool> confine_process(const std::optional<RendererIdentity>& identity,
+                                   const std::string& cache_folder);
 // Once the display is open: resource limits and the system call filter
 // (syscall_filter.h), on every thread. Irreversible.
 wire::Status confine_calls(const SandboxLimits& limits, bool files_confined);

@@ -52,6 +52,7 @@ SupervisorOptions supervisor_options(const HostOptions& opts) {
   s.max_host_memory = opts.max_host_memory ? opts.max_host_memory
                                            : physical_memory_bytes() / 100 * kDefaultHostMemoryPercent;
   s.watchdog = opts.renderer_watchdog;
+  s.stall = opts.renderer_stall;
   s.compositor = opts.compositor;
   RendererConfig& r = s.renderer;
   r.viewers = opts.compositor != nullptr;
@@ -91,6 +92,12 @@ wire::Result<std::unique_ptr<Server>> Server::create(const HostOptions& opts) {
     if (*identity) log_line("renderers run as uid %u, gid %u", (*identity)->uid, (*identity)->gid);
     SupervisorOptions sopts = supervisor_options(opts);
     sopts.renderer.identity = std::move(*identity);
+    if (opts.renderer_cache != "off") {
+      auto caches = ShaderCacheRoot::create(opts.renderer_cache == "auto" ? "" : opts.renderer_cache,
+                                            sopts.renderer.identity);
+      if (!caches) return caches.error();
+      sopts.shader_caches = std::move(*caches);
+    }
     auto sup = Supervisor::create(std::move(sopts));
     if (!sup) return sup.error();
     s->supervisor_ = std::move(*sup);

@@ -67,6 +67,7 @@ Session::Session(const EglDisplay& display, std::unique_ptr<wire::Channel> chann
 }
 
 Session::~Session() {
+  stamp_busy(true);  // freeing the guest's objects calls the driver too
   log_end();
   teardown();
   channel_->close();
@@ -83,6 +84,12 @@ void Session::set_idle_wait(std::chrono::milliseconds idle_wait, std::function<v
 void Session::wake() {
   const uint64_t one = 1;
   if (waker_ >= 0) (void)!::write(waker_, &one, sizeof one);
+}
+
+void Session::stamp_busy(bool busy) {
+  if (!busy_stamp_) return;
+  const auto now = std::chrono::steady_clock::now().time_since_epoch();
+  busy_stamp_->store(busy ? std::chrono::duration_cast<std::chrono::milliseconds>(now).count() : 0, kRelaxed);
 }
 
 void Session::drain_waker() {
@@ -104,7 +111,9 @@ void Session::run() {
   bool idle = false;  // the last wait for the guest was a whole idle one
   while (!stop_.load(kRelaxed) && !broken_) {
     const bool frames = gl_->frames_pending();
+    stamp_busy(false);
     auto msg = channel_->receive(frames ? kFramePoll : idle_wait_);
+    stamp_busy(true);
     if (!msg) {
       if (msg.error().code != Errc::kTimeout) {
         end_reason_ = msg.error().describe();

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "forbidden_attempts.h"
 #include "host/session.h"
@@ -38,6 +39,19 @@ uint32_t try_write_file() {
   const bool wrote = ::write(fd, "changed", 7) == 7;
   ::close(fd);
   return wrote ? 0 : static_cast<uint32_t>(errno);
+}
+
+// In `folder`, or where its driver's shader cache is when empty.
+uint32_t try_create_in(std::string folder) {
+  if (folder.empty()) {
+    const char* cache = std::getenv("MESA_SHADER_CACHE_DIR");
+    folder = cache ? cache : "";
+  }
+  const std::string path = folder + "/conduit-fault-" + std::to_string(::getpid());
+  int fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+  if (fd < 0) return static_cast<uint32_t>(errno);
+  ::close(fd);
+  return 0;
 }
 
 uint32_t try_socket() {
@@ -80,6 +94,14 @@ wire::Status Session::test_fault(wire::Reader& r) {
     case wire::Fault::kAllocate: result = try_allocate(f->bytes); break;
     case wire::Fault::kFork: result = try_fork(); break;
     case wire::Fault::kWriteFile: result = try_write_file(); break;
+    case wire::Fault::kStall: std::this_thread::sleep_for(std::chrono::milliseconds(f->bytes)); break;
+    case wire::Fault::kCreateIn: {
+      auto folder = r.get_data();
+      if (!folder) return folder.error();
+      const auto* text = reinterpret_cast<const char*>(folder->bytes.data());
+      result = try_create_in(std::string(text, folder->bytes.size()));
+      break;
+    }
     case wire::Fault::kForbidden: result = try_forbidden(static_cast<Forbidden>(f->bytes)); break;
     default: return wire::make_error(wire::Errc::kBadValue, "fault " + std::to_string(f->fault));
   }

@@ -17,6 +17,10 @@ constexpr auto kRelayPoll = std::chrono::milliseconds(100);
 constexpr auto kRelaxed = std::memory_order_relaxed;
 constexpr auto kWatchdogPeriod = std::chrono::milliseconds(1000);
 
+std::string seconds(std::chrono::steady_clock::duration d) {
+  return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(d).count()) + " s";
+}
+
 void log_guest(const char* fmt, const std::string& a, const std::string& b) {
   uint64_t dropped = 0;
   if (guest_log_limiter().allow(&dropped)) log_line(fmt, a.c_str(), b.c_str());
@@ -59,7 +63,7 @@ void Supervisor::keep_spare() {
     changed_.wait(lock, [&] { return stopping_ || !spare_; });
     if (stopping_) break;
     lock.unlock();
-    auto r = RendererProcess::spawn(opts_.renderer_exe, opts_.renderer);
+    auto r = RendererProcess::spawn(opts_.renderer_exe, opts_.renderer, opts_.shader_caches.get());
     auto info = r ? (*r)->wait_ready(kRendererStart) : wire::Result<RendererInfo>(r.error());
     lock.lock();
     if (info) {
@@ -166,6 +170,7 @@ wire::Result<wire::ChannelHandoff> Supervisor::handoff_or_relay(Guest& g,
   auto h = channel->export_handoff();
   if (h) {
     g.on_release = std::exchange(h->on_release, nullptr);
+    g.guest_gone = std::exchange(h->peer_gone, nullptr);
     return h;
   }
   auto pair = wire::socket_pair_channels(opts_.renderer.transport);
@@ -177,7 +182,14 @@ wire::Result<wire::ChannelHandoff> Supervisor::handoff_or_relay(Guest& g,
   wire::Channel* renderer = pair->first.get();
   g.relayed.push_back(std::move(channel));
   g.relayed.push_back(std::move(pair->first));
-  g.relays.emplace_back([guest, renderer] { relay(*guest, *renderer); });
+  // Either direction ends when either side does: a renderer that has not
+  // ended by then is the one whose guest has gone.
+  auto ended = std::make_shared<std::atomic<bool>>(false);
+  g.guest_gone = [ended] { return ended->load(); };
+  g.relays.emplace_back([guest, renderer, ended] {
+    relay(*guest, *renderer);
+    ended->store(true);
+  });
   g.relays.emplace_back([guest, renderer] { relay(*renderer, *guest); });
   return inner;
 }
@@ -188,6 +200,7 @@ void Supervisor::watch(Guest& g) {
   if (opts_.compositor) opts_.compositor->remove_guest(g.id);
   for (auto& ch : g.relayed) ch->close();
   std::lock_guard lock(mutex_);
+  g.guest_gone = nullptr;  // what it watches through goes with the session
   finished_.add(g.renderer->counters().counters);
   if (!clean_exit(status)) {
     ++crashed_;
@@ -247,17 +260,25 @@ void Supervisor::send_input(comp::SurfaceKey key, const comp::InputEvent& e) {
 }
 
 // A renderer whose main loop no longer beats (stopped, deadlocked, or
-// busy where it should answer the supervisor) would hold its guest's slot
-// for ever: after opts_.watchdog it is killed, and watch() accounts for it
-// as for any renderer that ended abnormally.
+// busy where it should answer the supervisor), whose session is stuck in
+// one piece of work, or which outlives its guest would hold its guest's
+// slot for ever: it is killed, and watch() accounts for it as for any
+// renderer that ended abnormally.
 void Supervisor::watch_heartbeats() {
   const auto period = std::min<std::chrono::milliseconds>(kWatchdogPeriod, opts_.watchdog / 4);
   std::unique_lock lock(mutex_);
-  while (!stopping_) {
-    changed_.wait_for(lock, period, [&] { return stopping_; });
+  // Also while the host stops: a renderer stuck in a driver call would
+  // otherwise hold up its end (its main loop, waiting for the session,
+  // stops beating).
+  auto ended = [&] { return stopping_ && all_done(); };
+  while (!ended()) {
+    changed_.wait_for(lock, period, ended);
     const auto now = std::chrono::steady_clock::now();
     for (auto& g : guests_) {
-      if (!g.done.load()) check_heartbeat(g, now);
+      if (g.done.load()) continue;
+      check_heartbeat(g, now);
+      check_stall(g, now);
+      check_guest_gone(g, now);
     }
     measure_renderers();
   }
@@ -270,11 +291,35 @@ void Supervisor::check_heartbeat(Guest& g, std::chrono::steady_clock::time_point
     g.beat_seen = now;
     return;
   }
-  if (g.killed || now - g.beat_seen < opts_.watchdog) return;
+  if (now - g.beat_seen < opts_.watchdog) return;
+  kill_renderer(g, "stopped answering for " + seconds(now - g.beat_seen));
+}
+
+// A driver call that never returns leaves the main loop beating: the
+// session's own stamp says how long its current work has taken. The stamp
+// is the renderer's word, which can only spare itself.
+void Supervisor::check_stall(Guest& g, std::chrono::steady_clock::time_point now) {
+  const auto since = std::chrono::milliseconds(g.renderer->counters().busy_since_ms.load(kRelaxed));
+  const auto busy = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()) - since;
+  if (since.count() == 0 || busy < opts_.stall) return;
+  kill_renderer(g, "busy with one piece of its guest's work for " + seconds(busy));
+}
+
+// A renderer ends at once when its guest goes, unless it is stuck where it
+// would notice; one still running a watchdog period later is.
+void Supervisor::check_guest_gone(Guest& g, std::chrono::steady_clock::time_point now) {
+  if (!g.gone_seen) {
+    if (g.guest_gone && g.guest_gone()) g.gone_seen = now;
+    return;
+  }
+  if (now - *g.gone_seen < opts_.watchdog) return;
+  kill_renderer(g, "still running " + seconds(now - *g.gone_seen) + " after its guest went");
+}
+
+void Supervisor::kill_renderer(Guest& g, const std::string& why) {
+  if (g.killed) return;
   g.killed = true;
-  log_guest("session %s: renderer stopped answering for %s; killed",
-            std::to_string(g.id) + " (" + g.description + ")",
-            std::to_string(std::chrono::duration_cast<std::chrono::seconds>(now - g.beat_seen).count()) + " s");
+  log_guest("session %s: renderer %s; killed", std::to_string(g.id) + " (" + g.description + ")", why);
   g.renderer->kill();
 }
 

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -18,6 +19,7 @@
 
 #include "comp/compositor.h"
 #include "renderer_process.h"
+#include "shader_cache.h"
 #include "wire/transport.h"
 
 namespace host {
@@ -33,7 +35,14 @@ struct SupervisorOptions {
   comp::Compositor* compositor = nullptr;  // host viewers, if any
   // A renderer whose main loop has not beaten (CountersPage::heartbeat)
   // for this long is killed, and its guest's slot given back.
+  // It is killed too when its guest has been gone this long and it still
+  // runs (stuck where it would notice).
   std::chrono::milliseconds watchdog{30000};
+  // A renderer whose session has been busy with one piece of work
+  // (CountersPage::busy_since_ms) this long is killed.
+  std::chrono::milliseconds stall{120000};
+  // Where renderers get their private shader cache folders; null: caches off.
+  std::shared_ptr<ShaderCacheRoot> shader_caches;
 };
 
 class Supervisor {
@@ -68,6 +77,10 @@ class Supervisor {
     uint64_t last_beat = 0;  // the watchdog's, under mutex_
     uint64_t memory = 0;     // its renderer's process_memory_bytes when last measured; under mutex_
     std::chrono::steady_clock::time_point beat_seen = std::chrono::steady_clock::now();
+    // Whether its guest has gone, seen from here (wire::ChannelHandoff::peer_gone,
+    // or the relay's end); dropped once the renderer ended. Under mutex_.
+    std::function<bool()> guest_gone;
+    std::optional<std::chrono::steady_clock::time_point> gone_seen;
     bool killed = false;
   };
 
@@ -83,7 +96,11 @@ class Supervisor {
   void on_renderer_message(Guest& g, ControlMessage& msg);
   void reap();
   void watch_heartbeats();
-  void check_heartbeat(Guest& g, std::chrono::steady_clock::time_point now);  // under mutex_
+  // The watchdog's looks at one renderer; under mutex_.
+  void check_heartbeat(Guest& g, std::chrono::steady_clock::time_point now);
+  void check_stall(Guest& g, std::chrono::steady_clock::time_point now);
+  void check_guest_gone(Guest& g, std::chrono::steady_clock::time_point now);
+  void kill_renderer(Guest& g, const std::string& why);
 
   SupervisorOptions opts_;
   RendererInfo info_;

@@ -163,8 +163,14 @@ wire::Status allow_conditional(scmp_filter_ctx ctx) {
 // after start-up then fail, which is better than writing anywhere).
 wire::Status allow_opens(scmp_filter_ctx ctx, bool files_confined) {
   if (files_confined) {
-    int rc = allow_always(ctx, SCMP_SYS(openat));
-    if (rc == 0) rc = allow_always(ctx, SCMP_SYS(open));
+    int rc = 0;
+    // Making, renaming and removing too: Landlock allows them only in the
+    // renderer's shader cache folder (a driver writes a cache entry to a
+    // file of its own, then renames it into place).
+    for (int call : {SCMP_SYS(openat), SCMP_SYS(open), SCMP_SYS(mkdir), SCMP_SYS(mkdirat), SCMP_SYS(rename),
+                     SCMP_SYS(renameat), SCMP_SYS(renameat2), SCMP_SYS(unlink), SCMP_SYS(unlinkat)}) {
+      if (rc == 0) rc = allow_always(ctx, call);
+    }
     return rc == 0 ? wire::Status{} : wire::Status(rule_error(rc));
   }
   const scmp_datum_t writing = O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND;

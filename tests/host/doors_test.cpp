@@ -124,5 +124,28 @@ TEST(Doors, SilentHandshakesGiveWayToANewOne) {
   for (int fd : silent) ::close(fd);
 }
 
+// On shm: too a new connection takes the slot of the oldest silent one,
+// which ends at once: more silent connections than the host takes
+// handshakes in all (64) cannot lock out the peer's guest.
+TEST(Doors, SilentShmHandshakesGiveWayToANewOne) {
+  host::HostOptions o;
+  const std::string path = "/tmp/conduit-doors-" + std::to_string(::getpid()) + ".shm";
+  o.listen = {"shm:" + path};
+  RunningHost host(o);
+  ASSERT_TRUE(host.ok()) << host.error();
+  std::vector<int> silent;
+  for (int i = 0; i < 80; ++i) {
+    silent.push_back(silent_connection("unix:" + path));
+    ASSERT_GE(silent.back(), 0);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  for (uint32_t frame = 1; frame <= 3; ++frame) {
+    auto guest = clearing_guest("shm:" + path);
+    ASSERT_TRUE(guest) << "guest " << frame << " was refused a handshake";
+    expect_witness_renders(*guest, frame);
+  }
+  for (int fd : silent) ::close(fd);
+}
+
 }  // namespace
 }  // namespace hosttest

@@ -16,13 +16,14 @@ namespace hosttest {
 
 class RunningHost {
  public:
-  // With `ring_file`, it listens on a shared-memory ring file too.
+  // With `ring_file`, it listens on a shared-memory ring file too; on
+  // `opts.listen`'s addresses as well.
   explicit RunningHost(host::HostOptions opts = {}, bool ring_file = false) {
     static std::atomic<int> serial{0};
     const std::string name = "conduit-host-test-" + std::to_string(getpid()) + "-" +
                              std::to_string(serial.fetch_add(1));
     address_ = "unix:/tmp/" + name + ".sock";
-    opts.listen = {address_};
+    opts.listen.insert(opts.listen.begin(), address_);
     if (ring_file) {
       ring_path_ = "/dev/shm/" + name + ".ring";
       opts.listen.push_back("shm:file=" + ring_path_);

@@ -169,6 +169,100 @@ TEST_F(Isolation, WatchdogEndsARendererThatStopsAnswering) {
   EXPECT_EQ(host.server().stats_json()["renderers"]["crashed"], 1);
 }
 
+// `g`'s renderer sleeps inside a command, as in a driver call that does not
+// return; it does not answer.
+bool stall_for_a_minute(TestGuest& g) {
+  g.control(wire::ControlOp::kTestFault, wire::TestFault{static_cast<uint32_t>(wire::Fault::kStall), 0, 60000});
+  return g.send().ok();
+}
+
+// Waits up to `limit` for a guest of `address` to be served; null if none was.
+std::unique_ptr<TestGuest> served_within(const std::string& address, std::chrono::seconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  std::unique_ptr<TestGuest> g;
+  while (!g && std::chrono::steady_clock::now() < until) {
+    g = ready_guest(address);
+    if (!g) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return g;
+}
+
+// A session stuck in one command (asleep in it, as in a driver call that
+// never returns) while its renderer's main loop still beats: the watchdog
+// would never fire, --renderer-stall does, and the slot of its peer (this
+// test's uid, --max-guests-per-peer 2) serves another guest.
+TEST_F(Isolation, StallEndsARendererStuckInOneCommand) {
+  host::HostOptions o = isolated();
+  o.max_guests_per_peer = 2;
+  o.renderer_stall = std::chrono::seconds(3);
+  RunningHost host(o);
+  ASSERT_TRUE(host.ok()) << host.error();
+  auto witness = ready_guest(host.address());
+  auto stuck = ready_guest(host.address());
+  ASSERT_TRUE(witness && stuck);
+  ASSERT_TRUE(renders(*stuck, 90, 1));
+  ASSERT_TRUE(stall_for_a_minute(*stuck));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(stuck->wait_closed(std::chrono::seconds(30))) << "its guest's connection ends";
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::seconds(2)) << "not before the bound";
+  auto later = served_within(host.address(), std::chrono::seconds(30));
+  ASSERT_TRUE(later) << "its peer's slot serves another guest";
+  EXPECT_TRUE(renders(*later, 70, 1));
+  EXPECT_TRUE(renders(*witness, 60, 1)) << "the witness never noticed";
+  EXPECT_EQ(host.server().stats_json()["renderers"]["crashed"], 1);
+}
+
+// A guest that leaves while its renderer is stuck in one of its commands:
+// the renderer cannot notice, the supervisor does, and kills it a watchdog
+// period later (long before --renderer-stall); the guest's place serves
+// the next one.
+void expect_renderer_outliving_its_guest_killed(bool ring_file) {
+  host::HostOptions o = isolated();
+  o.max_guests_per_peer = 2;
+  o.renderer_watchdog = std::chrono::seconds(2);
+  o.renderer_stall = std::chrono::seconds(600);
+  RunningHost host(o, ring_file);
+  ASSERT_TRUE(host.ok()) << host.error();
+  const std::string address = ring_file ? host.ring_address() : host.address();
+  auto witness = ready_guest(host.address());
+  auto stuck = ready_guest(address);
+  ASSERT_TRUE(witness && stuck);
+  ASSERT_TRUE(renders(*stuck, 90, 1));
+  ASSERT_TRUE(stall_for_a_minute(*stuck));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // inside the command
+  stuck.reset();  // the guest goes
+  auto later = served_within(address, std::chrono::seconds(40));
+  ASSERT_TRUE(later) << "the guest's place serves the next guest";
+  EXPECT_TRUE(renders(*later, 70, 1));
+  EXPECT_TRUE(renders(*witness, 60, 1)) << "the witness never noticed";
+  EXPECT_EQ(host.server().stats_json()["renderers"]["crashed"], 1);
+}
+
+TEST_F(Isolation, ARendererOutlivingItsGuestIsKilled) { expect_renderer_outliving_its_guest_killed(false); }
+
+// A polled ring file serves one guest at a time: a renderer stuck after its
+// guest went would hold it for everyone.
+TEST_F(Isolation, ARendererOutlivingItsRingFileGuestIsKilled) {
+  expect_renderer_outliving_its_guest_killed(true);
+}
+
+// The host stops within a watchdog period even while a renderer is stuck
+// in a command: its main loop, waiting for the session to end, stops beating.
+TEST_F(Isolation, ShutdownEndsARendererStuckInOneCommand) {
+  host::HostOptions o = isolated();
+  o.renderer_watchdog = std::chrono::seconds(2);
+  auto host = std::make_unique<RunningHost>(o);
+  ASSERT_TRUE(host->ok()) << host->error();
+  auto stuck = ready_guest(host->address());
+  ASSERT_TRUE(stuck);
+  ASSERT_TRUE(renders(*stuck, 90, 1));
+  ASSERT_TRUE(stall_for_a_minute(*stuck));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // inside the command
+  const auto start = std::chrono::steady_clock::now();
+  host.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+}
+
 TEST_F(Isolation, MemoryBeyondTheRendererLimitIsRefused) {
 #if CONDUIT_ASAN
   GTEST_SKIP() << "sanitizer builds set no memory limit (their shadow memory would exceed it)";

@@ -2,10 +2,12 @@
 // ends in separate processes.
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <random>
 #include <thread>
 
 #include "peer_process.h"
+#include "wire/handoff.h"
 #include "wire/transport.h"
 
 namespace wire {
@@ -264,6 +266,57 @@ TEST_P(Channels, ReceiveTimesOutThenStillWorks) {
   auto gone = (*server)->receive(1s);
   ASSERT_FALSE(gone);
   EXPECT_EQ(gone.error().code, Errc::kClosed) << gone.error().describe();
+}
+
+// After a handoff, the exporting process (the host's supervisor) still
+// learns that the peer went, whatever the adopting process (a renderer,
+// maybe stuck) does: at once when it closes; on a polled ring also when it
+// stops beating, while a stopped peer on a socket is still there.
+TEST_P(Channels, TheExporterOfAHandedOffChannelSeesItsPeerGo) {
+  if (GetParam() == "tcp") GTEST_SKIP() << "TLS channels are relayed, not handed off";
+  TransportOptions opts = options_for(GetParam());
+  opts.ring_silence = 100ms;
+  Endpoint ep = make_endpoint(GetParam(), opts);
+  ASSERT_TRUE(ep.listener);
+  auto gone_within = [](ChannelHandoff& h, std::chrono::milliseconds limit) {
+    const int64_t until = monotonic_us() + limit.count() * 1000;
+    while (!h.peer_gone()) {
+      if (monotonic_us() > until) return false;
+      std::this_thread::sleep_for(5ms);
+    }
+    return true;
+  };
+  const bool polled = GetParam() == "shmfile";
+  for (const bool stop : {false, true}) {
+    wire::testing::Pipe go;
+    pid_t peer = fork_peer([&] {
+      auto ch = wire::connect(ep.connect_address, opts);
+      if (!ch) return 2;
+      int64_t how = 0;
+      if (!go.get(&how)) return 3;
+      if (how == 1) raise(SIGSTOP);
+      (*ch)->close();
+      return 0;
+    });
+    auto accepted = ep.listener->accept(10s);
+    ASSERT_TRUE(accepted) << accepted.error().describe();
+    auto handoff = (*accepted)->export_handoff();
+    ASSERT_TRUE(handoff) << handoff.error().describe();
+    accepted->reset();
+    ASSERT_TRUE(handoff->peer_gone);
+    EXPECT_FALSE(gone_within(*handoff, 300ms)) << "a live peer is not gone";
+    go.put(int64_t{stop ? 1 : 0});
+    if (!stop) {
+      EXPECT_TRUE(gone_within(*handoff, 2s)) << "a peer that closed is gone";
+      EXPECT_EQ(wait_peer(peer), 0);
+    } else {
+      EXPECT_EQ(gone_within(*handoff, 2s), polled) << "a stopped peer is gone only by its silence";
+      ::kill(peer, SIGKILL);
+      EXPECT_TRUE(gone_within(*handoff, 2s)) << "a killed peer is gone";
+      EXPECT_EQ(wait_peer(peer), -SIGKILL);
+    }
+    if (handoff->on_release) handoff->on_release();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, Channels, ::testing::Values("unix", "tcp", "tcpplain", "shm", "shmfile"),

@@ -36,9 +36,16 @@ struct HostOptions {
   size_t renderer_data_bytes = 0;  // RLIMIT_DATA of a renderer; 0: twice the guest memory + 1 GiB
   // A renderer whose main loop has not beaten for this long is killed.
   std::chrono::milliseconds renderer_watchdog{30000};
+  // A renderer busy this long with one piece of its guest's work (a batch,
+  // its frames, its teardown: a driver call that does not return) is killed.
+  std::chrono::milliseconds renderer_stall{120000};
   // Whom renderers of a root host run as (src/renderer_user.h): a user's
   // name or number, or "auto".
   std::string renderer_user = "auto";
+  // Renderers' private shader caches (src/shader_cache.h): "auto" (a fresh
+  // folder under TMPDIR, removed at exit), a folder of this user's, or
+  // "off" (drivers' disk caches off).
+  std::string renderer_cache = "auto";
   std::string admin;               // admin socket path; empty: none
   // Polled rings (shm:file=): a guest silent this long has gone.
   std::chrono::milliseconds ring_silence = wire::TransportOptions{}.ring_silence;

@@ -78,6 +78,11 @@ class Session {
   void set_idle_wait(std::chrono::milliseconds idle_wait, std::function<void()> on_resume);
   // Ends the session's wait for its guest; any thread.
   void wake();
+  // Where the session stamps when it began its current work for the guest
+  // (steady clock milliseconds; 0 while it waits for the guest, never
+  // cleared once it tears down), for a supervisor to find it stuck. Set
+  // before run().
+  void set_busy_stamp(std::atomic<uint64_t>* stamp) { busy_stamp_ = stamp; }
 
  private:
   // session.cpp: the stream
@@ -107,6 +112,7 @@ class Session {
   void deliver_input();
 
   void drain_waker();
+  void stamp_busy(bool busy);
 
   const EglDisplay& display_;
   const SessionLimits limits_;
@@ -122,6 +128,7 @@ class Session {
   int waker_ = -1;  // an eventfd: wake() and queue_input() make it readable
   std::chrono::milliseconds idle_wait_{100};
   std::function<void()> on_resume_;
+  std::atomic<uint64_t>* busy_stamp_ = nullptr;
   wire::Writer out_;    // host -> guest commands of the current turn
   wire::Writer reply_;  // reply payload of the current batch
   ResourceAccount account_;

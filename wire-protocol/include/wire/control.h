@@ -158,6 +158,9 @@ enum class Fault : uint32_t {
   kFork = 6,        // tries to start a process; replies its errno
   kWriteFile = 7,   // tries to open /tmp/conduit-fault-write-PID (its host) for writing; replies its errno
   kForbidden = 8,   // tries forbidden thing number `bytes` (the host's list); replies its errno
+  kStall = 9,       // sleeps `bytes` milliseconds inside the command, as a driver call that hangs; replies 0
+  kCreateIn = 10,   // tries to create a file in the folder the Data after it names (empty: its
+                    // shader cache); replies its errno
 };
 
 struct TestFault {

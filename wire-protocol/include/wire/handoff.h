@@ -35,6 +35,11 @@ struct ChannelHandoff {
   // Runs in the exporting process once the adopting one is done with the
   // channel (a ring file's listener then serves its next peer).
   std::function<void()> on_release;
+  // Stays in the exporting process: whether the peer has gone (closed its
+  // end or died; on a polled ring, also silent past ring_silence), known
+  // without the adopting process, which may be stuck. Any thread; dropping
+  // it closes what it watches through (a stream's duplicate descriptor).
+  std::function<bool()> peer_gone;
 };
 
 // The receiving side: a channel serving the handed-over connection.

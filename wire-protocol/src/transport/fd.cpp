@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <memory>
 #include <vector>
 
 void wire::Fd::reset() {
@@ -42,6 +43,15 @@ bool readable_now(int fd) {
   if (fd < 0) return false;
   pollfd p{fd, POLLIN, 0};
   return ::poll(&p, 1, 0) > 0 && (p.revents & POLLIN);
+}
+
+std::function<bool()> hang_up_probe(int fd) {
+  auto dup = std::make_shared<Fd>(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
+  if (!dup->valid()) return {};
+  return [dup] {
+    pollfd p{dup->get(), POLLRDHUP, 0};
+    return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+  };
 }
 
 Result<short> wait_fd(int fd, short events, const Deadline& deadline, int waker) {

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <string>
 #include <utility>
@@ -39,6 +40,12 @@ Status set_nonblocking(int fd);
 Result<short> wait_fd(int fd, short events, const Deadline& deadline, int waker = -1);
 // Whether `fd` (-1: none) is readable now.
 bool readable_now(int fd);
+
+// Whether the peer of socket `fd` has hung up (closed, shut down its
+// writing, or died), through a duplicate of `fd` the probe owns, so that it
+// may outlive `fd` in this process; an empty probe when `fd` cannot be
+// duplicated.
+std::function<bool()> hang_up_probe(int fd);
 
 // Whole-buffer I/O on a non-blocking socket, bounded by the deadline.
 Status write_all(int fd, std::span<const std::byte> data, const Deadline& deadline);

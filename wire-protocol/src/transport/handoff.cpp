@@ -24,7 +24,8 @@ ChannelHandoff::ChannelHandoff(ChannelHandoff&& o) noexcept
       description(std::move(o.description)),
       region_bytes(o.region_bytes),
       fds(std::exchange(o.fds, {})),
-      on_release(std::exchange(o.on_release, nullptr)) {}
+      on_release(std::exchange(o.on_release, nullptr)),
+      peer_gone(std::exchange(o.peer_gone, nullptr)) {}
 
 ChannelHandoff& ChannelHandoff::operator=(ChannelHandoff&& o) noexcept {
   if (this != &o) {
@@ -34,6 +35,7 @@ ChannelHandoff& ChannelHandoff::operator=(ChannelHandoff&& o) noexcept {
     region_bytes = o.region_bytes;
     fds = std::exchange(o.fds, {});
     on_release = std::exchange(o.on_release, nullptr);
+    peer_gone = std::exchange(o.peer_gone, nullptr);
   }
   return *this;
 }

@@ -132,14 +132,16 @@ bool ShmChannel::attached() const {
   return ctl_->header.session.load(std::memory_order_acquire) == session_;
 }
 
-Status ShmChannel::session_over() const {
-  if (!attached()) {
+Status ShmChannel::session_over() const { return session_over(*ctl_, peer_, session_); }
+
+Status ShmChannel::session_over(const RegionControl& ctl, int peer, uint32_t session) {
+  if (ctl.header.session.load(std::memory_order_acquire) != session) {
     return make_error(Errc::kClosed, "the session ended: the listener reset the shared region");
   }
-  if (ctl_->side[peer_].closed.load(std::memory_order_acquire) == session_) {
+  if (ctl.side[peer].closed.load(std::memory_order_acquire) == session) {
     return make_error(Errc::kClosed, "peer closed the channel");
   }
-  if (ctl_->side[peer_].owner.load(std::memory_order_acquire) & kOwnerDied) {
+  if (ctl.side[peer].owner.load(std::memory_order_acquire) & kOwnerDied) {
     return make_error(Errc::kClosed, "the peer's process ended");
   }
   return {};
@@ -232,15 +234,21 @@ Status ShmChannel::peer_gone(PeerWatch& watch) {
 }
 
 Status ShmChannel::polled_peer_silent(PeerWatch& watch) {
-  const uint64_t beat = ctl_->side[peer_].heartbeat.load(std::memory_order_relaxed);
+  return polled_peer_silent(*ctl_, side_, session_, silence_, watch);
+}
+
+Status ShmChannel::polled_peer_silent(const RegionControl& ctl, int side, uint32_t session,
+                                      std::chrono::milliseconds silence, PeerWatch& watch) {
+  const int peer = 1 - side;
+  const uint64_t beat = ctl.side[peer].heartbeat.load(std::memory_order_relaxed);
   // Any sign of life counts: a beat of this session (a stale peer's beats
   // carry another), or the peer moving either ring (a busy peer's heartbeat
   // thread may not be run for a while on a loaded host).
-  const uint64_t signs = (beat_session(beat) == session_ ? beat : 0) +
-                         ctl_->dir[side_].producer.head.load(std::memory_order_relaxed) +
-                         ctl_->dir[peer_].consumer.tail.load(std::memory_order_relaxed);
+  const uint64_t signs = (beat_session(beat) == session ? beat : 0) +
+                         ctl.dir[side].producer.head.load(std::memory_order_relaxed) +
+                         ctl.dir[peer].consumer.tail.load(std::memory_order_relaxed);
   const auto now = Clock::now();
-  const auto allowed = allowed_silence();
+  const auto allowed = allowed_silence(ctl, peer, silence);
   // After a gap in our own looks (we were busy, or not run) the silence
   // cannot be judged from the last change we saw: a fresh window starts.
   const bool watching = now - watch.seen < allowed / 4;
@@ -261,10 +269,35 @@ Status ShmChannel::polled_peer_silent(PeerWatch& watch) {
 // The configured silence, but at least 8 of the peer's announced beat
 // periods; the peer's word is bounded, so it can only delay noticing its
 // own death.
-Clock::duration ShmChannel::allowed_silence() const {
+Clock::duration ShmChannel::allowed_silence(const RegionControl& ctl, int peer,
+                                            std::chrono::milliseconds silence) {
   const auto announced = std::chrono::milliseconds(std::min<uint32_t>(
-      ctl_->side[peer_].beat_period_ms.load(std::memory_order_relaxed), kQuietBeatPeriod.count()));
-  return std::max<Clock::duration>(silence_, 8 * announced);
+      ctl.side[peer].beat_period_ms.load(std::memory_order_relaxed), kQuietBeatPeriod.count()));
+  return std::max<Clock::duration>(silence, 8 * announced);
+}
+
+// After a handoff, the exporter's own look at a polled peer, as the
+// adopter's receive() would judge it.
+std::function<bool()> ShmChannel::polled_peer_probe() const {
+  struct Probe {
+    std::shared_ptr<Mapping> map;
+    int side = 0;
+    uint32_t session = 0;
+    std::chrono::milliseconds silence{};
+    std::mutex mutex;
+    PeerWatch watch;
+  };
+  auto probe = std::make_shared<Probe>();
+  probe->map = map_;
+  probe->side = side_;
+  probe->session = session_;
+  probe->silence = silence_;
+  return [probe] {
+    const RegionControl& ctl = *control(probe->map->base());
+    std::lock_guard lock(probe->mutex);
+    return !session_over(ctl, 1 - probe->side, probe->session) ||
+           !polled_peer_silent(ctl, probe->side, probe->session, probe->silence, probe->watch);
+  };
 }
 
 bool ShmChannel::sleep_once(const std::function<bool()>& ready, Role role,
@@ -476,6 +509,7 @@ Result<ChannelHandoff> ShmChannel::export_handoff() {
     }
   }
   if (h.fds[0] < 0) return errno_error("dup shared region");
+  h.peer_gone = bells_ ? hang_up_probe(h.fds.back()) : polled_peer_probe();
   h.on_release = std::exchange(on_close_, nullptr);
   return h;
 }

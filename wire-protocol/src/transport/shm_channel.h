@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -99,7 +100,8 @@ class ShmChannel final : public Channel {
     Clock::time_point last_ready = Clock::now();  // the last wait that ended ready
     Clock::time_point seen = {};                   // the last look at the heartbeat
   };
-  Clock::duration allowed_silence() const;
+  static Clock::duration allowed_silence(const RegionControl& ctl, int peer,
+                                         std::chrono::milliseconds silence);
   enum class Role { kConsumer, kProducer };
 
   // Writes into the region happen between enter() (false once closed) and
@@ -112,6 +114,7 @@ class ShmChannel final : public Channel {
   bool attached() const;
   // kClosed when the peer closed or the session ended; what any wait checks first.
   Status session_over() const;
+  static Status session_over(const RegionControl& ctl, int peer, uint32_t session);
 
   // Calls `ready` until it first returns true and never after: the
   // producer's `ready` writes the record, so a further call would send it
@@ -126,6 +129,9 @@ class ShmChannel final : public Channel {
                   std::chrono::microseconds nap);
   Status peer_gone(PeerWatch& watch);
   Status polled_peer_silent(PeerWatch& watch);
+  static Status polled_peer_silent(const RegionControl& ctl, int side, uint32_t session,
+                                   std::chrono::milliseconds silence, PeerWatch& watch);
+  std::function<bool()> polled_peer_probe() const;
   void ring(const Fd& bell);
   void count_syscall() { syscalls_.fetch_add(1, std::memory_order_relaxed); }
   Status write_record(std::span<const std::byte> chunk, uint32_t flags, const Deadline& d);

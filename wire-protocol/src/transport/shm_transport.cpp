@@ -5,8 +5,11 @@
 #include <fcntl.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <mutex>
 
 #include "handshake.h"
 #include "local_access.h"
@@ -70,16 +73,31 @@ Result<std::unique_ptr<Channel>> serve(Fd sock, const Layout& layout, const Tran
 class ShmPendingPeer final : public PendingPeer {
  public:
   ShmPendingPeer(Fd sock, PeerIdentity peer, Layout layout, TransportOptions opts)
-      : sock_(std::move(sock)), peer_(std::move(peer)), layout_(layout), opts_(std::move(opts)) {}
+      : sock_(std::move(sock)),
+        abandon_fd_(::fcntl(sock_.get(), F_DUPFD_CLOEXEC, 0)),
+        peer_(std::move(peer)),
+        layout_(layout),
+        opts_(std::move(opts)) {}
 
   const PeerIdentity& peer() const override { return peer_; }
 
   Result<std::unique_ptr<Channel>> complete() override {
     auto ch = handshake();
+    {
+      std::lock_guard lock(abandon_mutex_);
+      abandon_fd_ = Fd();  // the channel's socket is no longer ours to end
+    }
     if (ch) return ch;
     Error e = ch.error();
     e.detail = peer_.describe() + ": " + e.detail;
     return e;
+  }
+
+  // Ends the connection under the handshake (which then fails at its next
+  // read or write) through a descriptor of its own, as stream links do.
+  void abandon() override {
+    std::lock_guard lock(abandon_mutex_);
+    if (abandon_fd_.valid()) ::shutdown(abandon_fd_.get(), SHUT_RDWR);
   }
 
  private:
@@ -96,6 +114,8 @@ class ShmPendingPeer final : public PendingPeer {
   }
 
   Fd sock_;
+  std::mutex abandon_mutex_;
+  Fd abandon_fd_;  // until the handshake ends; under abandon_mutex_
   PeerIdentity peer_;
   Layout layout_;
   TransportOptions opts_;

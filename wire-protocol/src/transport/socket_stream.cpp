@@ -159,6 +159,7 @@ Result<ChannelHandoff> StreamChannel::export_handoff() {
   ChannelHandoff h;
   h.kind = ChannelHandoff::Kind::kStream;
   h.description = description_;
+  h.peer_gone = hang_up_probe(fd_.get());
   h.fds.push_back(fd_.release());
   return h;
 }
