@@ -40,9 +40,17 @@ class TestHandles : public GuestHandles {
 // as many elements as its owner's counts say.
 class Filler {
  public:
+  // Values first, then what points elsewhere: a count may follow the array
+  // it sizes (vkCmdDrawMultiEXT's stride comes last).
   void fill(std::span<const MemberDesc> members, void* owner, int depth) {
-    int salt = 0;
-    for (const MemberDesc& m : members) fill_member(m, static_cast<std::byte*>(owner), ++salt, depth);
+    for (bool values : {true, false}) {
+      int salt = 0;
+      for (const MemberDesc& m : members) {
+        ++salt;
+        const bool value = m.kind == Kind::kScalar || m.kind == Kind::kHandle || m.kind == Kind::kStruct;
+        if (value == values) fill_member(m, static_cast<std::byte*>(owner), salt, depth);
+      }
+    }
   }
   void fill_struct(const StructDesc& d, void* s, int depth) {
     fill(d.fields(), s, depth);
