@@ -209,6 +209,12 @@ uint32_t try_forbidden(Forbidden what) {
       return hold_root_ids();
     case Forbidden::kBecomeRoot:
       return become_root();
+    case Forbidden::kPriorityOfSupervisor:
+      return result(::setpriority(PRIO_PROCESS, static_cast<id_t>(supervisor), 0));
+    case Forbidden::kSchedulingOfSupervisor: {
+      const sched_param normal{};
+      return result(::sched_setscheduler(supervisor, SCHED_OTHER, &normal));
+    }
   }
   return EINVAL;
 }

@@ -37,8 +37,10 @@ enum class Forbidden : uint32_t {
   kShrinkCountersPage,     // ftruncate the page the supervisor reads its counters from
   kHoldRootIds,            // "succeeds" when its real, effective or saved uid or gid is 0
   kBecomeRoot,             // setresuid(0, 0, 0), then setresgid(0, 0, 0)
+  kPriorityOfSupervisor,   // setpriority(supervisor, nice 0)
+  kSchedulingOfSupervisor, // sched_setscheduler(supervisor, SCHED_OTHER)
 };
-constexpr uint32_t kForbiddenCount = static_cast<uint32_t>(Forbidden::kBecomeRoot);
+constexpr uint32_t kForbiddenCount = static_cast<uint32_t>(Forbidden::kSchedulingOfSupervisor);
 
 // 0 when it succeeded, else its errno (EINVAL for a number not listed).
 uint32_t try_forbidden(Forbidden what);

@@ -149,6 +149,12 @@ wire::Status allow_conditional(scmp_filter_ctx ctx) {
   // it cannot; allowed, the call could pin any process of the host's user.
   // Refused quietly: it is expected.
   if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sched_setaffinity), 0);
+  // Mesa's shader cache writes from a thread it asks to run at the lowest
+  // priority (SCHED_IDLE, nice 19), and writes at the usual one where it
+  // cannot; allowed, the calls could lower any process of the host's user.
+  // Refused quietly too.
+  if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(sched_setscheduler), 0);
+  if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(setpriority), 0);
   for (unsigned option : kAllowedPrctl) {
     if (rc == 0 && !kSanitized) {
       rc = seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, int_equals(0, option));

@@ -144,6 +144,8 @@ constexpr const char* kAttemptNames[] = {
     "ShrinkCountersPage",
     "HoldRootIds",
     "BecomeRoot",
+    "PriorityOfSupervisor",
+    "SchedulingOfSupervisor",
 };
 static_assert(std::size(kAttemptNames) == host::kForbiddenCount);
 
