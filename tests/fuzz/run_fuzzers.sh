@@ -22,16 +22,15 @@ export ASAN_OPTIONS=detect_leaks=1:suppressions=$PWD/tests/asan.supp
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
 
-status=0
-for t in "${targets[@]}"; do
-  corpus=$dir/fuzz-corpus/$t
-  artifacts=$dir/fuzz-crashes/$t
-  log=$dir/fuzz-$t.log
+# One target's run; its log and result land in the build tree.
+fuzz_one() {
+  local t=$1
+  local corpus=$dir/fuzz-corpus/$t artifacts=$dir/fuzz-crashes/$t log=$dir/fuzz-$t.log
   mkdir -p "$corpus" "$artifacts"
   # The Vulkan target starts from its own seeds (valid uses of its prelude's
   # objects) and from the recorded Vulkan programs; the others from every
   # recorded program.
-  seeds=tests/fuzz/seeds/session
+  local seeds=tests/fuzz/seeds/session
   if [ "$t" = fuzz_vk_session ]; then
     seeds=$dir/fuzz-seeds/$t
     rm -rf "$seeds"
@@ -47,15 +46,32 @@ for t in "${targets[@]}"; do
   # a second per input is already very slow for one 64x64 surface.
   if "$dir/tests/fuzz/$t" -max_total_time="$seconds" -seed="${FUZZ_SEED:-1}" -max_len=65536 -timeout=20 -rss_limit_mb=4096 \
       -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" "$seeds" >"$log" 2>&1; then
-    result=ok
+    echo ok >"$dir/fuzz-$t.result"
   else
-    result=FAILED
-    status=1
+    echo FAILED >"$dir/fuzz-$t.result"
   fi
+}
+
+# Each target is one process on one core: as many run at once as there are
+# cores, so the whole takes the time of the slowest rounds, not their sum.
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n || true; done
+  rm -f "$dir/fuzz-$t.result"
+  fuzz_one "$t" &
+done
+wait
+
+status=0
+for t in "${targets[@]}"; do
+  corpus=$dir/fuzz-corpus/$t
+  artifacts=$dir/fuzz-crashes/$t
+  log=$dir/fuzz-$t.log
+  result=$(cat "$dir/fuzz-$t.result" 2>/dev/null || echo FAILED)
+  [ "$result" = ok ] || status=1
   echo "-- $t ($seconds s): $result"
   grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)|^INFO: seed corpus' "$log" || true
   echo "corpus: $(find "$corpus" -type f | wc -l) files in $corpus"
-  if [ $result = FAILED ]; then
+  if [ "$result" != ok ]; then
     sed -n '/^==[0-9]*==ERROR\|runtime error\|^==[0-9]*== ERROR\|ALARM\|deadly signal/,$p' "$log" | head -n 150
     echo "input kept in $artifacts; full log $log"
   fi
