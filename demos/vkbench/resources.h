@@ -8,9 +8,11 @@
 
 namespace vkbench {
 
+// Members go in the reverse of their order: a buffer or image before its
+// memory, a view before its image.
 struct BufferResource {
-  Buffer buffer;  // destroyed before its memory
   Memory memory;
+  Buffer buffer;
   VkDeviceSize size = 0;
   void* mapped = nullptr;  // host-visible buffers stay mapped for their life
   bool coherent = false;
@@ -29,8 +31,8 @@ BufferResource create_buffer(const Context& context, VkDeviceSize size, VkBuffer
                              Access access);
 
 struct ImageResource {
-  Image image;  // destroyed before its memory, after its view
   Memory memory;
+  Image image;
   ImageView view;
   VkFormat format = VK_FORMAT_UNDEFINED;
   VkExtent2D extent{};

@@ -20,12 +20,12 @@ void submit_frame(const Context& context, const FrameSlot& slot, VkSemaphore wai
   const VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_TRANSFER_BIT;
   VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   info.waitSemaphoreCount = wait ? 1 : 0;
-  info.pWaitSemaphores = &wait;
+  info.pWaitSemaphores = wait ? &wait : nullptr;
   info.pWaitDstStageMask = &wait_stage;
   info.commandBufferCount = 1;
   info.pCommandBuffers = &slot.cmd;
   info.signalSemaphoreCount = signal ? 1 : 0;
-  info.pSignalSemaphores = &signal;
+  info.pSignalSemaphores = signal ? &signal : nullptr;
   check(vkQueueSubmit(context.queue(), 1, &info, slot.done.get()), "vkQueueSubmit");
 }
 
