@@ -128,6 +128,9 @@ class PrivateHost {
       for (const char* var : {"__EGL_VENDOR_LIBRARY_FILENAMES", "__GLX_VENDOR_LIBRARY_NAME", "VK_DRIVER_FILES",
                               "VK_ICD_FILENAMES"})
         if (const char* v = std::getenv(var); v && std::strstr(v, "conduit")) unsetenv(var);
+      // The layers the program asks for are the program's: in the renderer a
+      // capture layer would fail the host's instance, as it may not write its file.
+      for (const char* var : {"VK_INSTANCE_LAYERS", "VK_LOADER_LAYERS_ENABLE"}) unsetenv(var);
       if (FILE* f = std::freopen(log.c_str(), "w", stderr)) (void)f;
       dup2(STDERR_FILENO, STDOUT_FILENO);
       execl(exe.c_str(), exe.c_str(), "host", "--listen", address_.c_str(), static_cast<char*>(nullptr));
