@@ -8,6 +8,7 @@
 
 #include "vk/chain.h"
 #include "vk/dynamic_state3.h"
+#include "vk/refusal.h"
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
 
@@ -150,8 +151,31 @@ void VkHandler::bounds_shader_reads(VkPhysicalDevice gpu, VkDeviceCreateInfo& in
   info.pEnabledFeatures = &features;
 }
 
+// Vulkan 1.3, 5.2.1 "Device Creation": a device asks for at least one
+// queue, each request of a family the physical device has, named once, for
+// one to as many queues as the family has. Drivers index their families
+// and queues by these (lavapipe crashed making a device without a queue).
+wire::Status VkHandler::check_queue_requests(VkPhysicalDevice gpu, const VkDeviceCreateInfo& info) {
+  if (info.queueCreateInfoCount == 0 || !info.pQueueCreateInfos) return refused("vkCreateDevice", "without a queue");
+  uint32_t count = 0;
+  dispatch_.vkGetPhysicalDeviceQueueFamilyProperties(gpu, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  dispatch_.vkGetPhysicalDeviceQueueFamilyProperties(gpu, &count, families.data());
+  std::vector<bool> named(count);
+  for (uint32_t i = 0; i < info.queueCreateInfoCount; ++i) {
+    const VkDeviceQueueCreateInfo& request = info.pQueueCreateInfos[i];
+    if (request.queueFamilyIndex >= count || named[request.queueFamilyIndex])
+      return refused("vkCreateDevice", "of a queue family the device lacks, or of one twice");
+    named[request.queueFamilyIndex] = true;
+    if (request.queueCount == 0 || request.queueCount > families[request.queueFamilyIndex].queueCount)
+      return refused("vkCreateDevice", "of no queues, or of more than their family has");
+  }
+  return {};
+}
+
 wire::Result<uint64_t> VkHandler::create_device(void* args) {
   auto& a = *static_cast<VkArgs_vkCreateDevice*>(args);
+  WIRE_TRY(check_queue_requests(a.physicalDevice, *a.pCreateInfo));
   auto offered = carried_of(all_of([&](uint32_t* n, VkExtensionProperties* p) {
     return dispatch_.vkEnumerateDeviceExtensionProperties(a.physicalDevice, nullptr, n, p);
   }), false);

@@ -88,6 +88,7 @@ class VkHandler final : public ApiHandler {
 
   wire::Result<uint64_t> create_instance(void* args);
   wire::Result<uint64_t> create_device(void* args);
+  wire::Status check_queue_requests(VkPhysicalDevice gpu, const VkDeviceCreateInfo& info);
   void bounds_shader_reads(VkPhysicalDevice gpu, VkDeviceCreateInfo& info, VkPhysicalDeviceFeatures& features);
   wire::Result<uint64_t> destroy_device(void* args);
   wire::Result<uint64_t> destroy_instance(void* args);

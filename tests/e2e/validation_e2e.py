@@ -129,7 +129,7 @@ class Suite(unittest.TestCase):
 
     def test_the_renderers_reports_are_seen(self):
         _, renderer = self.through([sys.executable, INVALID_DEVICE], counted=False)
-        self.assertIn("VUID-VkDeviceCreateInfo-queueCreateInfoCount", renderer)
+        self.assertIn("VUID-VkDeviceQueueCreateInfo-pQueuePriorities-00383", renderer)
 
 
 if __name__ == "__main__":

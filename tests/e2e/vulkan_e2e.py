@@ -242,7 +242,7 @@ class Suite(unittest.TestCase):
                         self.assertNotIn("Validation Error", text)
                         self.assertNotIn("Validation Warning", text)
                 run([CONDUIT, "run", "--host", host.address, "--", sys.executable, INVALID_DEVICE], self.env)
-                self.assertIn("VUID-VkDeviceCreateInfo-queueCreateInfoCount", host.read_log())
+                self.assertIn("VUID-VkDeviceQueueCreateInfo-pQueuePriorities-00383", host.read_log())
             finally:
                 host.stop()
 
