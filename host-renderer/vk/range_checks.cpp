@@ -88,8 +88,6 @@ ResourceShapes::Check ResourceShapes::check_of(uint32_t opcode) {
     case VkOp::vkQueueSubmit:
     case VkOp::vkQueueSubmit2:
       return &ResourceShapes::check_semaphore_waits;
-    case VkOp::vkCmdSetCullMode:
-    case VkOp::vkCmdSetStencilOp:
     case VkOp::vkCmdSetPatchControlPointsEXT:
     case VkOp::vkCmdSetLineStippleEXT:
       return &ResourceShapes::check_dynamic_state;
@@ -213,19 +211,12 @@ wire::Status ResourceShapes::check_queries(uint32_t opcode, const void* args) co
 // the most that lavapipe and the other drivers Conduit runs on offer.
 constexpr uint32_t kMostPatchControlPoints = 32;
 
-// Dynamic state that drivers use to index their own tables or size their
-// patches by when the commands run: flags of their types (the decoder
-// checks enumerated values, not bitmasks), counts within what the spec
-// allows.
+// Dynamic state that drivers size their patches and stipples by when the
+// commands run: counts within what the spec allows. (Enumerated values and
+// bitmasks, by which drivers index their tables, are the decoder's.)
 wire::Status ResourceShapes::check_dynamic_state(uint32_t opcode, const void* args) const {
   bool known = true;
   switch (static_cast<VkOp>(opcode)) {
-    case VkOp::vkCmdSetCullMode:
-      known = static_cast<const VkArgs_vkCmdSetCullMode*>(args)->cullMode <= VK_CULL_MODE_FRONT_AND_BACK;
-      break;
-    case VkOp::vkCmdSetStencilOp:
-      known = static_cast<const VkArgs_vkCmdSetStencilOp*>(args)->faceMask <= VK_STENCIL_FACE_FRONT_AND_BACK;
-      break;
     case VkOp::vkCmdSetPatchControlPointsEXT: {
       const uint32_t points = static_cast<const VkArgs_vkCmdSetPatchControlPointsEXT*>(args)->patchControlPoints;
       known = points >= 1 && points <= kMostPatchControlPoints;

@@ -4,10 +4,13 @@
 // memory), so the fuzzer starts from commands that pass them and changes
 // their values from there. Recorded programs' streams are seeds too (they
 // make objects of their own).
-//   usage: fuzz-vk-seeds DIR
+// With CRASHES_DIR, it writes there the crash inputs made by hand beside
+// those the fuzzer found (seeds/vk-session-crashes).
+//   usage: fuzz-vk-seeds DIR [CRASHES_DIR]
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <span>
 #include <string>
 
 #include "vk_prelude.h"
@@ -176,6 +179,49 @@ void memory(wire::Writer& w) {
                                    0});
 }
 
+// A crash input, written rather than found: a program of Vulkan 1.1 calls
+// 1.3's vkGetDeviceBufferMemoryRequirements (as it may by
+// VK_KHR_maintenance4's name) on a device of its own instance. The host
+// made that instance at 1.1, lavapipe gave its device no entry point for
+// the command, and the loader called through null (the renderer's SEGV);
+// the host's instances are made at the newest version now, and it runs.
+void newer_core_command_of_an_older_instance(wire::Writer& w) {
+  constexpr uint64_t kOldInstance = kFirstPreludeId + 0x1000, kOldDevice = kOldInstance + 1;
+  // The host names the physical devices of an instance in the order
+  // enumerated, after the prelude's.
+  constexpr uint64_t kOldGpu = kPhysicalDevice + 1;
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.apiVersion = VK_API_VERSION_1_1;
+  VkInstanceCreateInfo instance{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  instance.pApplicationInfo = &app;
+  VkInstance made_instance{};
+  put(w, VkOp::vkCreateInstance, a::VkArgs_vkCreateInstance{&instance, nullptr, &made_instance}, {kOldInstance});
+  uint32_t gpus = 1;
+  VkPhysicalDevice gpu{};
+  put(w, VkOp::vkEnumeratePhysicalDevices,
+      a::VkArgs_vkEnumeratePhysicalDevices{as<VkInstance>(kOldInstance), &gpus, &gpu});
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue.queueCount = 1;
+  queue.pQueuePriorities = &priority;
+  const char* const maintenance4 = VK_KHR_MAINTENANCE_4_EXTENSION_NAME;
+  VkDeviceCreateInfo device{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  device.queueCreateInfoCount = 1;
+  device.pQueueCreateInfos = &queue;
+  device.enabledExtensionCount = 1;
+  device.ppEnabledExtensionNames = &maintenance4;
+  VkDevice made_device{};
+  put(w, VkOp::vkCreateDevice, a::VkArgs_vkCreateDevice{as<VkPhysicalDevice>(kOldGpu), &device, nullptr, &made_device},
+      {kOldDevice});
+  VkBufferCreateInfo buffer{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  buffer.size = 1000;
+  buffer.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+  const VkDeviceBufferMemoryRequirements info{VK_STRUCTURE_TYPE_DEVICE_BUFFER_MEMORY_REQUIREMENTS, nullptr, &buffer};
+  VkMemoryRequirements2 need{VK_STRUCTURE_TYPE_MEMORY_REQUIREMENTS_2};
+  put(w, VkOp::vkGetDeviceBufferMemoryRequirements,
+      a::VkArgs_vkGetDeviceBufferMemoryRequirements{as<VkDevice>(kOldDevice), &info, &need});
+}
+
 struct Seed {
   const char* name;
   std::function<void(wire::Writer&)> write;
@@ -187,23 +233,34 @@ const Seed kSeeds[] = {
     {"mapped-memory", memory},
 };
 
-}  // namespace
+// Written into the crash inputs' directory (seeds/vk-session-crashes).
+const Seed kCrashes[] = {
+    {"newer-core-command-of-an-older-instance", newer_core_command_of_an_older_instance},
+};
 
-int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s DIR\n", argv[0]);
-    return 2;
-  }
-  for (const Seed& seed : kSeeds) {
+bool write_seeds(std::span<const Seed> seeds, const std::string& dir) {
+  for (const Seed& seed : seeds) {
     wire::Writer w;
     seed.write(w);
-    const std::string path = std::string(argv[1]) + "/" + seed.name + ".bin";
+    const std::string path = dir + "/" + seed.name + ".bin";
     std::ofstream out(path, std::ios::binary);
     out.write(reinterpret_cast<const char*>(w.bytes().data()), static_cast<std::streamsize>(w.bytes().size()));
     if (!out) {
       std::fprintf(stderr, "cannot write %s\n", path.c_str());
-      return 1;
+      return false;
     }
   }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: %s DIR [CRASHES_DIR]\n", argv[0]);
+    return 2;
+  }
+  if (!write_seeds(kSeeds, argv[1])) return 1;
+  if (argc == 3 && !write_seeds(kCrashes, argv[2])) return 1;
   return 0;
 }

@@ -103,6 +103,32 @@ TEST(VulkanExtensionRanges, LineStippleFactorPastTheSpecsMost) {
   });
 }
 
+// Vulkan 1.3's dynamic state of VK_EXT_extended_dynamic_state: bitmasks
+// drivers index their tables by hold only their types' bits (the
+// decoder's generated check).
+
+void set_faces(VkDevice device, uint32_t cull_mode, uint32_t face_mask) {
+  VkCommandBuffer cb = recording_buffer(device);
+  device_command<PFN_vkCmdSetCullMode>(device, "vkCmdSetCullMode")(cb, cull_mode);
+  device_command<PFN_vkCmdSetStencilOp>(device, "vkCmdSetStencilOp")(
+      cb, face_mask, VK_STENCIL_OP_KEEP, VK_STENCIL_OP_ZERO, VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS);
+  end_and_submit(device, cb);
+}
+
+TEST(VulkanExtensionRanges, CullModeAndFaceMaskOfTheirTypesBitsRun) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    set_faces(device, VK_CULL_MODE_FRONT_AND_BACK, VK_STENCIL_FACE_BACK_BIT);
+  });
+}
+
+TEST(VulkanExtensionRanges, CullModeOfABitItsTypeLacks) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { set_faces(device, 4, VK_STENCIL_FACE_FRONT_BIT); });
+}
+
+TEST(VulkanExtensionRanges, StencilFaceMaskOfABitItsTypeLacks) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { set_faces(device, VK_CULL_MODE_NONE, 0x13); });
+}
+
 // VK_EXT_index_type_uint8: bytes of indices are bound like the others.
 
 const std::vector<const char*> kUint8 = {VK_EXT_INDEX_TYPE_UINT8_EXTENSION_NAME};

@@ -498,3 +498,84 @@ TEST(VkCodec, CommandsNameTheExtensionTheyComeFrom) {
   EXPECT_EQ(promoted->instance_extension, nullptr);
   EXPECT_EQ(promoted->device_extension, nullptr);
 }
+
+namespace {
+
+// What the host decodes: a guest's values, judged before a driver sees them.
+class FromGuest : public TestHandles {
+ public:
+  bool from_guest() const override { return true; }
+};
+
+// Whether the host takes the command `args` holds; the flat path (most
+// of a frame's commands) must judge it as the general one does.
+template <typename Args>
+bool command_decodes(VkOp op, const Args& args) {
+  const CommandDesc& c = *command_desc(static_cast<uint32_t>(op));
+  TestHandles sender;
+  wire::Writer w;
+  encode_args(w, c, &args, sender);
+  const std::vector<std::byte> bytes(w.bytes().begin(), w.bytes().end());
+  std::vector<std::byte> out(c.args_size);
+  Arena arena;
+  std::vector<NewHandle> created;
+  FromGuest host;
+  wire::Reader r(bytes, 0);
+  const bool taken = decode_args(r, c, arena, out.data(), host, created).ok();
+  wire::Reader flat(bytes, 0);
+  EXPECT_TRUE(!is_flat_command(c) || decode_flat_command(flat, c, out.data(), host).ok() == taken) << c.name;
+  return taken;
+}
+
+template <typename T>
+bool struct_decodes(const T& s) {
+  const StructDesc& d = *struct_by_stype(s.sType);
+  TestHandles sender;
+  auto bytes = encode(d, &s, sender);
+  wire::Reader r(bytes, 0);
+  Arena arena;
+  T out{};
+  FromGuest host;
+  return decode_struct(r, d, arena, &out, host).ok();
+}
+
+}  // namespace
+
+// A guest's bitmask holds only bits vk.xml gives its FlagBits type, those of
+// any extension included; a bitmask with no FlagBits yet, or one the spec
+// lets be ignored, is not judged.
+TEST(VkCodec, BitmasksFromAGuestHoldOnlyTheirTypesBits) {
+  const auto cb = reinterpret_cast<VkCommandBuffer>(uint64_t{0x10});
+  EXPECT_TRUE(command_decodes(VkOp::vkCmdSetCullMode, VkArgs_vkCmdSetCullMode{cb, VK_CULL_MODE_FRONT_AND_BACK}));
+  EXPECT_FALSE(command_decodes(VkOp::vkCmdSetCullMode, VkArgs_vkCmdSetCullMode{cb, 4}));
+  EXPECT_TRUE(command_decodes(VkOp::vkCmdSetStencilCompareMask,
+                           VkArgs_vkCmdSetStencilCompareMask{cb, VK_STENCIL_FACE_BACK_BIT, 0xff}));
+  EXPECT_FALSE(command_decodes(VkOp::vkCmdSetStencilCompareMask, VkArgs_vkCmdSetStencilCompareMask{cb, 0x13, 0xff}));
+
+  VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+  raster.cullMode = VK_CULL_MODE_BACK_BIT;
+  EXPECT_TRUE(struct_decodes(raster));
+  raster.cullMode = 8;
+  EXPECT_FALSE(struct_decodes(raster));
+
+  VkBufferCreateInfo buffer{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  buffer.size = 64;
+  buffer.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT;
+  EXPECT_TRUE(struct_decodes(buffer));
+  buffer.usage = VK_BUFFER_USAGE_MICROMAP_STORAGE_BIT_EXT;  // of an extension not carried
+  EXPECT_TRUE(struct_decodes(buffer));
+  buffer.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | 0x80000000u;
+  EXPECT_FALSE(struct_decodes(buffer));
+
+  // A mask the spec lets be ignored (noautovalidity: an ownership
+  // transfer's access masks) is not judged either.
+  VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  barrier.image = VkImage(0x30);
+  barrier.srcAccessMask = 0x80000000u;
+  EXPECT_TRUE(struct_decodes(barrier));
+
+  VkBufferViewCreateInfo view{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+  view.buffer = VkBuffer(0x20);
+  view.flags = 1;  // VkBufferViewCreateFlags: reserved, no FlagBits in vk.xml
+  EXPECT_TRUE(struct_decodes(view));
+}

@@ -142,13 +142,30 @@ class VkModelTest(unittest.TestCase):
             self.model().assign_opcodes(update=False)
 
 
+def real_model():
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "wire-protocol")
+    return VkModel("/usr/share/vulkan/registry/vk.xml", os.path.join(root, "vk-annotations.toml"),
+                   os.path.join(root, "vk-opcodes.txt"))
+
+
 class RealRegistryTest(unittest.TestCase):
     """Debian's vk.xml with the committed annotations and opcode table."""
 
+    def test_bitmasks_hold_every_bit_of_their_flag_bits(self):
+        m = real_model()
+        self.assertEqual(m.flag_masks["VkCullModeFlags"], 0x3)
+        self.assertEqual(m.flag_masks["VkStencilFaceFlags"], 0x3)
+        usage = m.flag_masks["VkBufferUsageFlags"]
+        # Core bits, a carried extension's and one not carried.
+        for bit in (0x1, 0x20000, 0x800, 0x1000000):
+            self.assertTrue(usage & bit, hex(bit))
+        self.assertFalse(usage & 0x80000000)
+        # Reserved bitmasks (no FlagBits yet) and 64-bit ones are not judged.
+        self.assertNotIn("VkBufferViewCreateFlags", m.flag_masks)
+        self.assertNotIn("VkPipelineStageFlags2", m.flag_masks)
+
     def test_vulkan_1_3_is_whole(self):
-        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "wire-protocol")
-        m = VkModel("/usr/share/vulkan/registry/vk.xml", os.path.join(root, "vk-annotations.toml"),
-                    os.path.join(root, "vk-opcodes.txt"))
+        m = real_model()
         m.assign_opcodes(update=False)
         for name in ("vkCreateInstance", "vkCmdBeginRendering", "vkQueueSubmit2",
                      "vkWaitSemaphores", "vkCreateSwapchainKHR", "vkCreateHeadlessSurfaceEXT"):

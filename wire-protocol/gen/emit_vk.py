@@ -84,10 +84,16 @@ class Desc:
 
 def _known_fn(m, base, fns, made):
     """The name of a function telling whether a value is one vk.xml gives
-    the enumerated type `base`, written once into `fns`."""
+    the enumerated type `base`, or holds only bits it gives the bitmask
+    type `base`, written once into `fns`; nullptr for other types."""
+    if made is None or (base not in m.enum_values and base not in m.flag_masks):
+        return "nullptr"
     name = f"known_{base}"
     if name not in made:
         made.add(name)
+        if base in m.flag_masks:
+            fns.append(f"bool {name}(uint32_t value) {{ return (value & ~{m.flag_masks[base]:#x}u) == 0; }}\n")
+            return name
         cases = "".join(f"    case {v}:\n" for v in sorted(m.enum_values[base]))
         fns.append(f"bool {name}(uint32_t value) {{\n  switch (static_cast<int32_t>(value)) {{\n{cases}"
                    f"      return true;\n    default:\n      return false;\n  }}\n}}\n")
@@ -112,10 +118,13 @@ def _struct_member(m, s, mem, fns, made=None):
         return Desc(mem.name, off, "kPNext")
     if mem.kind in ("scalar", "handle") or (mem.kind == "struct" and mem.pointer == 0):
         kind = {"Elem::kHandle": "kHandle", "Elem::kStruct": "kStruct"}.get(elem, "kScalar")
-        # sType is judged by the chain's walk; other enumerated members by
-        # the values vk.xml gives their type.
+        # sType is judged by the chain's walk; other enumerated and bitmask
+        # members by the values and bits vk.xml gives their type, but for a
+        # bitmask whose value the spec lets be ignored (noautovalidity: a
+        # barrier's access masks in an ownership transfer, the statistics of
+        # a pool of another query type).
         known = "nullptr"
-        if kind == "kScalar" and base in m.enum_values and mem.name != "sType" and made is not None:
+        if kind == "kScalar" and mem.name != "sType" and not (base in m.flag_masks and mem.unchecked):
             known = _known_fn(m, base, fns, made)
         return Desc(mem.name, off, kind, elem, size, fixed, mem.optional, disp, objtype, nested, known=known)
     count = "nullptr"
@@ -156,9 +165,7 @@ def _param(m, c, p, fns, made=None):
         return Desc(p.name, off, "kAllocator")
     if k in ("scalar", "handle"):
         kind = "kHandle" if k == "handle" else "kScalar"
-        known = "nullptr"
-        if kind == "kScalar" and base in m.enum_values and made is not None:
-            known = _known_fn(m, base, fns, made)
+        known = _known_fn(m, base, fns, made) if kind == "kScalar" else "nullptr"
         return Desc(p.name, off, kind, elem, size, "1", p.nullable, disp, objtype, nested, known=known)
     if k == "in_string":
         return Desc(p.name, off, "kString", optional=p.nullable)

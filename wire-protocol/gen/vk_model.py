@@ -43,6 +43,7 @@ class Member:
     optional: bool = False
     kind: str = ""       # scalar | handle | struct | string | strings | array | bytes | pnext
     bitfield: bool = False
+    unchecked: bool = False  # noautovalidity: its value may be ignored (a selector leaves it unused)
 
 
 @dataclass
@@ -69,12 +70,22 @@ def _member(elem):
                   # does without) may be null.
                   optional=(elem.get("optional") or "").startswith("true")
                   or elem.get("noautovalidity") == "true",
-                  bitfield=re.match(r"\s*:\s*\d", after) is not None)
+                  bitfield=re.match(r"\s*:\s*\d", after) is not None,
+                  unchecked=elem.get("noautovalidity") == "true")
 
 
 def _for_vulkan(elem):
     """Whether an element applies to Vulkan (not only to Vulkan SC)."""
     return API in (elem.get("api") or API).split(",")
+
+
+def _bit_of(e):
+    """The bits a bitmask's enumerant sets (none for an alias)."""
+    if e.get("bitpos") is not None:
+        return 1 << int(e.get("bitpos"))
+    if e.get("value") is not None:
+        return int(e.get("value"), 0)
+    return 0
 
 
 class VkModel:
@@ -85,6 +96,7 @@ class VkModel:
         self.opcodes_path = opcodes_path
         self._read_types()
         self._read_enum_values()
+        self._read_flag_masks()
         self._read_commands()
         self.commands = {}
         self.versions = {}
@@ -100,6 +112,7 @@ class VkModel:
         self.scalars = dict(C_SCALARS)  # enums, bitmasks and base types join these
         self.funcpointers = set()
         self.external = set()  # platform types (X11, xcb, ...): opaque to the wire
+        self.flag_bits_of = {}  # 32-bit bitmask type -> its FlagBits type
         for t in self.root.find("types"):
             if t.tag != "type" or not _for_vulkan(t):
                 continue
@@ -116,6 +129,8 @@ class VkModel:
                 self.scalars[name] = 4
             elif category == "bitmask":
                 self.scalars[name] = 8 if t.find("type").text == "VkFlags64" else 4
+                if t.get("requires") and t.find("type").text == "VkFlags":
+                    self.flag_bits_of[name] = t.get("requires")
             elif category == "basetype" and t.find("type") is not None:
                 self.scalars[name] = C_SCALARS.get(t.find("type").text, 0) or 8
             elif category == "funcpointer":
@@ -149,6 +164,24 @@ class VkModel:
                 else:
                     continue  # an alias of a value given elsewhere
                 self.enum_values[target].add(value)
+
+    def _read_flag_masks(self):
+        """Every bit vk.xml gives each 32-bit bitmask type with a FlagBits
+        type, as one mask: its own block's, and those features and
+        extensions (carried or not, as enumerated values) add to it.
+        Bitmasks without FlagBits (reserved: 0 now, bits to come) and 64-bit
+        ones have none."""
+        bits = {}
+        for block in self.root.findall("enums"):
+            if block.get("type") == "bitmask":
+                bits[block.get("name")] = 0
+                for e in block.findall("enum"):
+                    bits[block.get("name")] |= _bit_of(e)
+        for owner in list(self.root.iter("feature")) + list(self.root.iter("extension")):
+            for e in owner.iter("enum"):
+                if e.get("extends") in bits:
+                    bits[e.get("extends")] |= _bit_of(e)
+        self.flag_masks = {flags: bits.get(flag_bits, 0) for flags, flag_bits in self.flag_bits_of.items()}
 
     def _read_struct(self, t, name, union):
         members = [_member(m) for m in t.findall("member") if _for_vulkan(m)]

@@ -487,7 +487,8 @@ Status decode_member(Reader& r, const StructDesc& d, const MemberDesc& m, Arena&
   switch (m.kind) {
     case Kind::kScalar:
       WIRE_TRY(get_scalars(r, field, m.size, m.fixed));
-      // Drivers index tables by enumerated values (lavapipe: a sampler's).
+      // Drivers index tables by enumerated values (lavapipe: a sampler's)
+      // and by some bitmasks (a cull mode).
       if (m.known && h.from_guest())
         for (uint32_t i = 0; i < m.fixed; ++i)
           if (!m.known(load<uint32_t>(field + i * sizeof(uint32_t))))
@@ -763,9 +764,10 @@ Status nothing_after(const Reader& r) {
 // loop then reads them and says where it ends); how many were decoded.
 Result<uint32_t> decode_flat_values(Reader& r, const CommandDesc& cmd, void* args, Handles& h);
 
-// A guest's enumerated parameter holds a value of its type: the host loads
-// it as that type, and drivers index tables by it. A guest's required
-// handle is not null: drivers follow it (vkGetEventStatus of a null event).
+// A guest's enumerated parameter holds a value of its type, and a bitmask
+// only its type's bits: the host loads it as that type, and drivers index
+// tables by it. A guest's required handle is not null: drivers follow it
+// (vkGetEventStatus of a null event).
 Status check_guest_values(const CommandDesc& cmd, const FlatPrefix& prefix, const void* args, const Handles& h,
                           size_t at_offset) {
   if ((prefix.enums.empty() && !prefix.requires_handles) || !h.from_guest()) return {};

@@ -58,7 +58,7 @@ struct MemberDesc {
   VkObjectType object_type;
   const StructDesc* type;                 // structures
   uint64_t (*count)(const void* owner);   // pointer kinds: elements, from the owner
-  bool (*known)(uint32_t value);          // enumerated scalars: a value vk.xml gives the type
+  bool (*known)(uint32_t value);          // enumerated scalars: a value vk.xml gives the type; bitmasks: its bits only
 };
 
 struct StructDesc {
