@@ -10,13 +10,12 @@ usage: gfxreconstruct_e2e.py CONDUIT_EXE [unittest args]
 """
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 import unittest
 
-from host_support import Host
+from host_support import Host, run_program
 from x11_support import MAX_DIFFERENT_PIXELS, Xvfb, differing_share
 
 CONDUIT = None
@@ -32,8 +31,7 @@ def native_env(display):
 
 
 def run(cmd, env):
-    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
-    return p.returncode, p.stdout
+    return run_program(cmd, env, timeout=120)
 
 
 class Suite(unittest.TestCase):

@@ -50,3 +50,9 @@ class Host:
         if self.alive():
             self.proc.terminate()
             self.proc.wait(10)
+
+
+def run_program(cmd, env, timeout=300):
+    """A program's exit status and its output, stdout and stderr together."""
+    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
+    return p.returncode, p.stdout

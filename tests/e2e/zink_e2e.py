@@ -9,12 +9,11 @@ usage: zink_e2e.py CONDUIT_EXE [unittest args]
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
 
-from host_support import Host
+from host_support import Host, run_program
 from x11_support import Xvfb, glmark2_outcomes
 
 CONDUIT = None
@@ -25,9 +24,7 @@ SCENES = ["build:use-vbo=true", "texture:texture-filter=linear", "shading:shadin
           "bump:bump-render=normals", "effect2d:kernel=0,1,0;1,-4,1;0,1,0;"]
 
 
-def run(cmd, env, timeout=300):
-    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
-    return p.returncode, p.stdout
+run = run_program
 
 
 class Suite(unittest.TestCase):
