@@ -181,7 +181,8 @@ void Session::run_commands(std::span<const std::byte> commands) {
       break;  // the rest of the batch cannot be framed
     }
     ++ran;
-    wire::Status st = run_command(*cmd);
+    const vk::VkHandler::Runner* flat = vk_ ? vk_->flat_runner(cmd->opcode) : nullptr;
+    wire::Status st = flat ? vk_->run_flat(*cmd, *flat, heap_copies_) : run_command(*cmd);
     if (!st) lose(cmd->opcode, st.error());
   }
   stats_->counters.commands.fetch_add(ran, kRelaxed);
@@ -197,7 +198,7 @@ wire::Status Session::run_command(const wire::CommandIterator::Command& cmd) {
 // A control command's error, or the batch framing's (opcode 0), loses the
 // current GL context.
 ApiHandler& Session::handler_of(uint32_t opcode) {
-  if (opcode != 0 && wire::range_of(opcode) == wire::OpcodeRange::kVulkan) return vulkan();
+  if (opcode != 0 && wire::range_of(opcode) == wire::OpcodeRange::kVulkan) return vk_ ? *vk_ : vulkan();
   return *gl_;
 }
 

@@ -266,6 +266,8 @@ wire::Status ResourceShapes::check_push_constants(uint32_t, const void* args) co
   const uint32_t stages = as_number(a.stageFlags);
   if (!layout || !stages)
     return refused("vkCmdPushConstants", "without a pipeline layout or stages");
+  const AcceptedPush push{layout, a.offset, a.size, stages};
+  if (push == last_push_) return {};
   // The stages covering a byte change only where a range starts or ends:
   // one look at the first byte pushed and at each such point inside what
   // is pushed (a draw's push costs no allocation).
@@ -282,6 +284,7 @@ wire::Status ResourceShapes::check_push_constants(uint32_t, const void* args) co
     for (uint64_t p : {uint64_t{r.offset}, uint64_t{r.offset} + r.size})
       if (p > a.offset && p < end) ok = ok && covered_as_named(p);
   if (!ok) return refused("vkCmdPushConstants", "for stages its pipeline layout's ranges do not give those bytes");
+  last_push_ = push;
   return {};
 }
 

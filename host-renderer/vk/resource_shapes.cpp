@@ -65,7 +65,7 @@ void ResourceShapes::note(uint32_t opcode, const void* args) {
       return note_pipeline_layout(args);
     case VkOp::vkDestroyPipelineLayout:
       pipeline_layouts_.erase(raw_handle(static_cast<const VkArgs_vkDestroyPipelineLayout*>(args)->pipelineLayout));
-      last_layout_ = nullptr;
+      forget_last_layout();
       return;
     case VkOp::vkCreateQueryPool: {
       const auto& a = *static_cast<const VkArgs_vkCreateQueryPool*>(args);
@@ -203,7 +203,7 @@ void ResourceShapes::forget_device(uint64_t device) {
   forget_of_device(memory_, device);
   forget_of_device(sets_, device);
   forget_of_device(pipeline_layouts_, device);
-  last_layout_ = nullptr;
+  forget_last_layout();
   forget_of_device(query_pools_, device);
   forget_of_device(semaphores_, device);
   push_limits_.erase(device);

@@ -197,6 +197,18 @@ class ResourceShapes {
   // again and again. Cleared whenever a layout is forgotten.
   mutable uint64_t last_layout_handle_ = 0;
   mutable const PipelineLayoutShape* last_layout_ = nullptr;
+  // The push constants accepted last: a frame pushes the same bytes of one
+  // layout for the same stages again and again.
+  struct AcceptedPush {
+    const PipelineLayoutShape* layout = nullptr;
+    uint32_t offset = 0, size = 0, stages = 0;
+    bool operator==(const AcceptedPush&) const = default;
+  };
+  mutable AcceptedPush last_push_;
+  void forget_last_layout() {
+    last_layout_ = nullptr;
+    last_push_ = {};
+  }
   std::unordered_map<uint64_t, QueryPoolShape> query_pools_;
   std::unordered_map<uint64_t, SemaphoreShape> semaphores_;
   std::unordered_map<uint64_t, uint32_t> push_limits_;  // by device

@@ -142,6 +142,9 @@ VkHandler::~VkHandler() {
 wire::Status VkHandler::run(const ApiCommand& cmd) {
   if (lost_) return {};
   wire::Reader payload = cmd.reader();
+  // Most of a frame's commands: straight to their own way.
+  const Runner* runs = runner(cmd.opcode);
+  if (runs && runs->flat) return run_flat(cmd.opcode, *runs, payload);
   return run(cmd.opcode, payload, cmd.reply);
 }
 
@@ -186,7 +189,8 @@ VkHandler::Special VkHandler::special(uint32_t opcode) {
 // of commands each cost one look into this table.
 const std::vector<VkHandler::Runner> VkHandler::kRunners = per_command<Runner>(
     [](const CommandDesc& c) {
-      return Runner{&c, host_call(c.opcode), special(c.opcode), runs_flat(c), ResourceShapes::check_of(c.opcode)};
+      return Runner{&c, host_call(c.opcode), special(c.opcode), runs_flat(c) ? flat_command(c) : nullptr,
+                    ResourceShapes::check_of(c.opcode)};
     });
 
 // What run() does with a recorded command that makes nothing and returns
@@ -195,11 +199,6 @@ const std::vector<VkHandler::Runner> VkHandler::kRunners = per_command<Runner>(
 bool VkHandler::runs_flat(const CommandDesc& c) {
   return c.recorded.scope != RenderPassScope::kNone && c.ret == Ret::kVoid && !c.synchronous &&
          !special(c.opcode) && host_call(c.opcode) && c.args_size <= kFlatRecordBytes && is_flat_command(c);
-}
-
-const VkHandler::Runner* VkHandler::runner(uint32_t opcode) {
-  const Runner* r = entry_of(kRunners, opcode);
-  return r && r->desc && (r->call || r->own) ? r : nullptr;
 }
 
 wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer& reply) {
@@ -286,7 +285,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
 wire::Status VkHandler::run_flat(uint32_t opcode, const Runner& runs, wire::Reader& payload) {
   alignas(16) std::byte args[kFlatRecordBytes];
   const CommandDesc& cmd = *runs.desc;
-  WIRE_TRY(decode_flat_command(payload, cmd, args, handles_));
+  WIRE_TRY(decode_flat_command(payload, *runs.flat, args, handles_));
   if (cmd.device_extension) WIRE_TRY(check_extension_enabled(cmd, args));
   if (cmd.instance_extension) WIRE_TRY(check_instance_extension(cmd, args));
   WIRE_TRY(check_command(cmd, opcode, args));

@@ -61,26 +61,43 @@ class VkHandler final : public ApiHandler {
   // One command; what the guest waits for goes to `reply`.
   wire::Status run(uint32_t opcode, wire::Reader& payload, wire::Writer& reply);
 
-  // Tells the guest which submitted fences are signalled now, without
-  // waiting (the session calls it after each batch).
-  void tell_signalled_fences();
-
- private:
   // A command whose driver call needs the host's own care first.
   using Special = wire::Result<uint64_t> (VkHandler::*)(void* args);
-  static Special special(uint32_t opcode);
   // What runs a command: its description, and the driver's entry or the
   // handler's own; null for an opcode the host does not run.
   struct Runner {
     const wire::vk::CommandDesc* desc = nullptr;
     HostCall call = nullptr;
     Special own = nullptr;
-    bool flat = false;  // recorded, returns nothing, parameters decoded by decode_flat_command
+    // Recorded, returns nothing, parameters decoded by decode_flat_command
+    // with this layout; null for every other command.
+    const wire::vk::FlatPrefix* flat = nullptr;
     ResourceShapes::Check range_check = nullptr;  // what resources_ checks of it, if anything
   };
+  // Most of a frame's commands (vkCmdDraw, vkCmdPushConstants...) are
+  // flat: the session runs them straight, without the steps of run().
+  // Their runner while the guest's Vulkan is not lost, or null.
+  const Runner* flat_runner(uint32_t opcode) const {
+    const Runner* r = lost_ ? nullptr : runner(opcode);
+    return r && r->flat ? r : nullptr;
+  }
+  wire::Status run_flat(const wire::CommandIterator::Command& cmd, const Runner& runs, wire::HeapCopies& heap) {
+    wire::Reader payload(cmd.payload, cmd.offset + sizeof(wire::CommandHeader), heap);
+    return run_flat(cmd.opcode, runs, payload);
+  }
+
+  // Tells the guest which submitted fences are signalled now, without
+  // waiting (the session calls it after each batch).
+  void tell_signalled_fences();
+
+ private:
+  static Special special(uint32_t opcode);
   static constexpr size_t kFlatRecordBytes = 128;  // the largest flat command's record fits
   static const std::vector<Runner> kRunners;
-  static const Runner* runner(uint32_t opcode);
+  static const Runner* runner(uint32_t opcode) {
+    const Runner* r = wire::vk::entry_of(kRunners, opcode);
+    return r && r->desc && (r->call || r->own) ? r : nullptr;
+  }
   static bool runs_flat(const wire::vk::CommandDesc& cmd);
   wire::Status run_flat(uint32_t opcode, const Runner& runs, wire::Reader& payload);
   wire::Status run_recorded(uint32_t opcode, const wire::vk::CommandDesc& cmd, HostCall call, void* args);

@@ -1,6 +1,8 @@
 // The Vulkan codec: walks generated descriptions (wire/vk_codec.h).
 #include "wire/vk_codec.h"
 
+#include "vk_codec_internal.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -9,6 +11,12 @@
 
 namespace wire::vk {
 
+using namespace internal;
+
+Error internal::bad(const MemberDesc& m, const std::string& what, size_t at) {
+  return make_error(Errc::kBadValue, std::string(m.name) + ": " + what, at);
+}
+
 namespace {
 
 // A program's chain longer than this is taken as a loop in its memory.
@@ -16,22 +24,6 @@ constexpr int kMaxChain = 256;
 // The fewest bytes one element of each kind takes on the wire: what bounds
 // the elements a count may claim by the bytes present.
 constexpr uint64_t kMinStructBytes = 4;
-constexpr uint64_t kHandleBytes = 8;
-
-std::byte* at(void* base, uint32_t offset) { return static_cast<std::byte*>(base) + offset; }
-const std::byte* at(const void* base, uint32_t offset) {
-  return static_cast<const std::byte*>(base) + offset;
-}
-template <typename T>
-T load(const std::byte* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-template <typename T>
-void store(std::byte* p, T v) {
-  std::memcpy(p, &v, sizeof v);
-}
 
 uint64_t elements(const MemberDesc& m, const void* owner) { return m.count ? m.count(owner) : 1; }
 
@@ -54,10 +46,6 @@ class SentCounts {
   uint64_t local_[kLocal];
   std::vector<uint64_t> heap_;
 };
-
-Error bad(const MemberDesc& m, const std::string& what, size_t at) {
-  return make_error(Errc::kBadValue, std::string(m.name) + ": " + what, at);
-}
 
 // -- scalars -----------------------------------------------------------------
 
@@ -123,74 +111,6 @@ Result<bool> get_present(Reader& r) {
   if (!v) return v.error();
   if (*v > 1) return make_error(Errc::kBadValue, "a presence flag of " + std::to_string(*v), where);
   return *v == 1;
-}
-
-// -- commands whose first parameters are values --------------------------------
-
-// A command's leading parameters that are single values and handles, where
-// each lies on the wire is known before it is read: every vkCmd* starts
-// with its command buffer, and most continue with values. They are decoded
-// with one bounds check, as the loop below would decode them.
-struct FlatParam {
-  uint32_t wire;  // offset in the payload
-  uint32_t arg;   // offset in the argument record
-  uint32_t size;
-  bool handle;
-  bool dispatchable;
-  bool required;  // a handle that must not be null (neither optional nor the dispatching one)
-  VkObjectType object_type;
-  const char* name;
-};
-
-bool is_flat(const MemberDesc& m) {
-  if (m.fixed != 1) return false;
-  if (m.kind == Kind::kHandle) return true;
-  return m.kind == Kind::kScalar && (m.size == 1 || m.size == 2 || m.size == 4 || m.size == 8);
-}
-
-struct FlatPrefix {
-  std::vector<FlatParam> params;
-  size_t wire_bytes = 0;
-  // Where each value lies on the wire is where it lies in the record (both
-  // align values to their size; most commands): the values are copied as
-  // one block, and only the handles are looked at one by one.
-  bool same_layout = true;
-  std::vector<FlatParam> handles;
-  std::vector<const MemberDesc*> enums;  // enumerated values, checked for a guest's
-  bool requires_handles = false;          // some handle must not be null, checked for a guest's
-
-  FlatPrefix() = default;
-  explicit FlatPrefix(const CommandDesc& cmd) {
-    for (const MemberDesc& m : cmd.fields()) {
-      if (!is_flat(m)) break;
-      const size_t size = m.kind == Kind::kHandle ? kHandleBytes : m.size;
-      wire_bytes = scalar_at(wire_bytes, size);
-      const bool required = m.kind == Kind::kHandle && !m.optional && !m.dispatchable;
-      params.push_back({static_cast<uint32_t>(wire_bytes), m.offset, static_cast<uint32_t>(size),
-                        m.kind == Kind::kHandle, m.dispatchable, required, m.object_type, m.name});
-      if (m.kind == Kind::kHandle) handles.push_back(params.back());
-      requires_handles = requires_handles || required;
-      if (m.known) enums.push_back(&m);
-      same_layout = same_layout && wire_bytes == m.offset;
-      wire_bytes += size;
-    }
-  }
-};
-
-// Made when the library loads (the descriptions are constants).
-const std::vector<FlatPrefix> kFlatPrefixes =
-    per_command<FlatPrefix>([](const CommandDesc& c) { return FlatPrefix(c); });
-
-const FlatPrefix& flat_prefix(const CommandDesc& cmd) { return *entry_of(kFlatPrefixes, cmd.opcode); }
-
-// By sizes known when compiled: a call to memcpy costs more than the value.
-void copy_scalar(std::byte* dst, const std::byte* src, uint32_t size) {
-  if (size == 4)
-    std::memcpy(dst, src, 4);
-  else if (size == 8)
-    std::memcpy(dst, src, 8);
-  else
-    std::memcpy(dst, src, size);
 }
 
 // -- encoding (the side whose program made the values) -------------------------
@@ -643,25 +563,6 @@ Status decode_struct_into(Reader& r, const StructDesc& desc, void* out, Handles&
 
 // -- commands ------------------------------------------------------------------
 
-namespace {
-
-// The flat prefix's parameters laid out as the loop below would put them,
-// when the command starts aligned; how many were encoded.
-size_t encode_flat(Writer& w, const CommandDesc& cmd, const void* args, Handles& h) {
-  const FlatPrefix& prefix = flat_prefix(cmd);
-  std::byte* dst = w.put_zeroed(prefix.wire_bytes);
-  if (!dst) return 0;
-  for (const FlatParam& p : prefix.params) {
-    const std::byte* field = at(args, p.arg);
-    if (!p.handle)
-      copy_scalar(dst + p.wire, field, p.size);
-    else
-      store(dst + p.wire, h.to_wire(p.object_type, p.dispatchable, load<uint64_t>(field)));
-  }
-  return prefix.params.size();
-}
-
-}  // namespace
 
 Expected encode_args(Writer& w, const CommandDesc& cmd, const void* args, GuestHandles& handles) {
   Expected expected;
@@ -748,71 +649,6 @@ Status decode_out_handles(Reader& r, const MemberDesc& m, Arena& a, std::byte* f
   return {};
 }
 
-// A command ends padded with zeros to kAlign (Writer::end): a last
-// parameter narrower than that (vkCmdSetLineStippleEXT's 16-bit pattern)
-// is followed by its padding, and by nothing else.
-Status nothing_after(const Reader& r) {
-  const std::span<const std::byte> left = r.unread();
-  if (left.empty()) return {};
-  const bool only_padding = left.size() < kAlign && (r.offset() + left.size()) % kAlign == 0 &&
-                            std::all_of(left.begin(), left.end(), [](std::byte b) { return b == std::byte{0}; });
-  if (!only_padding) return make_error(Errc::kBadLength, "bytes after the arguments", r.offset());
-  return {};
-}
-
-// The flat prefix's parameters, or none when the payload is too short (the
-// loop then reads them and says where it ends); how many were decoded.
-Result<uint32_t> decode_flat_values(Reader& r, const CommandDesc& cmd, void* args, Handles& h);
-
-// A guest's enumerated parameter holds a value of its type, and a bitmask
-// only its type's bits: the host loads it as that type, and drivers index
-// tables by it. A guest's required handle is not null: drivers follow it
-// (vkGetEventStatus of a null event).
-Status check_guest_values(const CommandDesc& cmd, const FlatPrefix& prefix, const void* args, const Handles& h,
-                          size_t at_offset) {
-  if ((prefix.enums.empty() && !prefix.requires_handles) || !h.from_guest()) return {};
-  const auto* record = static_cast<const std::byte*>(args);
-  for (const MemberDesc* m : prefix.enums)
-    if (!m->known(load<uint32_t>(record + m->offset))) return bad(*m, "a value its type does not have", at_offset);
-  for (const FlatParam& p : prefix.handles)
-    if (p.required && !load<uint64_t>(record + p.arg))
-      return make_error(Errc::kBadName, std::string(cmd.name) + " of a null handle", at_offset);
-  return {};
-}
-
-Result<uint32_t> decode_flat(Reader& r, const CommandDesc& cmd, void* args, Handles& h) {
-  const FlatPrefix& prefix = flat_prefix(cmd);
-  auto count = decode_flat_values(r, cmd, args, h);
-  if (count && *count == prefix.params.size()) WIRE_TRY(check_guest_values(cmd, prefix, args, h, r.offset()));
-  return count;
-}
-
-Result<uint32_t> decode_flat_values(Reader& r, const CommandDesc& cmd, void* args, Handles& h) {
-  const FlatPrefix& prefix = flat_prefix(cmd);
-  const size_t start = r.offset();
-  const std::byte* src = r.take(prefix.wire_bytes);
-  if (!src) return 0u;
-  if (prefix.same_layout) {
-    std::memcpy(args, src, prefix.wire_bytes);
-    for (const FlatParam& p : prefix.handles) {
-      auto v = h.from_wire(p.object_type, p.dispatchable, load<uint64_t>(src + p.wire));
-      if (!v) return make_error(v.error().code, std::string(p.name) + ": " + v.error().detail, start + p.wire);
-      store(at(args, p.arg), *v);
-    }
-    return static_cast<uint32_t>(prefix.params.size());
-  }
-  for (const FlatParam& p : prefix.params) {
-    std::byte* field = at(args, p.arg);
-    if (!p.handle) {
-      copy_scalar(field, src + p.wire, p.size);
-      continue;
-    }
-    auto v = h.from_wire(p.object_type, p.dispatchable, load<uint64_t>(src + p.wire));
-    if (!v) return make_error(v.error().code, std::string(p.name) + ": " + v.error().detail, start + p.wire);
-    store(field, *v);
-  }
-  return static_cast<uint32_t>(prefix.params.size());
-}
 
 }  // namespace
 
@@ -852,33 +688,16 @@ Status decode_args(Reader& r, const CommandDesc& cmd, Arena& arena, void* args, 
   return check_counts(rest, sent.all(), args, start);
 }
 
-// From the description alone: tables of other files made when the program
-// starts may ask before kFlatPrefixes is made.
-bool is_flat_command(const CommandDesc& cmd) {
-  size_t flat = 0;
-  while (flat < cmd.param_count && is_flat(cmd.params[flat])) ++flat;
-  const size_t rest = cmd.param_count - flat;
-  if (rest == 0) return true;
-  const MemberDesc& last = cmd.params[cmd.param_count - 1];
-  return rest == 1 && last.kind == Kind::kBytes && last.count;
-}
-
-Status decode_flat_command(Reader& r, const CommandDesc& cmd, void* args, Handles& handles) {
-  const size_t start = r.offset();
-  auto flat = decode_flat(r, cmd, args, handles);
-  if (!flat) return flat.error();
-  if (*flat != flat_prefix(cmd).params.size())
-    return make_error(Errc::kTruncated, std::string(cmd.name) + ": the payload ends inside its values", start);
-  if (*flat == cmd.param_count) return nothing_after(r);
-  const MemberDesc& bytes = cmd.params[*flat];
-  auto data = r.get_data();
-  if (!data) return data.error();
-  const uint64_t want = bytes.count(args);
-  if (data->is_null() ? want && !bytes.optional : data->bytes.size() != want)
-    return bad(bytes, std::to_string(data->bytes.size()) + " bytes sent, " + std::to_string(want) + " to be read",
-               start);
-  store(at(args, bytes.offset), data->ptr());
-  return nothing_after(r);
+// A command ends padded with zeros to kAlign (Writer::end): a last
+// parameter narrower than that (vkCmdSetLineStippleEXT's 16-bit pattern)
+// is followed by its padding, and by nothing else.
+Status internal::nothing_after(const Reader& r) {
+  const std::span<const std::byte> left = r.unread();
+  if (left.empty()) return {};
+  const bool only_padding = left.size() < kAlign && (r.offset() + left.size()) % kAlign == 0 &&
+                            std::all_of(left.begin(), left.end(), [](std::byte b) { return b == std::byte{0}; });
+  if (!only_padding) return make_error(Errc::kBadLength, "bytes after the arguments", r.offset());
+  return {};
 }
 
 void encode_reply(Writer& w, const CommandDesc& cmd, const void* args, uint64_t ret, Handles& handles) {

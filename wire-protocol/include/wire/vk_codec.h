@@ -280,6 +280,12 @@ Status decode_reply(Reader& r, const CommandDesc& cmd, void* args, const Expecte
 // into the payload (or its heap copy), which lives as long as the command.
 bool is_flat_command(const CommandDesc& cmd);
 Status decode_flat_command(Reader& r, const CommandDesc& cmd, void* args, Handles& handles);
+// The same with the command's layout found beforehand (the host keeps it
+// with the command's runner): flat_command gives it, or null for a command
+// that is not flat.
+struct FlatPrefix;
+const FlatPrefix* flat_command(const CommandDesc& cmd);
+Status decode_flat_command(Reader& r, const FlatPrefix& flat, void* args, Handles& handles);
 Status decode_args(Reader& r, const CommandDesc& cmd, Arena& arena, void* args, Handles& handles,
                    std::vector<NewHandle>& created);
 void encode_reply(Writer& w, const CommandDesc& cmd, const void* args, uint64_t ret, Handles& handles);
