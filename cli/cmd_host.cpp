@@ -12,6 +12,7 @@
 #include "host/log.h"
 #include "host/memory_budget.h"
 #include "host/server.h"
+#include "wire/address.h"
 
 namespace cli {
 namespace {
@@ -31,9 +32,9 @@ void install_signal_handlers() {
 
 // A ring file is meant for a VM: say how to give it to QEMU as ivshmem.
 void log_qemu_options(const std::string& address) {
-  constexpr std::string_view kFile = "shm:file=";
-  if (!address.starts_with(kFile)) return;
-  const std::string path = address.substr(kFile.size());
+  auto ring = wire::Address::parse(address);
+  if (!ring || ring->kind != wire::Address::Kind::kShmFile) return;
+  const std::string& path = ring->path;
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) return;
   host::log_line("  for QEMU: -object memory-backend-file,id=conduit,size=%lld,share=on,mem-path=%s "
@@ -146,7 +147,7 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
   cmd->add_option("--listen", o.listen,
                   "Address to accept guests on; repeatable. unix:PATH, tcp:HOST:PORT (TLS, needs --token-file), "
                   "shm:PATH (rings for local guests) or shm:file=PATH (a polled ring file for one "
-                  "QEMU guest, exposed to it as an ivshmem-plain device). Default: " + host::default_socket_address() +
+                  "QEMU guest, exposed to it as an ivshmem-plain device). Default: " + wire::default_address() +
                       " ($XDG_RUNTIME_DIR/conduit/host.sock, or /tmp/conduit-$UID/host.sock without XDG_RUNTIME_DIR)");
   cmd->add_option("--token", o.token,
                   "Shared secret guests must know (needed for tcp:, where it keys TLS). Other local "

@@ -11,6 +11,7 @@
 #include "host/address.h"
 #include "host/admin_socket.h"
 #include "host/host_query.h"
+#include "wire/address.h"
 #include "wire/gl_opcodes.h"
 
 namespace cli {
@@ -81,7 +82,7 @@ int print_host_stats(const InfoArgs& a, const std::string& address) {
 }
 
 int run_info(const InfoArgs& a) {
-  std::string address = a.address.empty() ? host::default_address() : a.address;
+  std::string address = a.address.empty() ? wire::address_from_environment() : a.address;
   if (a.stats) return print_host_stats(a, address);
   wire::TransportOptions link;
   link.token = a.token;
@@ -129,7 +130,7 @@ CLI::App* add_info_command(CLI::App& app, int* status) {
   auto args = std::make_shared<InfoArgs>();
   cmd->add_option("--host", args->address,
                   std::string("Host address (") + kHostAddressForms + "); default: CONDUIT_HOST, else " +
-                      host::default_socket_address());
+                      wire::default_address());
   cmd->add_option("--token", args->token, "Token of the host (keys TLS on tcp:)")
       ->envname("CONDUIT_TOKEN");
   cmd->add_option("--token-file", args->token_file,

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "wire/address.h"
 #include "wire/transport.h"
 
 namespace cli {
@@ -83,12 +84,6 @@ std::string library_dir(const fs::path& manifest) {
   if (close == std::string::npos) return {};
   fs::path lib(s.substr(open + 1, close - open - 1));
   return lib.is_absolute() ? lib.parent_path().string() : std::string();
-}
-
-std::string default_host() {
-  if (const char* dir = std::getenv("XDG_RUNTIME_DIR"); dir && *dir)
-    return std::string("unix:") + dir + "/conduit/host.sock";
-  return "unix:/tmp/conduit-" + std::to_string(getuid()) + "/host.sock";
 }
 
 // Connects once as the program will (same token and switches from the
@@ -230,7 +225,7 @@ int run_program(RunArgs& a) {
   const char* env_host = std::getenv("CONDUIT_HOST");
   const std::string named = !a.host.empty() ? a.host : env_host && *env_host ? env_host : "";
   const char* named_by = !a.host.empty() ? "--host" : "CONDUIT_HOST";
-  std::string address = named.empty() ? default_host() : named;
+  std::string address = named.empty() ? wire::default_address() : named;
   PrivateHost private_host;
   if (!a.private_host && !named.empty()) {
     if (auto st = probe(address); !st) {

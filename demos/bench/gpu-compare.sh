@@ -2,7 +2,7 @@
 # glmark2 on a GPU host: the NVIDIA driver natively (GLX), virgl on it, and
 # Conduit on it (GLES through the EGL vendor, desktop GL through the GLX
 # vendor; unix socket and shared-memory rings), on-screen and off-screen,
-# 800x600, the scenes of the virgl baseline in docs/benchmarks.md.
+# 800x600, the scenes of the virgl baseline in docs/reports/benchmarks.md.
 #
 # Usage: gpu-compare.sh BUILD_DIR OUT_DIR
 # Needs on PATH: Xvfb, glmark2, glmark2-es2, virgl_test_server, nvidia-smi;

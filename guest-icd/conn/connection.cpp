@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "conn/hello.h"
+#include "wire/address.h"
 #include "wire/reader.h"
 
 namespace icd {
@@ -40,19 +41,12 @@ void print_stats_at_exit() {
 
 }  // namespace
 
-std::string Connection::default_address() {
-  if (const char* dir = std::getenv("XDG_RUNTIME_DIR"); dir && *dir)
-    return std::string("unix:") + dir + "/conduit/host.sock";
-  return "unix:/tmp/conduit-" + std::to_string(getuid()) + "/host.sock";
-}
-
 std::shared_ptr<Connection> Connection::shared() {
   std::lock_guard lock(g_shared_mu);
   if (g_shared && !g_shared->lost()) return g_shared;
   // A lost connection stays lost for the objects made on it; a display
   // initialized later tries to reach the host again.
-  const char* env = std::getenv("CONDUIT_HOST");
-  const std::string address = env && *env ? env : default_address();
+  const std::string address = wire::address_from_environment();
   auto c = open(address);
   if (!c) {
     std::fprintf(stderr, "conduit: cannot reach the host at %s: %s\n", address.c_str(),

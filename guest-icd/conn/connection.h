@@ -70,9 +70,6 @@ class Connection {
   // A new connection to `address` (tests use this directly).
   static wire::Result<std::shared_ptr<Connection>> open(const std::string& address);
 
-  // The address used when CONDUIT_HOST is unset.
-  static std::string default_address();
-
   explicit Connection(std::unique_ptr<wire::Channel> channel);
   ~Connection();
   Connection(const Connection&) = delete;

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
-#include "host/address.h"
 #include "host/admin_socket.h"
 #include "host/log.h"
 #include "host/memory_budget.h"
 #include "renderer_user.h"
 #include "shared_memory_faults.h"
 #include "supervisor.h"
+#include "wire/address.h"
 
 namespace host {
 
@@ -30,7 +30,8 @@ void log_limited(const std::string& line) {
 // a remote address (any port), or a ring file.
 std::string peer_key(const wire::PeerIdentity& p) {
   if (p.has_credentials) return "uid " + std::to_string(p.uid);
-  if (p.address.rfind("tcp:", 0) == 0) return p.address.substr(0, p.address.rfind(':'));
+  auto address = wire::Address::parse(p.address);
+  if (address && address->kind == wire::Address::Kind::kTcp) return address->describe_host();
   return p.address;
 }
 
@@ -76,9 +77,10 @@ wire::Result<std::unique_ptr<Server>> Server::create(const HostOptions& opts) {
   survive_shrunk_shared_memory();
   std::unique_ptr<Server> s(new Server());
   s->opts_ = opts;
-  if (s->opts_.listen.empty()) s->opts_.listen.push_back(default_socket_address());
+  if (s->opts_.listen.empty()) s->opts_.listen.push_back(wire::default_address());
   for (const auto& a : s->opts_.listen) {
-    if (a.rfind("tcp:", 0) == 0 && opts.token.empty()) {
+    auto address = wire::Address::parse(a);
+    if (address && address->kind == wire::Address::Kind::kTcp && opts.token.empty()) {
       return make_error(Errc::kBadValue, a + ": tcp needs --token");
     }
   }

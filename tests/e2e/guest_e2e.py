@@ -23,13 +23,13 @@ class Host:
     """One `conduit host` for the suite, on a private socket."""
 
     def __init__(self, workdir):
-        self.address = "unix:" + os.path.join(workdir, "host.sock")
+        sock = os.path.join(workdir, "host.sock")
+        self.address = "unix:" + sock
         self.log = open(os.path.join(workdir, "host.log"), "w")
         env = dict(os.environ)
         env.pop("__EGL_VENDOR_LIBRARY_FILENAMES", None)
         self.proc = subprocess.Popen([CONDUIT, "host", "--listen", self.address], stdout=self.log,
                                      stderr=subprocess.STDOUT, env=env)
-        sock = self.address[len("unix:"):]
         for _ in range(200):
             if os.path.exists(sock):
                 return

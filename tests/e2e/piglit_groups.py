@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Compares whole piglit runs (`piglit run ... DIR`) made natively and
-through Conduit, group by group, as docs/conformance.md reports them.
+through Conduit, group by group, as docs/reports/conformance.md reports them.
 
 usage: piglit_groups.py LABEL=DIR [LABEL=DIR...]
 

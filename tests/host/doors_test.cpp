@@ -19,6 +19,7 @@
 #include "host_fixture.h"
 #include "process_counts.h"
 #include "witness.h"
+#include "wire/address.h"
 
 namespace hosttest {
 namespace {
@@ -26,7 +27,7 @@ namespace {
 sockaddr_un socket_address(const std::string& address) {
   sockaddr_un sa{};
   sa.sun_family = AF_UNIX;
-  std::strncpy(sa.sun_path, address.substr(std::strlen("unix:")).c_str(), sizeof sa.sun_path - 1);
+  std::strncpy(sa.sun_path, wire::Address::parse(address)->path.c_str(), sizeof sa.sun_path - 1);
   return sa;
 }
 

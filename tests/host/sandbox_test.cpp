@@ -26,6 +26,7 @@
 #include "host_fixture.h"
 #include "renderer_guests.h"
 #include "src/forbidden_attempts.h"
+#include "wire/address.h"
 
 namespace hosttest {
 namespace {
@@ -272,7 +273,7 @@ TEST(SharedMemory, ARingFileTruncatedUnderTheHostDoesNotEndIt) {
   auto witness = ready_guest(host.address());
   ASSERT_TRUE(witness);
   ASSERT_TRUE(renders(*witness, 30, 1));
-  const std::string ring = host.ring_address().substr(std::strlen("shm:file="));
+  const std::string ring = wire::Address::parse(host.ring_address())->path;
   ASSERT_EQ(::truncate(ring.c_str(), 0), 0);
   // The listener looks at the region every few milliseconds.
   std::this_thread::sleep_for(std::chrono::milliseconds(300));

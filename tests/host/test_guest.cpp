@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "shm_ring.h"
+#include "wire/address.h"
 #include "wire/reader.h"
 
 namespace hosttest {
@@ -27,8 +28,8 @@ std::unique_ptr<TestGuest> TestGuest::connect(const std::string& address) {
   auto ch = wire::connect(address);
   if (!ch) return nullptr;
   auto guest = std::make_unique<TestGuest>(std::move(*ch));
-  constexpr std::string_view kRingFile = "shm:file=";
-  if (address.rfind(kRingFile, 0) == 0) guest->map_ring_file(address.substr(kRingFile.size()));
+  auto where = wire::Address::parse(address);
+  if (where && where->kind == wire::Address::Kind::kShmFile) guest->map_ring_file(where->path);
   return guest;
 }
 

@@ -70,6 +70,28 @@ std::vector<size_t> message_sizes(size_t count) {
 
 class Channels : public ::testing::TestWithParam<std::string> {};
 
+struct ChannelPair {
+  std::unique_ptr<Listener> listener;  // first: its channels go before it
+  std::unique_ptr<Channel> server, client;
+};
+
+// Both ends of a link of `kind` in this process; null ends when it failed.
+ChannelPair connect_in_process(const std::string& kind) {
+  TransportOptions opts = options_for(kind);
+  Endpoint ep = make_endpoint(kind, opts);
+  if (!ep.listener) return {};
+  ChannelPair pair{std::move(ep.listener), nullptr, nullptr};
+  std::thread connecting([&] {
+    auto c = wire::connect(ep.connect_address, opts);
+    if (c) pair.client = std::move(*c);
+  });
+  auto server = pair.listener->accept(10s);
+  connecting.join();
+  EXPECT_TRUE(server) << server.error().describe();
+  if (server) pair.server = std::move(*server);
+  return pair;
+}
+
 TEST_P(Channels, RandomSizesBothWaysAcrossProcesses) {
   TransportOptions opts = options_for(GetParam());
   Endpoint ep = make_endpoint(GetParam(), opts);
@@ -235,35 +257,25 @@ TEST_P(Channels, OversizedMessageIsRefused) {
 }
 
 TEST_P(Channels, ReceiveTimesOutThenStillWorks) {
-  TransportOptions opts = options_for(GetParam());
-  Endpoint ep = make_endpoint(GetParam(), opts);
-  ASSERT_TRUE(ep.listener);
-  std::unique_ptr<Channel> client;
-  std::thread t([&] {
-    auto c = wire::connect(ep.connect_address, opts);
-    if (c) client = std::move(*c);
-  });
-  auto server = ep.listener->accept(10s);
-  t.join();
-  ASSERT_TRUE(server) << server.error().describe();
-  ASSERT_TRUE(client);
+  ChannelPair link = connect_in_process(GetParam());
+  ASSERT_TRUE(link.server && link.client);
   auto start = monotonic_us();
-  auto none = (*server)->receive(20ms);
+  auto none = link.server->receive(20ms);
   ASSERT_FALSE(none);
   EXPECT_EQ(none.error().code, Errc::kTimeout);
   EXPECT_GE(monotonic_us() - start, 15000);
   std::vector<std::byte> msg(1000);
   fill_pattern(msg, 5);
-  ASSERT_TRUE(client->send(msg));
-  auto m = (*server)->receive(1s);
+  ASSERT_TRUE(link.client->send(msg));
+  auto m = link.server->receive(1s);
   ASSERT_TRUE(m) << m.error().describe();
   EXPECT_TRUE(matches_pattern(*m, 5));
   // A clean close is seen as kClosed by the other side, after pending data.
-  ASSERT_TRUE(client->send(msg));
-  client.reset();
-  auto pending = (*server)->receive(1s);
+  ASSERT_TRUE(link.client->send(msg));
+  link.client.reset();
+  auto pending = link.server->receive(1s);
   ASSERT_TRUE(pending) << pending.error().describe();
-  auto gone = (*server)->receive(1s);
+  auto gone = link.server->receive(1s);
   ASSERT_FALSE(gone);
   EXPECT_EQ(gone.error().code, Errc::kClosed) << gone.error().describe();
 }
@@ -317,6 +329,16 @@ TEST_P(Channels, TheExporterOfAHandedOffChannelSeesItsPeerGo) {
     }
     if (handoff->on_release) handoff->on_release();
   }
+}
+
+// Compression pays only across a network: both ends of every link but
+// TCP's (TLS or plain) count as this machine's.
+TEST_P(Channels, OnlyTcpLinksLeaveTheMachine) {
+  ChannelPair link = connect_in_process(GetParam());
+  ASSERT_TRUE(link.server && link.client);
+  const bool local = !GetParam().starts_with("tcp");
+  EXPECT_EQ(link.server->local(), local) << link.server->describe();
+  EXPECT_EQ(link.client->local(), local) << link.client->describe();
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, Channels, ::testing::Values("unix", "tcp", "tcpplain", "shm", "shmfile"),

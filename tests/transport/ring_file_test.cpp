@@ -12,6 +12,7 @@
 
 #include "peer_process.h"
 #include "shm_ring.h"
+#include "wire/address.h"
 #include "wire/handoff.h"
 #include "wire/transport.h"
 
@@ -304,7 +305,7 @@ TEST(RingFile, TheGuestHearsAtOnceThatTheHostsRendererEnded) {
 class OwnerWord {
  public:
   OwnerWord(const std::string& address, int side) : side_(side) {
-    const std::string path = address.substr(std::string("shm:file=").size());
+    const std::string path = wire::Address::parse(address)->path;
     int fd = ::open(path.c_str(), O_RDWR);
     struct stat st;
     ::fstat(fd, &st);

@@ -94,14 +94,15 @@ class Host:
     def __init__(self, work):
         self.ring = f"/dev/shm/conduit-vm-test-{os.getpid()}"
         self.other_ring = self.ring + "-other"
-        self.unix = "unix:" + os.path.join(work, "host.sock")
+        sock = os.path.join(work, "host.sock")
+        self.unix = "unix:" + sock
         self.log_path = os.path.join(work, "host.log")
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen([CONDUIT, "host", "--listen", "shm:file=" + self.ring,
                                       "--listen", "shm:file=" + self.other_ring, "--listen", self.unix],
                                      stdout=self.log, stderr=subprocess.STDOUT)
         for _ in range(200):
-            if all(os.path.exists(p) for p in (self.ring, self.other_ring, self.unix[len("unix:"):])):
+            if all(os.path.exists(p) for p in (self.ring, self.other_ring, sock)):
                 return
             time.sleep(0.05)
         raise RuntimeError("conduit host did not start:\n" + self.log_text())

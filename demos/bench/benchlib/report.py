@@ -143,7 +143,7 @@ td,th{{border:1px solid #ccc;padding:2px 6px;font-size:13px}}td:nth-child(n+3){{
 
 
 def write_markdown(path, document):
-    """A Markdown table for docs/benchmarks.md: median FPS (spread) per mode, ratios."""
+    """A Markdown table for docs/reports/benchmarks.md: median FPS (spread) per mode, ratios."""
     modes = document["config"]["modes"]
     pairs = list(document["ratios"])
     head = ["scene"] + [f"{m} FPS (spread %)" for m in modes] + pairs

@@ -1,4 +1,5 @@
-// Where guests find the host when no address is given.
+// Where the host's admin socket is, by the addresses it listens on
+// (wire/address.h has the addresses themselves and the default one).
 #pragma once
 
 #include <string>
@@ -6,21 +7,12 @@
 
 namespace host {
 
-// Where a guest connects: CONDUIT_HOST when set and not empty, otherwise
-// default_socket_address().
-std::string default_address();
-
-// Where `conduit host` listens without --listen:
-// "unix:$XDG_RUNTIME_DIR/conduit/host.sock", or "unix:/tmp/conduit-$UID/host.sock"
-// when XDG_RUNTIME_DIR is unset or empty.
-std::string default_socket_address();
-
 // The admin socket of a host listening at `address` (unix:PATH or shm:PATH):
 // PATH.admin; empty for other addresses.
 std::string admin_path_for(const std::string& address);
 
 // The admin socket of a host: that of its first unix: or shm: address in
-// `addresses`, else the default socket's.
+// `addresses`, else the default address's.
 std::string admin_path(const std::vector<std::string>& addresses);
 
 }  // namespace host

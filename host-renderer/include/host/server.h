@@ -21,7 +21,7 @@
 namespace host {
 
 struct HostOptions {
-  std::vector<std::string> listen;  // addresses; empty = default_address()
+  std::vector<std::string> listen;  // addresses; empty = wire::default_address()
   std::string token;                // required for tcp:
   bool insecure = false;            // tcp: plaintext instead of TLS
   std::vector<uint32_t> allow_uids;  // unix:, shm: peers besides this uid and root

@@ -1,12 +1,15 @@
 // Address parsing and the dispatch from an address to its transport.
+#include "wire/address.h"
+
+#include <unistd.h>
+
 #include <charconv>
+#include <cstdlib>
 #include <string>
 
 #include "transports.h"
 
 namespace wire {
-namespace transport {
-
 namespace {
 
 Error bad_address(std::string_view text, const char* why) {
@@ -15,32 +18,30 @@ Error bad_address(std::string_view text, const char* why) {
 
 }  // namespace
 
-// unix:PATH | tcp:HOST:PORT | tcp:[V6HOST]:PORT | shm:PATH | shm:file=PATH
-// | ivshmem:auto | ivshmem:BDF
-Result<Address> parse_address(std::string_view text) {
+Result<Address> Address::parse(std::string_view text) {
   auto colon = text.find(':');
   if (colon == std::string_view::npos) return bad_address(text, "expected SCHEME:...");
   std::string_view scheme = text.substr(0, colon), rest = text.substr(colon + 1);
   if (rest.empty()) return bad_address(text, "nothing after the scheme");
-  Address a{Address::Kind::kUnix, {}, {}, 0};
+  Address a;
   if (scheme == "unix") {
     a.path = rest;
     return a;
   }
   if (scheme == "shm") {
     constexpr std::string_view kFile = "file=";
-    a.kind = rest.starts_with(kFile) ? Address::Kind::kShmFile : Address::Kind::kShm;
-    a.path = a.kind == Address::Kind::kShmFile ? rest.substr(kFile.size()) : rest;
+    a.kind = rest.starts_with(kFile) ? Kind::kShmFile : Kind::kShm;
+    a.path = a.kind == Kind::kShmFile ? rest.substr(kFile.size()) : rest;
     if (a.path.empty()) return bad_address(text, "empty path");
     return a;
   }
   if (scheme == "ivshmem") {
-    a.kind = Address::Kind::kIvshmem;
+    a.kind = Kind::kIvshmem;
     a.path = rest;
     return a;
   }
   if (scheme != "tcp") return bad_address(text, "scheme is not unix, tcp, shm or ivshmem");
-  a.kind = Address::Kind::kTcp;
+  a.kind = Kind::kTcp;
   auto port_colon = rest.rfind(':');
   if (port_colon == std::string_view::npos || port_colon == 0) {
     return bad_address(text, "expected tcp:HOST:PORT");
@@ -59,11 +60,35 @@ Result<Address> parse_address(std::string_view text) {
   return a;
 }
 
-}  // namespace transport
+std::string Address::describe_host() const {
+  const bool v6 = host.find(':') != std::string::npos;
+  return "tcp:" + (v6 ? "[" + host + "]" : host);
+}
+
+std::string Address::describe() const {
+  switch (kind) {
+    case Kind::kUnix: return "unix:" + path;
+    case Kind::kTcp: return describe_host() + ":" + std::to_string(port);
+    case Kind::kShm: return "shm:" + path;
+    case Kind::kShmFile: return "shm:file=" + path;
+    case Kind::kIvshmem: return "ivshmem:" + path;
+  }
+  return {};
+}
+
+std::string default_address() {
+  const char* runtime = std::getenv("XDG_RUNTIME_DIR");
+  if (runtime && *runtime) return std::string("unix:") + runtime + "/conduit/host.sock";
+  return "unix:/tmp/conduit-" + std::to_string(getuid()) + "/host.sock";
+}
+
+std::string address_from_environment() {
+  const char* named = std::getenv("CONDUIT_HOST");
+  return named && *named ? named : default_address();
+}
 
 Result<std::unique_ptr<Channel>> connect(std::string_view address, const TransportOptions& opts) {
-  using transport::Address;
-  auto a = transport::parse_address(address);
+  auto a = Address::parse(address);
   if (!a) return a.error();
   switch (a->kind) {
     case Address::Kind::kUnix: return transport::unix_connect_channel(*a, opts);
@@ -76,8 +101,7 @@ Result<std::unique_ptr<Channel>> connect(std::string_view address, const Transpo
 }
 
 Result<std::unique_ptr<Listener>> listen(std::string_view address, const TransportOptions& opts) {
-  using transport::Address;
-  auto a = transport::parse_address(address);
+  auto a = Address::parse(address);
   if (!a) return a.error();
   switch (a->kind) {
     case Address::Kind::kUnix: return transport::unix_listen_channel(*a, opts);

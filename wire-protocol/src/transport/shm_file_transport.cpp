@@ -220,7 +220,7 @@ Result<std::unique_ptr<Channel>> shm_file_connect_channel(const Address& a,
   auto session = attach(c, a.path, Deadline(opts.io_timeout));
   if (!session) return session.error();
   std::unique_ptr<Channel> ch = std::make_unique<ShmChannel>(
-      std::move(*map), *layout, 1, std::nullopt, opts, "shm:file=" + a.path);
+      std::move(*map), *layout, 1, std::nullopt, opts, a.describe());
   // The listener may have ended the session before the channel took its
   // number; then this channel would belong to the next one.
   if (c.header.session.load(std::memory_order_acquire) != *session) {

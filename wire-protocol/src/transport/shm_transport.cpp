@@ -174,7 +174,7 @@ Result<std::unique_ptr<Channel>> shm_connect_channel(const Address& a,
   bells.space[1] = std::move(fds[4]);
   bells.socket = std::move(*sock);
   std::unique_ptr<Channel> ch = std::make_unique<ShmChannel>(
-      std::move(*map), *layout, 1, std::move(bells), opts, "shm:" + a.path);
+      std::move(*map), *layout, 1, std::move(bells), opts, a.describe());
   return ch;
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "wire/address.h"
 #include "wire/handoff.h"
 
 namespace wire::transport {
@@ -14,12 +15,19 @@ namespace {
 
 constexpr size_t kReadChunk = 256 * 1024;
 
+// A description that reads as no address ("tcp:... (TLS)") names a link
+// across the network.
+bool names_local_link(const std::string& description) {
+  auto address = Address::parse(description);
+  return address && address->is_local();
+}
+
 }  // namespace
 
 SocketChannel::SocketChannel(Fd fd, std::string description, const TransportOptions& opts)
     : fd_(std::move(fd)),
       description_(std::move(description)),
-      local_(description_.starts_with("unix:")),
+      local_(names_local_link(description_)),
       io_timeout_(opts.io_timeout),
       max_message_(opts.max_message_bytes),
       rx_(kReadChunk) {}

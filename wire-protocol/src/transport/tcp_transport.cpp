@@ -42,11 +42,6 @@ Status resolve(const Address& a, bool passive, AddrInfo* out) {
   return {};
 }
 
-std::string endpoint(const Address& a) {
-  bool v6 = a.host.find(':') != std::string::npos;
-  return "tcp:" + (v6 ? "[" + a.host + "]" : a.host) + ":" + std::to_string(a.port);
-}
-
 Result<Fd> connect_one(const addrinfo* ai, const Deadline& deadline) {
   Fd fd(::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol));
   if (!fd.valid()) return errno_error("socket");
@@ -122,7 +117,7 @@ Result<std::unique_ptr<Channel>> serve_plaintext(Fd fd, const PeerIdentity& peer
 Result<std::unique_ptr<Channel>> open_tls(Fd fd, const Address& a, const TransportOptions& opts,
                                           const Deadline& deadline) {
   if (opts.token.empty()) {
-    return make_error(Errc::kBadValue, endpoint(a) + " needs a token: set CONDUIT_TOKEN_FILE or "
+    return make_error(Errc::kBadValue, a.describe() + " needs a token: set CONDUIT_TOKEN_FILE or "
                                                      "CONDUIT_TOKEN to the host's");
   }
   auto key = derive_tls_key(opts.token);
@@ -130,7 +125,7 @@ Result<std::unique_ptr<Channel>> open_tls(Fd fd, const Address& a, const Transpo
   WIRE_TRY(send_hello(fd.get(), LinkKind::kTls, {}, deadline));
   auto reply = read_reply(fd.get(), {}, deadline);
   if (!reply) return reply.error();
-  return open_tls_channel(std::move(fd), TlsRole::kClient, *key, endpoint(a) + " (TLS)", opts,
+  return open_tls_channel(std::move(fd), TlsRole::kClient, *key, a.describe() + " (TLS)", opts,
                           deadline);
 }
 
@@ -148,20 +143,20 @@ Result<std::unique_ptr<Channel>> tcp_connect_channel(const Address& a,
       last = fd.error();
       continue;
     }
-    auto ch = opts.insecure ? open_stream_channel(std::move(*fd), endpoint(a) + " (plaintext)", opts)
+    auto ch = opts.insecure ? open_stream_channel(std::move(*fd), a.describe() + " (plaintext)", opts)
                             : open_tls(std::move(*fd), a, opts, deadline);
     if (ch) return ch;
     last = ch.error();
     break;
   }
-  last.detail = endpoint(a) + ": " + last.detail;
+  last.detail = a.describe() + ": " + last.detail;
   return last;
 }
 
 Result<std::unique_ptr<Listener>> tcp_listen_channel(const Address& a,
                                                      const TransportOptions& opts) {
   if (opts.token.empty()) {
-    return make_error(Errc::kBadValue, endpoint(a) + ": tcp needs a token (--token-file)");
+    return make_error(Errc::kBadValue, a.describe() + ": tcp needs a token (--token-file)");
   }
   StreamHandshake handshake;
   if (opts.insecure) {
@@ -188,7 +183,7 @@ Result<std::unique_ptr<Listener>> tcp_listen_channel(const Address& a,
     int one = 1;
     ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (::bind(fd.get(), p->ai_addr, p->ai_addrlen) < 0 || ::listen(fd.get(), 64) < 0) {
-      last = errno_error(("bind " + endpoint(a)).c_str());
+      last = errno_error(("bind " + a.describe()).c_str());
       continue;
     }
     // Port 0 asks for any free port; describe() names the one chosen.
@@ -200,7 +195,7 @@ Result<std::unique_ptr<Listener>> tcp_listen_channel(const Address& a,
                             ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
                             : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
     std::unique_ptr<Listener> l = std::make_unique<StreamListener>(
-        std::move(fd), endpoint(actual), identify_tcp, handshake, opts.io_timeout);
+        std::move(fd), actual.describe(), identify_tcp, handshake, opts.io_timeout);
     return l;
   }
   return last;

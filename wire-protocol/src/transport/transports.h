@@ -6,18 +6,10 @@
 #include <string>
 #include <string_view>
 
+#include "wire/address.h"
 #include "wire/transport.h"
 
 namespace wire::transport {
-
-struct Address {
-  enum class Kind { kUnix, kTcp, kShm, kShmFile, kIvshmem } kind;
-  std::string path;  // unix, shm: socket path; shm file: region file; ivshmem: auto or BDF
-  std::string host;  // tcp
-  uint16_t port = 0;  // tcp
-};
-
-Result<Address> parse_address(std::string_view text);
 
 Result<std::unique_ptr<Channel>> unix_connect_channel(const Address& a, const TransportOptions& o);
 Result<std::unique_ptr<Listener>> unix_listen_channel(const Address& a, const TransportOptions& o);

@@ -13,7 +13,7 @@ Result<std::unique_ptr<Channel>> unix_connect_channel(const Address& a,
                                                       const TransportOptions& opts) {
   auto fd = unix_connect(a.path, Deadline(opts.io_timeout));
   if (!fd) return fd.error();
-  return open_stream_channel(std::move(*fd), "unix:" + a.path, opts);
+  return open_stream_channel(std::move(*fd), a.describe(), opts);
 }
 
 Result<std::unique_ptr<Listener>> unix_listen_channel(const Address& a,
@@ -22,7 +22,7 @@ Result<std::unique_ptr<Listener>> unix_listen_channel(const Address& a,
   auto fd = unix_listen(a.path);
   if (!fd) return fd.error();
   WIRE_TRY(restrict_socket(a.path, opts));
-  const std::string description = "unix:" + a.path;
+  const std::string description = a.describe();
   auto identify = [description](int fd) { return unix_peer_identity(fd, description); };
   auto handshake = [opts, description](Fd fd, const PeerIdentity& peer,
                                        const Deadline& deadline) -> Result<std::unique_ptr<Channel>> {
