@@ -40,9 +40,7 @@ void reply_log(DispatchEnv& env, const std::string& log, GLsizei buf_size) {
 
 }  // namespace
 
-wire::Status handle_glCompileShader(DispatchEnv& env, wire::Reader& r) {
-  wire::Args_glCompileShader a;
-  WIRE_TRY(wire::decode_glCompileShader(r, a));
+wire::Status handle_glCompileShader(DispatchEnv& env, wire::Args_glCompileShader& a) {
   GLuint shader = 0;
   WIRE_TRY(shader_of(env, a.shader, &shader));
   if (!env.programs) {
@@ -53,9 +51,7 @@ wire::Status handle_glCompileShader(DispatchEnv& env, wire::Reader& r) {
   return {};
 }
 
-wire::Status handle_glLinkProgram(DispatchEnv& env, wire::Reader& r) {
-  wire::Args_glLinkProgram a;
-  WIRE_TRY(wire::decode_glLinkProgram(r, a));
+wire::Status handle_glLinkProgram(DispatchEnv& env, wire::Args_glLinkProgram& a) {
   GLuint program = 0;
   WIRE_TRY(program_of(env, a.program, &program));
   if (!env.programs) {
@@ -66,9 +62,7 @@ wire::Status handle_glLinkProgram(DispatchEnv& env, wire::Reader& r) {
   return {};
 }
 
-wire::Status handle_glGetShaderiv(DispatchEnv& env, wire::Reader& r) {
-  wire::Args_glGetShaderiv a;
-  WIRE_TRY(wire::decode_glGetShaderiv(r, a));
+wire::Status handle_glGetShaderiv(DispatchEnv& env, wire::Args_glGetShaderiv& a) {
   auto& st = env.state.impl();
   GLuint shader = 0;
   WIRE_TRY(shader_of(env, a.shader, &shader));
@@ -87,9 +81,7 @@ wire::Status handle_glGetShaderiv(DispatchEnv& env, wire::Reader& r) {
   return {};
 }
 
-wire::Status handle_glGetShaderInfoLog(DispatchEnv& env, wire::Reader& r) {
-  wire::Args_glGetShaderInfoLog a;
-  WIRE_TRY(wire::decode_glGetShaderInfoLog(r, a));
+wire::Status handle_glGetShaderInfoLog(DispatchEnv& env, wire::Args_glGetShaderInfoLog& a) {
   auto& st = env.state.impl();
   GLuint shader = 0;
   WIRE_TRY(shader_of(env, a.shader, &shader));
@@ -113,9 +105,7 @@ wire::Status handle_glGetShaderInfoLog(DispatchEnv& env, wire::Reader& r) {
   return {};
 }
 
-wire::Status handle_glBindAttribLocation(DispatchEnv& env, wire::Reader& r) {
-  wire::Args_glBindAttribLocation a;
-  WIRE_TRY(wire::decode_glBindAttribLocation(r, a));
+wire::Status handle_glBindAttribLocation(DispatchEnv& env, wire::Args_glBindAttribLocation& a) {
   GLuint program = 0;
   WIRE_TRY(program_of(env, a.program, &program));
   auto name = input_string(a.name);
@@ -125,9 +115,7 @@ wire::Status handle_glBindAttribLocation(DispatchEnv& env, wire::Reader& r) {
   return {};
 }
 
-wire::Status handle_glBindFragDataLocation(DispatchEnv& env, wire::Reader& r) {
-  wire::Args_glBindFragDataLocation a;
-  WIRE_TRY(wire::decode_glBindFragDataLocation(r, a));
+wire::Status handle_glBindFragDataLocation(DispatchEnv& env, wire::Args_glBindFragDataLocation& a) {
   GLuint program = 0;
   WIRE_TRY(program_of(env, a.program, &program));
   auto name = input_string(a.name);
@@ -137,9 +125,7 @@ wire::Status handle_glBindFragDataLocation(DispatchEnv& env, wire::Reader& r) {
   return {};
 }
 
-wire::Status handle_glBindFragDataLocationIndexed(DispatchEnv& env, wire::Reader& r) {
-  wire::Args_glBindFragDataLocationIndexed a;
-  WIRE_TRY(wire::decode_glBindFragDataLocationIndexed(r, a));
+wire::Status handle_glBindFragDataLocationIndexed(DispatchEnv& env, wire::Args_glBindFragDataLocationIndexed& a) {
   GLuint program = 0;
   WIRE_TRY(program_of(env, a.program, &program));
   auto name = input_string(a.name);
@@ -149,9 +135,7 @@ wire::Status handle_glBindFragDataLocationIndexed(DispatchEnv& env, wire::Reader
   return {};
 }
 
-wire::Status handle_glProgramParameteri(DispatchEnv& env, wire::Reader& r) {
-  wire::Args_glProgramParameteri a;
-  WIRE_TRY(wire::decode_glProgramParameteri(r, a));
+wire::Status handle_glProgramParameteri(DispatchEnv& env, wire::Args_glProgramParameteri& a) {
   GLuint program = 0;
   WIRE_TRY(program_of(env, a.program, &program));
   glProgramParameteri(program, a.pname, a.value);

@@ -103,11 +103,14 @@ class ProgramCache(unittest.TestCase):
         self.assertEqual(cold["program_compiles"], cold["programs_linked"], cold)
         warm_frames, warm = self.glmark2(host, SCENES)
         self.assertEqual(warm_frames, cold_frames)
-        self.assertEqual(set(warm_frames.values()), {"Success"}, warm_frames)
+        # glmark2 has references for some scenes only (refract: Unknown).
+        self.assertNotIn("Failure", warm_frames.values(), warm_frames)
+        self.assertEqual(warm_frames["[shading] duration=1"], "Success", warm_frames)
         self.assertEqual(warm["programs_linked"], cold["programs_linked"], warm)
         self.assertEqual(warm["program_cache_hits"], warm["programs_linked"], warm)
         self.assertEqual(warm["program_compiles"], 0, warm)
         self.assertEqual(warm["shader_compiles"], 0, warm)
+        print(f"\ncold {cold}\nwarm {warm}", file=sys.stderr)
         self.assertNotIn("refused", host.read_log())
         listing = subprocess.run([CONDUIT, "cache", "stats", "--program-cache", self.cache], capture_output=True,
                                  text=True, check=True).stdout
