@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "commands.h"
 #include "shaders_cache/cache_scope.h"
 #include "shaders_cache/entry_store.h"
@@ -26,27 +28,24 @@ int show_stats(const CacheArgs& a) {
     return 2;
   }
   const std::string programs = shaders_cache::programs_folder(root);
-  uint64_t entries = 0, bytes = 0;
-  std::string scopes;
+  nlohmann::json out = {{"folder", programs}, {"entries", 0}, {"bytes", 0}, {"scopes", nlohmann::json::array()}};
   for (const auto& folder : shaders_cache::scope_folders(programs)) {
     const auto s = shaders_cache::EntryStore(folder, 0).stats();
-    entries += s.entries;
-    bytes += s.bytes;
-    const std::string name = folder.substr(programs.size() + 1);
-    if (a.json) {
-      scopes += std::string(scopes.empty() ? "" : ",") + "{\"scope\":\"" + name +
-                "\",\"entries\":" + std::to_string(s.entries) + ",\"bytes\":" + std::to_string(s.bytes) + "}";
-    } else {
-      std::printf("  %-40s %8llu entries %12llu bytes\n", name.c_str(), static_cast<unsigned long long>(s.entries),
-                  static_cast<unsigned long long>(s.bytes));
-    }
+    out["entries"] = out["entries"].get<uint64_t>() + s.entries;
+    out["bytes"] = out["bytes"].get<uint64_t>() + s.bytes;
+    out["scopes"].push_back({{"scope", folder.substr(programs.size() + 1)}, {"entries", s.entries}, {"bytes", s.bytes}});
   }
   if (a.json) {
-    std::printf("{\"folder\":\"%s\",\"entries\":%llu,\"bytes\":%llu,\"scopes\":[%s]}\n", programs.c_str(),
-                static_cast<unsigned long long>(entries), static_cast<unsigned long long>(bytes), scopes.c_str());
-  } else {
-    std::printf("%s: %llu entries, %llu bytes\n", programs.c_str(), static_cast<unsigned long long>(entries),
-                static_cast<unsigned long long>(bytes));
+    std::printf("%s\n", out.dump().c_str());
+    return 0;
+  }
+  std::printf("%s: %llu entries, %llu bytes\n", programs.c_str(),
+              static_cast<unsigned long long>(out["entries"].get<uint64_t>()),
+              static_cast<unsigned long long>(out["bytes"].get<uint64_t>()));
+  for (const auto& scope : out["scopes"]) {
+    std::printf("  %-40s %8llu entries %12llu bytes\n", scope["scope"].get<std::string>().c_str(),
+                static_cast<unsigned long long>(scope["entries"].get<uint64_t>()),
+                static_cast<unsigned long long>(scope["bytes"].get<uint64_t>()));
   }
   return 0;
 }

@@ -6,6 +6,7 @@ string, or damaged, is not used.
 
 usage: program_cache_e2e.py CONDUIT_EXE [unittest args]
 """
+import json
 import os
 import shutil
 import subprocess
@@ -48,7 +49,6 @@ class CacheHost:
     def counters(self):
         out = subprocess.run([CONDUIT, "info", "--stats", "--admin", self.admin], capture_output=True, text=True,
                              check=True, timeout=30)
-        import json
         total = json.loads(out.stdout)["total"]
         return {k: total.get(k, 0) for k in COUNTERS}
 
@@ -115,6 +115,17 @@ class ProgramCache(unittest.TestCase):
         listing = subprocess.run([CONDUIT, "cache", "stats", "--program-cache", self.cache], capture_output=True,
                                  text=True, check=True).stdout
         self.assertNotIn(" 0 entries", listing.splitlines()[0])
+        stats = json.loads(subprocess.run([CONDUIT, "cache", "stats", "--json", "--program-cache", self.cache],
+                                          capture_output=True, text=True, check=True).stdout)
+        # One folder, this user's: an entry per distinct program and shader.
+        self.assertEqual(len(stats["scopes"]), 1, stats)
+        self.assertTrue(0 < stats["entries"] <= cold["programs_linked"] + cold["shader_compiles"], stats)
+        subprocess.run([CONDUIT, "cache", "clear", "--program-cache", self.cache], check=True, capture_output=True)
+        stats = json.loads(subprocess.run([CONDUIT, "cache", "stats", "--json", "--program-cache", self.cache],
+                                          capture_output=True, text=True, check=True).stdout)
+        self.assertEqual(stats["entries"], 0, stats)
+        _, cleared = self.glmark2(host, ["-b", "shading:duration=1"])
+        self.assertEqual(cleared["program_cache_hits"], 0, cleared)
 
     def test_cache_of_another_renderer_is_not_used(self):
         llvmpipe = self.host("llvmpipe")

@@ -41,7 +41,7 @@ class EntryStore {
 
   // Largest payload kept: an entry above it is refused, and one read back
   // above it is damaged.
-  static constexpr uint64_t kMaxPayload = 256ull << 20;
+  static constexpr uint64_t kMaxPayload = 64ull << 20;
 
  private:
   bool ensure_folder() const;
