@@ -72,6 +72,7 @@ CLI::Validator tile_size_validator() {
 }
 
 struct HostArgs {
+  HostArgs() { opts.program_cache = "auto"; }
   host::HostOptions opts;
   std::string platform = "auto";
   std::string max_guest_memory = "2G";
@@ -79,6 +80,7 @@ struct HostArgs {
   std::string max_batch = "576M";
   std::string token_file;
   std::string renderer_memory = "auto";
+  std::string program_cache_size = "512M";
   std::string max_host_memory = std::to_string(host::kDefaultHostMemoryPercent) + "%";
   double ring_silence = wire::TransportOptions{}.ring_silence.count() / 1000.0;
   double renderer_watchdog = host::HostOptions{}.renderer_watchdog.count() / 1000.0;
@@ -103,6 +105,7 @@ int run_host(HostArgs& a) {
                    "the network readable and changeable");
   }
   if (a.renderer_memory != "auto") parse_size(a.renderer_memory, &o.renderer_data_bytes);
+  o.program_cache_max = host::parse_size(a.program_cache_size).value_or(o.program_cache_max);
   o.max_host_memory = host::parse_memory_share(a.max_host_memory, host::physical_memory_bytes()).value_or(0);
   o.ring_silence = std::chrono::milliseconds(std::llround(a.ring_silence * 1000));
   o.renderer_watchdog = std::chrono::milliseconds(std::llround(a.renderer_watchdog * 1000));
@@ -257,6 +260,21 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
                   "its own inside (made for it, writable by it alone, removed when it ends); "
                   "auto = a fresh folder under TMPDIR, removed at exit; a folder must belong to "
                   "this user and be writable by no one else; off = drivers' disk caches off")
+      ->capture_default_str();
+  cmd->add_option("--program-cache", o.program_cache,
+                  "Folder of the persistent program cache, which the host keeps for renderers "
+                  "(they never open it): auto = $XDG_CACHE_HOME/conduit (else ~/.cache/conduit); "
+                  "off = every program compiled afresh")
+      ->type_name("DIR|auto|off")
+      ->capture_default_str();
+  cmd->add_option("--cache-scope", o.cache_scope,
+                  "Who shares program cache entries: guest = each guest identity (local user, "
+                  "remote address, ring file) its own; host = every guest (docs/host.md)")
+      ->check(CLI::IsMember({"guest", "host"}))
+      ->capture_default_str();
+  cmd->add_option("--program-cache-size", args->program_cache_size,
+                  "Size cap of each scope's program cache folder; the entries used longest ago go first")
+      ->check(size_validator())
       ->capture_default_str();
   cmd->add_option("--ring-silence", args->ring_silence,
                   "Seconds a guest on a polled ring (shm:file=, ivshmem) may show no sign of life "

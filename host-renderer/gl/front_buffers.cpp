@@ -129,7 +129,7 @@ wire::Status GlHandler::draw_again_into_front(const ApiCommand& cmd) {
   }
   glDrawBuffer(static_cast<GLenum>(mode));
   wire::Reader payload = cmd.reader();
-  DispatchEnv env{*current_->state, cmd.reply, &images_};
+  DispatchEnv env{*current_->state, cmd.reply, &images_, programs_};
   return dispatch_gl_again(env, cmd.opcode, payload);
 }
 

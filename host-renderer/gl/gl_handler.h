@@ -62,6 +62,8 @@ class GlHandler final : public ApiHandler {
   wire::Status run_control(const ApiCommand& cmd);
   // The handshake's features that depend on the host's EGL and GL.
   uint32_t features() const;
+  // The session's program cache, for every command from now on (null: none).
+  void set_program_binaries(ProgramBinaries* programs) { programs_ = programs; }
 
   // Frames being read back, and handing over those whose reads are done
   // (with `wait`, all).
@@ -124,6 +126,7 @@ class GlHandler final : public ApiHandler {
   std::map<uint32_t, std::unique_ptr<Surface>> surfaces_;
   std::unique_ptr<FrameReader> frames_;
   GuestImages images_;
+  ProgramBinaries* programs_ = nullptr;
   std::unique_ptr<Surface> scratch_;  // 1x1, to bind contexts without EGL_KHR_surfaceless_context
 
   GuestContext* current_ = nullptr;

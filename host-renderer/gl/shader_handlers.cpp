@@ -19,6 +19,7 @@
 
 #include "gl/dispatch_support.h"
 #include "gl/gl_host_handlers.h"
+#include "gl/program_binaries.h"
 
 namespace host {
 namespace {
@@ -99,13 +100,17 @@ wire::Status adopt_one(GlContextState::Impl& st, ObjectType t, GLuint guest, GLu
 wire::Status handle_glCreateShader(DispatchEnv& env, wire::Reader& r) {
   wire::Args_glCreateShader a{};
   WIRE_TRY(wire::decode_glCreateShader(r, a));
-  return adopt_one(env.state.impl(), ObjectType::kShader, a.shader, glCreateShader(a.type));
+  const GLuint created = glCreateShader(a.type);
+  if (env.programs && created) env.programs->created_shader(env.state.impl().share.get(), created);
+  return adopt_one(env.state.impl(), ObjectType::kShader, a.shader, created);
 }
 
 wire::Status handle_glCreateProgram(DispatchEnv& env, wire::Reader& r) {
   wire::Args_glCreateProgram a{};
   WIRE_TRY(wire::decode_glCreateProgram(r, a));
-  return adopt_one(env.state.impl(), ObjectType::kProgram, a.program, glCreateProgram());
+  const GLuint created = glCreateProgram();
+  if (env.programs && created) env.programs->created_program(env.state.impl().share.get(), created);
+  return adopt_one(env.state.impl(), ObjectType::kProgram, a.program, created);
 }
 
 wire::Status handle_glShaderSource(DispatchEnv& env, wire::Reader& r) {
@@ -115,6 +120,7 @@ wire::Status handle_glShaderSource(DispatchEnv& env, wire::Reader& r) {
   Strings s;
   WIRE_TRY(shader_and_strings(env, a.shader, a.string, &shader, s));
   auto& st = env.state.impl();
+  if (env.programs) env.programs->before_source(st.share.get(), shader);
   if (st.gles && st.account.limits.promote_shader_precision) {
     const std::string source = promote_precision(s);
     const GLchar* text = source.c_str();
@@ -136,7 +142,9 @@ wire::Status create_shader_program(DispatchEnv& env, wire::Reader& r, Create cre
   WIRE_TRY(wire::decode_glCreateShaderProgramv(r, a));
   Strings s;
   WIRE_TRY(strings_of(a.strings, true, s));
-  return adopt_one(env.state.impl(), ObjectType::kProgram, a.program, create(a.type, a.count, s));
+  const GLuint created = create(a.type, a.count, s);
+  if (env.programs && created) env.programs->created_program(env.state.impl().share.get(), created);
+  return adopt_one(env.state.impl(), ObjectType::kProgram, a.program, created);
 }
 
 }  // namespace
@@ -168,6 +176,10 @@ wire::Status handle_glTransformFeedbackVaryings(DispatchEnv& env, wire::Reader& 
   GLuint program = 0;
   WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, a.program, NameUse::kExisting, &program));
   glTransformFeedbackVaryings(program, a.count, s.list(), a.bufferMode);
+  if (env.programs) {
+    env.programs->feedback_varyings(env.state.impl().share.get(), program,
+                                    std::vector<std::string>(s.pointers.begin(), s.pointers.end()), a.bufferMode);
+  }
   return {};
 }
 

@@ -26,6 +26,12 @@ enum class ControlMsg : uint32_t {
                       // fds: its memory and its doorbell
   kSurfaceGone = 7,   // renderer -> supervisor: {session, surface}
   kInput = 8,         // supervisor -> renderer: a viewer's event for a session's surface
+  kProgramCache = 9,  // supervisor -> renderer, before a kAdopt: fds: its end of the
+                      // program cache's socket (program_cache_channel.h)
+  // On the program cache's socket:
+  kCacheGet = 10,    // renderer -> supervisor: {key}
+  kCacheEntry = 11,  // supervisor -> renderer: {key, found}; fds: the payload, when found
+  kCachePut = 12,    // renderer -> supervisor: {key}; fds: the payload
 };
 
 struct ControlMessage {

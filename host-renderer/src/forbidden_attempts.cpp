@@ -72,6 +72,15 @@ uint32_t write_file(const std::string& path) {
   return r;
 }
 
+// A program cache entry planted where the supervisor would read it.
+uint32_t create_entry(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+  if (fd < 0) return static_cast<uint32_t>(errno);
+  ::close(fd);
+  ::unlink(path.c_str());
+  return 0;
+}
+
 uint32_t create_file() {
   const std::string path = "/tmp/conduit-forbidden-" + std::to_string(::getpid());
   const int fd = ::open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
@@ -185,6 +194,9 @@ uint32_t try_forbidden(Forbidden what) {
       return write_file(host_file);
     case Forbidden::kCreateFile:
       return create_file();
+    case Forbidden::kWriteProgramCache:
+      return create_entry("/tmp/conduit-program-cache-" + std::to_string(supervisor) + "/programs/host/" +
+                          std::string(64, '0'));
     case Forbidden::kMount:
       return mount_tmpfs();
     case Forbidden::kFsopen:

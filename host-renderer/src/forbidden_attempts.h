@@ -39,8 +39,10 @@ enum class Forbidden : uint32_t {
   kBecomeRoot,             // setresuid(0, 0, 0), then setresgid(0, 0, 0)
   kPriorityOfSupervisor,   // setpriority(supervisor, nice 0)
   kSchedulingOfSupervisor, // sched_setscheduler(supervisor, SCHED_OTHER)
+  kWriteProgramCache,      // create an entry in /tmp/conduit-program-cache-<supervisor>/programs/host,
+                           // the supervisor's program cache in the sandbox tests
 };
-constexpr uint32_t kForbiddenCount = static_cast<uint32_t>(Forbidden::kSchedulingOfSupervisor);
+constexpr uint32_t kForbiddenCount = static_cast<uint32_t>(Forbidden::kWriteProgramCache);
 
 // 0 when it succeeded, else its errno (EINVAL for a number not listed).
 uint32_t try_forbidden(Forbidden what);

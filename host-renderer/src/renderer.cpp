@@ -20,6 +20,7 @@
 #include "host/log.h"
 #include "host/session.h"
 #include "idle_trim.h"
+#include "program_cache_channel.h"
 #include "renderer_config.h"
 #include "wire/handoff.h"
 
@@ -59,9 +60,10 @@ class Renderer {
         continue;
       }
       if (!msg) break;  // the supervisor is gone: stop serving
+      if (msg->type == ControlMsg::kProgramCache) take_program_cache(*msg);
       if (msg->type == ControlMsg::kAdopt) adopt(*msg);
       if (msg->type == ControlMsg::kInput) pass_input(msg->body);
-      for (int fd : msg->fds) ::close(fd);  // only adoptions carry any, and took theirs
+      for (int fd : msg->fds) ::close(fd);  // those not taken above
     }
     stop_.store(true);
     {
@@ -96,6 +98,13 @@ class Renderer {
     (void)!::write(activity_, &one, sizeof one);
   }
 
+  // The program cache's socket, for the sessions adopted from now on.
+  void take_program_cache(ControlMessage& msg) {
+    if (msg.fds.size() != 1) return;
+    program_cache_ = std::make_shared<ProgramCacheClient>(msg.fds[0]);
+    msg.fds.clear();
+  }
+
   void adopt(ControlMessage& msg) {
     wire::ChannelHandoff h;
     h.fds = std::exchange(msg.fds, {});
@@ -117,6 +126,7 @@ class Renderer {
     session->set_idle_wait(kSessionIdleWait, [this] { note_activity(); });
     // The supervisor gives a renderer one guest: its session's stamp is the page's.
     session->set_busy_stamp(&counters_->page().busy_since_ms);
+    if (program_cache_) session->set_program_cache(program_cache_);
     {
       std::lock_guard lock(sessions_mutex_);
       sessions_[id] = session.get();
@@ -187,6 +197,7 @@ class Renderer {
   std::unique_ptr<EglDisplay> display_;
   std::unique_ptr<SharedCounters> counters_;
   std::unique_ptr<FrameOutlet> outlet_ = make_outlet();
+  std::shared_ptr<ProgramCacheClient> program_cache_;
   StatsRegistry registry_;
   IdleTrim idle_trim_;
   int activity_ = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);  // sessions' note_activity()

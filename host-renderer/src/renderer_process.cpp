@@ -132,6 +132,10 @@ wire::Status RendererProcess::adopt(wire::ChannelHandoff handoff, uint32_t sessi
   return send_control(control_, ControlMsg::kAdopt, body, handoff.fds);
 }
 
+wire::Status RendererProcess::give_program_cache(int fd) {
+  return send_control(control_, ControlMsg::kProgramCache, nlohmann::json::object(), {fd});
+}
+
 int RendererProcess::wait_exit(const std::function<void(ControlMessage&)>& on_message) {
   for (;;) {
     auto msg = receive_control(control_, std::nullopt);

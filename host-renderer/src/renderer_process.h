@@ -33,6 +33,8 @@ class RendererProcess {
   // Waits until its display is open and it is confined.
   wire::Result<RendererInfo> wait_ready(std::chrono::milliseconds timeout);
   wire::Status adopt(wire::ChannelHandoff handoff, uint32_t session_id);
+  // Its end of the program cache's socket (a copy is sent), before adopt().
+  wire::Status give_program_cache(int fd);
   // Blocks until the renderer has ended (its control socket hung up and the
   // process was reaped; its shader cache folder is removed), giving what it says meanwhile to `on_message`
   // (which takes the descriptors it keeps); returns its wait status.

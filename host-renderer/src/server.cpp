@@ -35,6 +35,17 @@ std::string peer_key(const wire::PeerIdentity& p) {
   return p.address;
 }
 
+// The supervisor's program cache as the options ask; null when off.
+wire::Result<std::shared_ptr<ProgramCacheRoot>> program_cache_root(const HostOptions& opts) {
+  if (opts.program_cache == "off") return std::shared_ptr<ProgramCacheRoot>();
+  const auto scope = shaders_cache::parse_scope(opts.cache_scope);
+  if (!scope) return make_error(Errc::kBadValue, "--cache-scope is host or guest, not " + opts.cache_scope);
+  const std::string root = opts.program_cache == "auto" ? shaders_cache::default_cache_root() : opts.program_cache;
+  if (root.empty()) return make_error(Errc::kBadValue, "no cache folder: set XDG_CACHE_HOME or HOME, or --program-cache");
+  log_line("program cache: %s (%s scope)", shaders_cache::programs_folder(root).c_str(), opts.cache_scope.c_str());
+  return std::make_shared<ProgramCacheRoot>(root, *scope, opts.program_cache_max);
+}
+
 wire::TransportOptions transport_options(const HostOptions& opts) {
   wire::TransportOptions t;
   t.token = opts.token;
@@ -100,6 +111,9 @@ wire::Result<std::unique_ptr<Server>> Server::create(const HostOptions& opts) {
       if (!caches) return caches.error();
       sopts.shader_caches = std::move(*caches);
     }
+    auto programs = program_cache_root(opts);
+    if (!programs) return programs.error();
+    sopts.program_cache = std::move(*programs);
     auto sup = Supervisor::create(std::move(sopts));
     if (!sup) return sup.error();
     s->supervisor_ = std::move(*sup);

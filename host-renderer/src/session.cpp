@@ -8,6 +8,8 @@
 #include <utility>
 
 #include "gl/gl_handler.h"
+#include "gl/program_binaries.h"
+#include "program_cache_channel.h"
 #include "host/log.h"
 #include "vk/vk_handler.h"
 
@@ -64,6 +66,13 @@ Session::Session(const EglDisplay& display, std::unique_ptr<wire::Channel> chann
   gl_ = std::make_unique<GlHandler>(
       display, GlHandler::Limits{limits.max_contexts, limits.max_surfaces, limits.frame_ring}, account_,
       std::move(to_guest), stats_->id);
+  set_program_cache(nullptr);  // counted, not cached, until a cache is given
+}
+
+void Session::set_program_cache(std::shared_ptr<ProgramCacheClient> client) {
+  program_cache_ = std::move(client);
+  programs_ = std::make_unique<ProgramBinaries>(program_cache_.get(), stats_->counters);
+  gl_->set_program_binaries(programs_.get());
 }
 
 Session::~Session() {

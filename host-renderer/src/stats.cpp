@@ -14,7 +14,12 @@ constexpr std::pair<const char*, std::atomic<uint64_t> Counters::*> kFields[] = 
     {"bytes_wire", &Counters::wire_bytes},   {"bytes_raw", &Counters::raw_bytes},
     {"round_trips", &Counters::round_trips}, {"frames", &Counters::frames},
     {"frame_bytes", &Counters::frame_bytes}, {"contexts_lost", &Counters::contexts_lost},
-    {"shared_allocations", &Counters::shared_allocations}};
+    {"shared_allocations", &Counters::shared_allocations},
+    {"programs_linked", &Counters::programs_linked},
+    {"program_cache_hits", &Counters::program_cache_hits},
+    {"program_compiles", &Counters::program_compiles},
+    {"shader_compiles", &Counters::shader_compiles},
+    {"shader_cache_hits", &Counters::shader_cache_hits}};
 }  // namespace
 
 template <typename F>

@@ -157,6 +157,11 @@ void Supervisor::serve(std::unique_ptr<wire::Channel> channel, const std::string
   g.description = description;
   g.renderer = std::move(*renderer);
   auto handoff = handoff_or_relay(g, std::move(channel));
+  if (handoff && opts_.program_cache) {
+    auto server = opts_.program_cache->serve_renderer(*g.renderer, peer.empty() ? description : peer);
+    if (server) g.cache_server = std::move(*server);
+    else log_guest("%s runs without the program cache: %s", description, server.error().describe());
+  }
   wire::Status st = handoff ? g.renderer->adopt(std::move(*handoff), g.id) : wire::Status(handoff.error());
   if (!st) log_guest("cannot hand %s to a renderer: %s", description, st.error().describe());
   if (!st || stopping_) g.renderer->stop();
@@ -198,6 +203,7 @@ wire::Result<wire::ChannelHandoff> Supervisor::handoff_or_relay(Guest& g,
 void Supervisor::watch(Guest& g) {
   const int status = g.renderer->wait_exit([this, &g](ControlMessage& m) { on_renderer_message(g, m); });
   if (opts_.compositor) opts_.compositor->remove_guest(g.id);
+  if (g.cache_server.joinable()) g.cache_server.join();  // ends with the renderer's end
   for (auto& ch : g.relayed) ch->close();
   std::lock_guard lock(mutex_);
   g.guest_gone = nullptr;  // what it watches through goes with the session

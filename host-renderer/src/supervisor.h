@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "comp/compositor.h"
+#include "program_cache_root.h"
 #include "renderer_process.h"
 #include "shader_cache.h"
 #include "wire/transport.h"
@@ -43,6 +44,8 @@ struct SupervisorOptions {
   std::chrono::milliseconds stall{120000};
   // Where renderers get their private shader cache folders; null: caches off.
   std::shared_ptr<ShaderCacheRoot> shader_caches;
+  // The persistent program cache the supervisor keeps for renderers; null: off.
+  std::shared_ptr<ProgramCacheRoot> program_cache;
 };
 
 class Supervisor {
@@ -72,6 +75,7 @@ class Supervisor {
     std::vector<std::unique_ptr<wire::Channel>> relayed;  // guest end, renderer end
     std::vector<std::thread> relays;
     std::thread monitor;
+    std::thread cache_server;  // answers its renderer's program cache requests
     std::set<uint32_t> shown;  // surfaces given to the compositor; by the monitor only
     std::atomic<bool> done{false};
     uint64_t last_beat = 0;  // the watchdog's, under mutex_

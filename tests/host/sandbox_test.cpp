@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -38,6 +39,17 @@ const char* const kTestToken = "sandbox-test-token-never-in-renderers";
 // The supervisor is this process: renderers name the file after it.
 std::string host_file() { return "/tmp/conduit-fault-write-" + std::to_string(::getpid()); }
 
+// The suite's program cache, where renderers must not write either.
+std::string program_cache() { return "/tmp/conduit-program-cache-" + std::to_string(::getpid()); }
+
+host::HostOptions with_program_cache() {
+  host::HostOptions o = isolated();
+  o.program_cache = program_cache();
+  o.cache_scope = "host";
+  std::filesystem::create_directories(program_cache() + "/programs/host");
+  return o;
+}
+
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
   std::stringstream s;
@@ -58,7 +70,7 @@ class Sandbox : public ::testing::Test {
     ::setenv("CONDUIT_TOKEN", kTestToken, 1);
     if (set_display_) ::setenv("DISPLAY", ":99", 1);
     ::setenv("MESA_CONDUIT_SANDBOX_TEST", "kept", 1);
-    host_ = new RunningHost(isolated());
+    host_ = new RunningHost(with_program_cache());
     ::getrlimit(RLIMIT_NOFILE, &files_before_);
     if (!host_->ok()) return;
     witness_ = ready_guest(host_->address()).release();
@@ -71,6 +83,7 @@ class Sandbox : public ::testing::Test {
     attacker_ = witness_ = nullptr;
     host_ = nullptr;
     ::unlink(host_file().c_str());
+    std::filesystem::remove_all(program_cache());
     ::unsetenv("CONDUIT_TOKEN");
     ::unsetenv("MESA_CONDUIT_SANDBOX_TEST");
     if (set_display_) ::unsetenv("DISPLAY");
@@ -147,6 +160,7 @@ constexpr const char* kAttemptNames[] = {
     "BecomeRoot",
     "PriorityOfSupervisor",
     "SchedulingOfSupervisor",
+    "WriteProgramCache",
 };
 static_assert(std::size(kAttemptNames) == host::kForbiddenCount);
 

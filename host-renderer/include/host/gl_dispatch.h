@@ -17,6 +17,7 @@
 namespace host {
 
 class ShareGroup;  // guest -> host name maps shared between contexts
+class ProgramBinaries;  // the session's program cache (gl/program_binaries.h)
 
 // Host objects that GL objects or bindings still refer to.
 class ObjectReferences {
@@ -91,6 +92,7 @@ struct DispatchEnv {
   GlContextState& state;
   wire::Writer& reply;  // reply payload, for commands that hand data back
   const GuestImages* images;  // the session's, for glEGLImageTarget*OES
+  ProgramBinaries* programs = nullptr;  // null: compiles and links go straight to GL
 };
 
 // Decodes, validates and executes one GL command on the current host context.

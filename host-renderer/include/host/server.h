@@ -46,6 +46,13 @@ struct HostOptions {
   // folder under TMPDIR, removed at exit), a folder of this user's, or
   // "off" (drivers' disk caches off).
   std::string renderer_cache = "auto";
+  // The persistent program cache (shaders-cache/), kept by the supervisor:
+  // "auto" ($XDG_CACHE_HOME/conduit, else ~/.cache/conduit; `conduit host`'s
+  // default), a folder, or "off"; who shares entries ("guest": each guest identity its own,
+  // "host": every guest); and its size cap per scope folder.
+  std::string program_cache = "off";
+  std::string cache_scope = "guest";
+  uint64_t program_cache_max = 512ull << 20;
   std::string admin;               // admin socket path; empty: none
   // Polled rings (shm:file=): a guest silent this long has gone.
   std::chrono::milliseconds ring_silence = wire::TransportOptions{}.ring_silence;

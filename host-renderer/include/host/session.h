@@ -28,6 +28,9 @@
 
 namespace host {
 
+class ProgramCacheClient;
+class ProgramBinaries;
+
 class GlHandler;
 namespace vk {
 class VkHandler;
@@ -83,6 +86,9 @@ class Session {
   // cleared once it tears down), for a supervisor to find it stuck. Set
   // before run().
   void set_busy_stamp(std::atomic<uint64_t>* stamp) { busy_stamp_ = stamp; }
+  // The renderer's end of the program cache (program_cache_channel.h),
+  // which its GL programs are looked up in and stored to. Set before run().
+  void set_program_cache(std::shared_ptr<ProgramCacheClient> client);
 
  private:
   // session.cpp: the stream
@@ -145,6 +151,8 @@ class Session {
 
   // The handlers by opcode range, after everything they charge and send
   // through, which they use while they are torn down (teardown()).
+  std::shared_ptr<ProgramCacheClient> program_cache_;
+  std::unique_ptr<ProgramBinaries> programs_;  // outlives gl_, which uses it
   std::unique_ptr<GlHandler> gl_;
   std::unique_ptr<vk::VkHandler> vk_;  // the guest's Vulkan, from its first command
 };

@@ -22,6 +22,14 @@ struct Counters {
   std::atomic<uint64_t> frame_bytes{0};     // pixel bytes sent
   std::atomic<uint64_t> contexts_lost{0};
   std::atomic<uint64_t> shared_allocations{0};  // Vulkan memory imported from the shared area
+  // The program cache (host-renderer/gl/program_binaries.h): glLinkProgram
+  // calls, those answered by a stored binary, links and shader compiles
+  // the driver ran, and compiles the cache made unnecessary.
+  std::atomic<uint64_t> programs_linked{0};
+  std::atomic<uint64_t> program_cache_hits{0};
+  std::atomic<uint64_t> program_compiles{0};
+  std::atomic<uint64_t> shader_compiles{0};
+  std::atomic<uint64_t> shader_cache_hits{0};
 
   void add(const Counters& other);
   void copy_from(const Counters& other);
