@@ -500,7 +500,7 @@ const std::vector<const char*> kPush = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
 
 // add_one.comp's set layout (a uniform buffer at binding 0, a storage
 // buffer at 1), made for pushing where `pushed`.
-VkPipelineLayout add_one_layout(VkDevice device, bool pushed = true) {
+VkDescriptorSetLayout add_one_set_layout(VkDevice device, bool pushed) {
   VkDescriptorSetLayoutBinding bindings[2] = {
       {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
@@ -510,7 +510,11 @@ VkPipelineLayout add_one_layout(VkDevice device, bool pushed = true) {
   info.pBindings = bindings;
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   vkCreateDescriptorSetLayout(device, &info, nullptr, &set_layout);
-  return layout_of(device, set_layout);
+  return set_layout;
+}
+
+VkPipelineLayout add_one_layout(VkDevice device, bool pushed = true) {
+  return layout_of(device, add_one_set_layout(device, pushed));
 }
 
 // What one push names: the set number, the first write's array element
@@ -571,6 +575,21 @@ TEST(VulkanExtensionRanges, PushOfAnArrayElementOfTwoToThe28th) {
 TEST(VulkanExtensionRanges, PushOfABufferRangePastItsEnd) {
   expect_refused_with(kPush, [](VkInstance, VkPhysicalDevice, VkDevice device) {
     push_and_dispatch(device, {.uniform_offset = kSmall - 128});
+  });
+}
+
+// A layout made for pushing has no sets of its own
+// (VUID-VkDescriptorSetAllocateInfo-pSetLayouts-00308).
+
+TEST(VulkanExtensionRanges, SetOfALayoutNotMadeForPushingIsAllocated) {
+  expect_accepted_with(kPush, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    set_of(device, add_one_set_layout(device, false));
+  });
+}
+
+TEST(VulkanExtensionRanges, SetAllocatedOfALayoutMadeForPushing) {
+  expect_refused_with(kPush, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    set_of(device, add_one_set_layout(device, true));
   });
 }
 
