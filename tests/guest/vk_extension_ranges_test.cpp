@@ -378,14 +378,42 @@ TEST(VulkanExtensionRanges, StreamQueryEndedOfAnotherStream) {
   expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) { query_stream(device, 0, 0, 1); });
 }
 
+// Begins two queries of one pool, each on its stream, and ends them.
+void query_two_streams(VkDevice device, uint32_t first_query, uint32_t first_stream, uint32_t second_query,
+                       uint32_t second_stream) {
+  auto begin = device_command<PFN_vkCmdBeginQueryIndexedEXT>(device, "vkCmdBeginQueryIndexedEXT");
+  auto end = device_command<PFN_vkCmdEndQueryIndexedEXT>(device, "vkCmdEndQueryIndexedEXT");
+  VkQueryPool pool = stream_queries(device, 2);
+  VkCommandBuffer cb = recording_buffer(device);
+  vkCmdResetQueryPool(cb, pool, 0, 2);
+  begin(cb, pool, first_query, 0, first_stream);
+  begin(cb, pool, second_query, 0, second_stream);
+  end(cb, pool, second_query, second_stream);
+  end(cb, pool, first_query, first_stream);
+  end_and_submit(device, cb);
+}
+
+TEST(VulkanExtensionRanges, StreamQueriesOfOnePoolOnTwoStreamsRun) {
+  expect_accepted_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    query_two_streams(device, 0, 0, 1, 1);
+  });
+}
+
 TEST(VulkanExtensionRanges, StreamQueryBegunTwice) {
   expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
-    auto begin = device_command<PFN_vkCmdBeginQueryIndexedEXT>(device, "vkCmdBeginQueryIndexedEXT");
-    VkQueryPool pool = stream_queries(device, 2);
-    VkCommandBuffer cb = recording_buffer(device);
-    vkCmdResetQueryPool(cb, pool, 0, 2);
-    begin(cb, pool, 0, 0, 0);
-    begin(cb, pool, 0, 0, 0);
+    query_two_streams(device, 0, 0, 0, 0);
+  });
+}
+
+TEST(VulkanExtensionRanges, StreamQueryBegunTwiceOnAnotherStream) {
+  expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    query_two_streams(device, 0, 0, 0, 1);
+  });
+}
+
+TEST(VulkanExtensionRanges, StreamQueryOfAStreamActiveInItsPool) {
+  expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    query_two_streams(device, 0, 1, 1, 1);
   });
 }
 
