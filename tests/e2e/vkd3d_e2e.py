@@ -100,6 +100,7 @@ class Suite(unittest.TestCase):
                     png, _ = self.picture(demo, f"{demo}-{transport}", [CONDUIT, "run", "--host", host.address, "--"])
                     after = self.settled(host, before)
                     self.assertGreater(after["commands"], before["commands"], "the demo did not go through Conduit")
+                    self.assertGreater(after["frames"], before["frames"], "the host presented no frame")
                     self.assertEqual(after["contexts_lost"], before["contexts_lost"], host.read_log()[-3000:])
                     self.assertGreaterEqual(colours(png), MIN_COLOURS, "the frame is blank")
                     share = differing_share(native, png)
