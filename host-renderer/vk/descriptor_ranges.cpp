@@ -233,6 +233,20 @@ wire::Status ResourceShapes::check_pushed_descriptors(uint32_t, const void* args
   return {};
 }
 
+// A set layout made for pushing has no sets of its own
+// (VUID-VkDescriptorSetAllocateInfo-pSetLayouts-00308): drivers size its
+// pushed descriptors by maxPushDescriptors alone and give a set allocated
+// from it no pool storage to write into.
+wire::Status ResourceShapes::check_set_allocation(uint32_t, const void* args) const {
+  const VkDescriptorSetAllocateInfo& info = *static_cast<const VkArgs_vkAllocateDescriptorSets*>(args)->pAllocateInfo;
+  for (uint32_t i = 0; i < info.descriptorSetCount; ++i) {
+    auto layout = set_layouts_.find(raw_handle(info.pSetLayouts[i]));
+    if (layout != set_layouts_.end() && layout->second->push)
+      return refused("vkAllocateDescriptorSets", "of a set layout made for pushing");
+  }
+  return {};
+}
+
 // A template for pushed descriptors names a set of its pipeline layout
 // made for pushing (drivers keep the layout and set with the template).
 // The guest sends pushes with a template as vkCmdPushDescriptorSetKHR.

@@ -35,12 +35,17 @@ bool range_fits(const ImageShape& image, const VkImageSubresourceRange& r) {
          part_fits(r.baseArrayLayer, r.layerCount, image.layers);
 }
 
-// A box of texels inside the subresource's mip level.
-bool box_fits(const ImageShape& image, uint32_t mip, const VkOffset3D& at, const VkExtent3D& size) {
+// A box of texels inside the subresource's mip level. A level of a blocked
+// (compressed) format is stored as whole blocks, so it reaches to its last
+// block's end: a level of 2x2 texels is one 4x4 block, which a copy from
+// another level or format moves whole (section 21.3).
+bool box_fits(const ImageShape& image, uint32_t mip, const VkOffset3D& at, const VkExtent3D& size,
+              const TexelBlock& block = {}) {
   auto axis = [](int32_t offset, uint32_t extent, uint64_t total) {
     return offset >= 0 && extent && fits(static_cast<uint64_t>(offset), extent, total);
   };
-  return axis(at.x, size.width, mip_size(image.width, mip)) && axis(at.y, size.height, mip_size(image.height, mip)) &&
+  return axis(at.x, size.width, blocks(mip_size(image.width, mip), block.width) * block.width) &&
+         axis(at.y, size.height, blocks(mip_size(image.height, mip), block.height) * block.height) &&
          axis(at.z, size.depth, mip_size(image.depth, mip));
 }
 
@@ -120,8 +125,8 @@ wire::Status ResourceShapes::check_image_copy(const char* command, uint64_t src_
                                 static_cast<uint32_t>(blocks(r.extent.height, from.height) * to.height),
                                 r.extent.depth};
     if (!layers_fit(*src, r.srcSubresource) || !layers_fit(*dst, r.dstSubresource) ||
-        !box_fits(*src, r.srcSubresource.mipLevel, r.srcOffset, r.extent) ||
-        !box_fits(*dst, r.dstSubresource.mipLevel, r.dstOffset, dst_extent))
+        !box_fits(*src, r.srcSubresource.mipLevel, r.srcOffset, r.extent, from) ||
+        !box_fits(*dst, r.dstSubresource.mipLevel, r.dstOffset, dst_extent, to))
       return refused(command, "of a region outside its images: region " + std::to_string(n));
   }
   return {};

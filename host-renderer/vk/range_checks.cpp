@@ -64,6 +64,8 @@ ResourceShapes::Check ResourceShapes::check_of(uint32_t opcode) {
       return &ResourceShapes::check_pushed_descriptors;
     case VkOp::vkCreateDescriptorUpdateTemplate:
       return &ResourceShapes::check_update_template;
+    case VkOp::vkAllocateDescriptorSets:
+      return &ResourceShapes::check_set_allocation;
     case VkOp::vkCmdPushConstants:
       return &ResourceShapes::check_push_constants;
     case VkOp::vkCmdDrawMultiEXT:

@@ -167,6 +167,7 @@ class ResourceShapes {
   wire::Status check_views_named(const char* command, const SetShape& set, const VkWriteDescriptorSet& write,
                                  uint32_t type, uint32_t n) const;
   wire::Status check_pushed_descriptors(uint32_t opcode, const void* args) const;
+  wire::Status check_set_allocation(uint32_t opcode, const void* args) const;
   wire::Status check_update_template(uint32_t opcode, const void* args) const;
   wire::Status check_descriptor_binds(uint32_t opcode, const void* args) const;
   wire::Status check_push_constants(uint32_t opcode, const void* args) const;

@@ -70,8 +70,12 @@ wire::Status VkHandler::check_transform_feedback(const Recording& r, uint32_t op
       const uint64_t pool = raw_handle(a.queryPool);
       if (a.index >= room.feedback_streams)
         return refused("vkCmdBeginQueryIndexedEXT", "of a stream past maxTransformFeedbackStreams");
-      if (std::any_of(active.begin(), active.end(), [&](const auto& q) { return q.pool == pool; }))
-        return refused("vkCmdBeginQueryIndexedEXT", "of a pool with a query active already");
+      // Queries of one pool may be active together on different streams
+      // (VUID-vkCmdBeginQueryIndexedEXT-queryPool-04753): zink counts every
+      // stream's primitives at once for GL's overflow queries.
+      if (std::any_of(active.begin(), active.end(),
+                      [&](const auto& q) { return q.pool == pool && (q.query == a.query || q.index == a.index); }))
+        return refused("vkCmdBeginQueryIndexedEXT", "of a query or a stream of its pool active already");
       if (r.graphics_pushed && !r.graphics_bound)
         return refused("vkCmdBeginQueryIndexedEXT", "after graphics push constants, before any graphics pipeline is bound");
       return {};

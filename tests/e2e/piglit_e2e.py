@@ -3,7 +3,12 @@
 socket and over shared-memory rings: any test that passes natively and not
 through Conduit fails the suite.
 
-usage: piglit_e2e.py CONDUIT_EXE SELECTION_FILE
+usage: piglit_e2e.py CONDUIT_EXE SELECTION_FILE [--zink]
+
+With --zink, GL is Mesa's zink in the program, on Vulkan: natively on the
+machine's lavapipe, through Conduit on Conduit's Vulkan ICD (the GL calls
+stay in the program, only Vulkan travels); then any test whose result
+differs fails the suite.
 
 The selection (tests/e2e/piglit-selection.txt) holds one test a line:
 its platform (glx or x11_egl), then its command with `$PIGLIT/` standing for
@@ -28,6 +33,9 @@ PIGLIT = "/usr/lib/x86_64-linux-gnu/piglit"
 RESULT = re.compile(r'^PIGLIT: \{"result": "(\w+)" \}', re.M)
 TIMEOUT_S = 60
 WORKERS = 2
+# zink in Mesa's software loader (Xvfb offers no DRI3), on whichever Vulkan
+# driver the loader is given (`conduit run` selects Conduit's GLX: Mesa's here).
+ZINK = ["env", "__GLX_VENDOR_LIBRARY_NAME=mesa", "LIBGL_ALWAYS_SOFTWARE=1", "GALLIUM_DRIVER=zink"]
 
 
 def read_selection(path):
@@ -54,17 +62,23 @@ def run_test(command, platform, display, prefix=()):
     return "crash" if out.returncode < 0 else "no result"
 
 
-def compare(conduit, tests, display, hosts):
-    modes = {"native": ()}
+def differs(native, through, zink):
+    """Whether a result through Conduit counts against it: GL through
+    Conduit must pass what passes natively; zink must do as it does natively."""
+    return through != native if zink else native == "pass" and through != "pass"
+
+
+def compare(conduit, tests, display, hosts, zink=False):
+    modes = {"native": tuple(ZINK) if zink else ()}
     for name, host in hosts.items():
-        modes[name] = (conduit, "run", "--host", host.address, "--")
+        modes[name] = (conduit, "run", "--host", host.address, "--") + modes["native"]
 
     def one(test):
         platform, command = test
         results = {}
         for mode, prefix in modes.items():
             results[mode] = run_test(command, platform, display, prefix)
-            if mode != "native" and results["native"] == "pass" and results[mode] != "pass":
+            if mode != "native" and differs(results["native"], results[mode], zink):
                 results[mode] = run_test(command, platform, display, prefix)  # once more
         return " ".join(command).replace(PIGLIT + "/", ""), results
 
@@ -74,6 +88,7 @@ def compare(conduit, tests, display, hosts):
 
 def main():
     conduit, selection = sys.argv[1], sys.argv[2]
+    zink = "--zink" in sys.argv[3:]
     if not os.path.isdir(PIGLIT):
         print(f"piglit is not installed ({PIGLIT}): ./run.sh installs it")
         return 1
@@ -84,22 +99,23 @@ def main():
     try:
         hosts = {"unix": Host(conduit, "unix:", work), "shm": Host(conduit, "shm:", work)}
         started = time.time()
-        rows = compare(conduit, tests, xvfb.display, hosts)
+        rows = compare(conduit, tests, xvfb.display, hosts, zink)
         counts = {mode: {} for mode in ["native"] + list(hosts)}
         differences = []
         for name, results in rows:
             for mode, result in results.items():
                 counts[mode][result] = counts[mode].get(result, 0) + 1
-            lost = [m for m in hosts if results["native"] == "pass" and results[m] != "pass"]
+            lost = [m for m in hosts if differs(results["native"], results[m], zink)]
             if lost:
-                differences.append(f"  {name}: native pass, " +
+                differences.append(f"  {name}: native {results['native']}, " +
                                    ", ".join(f"{m} {results[m]}" for m in lost))
-        print(f"{len(tests)} piglit tests in {time.time() - started:.0f} s")
+        print(f"{len(tests)} piglit tests{' on zink' if zink else ''} in {time.time() - started:.0f} s")
         for mode, c in counts.items():
             print(f"  {mode:7} " + ", ".join(f"{k} {v}" for k, v in sorted(c.items())))
         failed = bool(differences)
         if differences:
-            print("passing natively, not through Conduit:\n" + "\n".join(differences))
+            print(("results unlike native's" if zink else "passing natively, not through Conduit") + ":\n" +
+                  "\n".join(differences))
         for name, host in hosts.items():
             # Every test went through Conduit, not a fallback to the native
             # driver: each started at least one renderer on its host.

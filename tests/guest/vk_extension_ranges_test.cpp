@@ -378,14 +378,42 @@ TEST(VulkanExtensionRanges, StreamQueryEndedOfAnotherStream) {
   expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) { query_stream(device, 0, 0, 1); });
 }
 
+// Begins two queries of one pool, each on its stream, and ends them.
+void query_two_streams(VkDevice device, uint32_t first_query, uint32_t first_stream, uint32_t second_query,
+                       uint32_t second_stream) {
+  auto begin = device_command<PFN_vkCmdBeginQueryIndexedEXT>(device, "vkCmdBeginQueryIndexedEXT");
+  auto end = device_command<PFN_vkCmdEndQueryIndexedEXT>(device, "vkCmdEndQueryIndexedEXT");
+  VkQueryPool pool = stream_queries(device, 2);
+  VkCommandBuffer cb = recording_buffer(device);
+  vkCmdResetQueryPool(cb, pool, 0, 2);
+  begin(cb, pool, first_query, 0, first_stream);
+  begin(cb, pool, second_query, 0, second_stream);
+  end(cb, pool, second_query, second_stream);
+  end(cb, pool, first_query, first_stream);
+  end_and_submit(device, cb);
+}
+
+TEST(VulkanExtensionRanges, StreamQueriesOfOnePoolOnTwoStreamsRun) {
+  expect_accepted_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    query_two_streams(device, 0, 0, 1, 1);
+  });
+}
+
 TEST(VulkanExtensionRanges, StreamQueryBegunTwice) {
   expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
-    auto begin = device_command<PFN_vkCmdBeginQueryIndexedEXT>(device, "vkCmdBeginQueryIndexedEXT");
-    VkQueryPool pool = stream_queries(device, 2);
-    VkCommandBuffer cb = recording_buffer(device);
-    vkCmdResetQueryPool(cb, pool, 0, 2);
-    begin(cb, pool, 0, 0, 0);
-    begin(cb, pool, 0, 0, 0);
+    query_two_streams(device, 0, 0, 0, 0);
+  });
+}
+
+TEST(VulkanExtensionRanges, StreamQueryBegunTwiceOnAnotherStream) {
+  expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    query_two_streams(device, 0, 0, 0, 1);
+  });
+}
+
+TEST(VulkanExtensionRanges, StreamQueryOfAStreamActiveInItsPool) {
+  expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    query_two_streams(device, 0, 1, 1, 1);
   });
 }
 
@@ -500,7 +528,7 @@ const std::vector<const char*> kPush = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
 
 // add_one.comp's set layout (a uniform buffer at binding 0, a storage
 // buffer at 1), made for pushing where `pushed`.
-VkPipelineLayout add_one_layout(VkDevice device, bool pushed = true) {
+VkDescriptorSetLayout add_one_set_layout(VkDevice device, bool pushed) {
   VkDescriptorSetLayoutBinding bindings[2] = {
       {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
@@ -510,7 +538,11 @@ VkPipelineLayout add_one_layout(VkDevice device, bool pushed = true) {
   info.pBindings = bindings;
   VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
   vkCreateDescriptorSetLayout(device, &info, nullptr, &set_layout);
-  return layout_of(device, set_layout);
+  return set_layout;
+}
+
+VkPipelineLayout add_one_layout(VkDevice device, bool pushed = true) {
+  return layout_of(device, add_one_set_layout(device, pushed));
 }
 
 // What one push names: the set number, the first write's array element
@@ -571,6 +603,21 @@ TEST(VulkanExtensionRanges, PushOfAnArrayElementOfTwoToThe28th) {
 TEST(VulkanExtensionRanges, PushOfABufferRangePastItsEnd) {
   expect_refused_with(kPush, [](VkInstance, VkPhysicalDevice, VkDevice device) {
     push_and_dispatch(device, {.uniform_offset = kSmall - 128});
+  });
+}
+
+// A layout made for pushing has no sets of its own
+// (VUID-VkDescriptorSetAllocateInfo-pSetLayouts-00308).
+
+TEST(VulkanExtensionRanges, SetOfALayoutNotMadeForPushingIsAllocated) {
+  expect_accepted_with(kPush, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    set_of(device, add_one_set_layout(device, false));
+  });
+}
+
+TEST(VulkanExtensionRanges, SetAllocatedOfALayoutMadeForPushing) {
+  expect_refused_with(kPush, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    set_of(device, add_one_set_layout(device, true));
   });
 }
 

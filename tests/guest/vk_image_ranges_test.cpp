@@ -87,6 +87,29 @@ TEST(VulkanImageRanges, CopyBetweenFormatsOfOtherTexelSizes) {
   });
 }
 
+// A copy of one level of a 16x16 BC1 image into another's: its levels 3
+// and 4 (2x2 and 1x1 texels) are one 4x4 block each, which zink copies
+// with the level's own extent.
+void copy_bc1_level(VkDevice device, uint32_t mip, VkExtent3D extent) {
+  VkImageCopy copy{{VK_IMAGE_ASPECT_COLOR_BIT, mip, 0, 1}, {0, 0, 0}, {VK_IMAGE_ASPECT_COLOR_BIT, mip, 0, 1}, {0, 0, 0},
+                   extent};
+  VkCommandBuffer cb = recording_buffer(device);
+  vkCmdCopyImage(cb, image_of(device, 16, 16, 5, 1, VK_FORMAT_BC1_RGBA_UNORM_BLOCK), VK_IMAGE_LAYOUT_GENERAL,
+                 image_of(device, 16, 16, 5, 1, VK_FORMAT_BC1_RGBA_UNORM_BLOCK), VK_IMAGE_LAYOUT_GENERAL, 1, &copy);
+  end_and_submit(device, cb);
+}
+
+TEST(VulkanImageRanges, CopiesOfCompressedLevelsSmallerThanABlockRun) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    copy_bc1_level(device, 3, {2, 2, 1});
+    copy_bc1_level(device, 4, {1, 1, 1});
+  });
+}
+
+TEST(VulkanImageRanges, CopyOfACompressedLevelPastItsBlock) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { copy_bc1_level(device, 3, {8, 8, 1}); });
+}
+
 TEST(VulkanImageRanges, BlitFromCornersOutsideTheImage) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
     VkImageBlit blit{};
