@@ -285,8 +285,11 @@ bool Session::flush() {
   if (out_.size() == 0) return true;
   auto msg = encoder_.encode(out_.bytes());
   out_.clear();
-  if (!msg) return false;
-  return channel_->send(*msg).ok();
+  wire::Status sent = msg ? channel_->send(*msg) : wire::Status(msg.error());
+  // The guest's end shows first where the host writes to it (a guest
+  // killed while the host answers): the log says so, not "host stopping".
+  if (!sent && end_reason_.empty()) end_reason_ = sent.error().describe();
+  return sent.ok();
 }
 
 // The handlers first: they hand back surfaces and charges as they go.
