@@ -74,6 +74,12 @@ bool Surface::poll_window_size() {
   return true;
 }
 
+void Surface::current_window_size(int* width, int* height) const {
+  *width = width_;
+  *height = height_;
+  if (presenter_) presenter_->window_size(width, height);
+}
+
 bool Surface::window_exists() const {
   int w = 0, h = 0;
   return !presenter_ || !presenter_->ok() || presenter_->window_size(&w, &h);
