@@ -49,6 +49,8 @@ class Surface final : public FrameSink {
   Window window() const { return window_; }
   // Asks the window's size; true when it changed (the host must follow).
   bool poll_window_size();
+  // poll_window_size(), and the change written for the host to follow.
+  void follow_window_size(wire::Writer& w);
   // The window's size now, for queries: what the host has is left alone,
   // so that the next poll still sees the change and sends it (without a
   // window, or when the server cannot tell, the surface's own size).

@@ -249,6 +249,7 @@ void SwapBuffers(::Display* dpy, GLXDrawable xid) {
   if (drawable->kind == GlxDrawable::Kind::kPixmap || (drawable->config && !drawable->config->double_buffer)) {
     ContextStream& stream = ctx->context->stream();
     wire::encode_glFlush(stream.writer());
+    stream.run_at_flush();
     stream.flush();
     return;
   }
