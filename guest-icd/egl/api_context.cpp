@@ -152,13 +152,7 @@ EGLBoolean MakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLCont
   if (draw_s) draw_s->bound_context = context.get();
   if (read_s) read_s->bound_context = context.get();
   // The window may have changed size since the surface was made.
-  if (draw_s && draw_s->poll_window_size()) {
-    wire::Writer& w = context->stream().writer();
-    size_t at = w.begin(static_cast<uint32_t>(wire::ControlOp::kResizeSurface));
-    w.put(wire::ResizeSurface{draw_s->id(), static_cast<uint32_t>(draw_s->width()),
-                              static_cast<uint32_t>(draw_s->height())});
-    w.end(at);
-  }
+  if (draw_s) draw_s->follow_window_size(context->stream().writer());
   context->stream().bind(draw_s ? draw_s->id() : 0, read_s ? read_s->id() : 0);
   context->current = true;
   cur.context = context;

@@ -49,6 +49,12 @@ class Surface final : public FrameSink {
   Window window() const { return window_; }
   // Asks the window's size; true when it changed (the host must follow).
   bool poll_window_size();
+  // poll_window_size(), and the change written for the host to follow.
+  void follow_window_size(wire::Writer& w);
+  // The window's size now, for queries: what the host has is left alone,
+  // so that the next poll still sees the change and sends it (without a
+  // window, or when the server cannot tell, the surface's own size).
+  void current_window_size(int* width, int* height) const;
   // Whether the X window still exists, asked on the presenter's own
   // connection so that the program's error handler sees nothing of it.
   // Without a presenter that could reach the server: not known, true.

@@ -74,6 +74,18 @@ bool Surface::poll_window_size() {
   return true;
 }
 
+void Surface::follow_window_size(wire::Writer& w) {
+  if (poll_window_size())
+    encode(w, wire::ControlOp::kResizeSurface,
+           wire::ResizeSurface{id_, static_cast<uint32_t>(width_), static_cast<uint32_t>(height_)});
+}
+
+void Surface::current_window_size(int* width, int* height) const {
+  *width = width_;
+  *height = height_;
+  if (presenter_) presenter_->window_size(width, height);
+}
+
 bool Surface::window_exists() const {
   int w = 0, h = 0;
   return !presenter_ || !presenter_->ok() || presenter_->window_size(&w, &h);
@@ -101,9 +113,7 @@ bool Surface::swap(ContextStream& stream) {
   encode(stream.writer(), wire::ControlOp::kSwapBuffers, wire::SwapBuffers{id_, frame_id});
   // A resize takes effect for the next frame, like a window system's back
   // buffer that is reallocated after the swap.
-  if (poll_window_size())
-    encode(stream.writer(), wire::ControlOp::kResizeSurface,
-           wire::ResizeSurface{id_, static_cast<uint32_t>(width_), static_cast<uint32_t>(height_)});
+  follow_window_size(stream.writer());
   stream.flush();
   if (stream.lost()) return false;
   // Run at most kFramesInFlight frames ahead of what came back.

@@ -199,6 +199,7 @@ void GLAPIENTRY handle_glFinish() {
   wire::encode_glFinish(s->writer());
   if (s->roundtrip()) fetch_mapped_reads(*s);
   deliver_debug_messages(*s);
+  s->run_at_flush();
 }
 
 namespace {
@@ -243,6 +244,7 @@ void GLAPIENTRY handle_glFlush() {
   Stream* s = current_stream();
   if (!s) return;
   wire::encode_glFlush(s->writer());
+  s->run_at_flush();
   s->flush();
   deliver_debug_messages(*s);
 }

@@ -14,10 +14,20 @@ namespace icd::glx {
 namespace {
 
 // Releases the calling thread's current context, if any.
+Surface* single_buffered_window(const GlxDrawable* d) {
+  const bool window = d && (d->kind == GlxDrawable::Kind::kWindow || d->kind == GlxDrawable::Kind::kGlxWindow);
+  return window && d->config && !d->config->double_buffer ? d->surface.get() : nullptr;
+}
+
+void follow_at_flush(Stream& stream, void* surface) {
+  static_cast<Surface*>(surface)->follow_window_size(stream.writer());
+}
+
 void release_current() {
   auto& cur = current();
   if (!cur.context) return;
   cur.context->context->stream().flush();
+  cur.context->context->stream().set_at_flush(nullptr, nullptr);
   cur.context->draw.reset();
   cur.context->read.reset();
   cur.context->current = false;
@@ -233,14 +243,13 @@ Bool MakeContextCurrent(::Display* dpy, GLXDrawable draw, GLXDrawable read, GLXC
   release_current();
   ContextStream& stream = ctx->context->stream();
   // The window may have changed size since the surface was made.
-  if (draw_d && draw_d->surface->poll_window_size()) {
-    wire::Writer& w = stream.writer();
-    size_t at = w.begin(static_cast<uint32_t>(wire::ControlOp::kResizeSurface));
-    w.put(wire::ResizeSurface{draw_d->surface->id(), static_cast<uint32_t>(draw_d->surface->width()),
-                              static_cast<uint32_t>(draw_d->surface->height())});
-    w.end(at);
-  }
+  if (draw_d) draw_d->surface->follow_window_size(stream.writer());
   stream.bind(draw_d ? draw_d->surface->id() : 0, read_d ? read_d->surface->id() : 0);
+  // A single-buffered window has no swap: the flushes that show its frames
+  // take its size changes (natively the driver asks the window's size as it
+  // draws).
+  Surface* single = single_buffered_window(draw_d.get());
+  stream.set_at_flush(single ? follow_at_flush : nullptr, single);
   ctx->draw = draw_d;
   ctx->read = read_d;
   ctx->current = true;

@@ -203,10 +203,14 @@ void QueryDrawable(::Display* dpy, GLXDrawable xid, int attribute, unsigned int*
   }
   if (!value) return;
   Surface& s = *drawable->surface;
-  if (drawable->kind != GlxDrawable::Kind::kPbuffer) s.poll_window_size();
+  // A window's size as the server has it now (a program asks it to size its
+  // read-backs after resizing), without taking the change from the next
+  // glXMakeCurrent or swap, which send it to the host.
+  int width = s.width(), height = s.height();
+  if (drawable->kind != GlxDrawable::Kind::kPbuffer) s.current_window_size(&width, &height);
   switch (attribute) {
-    case GLX_WIDTH: *value = static_cast<unsigned>(s.width()); break;
-    case GLX_HEIGHT: *value = static_cast<unsigned>(s.height()); break;
+    case GLX_WIDTH: *value = static_cast<unsigned>(width); break;
+    case GLX_HEIGHT: *value = static_cast<unsigned>(height); break;
     case GLX_PRESERVED_CONTENTS: *value = drawable->preserved ? True : False; break;
     case GLX_LARGEST_PBUFFER: *value = s.largest_pbuffer ? True : False; break;
     case GLX_FBCONFIG_ID: *value = static_cast<unsigned>(drawable->config->id); break;
@@ -245,6 +249,7 @@ void SwapBuffers(::Display* dpy, GLXDrawable xid) {
   if (drawable->kind == GlxDrawable::Kind::kPixmap || (drawable->config && !drawable->config->double_buffer)) {
     ContextStream& stream = ctx->context->stream();
     wire::encode_glFlush(stream.writer());
+    stream.run_at_flush();
     stream.flush();
     return;
   }

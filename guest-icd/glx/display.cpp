@@ -118,10 +118,25 @@ std::shared_ptr<GlxContext> GlxDisplay::find_context(GLXContext handle) const {
   return it == contexts.end() ? nullptr : it->second;
 }
 
+// A window bound with glXMakeCurrent has no destroy call: its drawable goes
+// once no context holds it and the window is gone, as Mesa's does, so that a
+// program cycling through windows does not pile up host surfaces.
+void GlxDisplay::forget_gone_windows() {
+  for (auto it = drawables.begin(); it != drawables.end();) {
+    const auto& drawable = it->second;
+    const bool unbound = drawable.use_count() == 1;  // held by this table alone
+    if (drawable->kind == GlxDrawable::Kind::kWindow && unbound && !drawable->surface->window_exists())
+      it = drawables.erase(it);
+    else
+      ++it;
+  }
+}
+
 std::shared_ptr<GlxDrawable> GlxDisplay::drawable_for(GLXDrawable xid, const FbConfig* config) {
   if (auto d = find_drawable(xid)) return d;
   if (!config || !connect()) return nullptr;
-  auto presenter = Presenter::open(dpy_, xid);
+  auto presenter = Presenter::open(dpy_, xid);  // the program's requests reach the server first
+  forget_gone_windows();
   int width = 0, height = 0;
   if (!presenter->ok() || !presenter->window_size(&width, &height)) return nullptr;
   auto d = std::make_shared<GlxDrawable>();

@@ -78,6 +78,8 @@ class GlxDisplay {
   int glx_error_base() const { return glx_error_base_; }
 
  private:
+  void forget_gone_windows();
+
   ::Display* dpy_;
   Display owner_;
   std::shared_ptr<Connection> connection_;

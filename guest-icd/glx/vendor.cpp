@@ -2,6 +2,8 @@
 // points by name. GLX extension functions, which libGLX does not dispatch
 // itself, get stubs here that find the vendor through the display, the
 // drawable, the config or the current context.
+#include <dlfcn.h>
+
 #include <array>
 #include <cstring>
 #include <string_view>
@@ -185,12 +187,24 @@ int ext_slot(const char* name) {
   return -1;
 }
 
+// The GLX functions libglvnd answers itself (glXGetCurrentDisplay,
+// glXGetCurrentDrawable, glXQueryVersion...). A program that looks one up
+// through another library's GetProcAddress (apitrace's replayers ask
+// eglGetProcAddress for every name) gets a GL dispatch stub, which calls what
+// the current vendor gives for the name: libglvnd's own function then, as
+// Mesa gives its own, instead of nothing (the stub then returned garbage).
+void* glvnd_glx_function(const char* name) {
+  static void* const libglx = dlopen("libGLX.so.0", RTLD_LAZY | RTLD_NOLOAD);
+  return libglx ? dlsym(libglx, name) : nullptr;
+}
+
 void* get_proc_address(const GLubyte* procName) {
   const char* name = reinterpret_cast<const char*>(procName);
   if (!name) return nullptr;
   for (const auto& e : kCore)
     if (std::strcmp(e.name, name) == 0) return reinterpret_cast<void*>(e.impl);
   if (int slot = ext_slot(name); slot >= 0) return reinterpret_cast<void*>(kExt[static_cast<size_t>(slot)].impl);
+  if (std::string_view(name).starts_with("glX")) return glvnd_glx_function(name);
   if (std::string_view(name).starts_with("gl")) return icd::gl_proc_address(name);
   return nullptr;
 }

@@ -10,17 +10,6 @@
 
 namespace icd {
 namespace {
-
-// Set by the error hook of our private connections; X errors are reported
-// on the thread that waits for the request, which holds the presenter lock.
-thread_local bool t_x_error = false;
-
-int swallow_error(::Display*, xError*, XExtCodes*, int* ret_code) {
-  t_x_error = true;
-  *ret_code = 0;
-  return 1;  // handled: the process-wide handler never sees it
-}
-
 bool shm_disabled_by_env() {
   const char* v = std::getenv("CONDUIT_NO_SHM");
   return v && *v && std::strcmp(v, "0") != 0;
@@ -29,11 +18,10 @@ bool shm_disabled_by_env() {
 }  // namespace
 
 Presenter::Presenter(const std::string& display_name, Window window) : window_(window) {
-  display_ = XOpenDisplay(display_name.c_str());
-  if (!display_) return;
-  // An extension record of our own gives this connection its own error hook.
-  if (XExtCodes* codes = XAddExtension(display_)) XESetError(display_, codes->extension, swallow_error);
-  std::lock_guard lock(mu_);
+  connection_ = PresenterConnection::get(display_name);
+  if (!connection_) return;
+  display_ = connection_->display();
+  auto held = lock();
   if (!find_visual()) return;
   gc_ = XCreateGC(display_, window_, 0, nullptr);
   use_shm_ = !shm_disabled_by_env() && XShmQueryExtension(display_);
@@ -45,7 +33,7 @@ bool Presenter::find_visual() {
   Window root;
   int x, y;
   unsigned w = 0, h = 0, border, depth = 0;
-  t_x_error = false;
+  connection_->clear_error();
   const Status got = XGetGeometry(display_, window_, &root, &x, &y, &w, &h, &border, &depth);
   if (sync_failed() || !got) return false;
   found_ = true;
@@ -71,35 +59,26 @@ std::unique_ptr<Presenter> Presenter::open(::Display* app, Drawable drawable) {
 
 Presenter::~Presenter() {
   if (!display_) return;
-  {
-    std::lock_guard lock(mu_);
-    drop_image();
-    if (gc_) XFreeGC(display_, gc_);
-  }
-  XCloseDisplay(display_);
+  auto held = lock();
+  drop_image();
+  if (gc_) XFreeGC(display_, gc_);
+  sync_failed();  // the connection is shared: no error of ours may reach another presenter
 }
 
 bool Presenter::send_input(const wire::Input& input) {
   if (!ok()) return false;
-  std::lock_guard lock(mu_);
-  t_x_error = false;
+  auto held = lock();
+  connection_->clear_error();
   return input_.send(display_, window_, input) && !sync_failed();
-}
-
-bool Presenter::sync_failed() {
-  XSync(display_, False);
-  const bool failed = t_x_error;
-  t_x_error = false;
-  return failed;
 }
 
 bool Presenter::window_size(int* width, int* height) {
   if (!ok()) return false;
-  std::lock_guard lock(mu_);
+  auto held = lock();
   Window root;
   int x, y;
   unsigned w = 0, h = 0, border, depth;
-  t_x_error = false;
+  connection_->clear_error();
   const Status got = XGetGeometry(display_, window_, &root, &x, &y, &w, &h, &border, &depth);
   if (sync_failed() || !got) return false;
   *width = static_cast<int>(w);
@@ -170,7 +149,7 @@ bool Presenter::present(const wire::Frame& f, std::span<const std::byte> pixels)
 
 bool Presenter::present(const std::byte* pixels, int width, int height, int stride) {
   if (!ok() || width <= 0 || height <= 0) return false;
-  std::lock_guard lock(mu_);
+  auto held = lock();
   if (!ensure_image(width, height)) return false;
   if (image_->bits_per_pixel != 32) return false;  // TrueColor 24/32 visuals only
   const size_t row = static_cast<size_t>(width) * 4;

@@ -1,10 +1,11 @@
 // Puts finished frames (BGRA8, top row first) into an X11 window or pixmap: MIT-SHM
 // when the server offers it and can attach our segment, XPutImage otherwise.
 //
-// A presenter has its own connection to the X server, so frames can be
-// drawn from the thread that receives them while the application keeps
-// using its own connection, and X errors about our requests (a window that
-// is already gone) stay ours instead of reaching the application's handler.
+// Presenters draw through a connection of their own (one per process, see
+// presenter_connection.h), so frames can be drawn from the thread that
+// receives them while the application keeps using its own connection, and X
+// errors about our requests (a window that is already gone) stay ours
+// instead of reaching the application's handler.
 #pragma once
 
 #include <X11/Xlib.h>
@@ -19,6 +20,7 @@
 
 #include "wire/control.h"
 #include "x11/input_injector.h"
+#include "x11/presenter_connection.h"
 
 namespace icd {
 
@@ -63,10 +65,11 @@ class Presenter {
   bool make_shm_image(int width, int height);
   void drop_image();
   // Waits for the server to handle what was sent; true when it reported an error.
-  bool sync_failed();
+  bool sync_failed() { return connection_->sync_failed(); }
+  std::unique_lock<std::mutex> lock() { return std::unique_lock(connection_->mutex()); }
 
-  std::mutex mu_;  // the connection is used by the swapping and the receiving thread
-  ::Display* display_ = nullptr;
+  std::shared_ptr<PresenterConnection> connection_;
+  ::Display* display_ = nullptr;  // connection_'s
   Window window_;
   GC gc_ = nullptr;
   Visual* visual_ = nullptr;

@@ -121,6 +121,10 @@ struct GlContextState::Impl {
   bool list_primitive_open = false;
   // GL_LINE_SMOOTH is off for the draw running now (driver_workarounds.h).
   bool line_smooth_suspended = false;
+  // Whether the surface the context draws into is a double-buffered window:
+  // the host's surfaces are single-buffered pbuffers, so GL_DOUBLEBUFFER of
+  // the default framebuffer is answered from this (set at make-current).
+  bool draws_double_buffered = false;
 
  private:
   void probe_support();

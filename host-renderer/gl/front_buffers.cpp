@@ -3,6 +3,7 @@
 // the frame a glFlush sends after front-buffer drawing.
 #include <epoxy/gl.h>
 
+#include "gl/context_impl.h"
 #include "gl/gl_handler.h"
 #include "host/egl_context.h"
 
@@ -144,6 +145,33 @@ wire::Status GlHandler::present_front() {
   WIRE_TRY(start_frame_reader());
   bound_ = false;
   return frames_->start(draw_id_, *it->second, shown, last_frame_[draw_id_], to_guest_.frame);
+}
+
+// Modes are read and set with the default framebuffer bound for the
+// moment: a program may have framebuffer objects bound meanwhile. Not while
+// a display list is compiled, which would take glDrawBuffer in.
+GlHandler::DefaultBufferModes GlHandler::default_buffer_modes() {
+  if (!current_ || current_->api != wire::Api::kGl || !ensure_bound()) return {};
+  auto& st = current_->state->impl();
+  if (st.version() < 30 || st.compiling_list != 0) return {};
+  const GLint draw_fbo = current_int(GL_DRAW_FRAMEBUFFER_BINDING);
+  const GLint read_fbo = current_int(GL_READ_FRAMEBUFFER_BINDING);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  DefaultBufferModes modes{current_int(GL_DRAW_BUFFER), current_int(GL_READ_BUFFER)};
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(draw_fbo));
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_fbo));
+  return modes;
+}
+
+void GlHandler::restore_default_buffer_modes(const DefaultBufferModes& modes) {
+  if (modes.draw == 0 || !current_ || !ensure_bound()) return;
+  const GLint draw_fbo = current_int(GL_DRAW_FRAMEBUFFER_BINDING);
+  const GLint read_fbo = current_int(GL_READ_FRAMEBUFFER_BINDING);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDrawBuffer(static_cast<GLenum>(modes.draw));
+  glReadBuffer(static_cast<GLenum>(modes.read));
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(draw_fbo));
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_fbo));
 }
 
 // The readback context, made on first use.

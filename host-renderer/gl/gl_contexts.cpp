@@ -3,6 +3,7 @@
 #include <string>
 
 #include "control_args.h"
+#include "gl/context_impl.h"
 #include "gl/gl_handler.h"
 #include "host/egl_context.h"
 #include "host/log.h"
@@ -103,6 +104,10 @@ wire::Status GlHandler::make_current(wire::Reader& r) {
   bound_ = false;
   if (!ensure_bound()) return make_error(Errc::kBadValue, "eglMakeCurrent failed", r.offset());
   if (ctx && draw_id_) select_initial_buffers(*ctx);
+  if (ctx) {
+    auto it = surfaces_.find(draw_id_);
+    ctx->state->impl().draws_double_buffered = it != surfaces_.end() && it->second->double_buffered();
+  }
   return {};
 }
 

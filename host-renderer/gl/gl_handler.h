@@ -106,6 +106,14 @@ class GlHandler final : public ApiHandler {
   bool draws_shown_buffer() const;
   wire::Status present_front();
   wire::Status start_frame_reader();
+  // The draw and read buffer modes of the current desktop GL context's
+  // default framebuffer, and giving them back to that framebuffer once the
+  // surfaces behind it were made again (a resize).
+  struct DefaultBufferModes {
+    int32_t draw = 0, read = 0;  // 0: none to give back
+  };
+  DefaultBufferModes default_buffer_modes();
+  void restore_default_buffer_modes(const DefaultBufferModes& modes);
 
   // gl_teardown.cpp: freeing host objects
   void destroy(GuestContext& ctx);

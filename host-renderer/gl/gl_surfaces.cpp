@@ -70,11 +70,16 @@ wire::Status GlHandler::resize_surface(wire::Reader& r) {
                       r.offset());
   }
   collect_frames(true);
+  // A driver keeps the draw and read buffers per pbuffer (Mesa starts a new
+  // one reading GL_FRONT): the current context's go over to the new ones.
+  const bool bound_here = current_ && (draw_id_ == m->surface_id || read_id_ == m->surface_id);
+  const DefaultBufferModes modes = bound_here ? default_buffer_modes() : DefaultBufferModes{};
   host::make_current(display_.handle(), wire::Api::kGles, EGL_NO_CONTEXT, EGL_NO_SURFACE, EGL_NO_SURFACE);
   bound_ = false;
   auto st = s.resize(m->width, m->height);
   account_.charge_allocated(st ? s.bytes() : old_bytes);
   if (!st) return make_error(st.error().code, st.error().detail, r.offset());
+  restore_default_buffer_modes(modes);
   return {};
 }
 

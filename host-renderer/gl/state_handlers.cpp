@@ -25,12 +25,23 @@ size_t get_value_count(GLenum pname) {
   return wire::size::nonnegative(count);
 }
 
+// GL_DOUBLEBUFFER of desktop GL's default framebuffer: the guest window's,
+// not the host pbuffer's (a framebuffer object has one buffer).
+template <typename T>
+void answer_double_buffer(GlContextState::Impl& st, GLenum pname, T* value) {
+  if (pname != GL_DOUBLEBUFFER || st.gles) return;
+  GLint draw_framebuffer = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_framebuffer);
+  if (draw_framebuffer == 0) *value = static_cast<T>(st.draws_double_buffered ? 1 : 0);
+}
+
 template <typename T, typename Fn>
 wire::Status reply_get(DispatchEnv& env, GLenum pname, Fn get) {
   auto out = output_array(env, get_value_count(pname), sizeof(T), wire::size::kMaxEnumValues);
   if (!out) return out.error();
   if (out->refused) return refused_reply(env, 1);
   get(pname, static_cast<T*>(out->data));
+  if (out->bytes >= sizeof(T)) answer_double_buffer(env.state.impl(), pname, static_cast<T*>(out->data));
   if constexpr (std::is_integral_v<T> && sizeof(T) >= 4) {
     if (auto type = object_named_by(pname); type && out->bytes >= sizeof(T)) {
       T* value = static_cast<T*>(out->data);

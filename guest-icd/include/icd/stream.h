@@ -31,6 +31,16 @@ class Stream {
   // ahead of it (what the program wrote through persistent mappings).
   void set_before_send(void (*hook)(Stream&, wire::Writer&)) { before_send_ = hook; }
 
+  // Runs after glFlush and glFinish while set, with `arg` (a single-buffered
+  // window's size followed there).
+  void set_at_flush(void (*hook)(Stream&, void*), void* arg) {
+    at_flush_ = hook;
+    at_flush_arg_ = arg;
+  }
+  void run_at_flush() {
+    if (at_flush_) at_flush_(*this, at_flush_arg_);
+  }
+
   // Sends what is queued without waiting for the host.
   virtual void flush() = 0;
 
@@ -53,6 +63,8 @@ class Stream {
   size_t flush_threshold_ = 256 * 1024;
   void (*after_command_)(Stream&) = nullptr;
   void (*before_send_)(Stream&, wire::Writer&) = nullptr;
+  void (*at_flush_)(Stream&, void*) = nullptr;
+  void* at_flush_arg_ = nullptr;
 };
 
 // The calling thread's current context stream, or null when none is current.

@@ -1,0 +1,191 @@
+#!/usr/bin/python3
+"""apitrace traces of real programs, recorded here natively, replay through
+Conduit with the native frames: glxgears (desktop GL, glretrace) and
+es2gears (OpenGL ES, eglretrace), over a unix socket, over shared memory
+and through `conduit run`'s private host. Every frame the replayer
+snapshots is compared with the native replay's, and the GL state the
+replayer dumps with the native one's.
+
+usage: trace_e2e.py CONDUIT_EXE [unittest args]
+"""
+import base64
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from host_support import GUEST_VARIABLES, Host, run_program
+from x11_support import MAX_DIFFERENT_PIXELS, Xvfb, differing_share
+
+CONDUIT = None
+FRAMES = 40
+RECORD_SECONDS = 2.0
+# A frame counts as drawn when this share of its pixels is not black.
+MIN_LIT_SHARE = 0.02
+# What Conduit answers differently by design: the extensions whose commands
+# it does not carry are hidden (`conduit info` lists them).
+EXPECTED_STATE_DIFFERENCES = {"GL_EXTENSIONS", "GL_NUM_EXTENSIONS"}
+
+# program, apitrace's --api, replayer, frames left out of the comparison.
+# The replayers make their window at a size of their own and resize it to
+# the trace's after making it current; the first frame is drawn before the
+# resize reaches the driver, natively too, and reading it back reads pixels
+# no frame wrote (natively whatever memory held: garbage or black).
+TRACES = {
+    "glxgears": (["glxgears"], "gl", "glretrace", 1),
+    "es2gears": (["es2gears_x11"], "egl", "eglretrace", 1),
+}
+
+
+def lit_share(png):
+    """Share of the picture's pixels that are not black."""
+    out = subprocess.run(["convert", png, "-colorspace", "Gray", "-threshold", "2%", "-format", "%[fx:mean]",
+                          "info:"], capture_output=True, text=True, check=True).stdout
+    return float(out)
+
+
+class Suite(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.work = tempfile.mkdtemp(prefix="conduit-trace-e2e-")
+        cls.xvfb = Xvfb()
+        cls.env = {k: v for k, v in os.environ.items() if k not in GUEST_VARIABLES}
+        cls.env["DISPLAY"] = cls.xvfb.display
+        cls.traces = {name: cls.record(name, argv, api) for name, (argv, api, _, _) in TRACES.items()}
+        cls.hosts = {t: Host(CONDUIT, t + ":", cls.work) for t in ("unix", "shm")}
+        cls.native = {name: cls.replay(name, "native", []) for name in TRACES}
+
+    @classmethod
+    def tearDownClass(cls):
+        for h in getattr(cls, "hosts", {}).values():
+            h.stop()
+        cls.xvfb.stop()
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    @classmethod
+    def record(cls, name, argv, api):
+        """Traces the program natively for a while, then keeps its first FRAMES frames."""
+        full = os.path.join(cls.work, name + "-full.trace")
+        proc = subprocess.Popen(["apitrace", "trace", "--api", api, "-o", full, *argv], env=cls.env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        time.sleep(RECORD_SECONDS)
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(30)
+        trace = os.path.join(cls.work, name + ".trace")
+        rc, out = run_program(["apitrace", "trim", f"--frames=0-{FRAMES - 1}", "-o", trace, full], cls.env)
+        assert rc == 0 and os.path.exists(trace), out[-3000:]
+        return trace
+
+    @classmethod
+    def replay(cls, name, where, prefix):
+        """Replays trace `name` with a snapshot of every frame; the snapshots
+        in frame order and what the replayer printed."""
+        folder = os.path.join(cls.work, f"{name}-{where}")
+        os.makedirs(folder)
+        replayer = TRACES[name][2]
+        rc, out = run_program(prefix + [replayer, f"--snapshot-prefix={folder}/", "--snapshot=frame",
+                                        cls.traces[name]], cls.env)
+        assert rc == 0, f"{replayer} {where}:\n{out[-3000:]}"
+        return [os.path.join(folder, f) for f in sorted(os.listdir(folder))], out
+
+    @classmethod
+    def state_at_last_swap(cls, name, prefix, extra=()):
+        """The GL state glretrace dumps at the trace's last swap."""
+        rc, out = run_program(["apitrace", "dump", "--grep=glXSwapBuffers", cls.traces[name]], cls.env)
+        call = out.strip().splitlines()[-1].split()[0]
+        p = subprocess.run(prefix + ["glretrace", *extra, "-D", call, cls.traces[name]], env=cls.env,
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr[-3000:]
+        return json.loads(p.stdout, strict=False)
+
+    def routes(self):
+        """Through Conduit: (name, command prefix, host whose counters tell)."""
+        for transport, host in self.hosts.items():
+            yield transport, [CONDUIT, "run", "--host", host.address, "--"], host
+        yield "private host", [CONDUIT, "run", "--"], None
+
+    def test_native_replays_draw_moving_frames(self):
+        for name, (shots, out) in self.native.items():
+            with self.subTest(trace=name):
+                self.assertEqual(len(shots), FRAMES, out[-3000:])
+                skipped = TRACES[name][3]
+                self.assertGreater(lit_share(shots[skipped]), MIN_LIT_SHARE)
+                # The gears turn: equal frames below are the frames, not one picture.
+                self.assertGreater(differing_share(shots[skipped], shots[-1]), 0.01)
+
+    def test_replays_through_conduit_show_the_native_frames(self):
+        for name in TRACES:
+            for where, prefix, host in self.routes():
+                with self.subTest(trace=name, through=where):
+                    before = host.stats()["total"]["frames"] if host else 0
+                    shots, out = self.replay(name, where.replace(" ", "-"), prefix)
+                    self.assertNotIn("conduit: ", out)
+                    if host:
+                        self.assertGreaterEqual(self.frames_when_done(host) - before, FRAMES,
+                                                "the replay did not go through Conduit")
+                    self.assert_same_frames(name, shots, out)
+
+    @staticmethod
+    def frames_when_done(host):
+        """The host's frame count once the replay's session ended."""
+        for _ in range(200):
+            stats = host.stats()
+            if stats["sessions_live"] == 0:
+                break
+            time.sleep(0.05)
+        return stats["total"]["frames"]
+
+    def assert_same_frames(self, name, shots, out):
+        native, _ = self.native[name]
+        self.assertEqual(len(shots), len(native), out[-3000:])
+        for frame in range(TRACES[name][3], len(native)):
+            share = differing_share(native[frame], shots[frame])
+            self.assertLessEqual(share, MAX_DIFFERENT_PIXELS, f"{name} frame {frame + 1}: {share:.2%} of pixels differ")
+            self.assertGreater(lit_share(shots[frame]), MIN_LIT_SHARE, f"{name} frame {frame + 1} is blank")
+
+    def test_replayed_state_matches_native(self):
+        """GL_DOUBLEBUFFER, the draw and read buffers after the replayer's
+        resize, every other parameter and the framebuffer's images, with a
+        double-buffered and a single-buffered visual."""
+        for visual, extra, double in (("double", (), "GL_TRUE"), ("single", ("--sb",), "GL_FALSE")):
+            native = self.state_at_last_swap("glxgears", [], extra)
+            self.assertEqual(native["parameters"]["GL_DOUBLEBUFFER"], double)
+            for where, prefix, _ in self.routes():
+                with self.subTest(visual=visual, through=where):
+                    ours = self.state_at_last_swap("glxgears", prefix, extra)
+                    self.assertEqual(ours["parameters"]["GL_DOUBLEBUFFER"], double)
+                    differ = {k for k in native["parameters"].keys() | ours["parameters"].keys()
+                              if native["parameters"].get(k) != ours["parameters"].get(k)}
+                    self.assertEqual(differ - EXPECTED_STATE_DIFFERENCES, set())
+                    self.assert_same_framebuffer(native["framebuffer"], ours["framebuffer"], f"{visual}-{where}")
+
+    def assert_same_framebuffer(self, native, ours, name):
+        """The dumped buffers: colour within the screenshots' tolerance,
+        depth and stencil exactly."""
+        self.assertEqual(sorted(ours), sorted(native))
+        for buffer, image in native.items():
+            mine = ours[buffer]
+            self.assertEqual({k: v for k, v in mine.items() if k != "__data__"},
+                             {k: v for k, v in image.items() if k != "__data__"}, buffer)
+            if image["__format__"] in ("GL_DEPTH_COMPONENT", "GL_STENCIL_INDEX"):
+                self.assertTrue(mine["__data__"] == image["__data__"], f"{buffer} differs from native")
+                continue
+            pngs = []
+            for who, data in (("native", image["__data__"]), ("conduit", mine["__data__"])):
+                pngs.append(os.path.join(self.work, f"state-{name}-{buffer}-{who}.png".replace(" ", "-")))
+                with open(pngs[-1], "wb") as f:
+                    f.write(base64.b64decode(data))
+            share = differing_share(*pngs)
+            self.assertLessEqual(share, MAX_DIFFERENT_PIXELS, f"{buffer}: {share:.2%} of pixels differ")
+            self.assertGreater(lit_share(pngs[1]), MIN_LIT_SHARE, f"{buffer} is blank")
+
+
+if __name__ == "__main__":
+    CONDUIT = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)
