@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   cli::add_bench_command(app, &status);
   cli::add_renderer_command(app, &status);
   cli::add_view_command(app, &status);
+  cli::add_replay_command(app, &status);
   CLI11_PARSE(app, argc, argv);
   return status;
 }

@@ -43,6 +43,7 @@ struct SupervisorOptions {
   std::chrono::milliseconds stall{120000};
   // Where renderers get their private shader cache folders; null: caches off.
   std::shared_ptr<ShaderCacheRoot> shader_caches;
+  std::string capture_dir;  // a capture file per guest session here (docs/capture.md); empty: none
 };
 
 class Supervisor {
