@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "host/capture_reader.h"
 #include "wire/transport.h"
 
 namespace cli {
@@ -189,11 +190,24 @@ class PrivateHost {
   const std::string& address() const { return address_; }
 
  private:
-  // Session files in the order the host numbered them.
+  // Whether a capture holds any batch: the connection start() made to see
+  // that the host was up holds none.
+  static bool has_batches(const fs::path& path) {
+    auto reader = host::capture::Reader::open(path.string());
+    if (!reader) return true;  // not ours to judge: replay says what is wrong
+    for (;;) {
+      auto rec = (*reader)->next();
+      if (!rec || !*rec) return !rec;
+      if ((**rec).kind == host::capture::RecordKind::kBatch) return true;
+    }
+  }
+
+  // The program's session files, in the order the host numbered them.
   void move_captures() {
     std::vector<std::pair<unsigned long, fs::path>> files;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(dir_ / "captures", ec)) {
+      if (!has_batches(e.path())) continue;
       const std::string name = e.path().stem().string();
       files.emplace_back(std::strtoul(name.substr(name.rfind('-') + 1).c_str(), nullptr, 10), e.path());
     }

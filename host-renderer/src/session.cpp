@@ -229,10 +229,8 @@ vk::VkHandler& Session::vulkan() {
           note_to_guest(static_cast<uint32_t>(wire::ControlOp::kFencesSignalled), payload);
         }
       }};
-  // A captured session shares no pages with its guest: memory crosses in
-  // the stream, where the capture sees it (docs/capture.md).
-  const std::span<std::byte> area = capture_ ? std::span<std::byte>() : channel_->shared_area();
-  vk_ = std::make_unique<vk::VkHandler>(account_, std::move(to_guest), stats_->counters, area);
+  vk_ = std::make_unique<vk::VkHandler>(account_, std::move(to_guest), stats_->counters, channel_->shared_area());
+  if (capture_ || share_no_memory_) vk_->refuse_area_imports();
   return *vk_;
 }
 

@@ -93,6 +93,9 @@ class Session {
   // stream is recorded into `writer`; Vulkan memory then crosses in the
   // stream, not through shared pages, which no capture could follow.
   void set_capture(std::unique_ptr<capture::Writer> writer);
+  // Vulkan memory crosses in the stream, not through shared pages, as in a
+  // captured session (a replay of one).
+  void share_no_memory() { share_no_memory_ = true; }
   // Every frame the guest receives is also handed here.
   void set_frame_tap(FrameSink tap) { frame_tap_ = std::move(tap); }
   // Logs each frame's hash (host/capture_format.h) as it goes to the guest.
@@ -156,6 +159,7 @@ class Session {
   std::unique_ptr<capture::SessionCapture> capture_;
   FrameSink frame_tap_;
   bool log_frame_hashes_ = false;
+  bool share_no_memory_ = false;
   uint64_t frames_sent_ = 0;
 
   FrameOutlet* outlet_ = nullptr;          // host viewers, when there are any

@@ -1,5 +1,7 @@
 #include "host/replay.h"
 
+#include <sys/mman.h>
+
 #include <chrono>
 #include <cstring>
 #include <vector>
@@ -18,14 +20,25 @@ using Clock = std::chrono::steady_clock;
 
 // Shared-memory heaps are at most this large; a capture claiming more is refused.
 constexpr uint64_t kMaxHeapBytes = 1u << 30;
+constexpr uint64_t kMaxAreaBytes = uint64_t{16} << 30;
 
 // The guest's side of the session, played from the capture: each batch is
 // preceded by the heap bytes it reads, and followed by one empty wait so
 // that the session finishes its frames as it does while a guest waits.
 class ReplayChannel final : public wire::Channel {
  public:
-  ReplayChannel(capture::Reader& reader, size_t heap_bytes, ReplayResult& result)
-      : reader_(reader), heap_(heap_bytes), result_(result) {}
+  ReplayChannel(capture::Reader& reader, size_t heap_bytes, size_t area_bytes, ReplayResult& result)
+      : reader_(reader), heap_(heap_bytes), result_(result) {
+    // Placements are checked against the area's size; no page of it is
+    // read (imports are refused), so untouched pages cost nothing.
+    if (area_bytes) {
+      void* p = ::mmap(nullptr, area_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (p != MAP_FAILED) area_ = {static_cast<std::byte*>(p), area_bytes};
+    }
+  }
+  ~ReplayChannel() override {
+    if (!area_.empty()) ::munmap(area_.data(), area_.size());
+  }
 
   wire::Status send(std::span<const std::byte>) override { return {}; }
   wire::Result<std::span<const std::byte>> receive(std::chrono::milliseconds) override {
@@ -37,6 +50,7 @@ class ReplayChannel final : public wire::Channel {
   void release() override {}
   wire::BlobSink* outgoing_heap() override { return nullptr; }
   std::span<const std::byte> incoming_heap() override { return heap_; }
+  std::span<std::byte> shared_area() override { return area_; }
   bool local() const override { return true; }
   void close() override {}
   std::string describe() const override { return "replay"; }
@@ -114,6 +128,7 @@ class ReplayChannel final : public wire::Channel {
 
   capture::Reader& reader_;
   std::vector<std::byte> heap_;
+  std::span<std::byte> area_;
   ReplayResult& result_;
   std::vector<std::byte> message_;
   std::vector<uint64_t> recorded_;
@@ -134,6 +149,8 @@ wire::Result<nlohmann::json> read_description(capture::Reader& reader) {
     return make_error(Errc::kBadValue, "capture: its description is not JSON");
   const auto heap = info.value("heap_bytes", uint64_t{0});
   if (heap > kMaxHeapBytes) return make_error(Errc::kBadValue, "capture: a heap of " + std::to_string(heap) + " bytes");
+  const auto area = info.value("area_bytes", uint64_t{0});
+  if (area > kMaxAreaBytes) return make_error(Errc::kBadValue, "capture: an area of " + std::to_string(area) + " bytes");
   return info;
 }
 
@@ -156,7 +173,8 @@ wire::Result<ReplayResult> replay_capture(const std::string& path, const EglDisp
   auto info = read_description(**reader);
   if (!info) return info.error();
   result.info = *info;
-  auto channel = std::make_unique<ReplayChannel>(**reader, result.info.value("heap_bytes", uint64_t{0}), result);
+  auto channel = std::make_unique<ReplayChannel>(**reader, result.info.value("heap_bytes", uint64_t{0}),
+                                                 result.info.value("area_bytes", uint64_t{0}), result);
   ReplayChannel& feed = *channel;
   StatsRegistry registry;
   const std::atomic<bool> stop{false};
@@ -164,6 +182,7 @@ wire::Result<ReplayResult> replay_capture(const std::string& path, const EglDisp
   const auto start = Clock::now();
   {
     Session session(display, std::move(channel), options.limits, registry, stop);
+    session.share_no_memory();
     session.set_frame_tap([&](const wire::Frame& f, std::span<const std::byte> pixels) {
       const uint64_t n = replayed.size() + 1;
       if (n > options.last) return;

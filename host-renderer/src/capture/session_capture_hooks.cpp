@@ -12,7 +12,7 @@ namespace host {
 
 namespace {
 
-nlohmann::json describe_capture(const RendererInfo& info, const wire::Channel& channel, size_t heap_bytes,
+nlohmann::json describe_capture(const RendererInfo& info, wire::Channel& channel, size_t heap_bytes,
                                 uint32_t host_features, const SessionLimits& limits) {
   return {{"format", capture::kFormatVersion},
           {"protocol", wire::kProtocolVersion},
@@ -25,6 +25,7 @@ nlohmann::json describe_capture(const RendererInfo& info, const wire::Channel& c
           {"host_features", host_features},
           {"transport", channel.describe()},
           {"heap_bytes", heap_bytes},
+          {"area_bytes", channel.shared_area().size()},
           {"max_batch_bytes", limits.max_batch_bytes},
           {"renderer", {{"renderer", info.renderer}, {"vendor", info.vendor}, {"platform", info.platform},
                         {"gles", info.gles_version}, {"gl_compat", info.gl_compat_version}}}};
