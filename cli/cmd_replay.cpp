@@ -73,8 +73,10 @@ bool write_png(const std::string& path, const wire::Frame& f, std::span<const st
 }
 
 void report(const ReplayArgs& a, const host::ReplayResult& r) {
-  std::fprintf(stderr, "conduit replay: %" PRIu64 " batches, %" PRIu64 " commands, %" PRIu64 " frames",
-               r.batches, r.commands, r.frames);
+  std::fprintf(stderr,
+               "conduit replay: %" PRIu64 " batches, %" PRIu64 " commands, %" PRIu64 " shared-heap reads (%" PRIu64
+               " bytes), %" PRIu64 " frames",
+               r.batches, r.commands, r.heap_records, r.heap_bytes, r.frames);
   if (r.contexts_lost) std::fprintf(stderr, ", %" PRIu64 " contexts lost", r.contexts_lost);
   std::fprintf(stderr, "; %" PRIu64 " frames compared with the capture's: %s\n", r.compared,
                r.mismatches == 0 ? "all equal"

@@ -56,6 +56,16 @@ class CaptureHost:
             self.proc.wait(10)
 
 
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(bytes(data))
+
+
 def replay(*args):
     return subprocess.run([CONDUIT, "replay", *args], capture_output=True, text=True, timeout=300)
 
@@ -121,13 +131,17 @@ class Capture(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         return self.capture_of(before), p.stdout + p.stderr
 
-    def assert_replays_live_frames(self, path, session):
+    def assert_replays_live_frames(self, path, session, heap_reads=True):
         live = self.host.live_hashes(session)
         self.assertGreater(len(live), 5, self.host.log())
         for attempt in (1, 2):
             r, replayed = replay_hashes(path)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertIn("all equal", r.stderr)
+            # Over shm: the large data lay in the shared heap, and came from the capture.
+            reads = int(re.search(r"(\d+) shared-heap reads", r.stderr).group(1))
+            if heap_reads:
+                self.assertGreater(reads, 0, r.stderr)
             self.assertEqual(replayed[:len(live)], live, f"replay {attempt} differs from the live frames")
             self.assertLessEqual(len(replayed) - len(live), TAIL_FRAMES)
 
@@ -158,10 +172,8 @@ class Capture(unittest.TestCase):
     def test_a_truncated_capture_stops_where_it_ends(self):
         path, _ = self.es2gears()
         cut = os.path.join(self.work, "cut.cdcap")
-        with open(path, "rb") as f:
-            data = f.read()
-        with open(cut, "wb") as f:
-            f.write(data[:len(data) * 2 // 3])
+        data = read(path)
+        write(cut, data[:len(data) * 2 // 3])
         r = replay(cut)
         self.assertEqual(r.returncode, 1, r.stderr)
         self.assertRegex(r.stderr, r"truncated.* at file byte \d+ .*stopped after frame \d+")
@@ -169,10 +181,10 @@ class Capture(unittest.TestCase):
     def test_a_corrupted_capture_stops_where_it_breaks(self):
         path, _ = self.es2gears()
         bad = os.path.join(self.work, "bad.cdcap")
-        data = bytearray(open(path, "rb").read())
+        data = bytearray(read(path))
         for i in range(len(data) // 2, len(data) // 2 + 64):
             data[i] ^= 0x5a
-        open(bad, "wb").write(bytes(data))
+        write(bad, data)
         r = replay(bad)
         self.assertEqual(r.returncode, 1, r.stderr)
         self.assertRegex(r.stderr, r"corrupted.* at file byte \d+ .*stopped after frame \d+")
@@ -180,9 +192,9 @@ class Capture(unittest.TestCase):
     def test_another_protocol_version_is_refused(self):
         path, _ = self.es2gears()
         other = os.path.join(self.work, "other.cdcap")
-        data = bytearray(open(path, "rb").read())
+        data = bytearray(read(path))
         data[12:16] = (99).to_bytes(4, "little")
-        open(other, "wb").write(bytes(data))
+        write(other, data)
         r = replay(other)
         self.assertEqual(r.returncode, 1)
         self.assertIn("captured with wire protocol version 99", r.stderr)

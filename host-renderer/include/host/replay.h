@@ -30,6 +30,8 @@ struct ReplayOptions {
 struct ReplayResult {
   nlohmann::json info;  // the capture's description
   uint64_t batches = 0;
+  uint64_t heap_records = 0;  // shared-heap reads placed before their batches
+  uint64_t heap_bytes = 0;
   uint64_t commands = 0;
   uint64_t frames = 0;            // frames the replay made
   uint64_t recorded_frames = 0;   // frames the capture says the guest received (as far as read)

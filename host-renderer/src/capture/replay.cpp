@@ -107,6 +107,8 @@ class ReplayChannel final : public wire::Channel {
                      ") outside the captured heap of " + std::to_string(heap_.size())),
              false;
     if (!bytes.empty()) std::memcpy(heap_.data() + offset, bytes.data(), bytes.size());
+    ++result_.heap_records;
+    result_.heap_bytes += bytes.size();
     return true;
   }
 
