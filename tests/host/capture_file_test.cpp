@@ -15,6 +15,8 @@
 
 #include "host/capture_reader.h"
 #include "host/capture_writer.h"
+#include "host/egl_display.h"
+#include "host/replay.h"
 
 namespace {
 
@@ -160,6 +162,71 @@ TEST_F(CaptureFile, NotACaptureIsRefused) {
   auto r = Reader::open(rewrite(std::vector<char>(100, 'x')));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().detail.find("not a Conduit capture"), std::string::npos);
+}
+
+// A capture is as untrusted as a guest: what it claims is checked before
+// it is used, and its batches go through the session's own checks.
+class HostileCapture : public CaptureFile {
+ protected:
+  static void SetUpTestSuite() {
+    auto d = host::EglDisplay::open({});
+    ASSERT_TRUE(d.ok()) << d.error().describe();
+    display_ = std::move(*d);
+  }
+  static void TearDownTestSuite() { display_.reset(); }
+
+  std::string capture(const std::string& info, const std::vector<std::pair<RecordKind, std::vector<std::byte>>>& recs) {
+    const std::string path = dir_ + "/h" + std::to_string(files_++) + ".cdcap";
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    auto w = Writer::open(fd, "test");
+    EXPECT_TRUE(w.ok());
+    (*w)->record(RecordKind::kInfo, {text(info)});
+    for (const auto& [kind, bytes] : recs) (*w)->record(kind, {bytes});
+    (*w)->record(RecordKind::kEnd, {text("{}")});
+    return path;
+  }
+
+  static inline std::unique_ptr<host::EglDisplay> display_;
+};
+
+std::vector<std::byte> heap_record(uint64_t offset, size_t size) {
+  std::vector<std::byte> r(sizeof offset + size, std::byte{7});
+  std::memcpy(r.data(), &offset, sizeof offset);
+  return r;
+}
+
+TEST_F(HostileCapture, HeapBytesOutsideTheCapturedHeapStopTheReplay) {
+  const auto path = capture(R"({"heap_bytes":4096})", {{RecordKind::kHeap, heap_record(4000, 200)}});
+  auto r = host::replay_capture(path, *display_, {});
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_TRUE(r->broken);
+  EXPECT_NE(r->broken->detail.find("outside the captured heap"), std::string::npos) << r->broken->detail;
+  EXPECT_EQ(r->batches, 0u);
+}
+
+TEST_F(HostileCapture, AnOversizedHeapIsRefused) {
+  const auto path = capture(R"({"heap_bytes":1099511627776})", {});
+  auto r = host::replay_capture(path, *display_, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().detail.find("a heap of"), std::string::npos) << r.error().detail;
+}
+
+TEST_F(HostileCapture, ADescriptionThatIsNotJsonIsRefused) {
+  const auto path = capture("{heap", {});
+  auto r = host::replay_capture(path, *display_, {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().detail.find("not JSON"), std::string::npos) << r.error().detail;
+}
+
+TEST_F(HostileCapture, AGarbageBatchBreaksTheSessionNotTheReplay) {
+  std::vector<std::byte> garbage(256);
+  for (size_t i = 0; i < garbage.size(); ++i) garbage[i] = std::byte(i * 37);
+  const auto path = capture("{}", {{RecordKind::kBatch, garbage}, {RecordKind::kBatch, garbage}});
+  auto r = host::replay_capture(path, *display_, {});
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_FALSE(r->broken);
+  EXPECT_EQ(r->commands, 0u);  // the framing was refused before any command ran
+  EXPECT_EQ(r->batches, 1u);   // and the session, whose stream broke, took no more
 }
 
 }  // namespace
