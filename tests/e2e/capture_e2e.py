@@ -1,4 +1,5 @@
-"""Capture and replay (docs/capture.md): programs run through a host that
+"""Capture and replay (docs/capture.md): programs (es2gears, glxgears,
+glmark2-es2 scenes, vkcube) run through a host that
 captures their sessions and logs each frame's hash; `conduit replay` of
 each capture, twice, makes the frames the host sent live, hash for hash.
 Truncated, corrupted and foreign captures stop with a clear error."""
@@ -153,6 +154,15 @@ class Capture(unittest.TestCase):
 
     def test_es2gears_replays_the_frames_seen_live(self):
         self.assert_replays_live_frames(*self.es2gears())
+
+    def test_glxgears_replays_the_frames_seen_live(self):
+        (path, session), _ = self.run_for(["glxgears"], 3)
+        self.assert_replays_live_frames(path, session, heap_reads=False)
+
+    def test_glmark2_scenes_replay_the_frames_seen_live(self):
+        (path, session), _ = self.run_to_end(["glmark2-es2", "-s", "320x240", "-b", "shading:duration=1",
+                                              "-b", "texture:duration=1", "-b", "refract:duration=1"])
+        self.assert_replays_live_frames(path, session)
 
     def test_vkcube_replays_the_frames_seen_live(self):
         (path, session), _ = self.run_to_end(["vkcube", "--c", "40"])
