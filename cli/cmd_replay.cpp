@@ -150,8 +150,9 @@ CLI::App* add_replay_command(CLI::App& app, int* status) {
   cmd->add_option("file", args->file, "The capture file")->required();
   cmd->add_option("--frames", args->frames,
                   "Frames A-B only (from 1; A- or A alone too): the batches before still run, the replay "
-                  "stops after B");
-  cmd->add_option("--snapshot", args->snapshot_dir, "Write the frames as DIR/frame-NNNNNN.png");
+                  "stops after B")
+      ->type_name("A-B");
+  cmd->add_option("--snapshot", args->snapshot_dir, "Write the frames as DIR/frame-NNNNNN.png")->type_name("DIR");
   cmd->add_flag("--hashes", args->hashes, "Print one line per frame with its hash");
   cmd->add_flag("--bench", args->bench,
                 "Print host-side throughput: commands and frames per second, reading the file excluded");

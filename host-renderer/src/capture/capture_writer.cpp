@@ -74,7 +74,12 @@ bool Writer::failed() const {
 void Writer::record(RecordKind kind, std::initializer_list<std::span<const std::byte>> parts) {
   size_t size = 0;
   for (auto p : parts) size += p.size();
-  if (size > kMaxRecordBytes) return;  // no session produces one; a reader would refuse it
+  if (size > kMaxRecordBytes) {  // a reader would refuse it: the capture ends before it
+    std::lock_guard lock(mutex_);
+    if (!failed_) log_line("capture %s: a record of %zu bytes; the capture stops here", name_.c_str(), size);
+    failed_ = true;
+    return;
+  }
   std::vector<std::byte> rec(sizeof(RecordHeader) + size);
   size_t at = sizeof(RecordHeader);
   for (auto p : parts) {
