@@ -26,14 +26,14 @@ TAIL_FRAMES = 3
 
 
 class CaptureHost:
-    """`conduit host --capture-dir --log-frame-hashes` on shared memory, so
-    that the guests' large data lies in the shared heap."""
+    """`conduit host --capture-dir --log-frame-hashes`, by default on shared
+    memory, so that the guests' large data lies in the shared heap."""
 
-    def __init__(self, work):
-        self.captures = os.path.join(work, "captures")
+    def __init__(self, work, scheme="shm"):
+        self.captures = os.path.join(work, scheme + "-captures")
         os.mkdir(self.captures)
-        self.address = "shm:" + os.path.join(work, "host.sock")
-        self.log_path = os.path.join(work, "host.log")
+        self.address = scheme + ":" + os.path.join(work, scheme + ".sock")
+        self.log_path = os.path.join(work, scheme + ".log")
         env = {k: v for k, v in os.environ.items() if "conduit" not in v}
         with open(self.log_path, "w") as log:
             self.proc = subprocess.Popen([CONDUIT, "host", "--listen", self.address, "--capture-dir", self.captures,
@@ -124,6 +124,17 @@ class Capture(unittest.TestCase):
         p.send_signal(signal.SIGTERM)
         out, _ = p.communicate(timeout=30)
         return self.capture_of(before), out
+
+    def test_a_compressed_socket_stream_replays_too(self):
+        """Over unix: batches compressed with the connection's zstd history."""
+        shm_host = self.host
+        self.host = CaptureHost(self.work, "unix")
+        try:
+            (path, session), _ = self.run_for(["es2gears_x11"], 3)
+            self.assert_replays_live_frames(path, session, heap_reads=False)
+        finally:
+            self.host.stop()
+            self.host = shm_host
 
     def run_to_end(self, argv):
         before = self.sessions_before()
