@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <utility>
 
@@ -221,13 +220,7 @@ vk::VkHandler& Session::vulkan() {
         out_.put(static_cast<uint32_t>(fences.size()));
         for (uint64_t id : fences) out_.put(id);
         out_.end(at);
-        if (capture_) {
-          const uint32_t n = static_cast<uint32_t>(fences.size());
-          std::vector<std::byte> payload(sizeof n + fences.size_bytes());
-          std::memcpy(payload.data(), &n, sizeof n);
-          if (n) std::memcpy(payload.data() + sizeof n, fences.data(), fences.size_bytes());
-          note_to_guest(static_cast<uint32_t>(wire::ControlOp::kFencesSignalled), payload);
-        }
+        note_fences(fences);
       }};
   vk_ = std::make_unique<vk::VkHandler>(account_, std::move(to_guest), stats_->counters, channel_->shared_area());
   if (capture_ || share_no_memory_) vk_->refuse_area_imports();

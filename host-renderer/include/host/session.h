@@ -132,6 +132,7 @@ class Session {
   void stamp_busy(bool busy);
   void note_frame(const wire::Frame& frame, std::span<const std::byte> pixels);  // session_capture_hooks.cpp
   void note_to_guest(uint32_t control_op, std::span<const std::byte> payload);
+  void note_fences(std::span<const uint64_t> fences);
 
   const EglDisplay& display_;
   const SessionLimits limits_;

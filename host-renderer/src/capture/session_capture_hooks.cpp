@@ -1,5 +1,7 @@
 // The session's side of capture and replay (docs/capture.md).
 #include <cinttypes>
+#include <cstring>
+#include <vector>
 
 #include "capture_identity.h"
 #include "capture/session_capture.h"
@@ -56,6 +58,16 @@ void Session::note_frame(const wire::Frame& frame, std::span<const std::byte> pi
 
 void Session::note_to_guest(uint32_t control_op, std::span<const std::byte> payload) {
   if (capture_) capture_->to_guest(control_op, payload);
+}
+
+// As the guest receives them: a count, then the fences' ids.
+void Session::note_fences(std::span<const uint64_t> fences) {
+  if (!capture_) return;
+  const uint32_t n = static_cast<uint32_t>(fences.size());
+  std::vector<std::byte> payload(sizeof n + fences.size_bytes());
+  std::memcpy(payload.data(), &n, sizeof n);
+  if (n) std::memcpy(payload.data() + sizeof n, fences.data(), fences.size_bytes());
+  note_to_guest(static_cast<uint32_t>(wire::ControlOp::kFencesSignalled), payload);
 }
 
 }  // namespace host
