@@ -285,6 +285,13 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
   cmd->add_option("--admin", o.admin,
                   "Owner-only unix socket serving the host's counters to `conduit info --stats`; "
                   "default: the first unix: or shm: socket's path + .admin");
+  cmd->add_option("--capture-dir", o.capture_dir,
+                  "Capture every guest session into DIR/conduit-<host pid>-<session>.cdcap, for "
+                  "`conduit replay` (docs/capture.md)")
+      ->check(CLI::ExistingDirectory)
+      ->type_name("DIR");
+  cmd->add_flag("--log-frame-hashes", o.log_frame_hashes,
+                "Log each frame's hash as it goes to its guest (the hashes `conduit replay --hashes` prints)");
   ViewerOptions& v = args->viewers;
   cmd->add_flag("--window", v.window,
                 "Show every guest window in a host window (SDL2): one tile per window, labelled "

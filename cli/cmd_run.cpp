@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +23,7 @@
 
 #include "commands.h"
 #include "wire/address.h"
+#include "host/capture_reader.h"
 #include "wire/transport.h"
 
 namespace cli {
@@ -33,6 +35,7 @@ using namespace std::chrono_literals;
 struct RunArgs {
   std::string host;
   bool private_host = false;
+  std::string capture;  // the program's session captured here (a private host's)
   std::vector<std::string> command;
 };
 
@@ -106,7 +109,9 @@ class PrivateHost {
 
   // Starts it and waits until it accepts; its log goes to a file that is
   // shown if it does not come up.
-  bool start() {
+  // `capture`: the program's sessions are captured, and moved to this file
+  // (later sessions to FILE.2, FILE.3, ...) when the host stops.
+  bool start(const std::string& capture = {}) {
     const char* runtime = std::getenv("XDG_RUNTIME_DIR");
     std::string templ = std::string(runtime && *runtime ? runtime : "/tmp") + "/conduit-run-XXXXXX";
     if (!mkdtemp(templ.data())) return false;
@@ -114,6 +119,9 @@ class PrivateHost {
     // Shared-memory rings: the fastest path between two processes of one
     // machine (frames travel through the blob heap, not the socket).
     address_ = "shm:" + (dir_ / "host.sock").string();
+    capture_to_ = capture;
+    const std::string captures = (dir_ / "captures").string();
+    if (!capture_to_.empty() && !fs::create_directory(captures)) return false;
     const std::string log = (dir_ / "host.log").string();
     const std::string exe = (self_dir() / "conduit").string();
     pid_ = fork();
@@ -128,7 +136,11 @@ class PrivateHost {
       for (const char* var : {"VK_INSTANCE_LAYERS", "VK_LOADER_LAYERS_ENABLE"}) unsetenv(var);
       if (FILE* f = std::freopen(log.c_str(), "w", stderr)) (void)f;
       dup2(STDERR_FILENO, STDOUT_FILENO);
-      execl(exe.c_str(), exe.c_str(), "host", "--listen", address_.c_str(), static_cast<char*>(nullptr));
+      if (!capture_to_.empty())
+        execl(exe.c_str(), exe.c_str(), "host", "--listen", address_.c_str(), "--capture-dir", captures.c_str(),
+              static_cast<char*>(nullptr));
+      else
+        execl(exe.c_str(), exe.c_str(), "host", "--listen", address_.c_str(), static_cast<char*>(nullptr));
       _exit(127);
     }
     const auto deadline = std::chrono::steady_clock::now() + 20s;
@@ -164,6 +176,7 @@ class PrivateHost {
     }
     if (!dir_.empty()) {
       std::error_code ec;
+      if (!capture_to_.empty()) move_captures();
       fs::remove_all(dir_, ec);
       dir_.clear();
     }
@@ -172,7 +185,41 @@ class PrivateHost {
   const std::string& address() const { return address_; }
 
  private:
+  // Whether a capture holds any batch: the connection start() made to see
+  // that the host was up holds none.
+  static bool has_batches(const fs::path& path) {
+    auto reader = host::capture::Reader::open(path.string());
+    if (!reader) return true;  // not ours to judge: replay says what is wrong
+    for (;;) {
+      auto rec = (*reader)->next();
+      if (!rec || !*rec) return !rec;
+      if ((**rec).kind == host::capture::RecordKind::kBatch) return true;
+    }
+  }
+
+  // The program's session files, in the order the host numbered them.
+  void move_captures() {
+    std::vector<std::pair<unsigned long, fs::path>> files;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir_ / "captures", ec)) {
+      if (!has_batches(e.path())) continue;
+      const std::string name = e.path().stem().string();
+      files.emplace_back(std::strtoul(name.substr(name.rfind('-') + 1).c_str(), nullptr, 10), e.path());
+    }
+    std::sort(files.begin(), files.end());
+    if (files.empty()) std::fprintf(stderr, "conduit run: --capture: the program opened no session\n");
+    for (size_t i = 0; i < files.size(); ++i) {
+      const std::string to = i == 0 ? capture_to_ : capture_to_ + "." + std::to_string(i + 1);
+      fs::rename(files[i].second, to, ec);
+      if (ec) {
+        fs::copy_file(files[i].second, to, fs::copy_options::overwrite_existing, ec);
+      }
+      if (ec) std::fprintf(stderr, "conduit run: --capture: cannot write %s: %s\n", to.c_str(), ec.message().c_str());
+    }
+  }
+
   pid_t pid_ = -1;
+  std::string capture_to_;
   fs::path dir_;
   std::string address_;
 };
@@ -236,8 +283,8 @@ int run_program(RunArgs& a) {
                    named_by, address.c_str(), st.error().describe().c_str(), cmd.front().c_str());
       return 1;
     }
-  } else if (a.private_host || !reachable(address)) {
-    if (!private_host.start()) return 1;
+  } else if (a.private_host || !a.capture.empty() || !reachable(address)) {
+    if (!private_host.start(a.capture)) return 1;
     address = private_host.address();
   }
 
@@ -269,7 +316,9 @@ int run_program(RunArgs& a) {
     std::fprintf(stderr, "conduit run: cannot run %s: %s\n", argv[0], std::strerror(errno));
     _exit(127);
   }
-  return wait_child(pid);
+  const int status = wait_child(pid);
+  private_host.stop();  // a capture is complete once its host has stopped
+  return status;
 }
 
 }  // namespace
@@ -285,6 +334,11 @@ CLI::App* add_run_command(CLI::App& app, int* status) {
       "not run. With neither, the local default socket, else a private host for the program.");
   cmd->add_flag("--private-host", args->private_host,
                 "Always start a private host for the program, even when one is reachable")
+      ->excludes(host);
+  cmd->add_option("--capture", args->capture,
+                  "Capture the program's session into FILE for `conduit replay` (a private host serves it; "
+                  "further sessions of the program go to FILE.2, FILE.3, ...)")
+      ->type_name("FILE")
       ->excludes(host);
   // Everything from the program name on is the program's, options included.
   cmd->add_option("command", args->command, "The program and its arguments")->required();

@@ -25,5 +25,6 @@ CLI::App* add_bench_command(CLI::App& app, int* status);
 CLI::App* add_renderer_command(CLI::App& app, int* status);
 CLI::App* add_view_command(CLI::App& app, int* status);
 CLI::App* add_cache_command(CLI::App& app, int* status);
+CLI::App* add_replay_command(CLI::App& app, int* status);
 
 }  // namespace cli

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   cli::add_renderer_command(app, &status);
   cli::add_view_command(app, &status);
   cli::add_cache_command(app, &status);
+  cli::add_replay_command(app, &status);
   CLI11_PARSE(app, argc, argv);
   return status;
 }

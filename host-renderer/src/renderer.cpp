@@ -17,6 +17,7 @@
 
 #include "control_socket.h"
 #include "counters_page.h"
+#include "host/capture_writer.h"
 #include "host/log.h"
 #include "host/session.h"
 #include "idle_trim.h"
@@ -108,12 +109,19 @@ class Renderer {
   void adopt(ControlMessage& msg) {
     wire::ChannelHandoff h;
     h.fds = std::exchange(msg.fds, {});
+    // A captured session's file comes after the channel's descriptors.
+    int capture_fd = -1;
+    if (msg.body.value("capture", false) && !h.fds.empty()) {
+      capture_fd = h.fds.back();
+      h.fds.pop_back();
+    }
     h.kind = static_cast<wire::ChannelHandoff::Kind>(msg.body.value("kind", 0u));
     h.description = msg.body.value("description", std::string());
     h.region_bytes = msg.body.value("region_bytes", uint64_t{0});
     const uint32_t id = msg.body.value("session", 0u);
     auto channel = wire::adopt_channel(std::move(h), config_.transport);
     if (!channel) {
+      if (capture_fd >= 0) ::close(capture_fd);
       log_line("session %u: cannot adopt its channel: %s", id, channel.error().describe().c_str());
       (void)send_control(control_, ControlMsg::kEnded, {{"session", id}});
       return;
@@ -123,6 +131,12 @@ class Renderer {
     auto session = std::make_unique<Session>(*display_, std::move(*channel), config_.limits,
                                              registry_, stop_, id);
     session->set_frame_outlet(outlet_.get());
+    session->set_log_frame_hashes(config_.log_frame_hashes);
+    if (capture_fd >= 0) {
+      auto writer = capture::Writer::open(capture_fd, "of session " + std::to_string(id));
+      if (writer) session->set_capture(std::move(*writer));
+      else log_line("session %u: no capture: %s", id, writer.error().describe().c_str());
+    }
     session->set_idle_wait(kSessionIdleWait, [this] { note_activity(); });
     // The supervisor gives a renderer one guest: its session's stamp is the page's.
     session->set_busy_stamp(&counters_->page().busy_since_ms);

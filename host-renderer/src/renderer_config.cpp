@@ -39,7 +39,8 @@ nlohmann::json to_json(const RendererConfig& c) {
           {"ring_silence_ms", c.transport.ring_silence.count()},
           {"data_bytes", c.sandbox.data_bytes},
           {"open_files", c.sandbox.open_files},
-          {"shader_cache", c.shader_cache}};
+          {"shader_cache", c.shader_cache},
+          {"log_frame_hashes", c.log_frame_hashes}};
 }
 
 wire::Result<RendererConfig> config_from_json(const nlohmann::json& j) {
@@ -67,6 +68,7 @@ wire::Result<RendererConfig> config_from_json(const nlohmann::json& j) {
     c.sandbox.open_files = j.at("open_files").get<size_t>();
     c.identity = identity_from_json(j.at("identity"));
     c.shader_cache = j.at("shader_cache").get<std::string>();
+    c.log_frame_hashes = j.value("log_frame_hashes", false);
   } catch (const nlohmann::json::exception& e) {
     return wire::make_error(wire::Errc::kBadValue, std::string("renderer configuration: ") + e.what());
   }

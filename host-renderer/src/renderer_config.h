@@ -25,6 +25,7 @@ struct RendererConfig {
   std::chrono::milliseconds idle_beat{7500};
   bool viewers = false;  // window frames also go to the supervisor's compositor
   std::string shader_cache;  // its private shader cache folder (shader_cache.h); empty: none
+  bool log_frame_hashes = false;  // Session::set_log_frame_hashes
 };
 
 nlohmann::json to_json(const RendererConfig& c);

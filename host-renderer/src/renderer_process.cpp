@@ -122,11 +122,15 @@ wire::Result<RendererInfo> RendererProcess::wait_ready(std::chrono::milliseconds
   return info_from_json(msg->body);
 }
 
-wire::Status RendererProcess::adopt(wire::ChannelHandoff handoff, uint32_t session_id) {
+wire::Status RendererProcess::adopt(wire::ChannelHandoff handoff, uint32_t session_id, int capture_fd) {
   nlohmann::json body = {{"kind", static_cast<uint32_t>(handoff.kind)},
                          {"description", handoff.description},
                          {"region_bytes", handoff.region_bytes},
                          {"session", session_id}};
+  if (capture_fd >= 0) {
+    handoff.fds.push_back(capture_fd);
+    body["capture"] = true;
+  }
   // The descriptors are closed here once sent: the renderer holds the only
   // copies, so its end is the guest's end.
   return send_control(control_, ControlMsg::kAdopt, body, handoff.fds);

@@ -32,7 +32,8 @@ class RendererProcess {
 
   // Waits until its display is open and it is confined.
   wire::Result<RendererInfo> wait_ready(std::chrono::milliseconds timeout);
-  wire::Status adopt(wire::ChannelHandoff handoff, uint32_t session_id);
+  // `capture_fd` (-1: none): the session's capture file, given away.
+  wire::Status adopt(wire::ChannelHandoff handoff, uint32_t session_id, int capture_fd = -1);
   // Its end of the program cache's socket (a copy is sent), before adopt().
   wire::Status give_program_cache(int fd);
   // Blocks until the renderer has ended (its control socket hung up and the

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "host/admin_socket.h"
+#include "host/capture_writer.h"
 #include "host/log.h"
 #include "host/memory_budget.h"
 #include "renderer_user.h"
@@ -56,6 +57,15 @@ wire::TransportOptions transport_options(const HostOptions& opts) {
   return t;
 }
 
+// Sessions as threads: the capture file is this process's to open.
+void start_capture(Session& session, const std::string& dir) {
+  static std::atomic<uint32_t> next{1};
+  auto fd = capture::create_capture_file(dir, next.fetch_add(1));
+  auto writer = fd ? capture::Writer::open(*fd, "in " + dir) : wire::Result<std::unique_ptr<capture::Writer>>(fd.error());
+  if (writer) session.set_capture(std::move(*writer));
+  else log_line("no capture: %s", writer.error().describe().c_str());
+}
+
 SupervisorOptions supervisor_options(const HostOptions& opts) {
   SupervisorOptions s;
   s.renderer_exe = opts.renderer_exe;
@@ -66,8 +76,10 @@ SupervisorOptions supervisor_options(const HostOptions& opts) {
   s.watchdog = opts.renderer_watchdog;
   s.stall = opts.renderer_stall;
   s.compositor = opts.compositor;
+  s.capture_dir = opts.capture_dir;
   RendererConfig& r = s.renderer;
   r.viewers = opts.compositor != nullptr;
+  r.log_frame_hashes = opts.log_frame_hashes;
   r.idle_beat = std::max<std::chrono::milliseconds>(opts.renderer_watchdog / 4, std::chrono::milliseconds(100));
   r.display = opts.display;
   r.limits = opts.limits;
@@ -269,6 +281,8 @@ void Server::serve(std::unique_ptr<wire::Channel> channel, const std::string& pe
   }
   // Sessions watch stop_, which the accept loops set once they see the outer stop.
   Session session(*display_, std::move(channel), opts_.limits, stats_, stop_);
+  session.set_log_frame_hashes(opts_.log_frame_hashes);
+  if (!opts_.capture_dir.empty()) start_capture(session, opts_.capture_dir);
   session.run();
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "capture/session_capture.h"
 #include "gl/gl_handler.h"
 #include "gl/program_binaries.h"
 #include "program_cache_channel.h"
@@ -152,10 +153,12 @@ bool Session::handle_message(std::span<const std::byte> message) {
   auto& c = stats_->counters;
   c.batches.fetch_add(1, kRelaxed);
   c.wire_bytes.fetch_add(message.size(), kRelaxed);
+  if (capture_) capture_->begin_batch(message);
   const size_t room = std::min<uint64_t>(account_.room(), SIZE_MAX - kUnchargedBatchBytes);
   auto batch = decoder_.decode(message, kUnchargedBatchBytes + room);
   if (!batch) {
     // Framing or compression broke: the stream cannot be followed any more.
+    if (capture_) capture_->end_batch(false, {});
     lose(0, batch.error());
     broken_ = true;
     return flush();
@@ -177,6 +180,7 @@ bool Session::handle_message(std::span<const std::byte> message) {
     out_.put_data(reply_.bytes().data(), reply_.size());
     out_.end(at);
   }
+  if (capture_) capture_->end_batch(batch->flags & wire::kBatchWantsReply, reply_.bytes());
   return true;
 }
 
@@ -226,8 +230,10 @@ vk::VkHandler& Session::vulkan() {
         out_.put(static_cast<uint32_t>(fences.size()));
         for (uint64_t id : fences) out_.put(id);
         out_.end(at);
+        note_fences(fences);
       }};
   vk_ = std::make_unique<vk::VkHandler>(account_, std::move(to_guest), stats_->counters, channel_->shared_area());
+  if (capture_ || share_no_memory_) vk_->refuse_area_imports();
   return *vk_;
 }
 
@@ -257,8 +263,10 @@ void Session::lose(uint32_t opcode, const wire::Error& error) {
              dropped ? (" (" + std::to_string(dropped) + " lines dropped)").c_str() : "");
   }
   size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kContextLost));
-  out_.put(wire::ContextLost{*ctx, opcode, static_cast<uint32_t>(error.offset)});
+  const wire::ContextLost lost{*ctx, opcode, static_cast<uint32_t>(error.offset)};
+  out_.put(lost);
   out_.end(at);
+  note_to_guest(static_cast<uint32_t>(wire::ControlOp::kContextLost), std::as_bytes(std::span(&lost, 1)));
 }
 
 void Session::send_frame(const wire::Frame& frame, std::span<const std::byte> pixels) {
@@ -278,6 +286,7 @@ void Session::send_frame(const wire::Frame& frame, std::span<const std::byte> pi
   }
   stats_->counters.frames.fetch_add(1, kRelaxed);
   stats_->counters.frame_bytes.fetch_add(pixels.size(), kRelaxed);
+  note_frame(frame, pixels);
   publish_to_viewers(frame, pixels);
 }
 

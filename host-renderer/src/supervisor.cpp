@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "guest_refusal.h"
+#include "host/capture_writer.h"
 #include "host/log.h"
 #include "host/memory_budget.h"
 
@@ -162,7 +163,13 @@ void Supervisor::serve(std::unique_ptr<wire::Channel> channel, const std::string
     if (server) g.cache_server = std::move(*server);
     else log_guest("%s runs without the program cache: %s", description, server.error().describe());
   }
-  wire::Status st = handoff ? g.renderer->adopt(std::move(*handoff), g.id) : wire::Status(handoff.error());
+  int capture_fd = -1;
+  if (handoff && !opts_.capture_dir.empty()) {
+    auto fd = capture::create_capture_file(opts_.capture_dir, g.id);
+    if (fd) capture_fd = *fd;
+    else log_guest("no capture of %s: %s", description, fd.error().describe());
+  }
+  wire::Status st = handoff ? g.renderer->adopt(std::move(*handoff), g.id, capture_fd) : wire::Status(handoff.error());
   if (!st) log_guest("cannot hand %s to a renderer: %s", description, st.error().describe());
   if (!st || stopping_) g.renderer->stop();
   g.monitor = std::thread([this, &g] { watch(g); });

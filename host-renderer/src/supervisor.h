@@ -46,6 +46,7 @@ struct SupervisorOptions {
   std::shared_ptr<ShaderCacheRoot> shader_caches;
   // The persistent program cache the supervisor keeps for renderers; null: off.
   std::shared_ptr<ProgramCacheRoot> program_cache;
+  std::string capture_dir;  // a capture file per guest session here (docs/capture.md); empty: none
 };
 
 class Supervisor {

@@ -39,7 +39,7 @@ bool importable(const VkExternalMemoryProperties& p) {
 // there is an area to import from.
 bool VkHandler::add_area_import(const std::vector<VkExtensionProperties>& offered,
                                 std::vector<const char*>& names) const {
-  if (area_.empty() || !offers(offered, kImportExtension)) return false;
+  if (area_.empty() || imports_refused_ || !offers(offered, kImportExtension)) return false;
   for (const char* n : names)
     if (std::string_view(n) == kImportExtension) return true;
   names.push_back(kImportExtension);

@@ -243,12 +243,20 @@ class VkHandler final : public ApiHandler {
 
   // shared_area.cpp: host-visible memory the guest placed in the shared area.
   bool add_area_import(const std::vector<VkExtensionProperties>& offered, std::vector<const char*>& names) const;
+ public:
+  // Placements in the area are taken, but no allocation is imported from
+  // it: the guest keeps its memory in shadows, whose changes cross in the
+  // stream (a captured or replayed session, docs/capture.md).
+  void refuse_area_imports() { imports_refused_ = true; }
+
+ private:
   wire::Status place_in_area(wire::Reader& payload);
   wire::Result<uint64_t> create_buffer(void* args);
   wire::Result<uint64_t> create_image(void* args);
   VkResult import_from_area(VkDevice device, const VkMemoryAllocateInfo& info, VkMemoryPropertyFlags flags,
                             const wire::vk::AreaPlacement& place, VkDeviceMemory* memory);
   std::span<std::byte> area_;
+  bool imports_refused_ = false;  // refuse_area_imports()
   Counters& counters_;
   std::optional<wire::vk::AreaPlacement> placement_;  // for the next vkAllocateMemory only
   std::unordered_set<VkDevice> area_devices_;         // created with the import extension

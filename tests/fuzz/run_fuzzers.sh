@@ -42,9 +42,16 @@ fuzz_one() {
     # earlier runs grew are kept, so a run stays within its time.
     find "$corpus" -type f -printf '%T@ %p\n' | sort -rn | tail -n +25 | cut -d' ' -f2- | xargs -r rm -f
   fi
+  # Capture files (fuzz_capture, named on the command line) start from
+  # captures of real programs, which are larger than one batch.
+  local max_len=65536
+  if [ "$t" = fuzz_capture ]; then
+    seeds=tests/fuzz/seeds/capture
+    max_len=262144
+  fi
   # The session target's inputs are single batches of a real program's size;
   # a second per input is already very slow for one 64x64 surface.
-  if "$dir/tests/fuzz/$t" -max_total_time="$seconds" -seed="${FUZZ_SEED:-1}" -max_len=65536 -timeout=20 -rss_limit_mb=4096 \
+  if "$dir/tests/fuzz/$t" -max_total_time="$seconds" -seed="${FUZZ_SEED:-1}" -max_len="$max_len" -timeout=20 -rss_limit_mb=4096 \
       -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" "$seeds" >"$log" 2>&1; then
     echo ok >"$dir/fuzz-$t.result"
   else

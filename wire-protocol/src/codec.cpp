@@ -114,11 +114,13 @@ Result<Data> Reader::read_data(bool private_copy) {
       out.kind = DataKind::kHeap;
       if (!private_copy) {
         out.bytes = heap_.subspan(*off, *len);
+        if (copies_) copies_->observe(*off, out.bytes);
         return out;
       }
       auto copy = copies_->copy(offset(), *off, *len);
       if (!copy) return copy.error();
       out.bytes = *copy;
+      copies_->observe(*off, out.bytes);
       return out;
     }
     case DataKind::kBufferOffset: {

@@ -59,6 +59,10 @@ struct HostOptions {
   // Host viewers (--window, --vnc): every guest window's frames go here too.
   // Renderer processes only; it must outlive the server.
   comp::Compositor* compositor = nullptr;
+  // Capture and replay (docs/capture.md): a capture file per guest session
+  // in this folder (empty: none), and frame hashes in the log.
+  std::string capture_dir;
+  bool log_frame_hashes = false;
 };
 
 class Supervisor;

@@ -19,6 +19,7 @@
 #include "host/api_handler.h"
 #include "host/egl_display.h"
 #include "host/frame_outlet.h"
+#include "host/frame_reader.h"
 #include "host/resource_account.h"
 #include "host/stats.h"
 #include "wire/batch.h"
@@ -35,6 +36,10 @@ class GlHandler;
 namespace vk {
 class VkHandler;
 }
+namespace capture {
+class SessionCapture;
+class Writer;
+}  // namespace capture
 
 struct SessionLimits {
   GuestLimits guest;
@@ -90,6 +95,18 @@ class Session {
   // which its GL programs are looked up in and stored to. Set before run().
   void set_program_cache(std::shared_ptr<ProgramCacheClient> client);
 
+  // Capture and replay (docs/capture.md), set before run(). The session's
+  // stream is recorded into `writer`; Vulkan memory then crosses in the
+  // stream, not through shared pages, which no capture could follow.
+  void set_capture(std::unique_ptr<capture::Writer> writer);
+  // Vulkan memory crosses in the stream, not through shared pages, as in a
+  // captured session (a replay of one).
+  void share_no_memory() { share_no_memory_ = true; }
+  // Every frame the guest receives is also handed here.
+  void set_frame_tap(FrameSink tap) { frame_tap_ = std::move(tap); }
+  // Logs each frame's hash (host/capture_format.h) as it goes to the guest.
+  void set_log_frame_hashes(bool on) { log_frame_hashes_ = on; }
+
  private:
   // session.cpp: the stream
   bool handle_message(std::span<const std::byte> message);
@@ -119,6 +136,9 @@ class Session {
 
   void drain_waker();
   void stamp_busy(bool busy);
+  void note_frame(const wire::Frame& frame, std::span<const std::byte> pixels);  // session_capture_hooks.cpp
+  void note_to_guest(uint32_t control_op, std::span<const std::byte> payload);
+  void note_fences(std::span<const uint64_t> fences);
 
   const EglDisplay& display_;
   const SessionLimits limits_;
@@ -142,6 +162,12 @@ class Session {
   bool broken_ = false;  // the stream cannot be followed any more
   std::string end_reason_;  // why the guest's channel ended, if it did
   std::string program_;  // the guest program's name, from its hello
+
+  std::unique_ptr<capture::SessionCapture> capture_;
+  FrameSink frame_tap_;
+  bool log_frame_hashes_ = false;
+  bool share_no_memory_ = false;
+  uint64_t frames_sent_ = 0;
 
   FrameOutlet* outlet_ = nullptr;          // host viewers, when there are any
   std::set<uint32_t> vk_windows_;  // surface ids of Vulkan windows whose frames came

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -49,6 +50,15 @@ class HeapCopies {
   // commands).
   size_t kept_bytes() const;
 
+  // Told every heap reference a command reads, with the bytes it reads
+  // (the copy, or the heap in place), for a capture of the session. Null:
+  // none (one branch per reference).
+  using Observer = std::function<void(uint64_t offset, std::span<const std::byte> bytes)>;
+  void set_observer(Observer observer) { observer_ = std::move(observer); }
+  void observe(uint64_t offset, std::span<const std::byte> bytes) const {
+    if (observer_) observer_(offset, bytes);
+  }
+
  private:
   void drop_copies();
 
@@ -61,6 +71,7 @@ class HeapCopies {
   std::deque<std::vector<std::byte>> blocks_;  // storage of copies, reused
   size_t blocks_used_ = 0;
   size_t copied_ = 0;  // bytes copied for the current command
+  Observer observer_;
 };
 
 class Reader {
