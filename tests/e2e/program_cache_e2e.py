@@ -47,10 +47,17 @@ class CacheHost:
             return f.read()
 
     def counters(self):
-        out = subprocess.run([CONDUIT, "info", "--stats", "--admin", self.admin], capture_output=True, text=True,
-                             check=True, timeout=30)
-        total = json.loads(out.stdout)["total"]
-        return {k: total.get(k, 0) for k in COUNTERS}
+        """What the host counted, once the sessions of programs that ended
+        have ended too: a renderer publishes its counters on its beat, and
+        an ended session's are final."""
+        for _ in range(100):
+            out = subprocess.run([CONDUIT, "info", "--stats", "--admin", self.admin], capture_output=True, text=True,
+                                 check=True, timeout=30)
+            stats = json.loads(out.stdout)
+            if stats["sessions_live"] == 0:
+                break
+            time.sleep(0.1)
+        return {k: stats["total"].get(k, 0) for k in COUNTERS}
 
     def stop(self):
         if self.proc.poll() is None:
