@@ -2,8 +2,11 @@
 // descriptor pool reset) without a command naming them: their ids leave the
 // guest's table then, so a guest that names one later is refused rather
 // than reaching the driver with a freed object.
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
+#include "vk/refusal.h"
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
 
@@ -20,6 +23,30 @@ uint64_t item(const void* items, uint32_t i) {
 }
 
 }  // namespace
+
+// A pool's children freed by name: each at most once in the array (lavapipe
+// unlinks a descriptor set named twice twice, through a cleared link).
+// Nulls may repeat: drivers skip them.
+wire::Status VkHandler::check_freed_once(uint32_t opcode, const void* args) {
+  const void* items = nullptr;
+  uint32_t count = 0;
+  const char* name = nullptr;
+  if (static_cast<VkOp>(opcode) == VkOp::vkFreeDescriptorSets) {
+    auto& a = *static_cast<const VkArgs_vkFreeDescriptorSets*>(args);
+    items = a.pDescriptorSets, count = a.descriptorSetCount, name = "vkFreeDescriptorSets";
+  } else if (static_cast<VkOp>(opcode) == VkOp::vkFreeCommandBuffers) {
+    auto& a = *static_cast<const VkArgs_vkFreeCommandBuffers*>(args);
+    items = a.pCommandBuffers, count = a.commandBufferCount, name = "vkFreeCommandBuffers";
+  }
+  if (!items || count < 2) return {};
+  std::vector<uint64_t> named;
+  named.reserve(count);
+  for (uint32_t i = 0; i < count; ++i)
+    if (const uint64_t v = item(items, i)) named.push_back(v);
+  std::sort(named.begin(), named.end());
+  if (std::adjacent_find(named.begin(), named.end()) != named.end()) return refused(name, "naming one object twice");
+  return {};
+}
 
 void VkHandler::note_children(uint32_t opcode, const void* args) {
   switch (static_cast<VkOp>(opcode)) {
