@@ -47,9 +47,24 @@ wire::Result<uint64_t> VkHandler::allocate_memory(void* args) {
     account_.release(size);
     return uint64_t(int64_t{r});
   }
-  memory_[memory] = {a.device, size, mapped, (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0};
+  const bool coherent = (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
+  if (mapped && !place) clear_fresh_memory(a.device, memory, mapped, size, coherent);
+  memory_[memory] = {a.device, size, mapped, coherent};
   *a.pMemory = memory;
   return uint64_t{VK_SUCCESS};
+}
+
+// Drivers need not clear what they hand out, and lavapipe's memory is the
+// renderer's own heap: unwritten, it would show the guest what the renderer
+// freed (driver pointers), and an indirect buffer the guest never wrote would
+// ask for billions of workgroups. NVIDIA's is cleared by its kernel driver
+// already; this is once per allocation, never per frame.
+void VkHandler::clear_fresh_memory(VkDevice device, VkDeviceMemory memory, void* mapped, VkDeviceSize size,
+                                   bool coherent) {
+  std::memset(mapped, 0, size);
+  if (coherent) return;
+  const VkMappedMemoryRange whole{VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE, nullptr, memory, 0, VK_WHOLE_SIZE};
+  dispatch_.vkFlushMappedMemoryRanges(device, 1, &whole);
 }
 
 wire::Result<uint64_t> VkHandler::free_memory(void* args) {

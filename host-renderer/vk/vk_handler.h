@@ -241,6 +241,7 @@ class VkHandler final : public ApiHandler {
   using MemoryMap = std::unordered_map<VkDeviceMemory, HostMemory>;
   wire::Result<MemoryMap::iterator> mapped_range(wire::Reader& payload, uint64_t* offset, uint64_t* size);
   void free_memory_of(VkDevice device);  // every allocation of `device`, or of all with null
+  void clear_fresh_memory(VkDevice device, VkDeviceMemory memory, void* mapped, VkDeviceSize size, bool coherent);
 
   // shared_area.cpp: host-visible memory the guest placed in the shared area.
   bool add_area_import(const std::vector<VkExtensionProperties>& offered, std::vector<const char*>& names) const;

@@ -3,6 +3,9 @@
 // afterwards instead of handing the driver a freed object. The program's
 // Vulkan is lost; its renderer lives on. Each case runs in a process of its
 // own: the loss is its connection's.
+#include <array>
+#include <utility>
+
 #include "vk_refused.h"
 
 namespace {
@@ -35,6 +38,48 @@ TEST(VulkanGoneObjects, BufferOfADestroyedDevice) {
     vkCreateBuffer(first, &info, nullptr, &buffer);
     vkDestroyDevice(first, nullptr);  // the buffer left behind goes with it
     vkDestroyBuffer(device, buffer, nullptr);
+  });
+}
+
+// A free naming one object twice (found by the Vulkan session fuzzer:
+// lavapipe unlinked such a descriptor set twice and crashed): refused, while
+// a free of distinct objects, nulls among them, runs. (Command buffers are
+// checked the same way; a guest's ICD would free the handle twice itself.)
+
+// Two sets of the add-one layout from a pool whose sets may be freed.
+std::pair<VkDescriptorPool, std::array<VkDescriptorSet, 2>> two_sets(VkDevice device) {
+  VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 4}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}};
+  VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  pool_info.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
+  pool_info.maxSets = 2;
+  pool_info.poolSizeCount = 2;
+  pool_info.pPoolSizes = sizes;
+  VkDescriptorPool pool = VK_NULL_HANDLE;
+  vkCreateDescriptorPool(device, &pool_info, nullptr, &pool);
+  const VkDescriptorSetLayout layout = guesttest::add_one_set_layout(device);
+  const VkDescriptorSetLayout layouts[] = {layout, layout};
+  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  alloc.descriptorPool = pool;
+  alloc.descriptorSetCount = 2;
+  alloc.pSetLayouts = layouts;
+  std::array<VkDescriptorSet, 2> sets{};
+  vkAllocateDescriptorSets(device, &alloc, sets.data());
+  return {pool, sets};
+}
+
+TEST(VulkanGoneObjects, FreeOfDistinctSetsRuns) {
+  guesttest::expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    auto [pool, sets] = two_sets(device);
+    const VkDescriptorSet named[] = {sets[0], VK_NULL_HANDLE, sets[1], VK_NULL_HANDLE};
+    vkFreeDescriptorSets(device, pool, 4, named);
+  });
+}
+
+TEST(VulkanGoneObjects, FreeNamingOneSetTwice) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    auto [pool, sets] = two_sets(device);
+    const VkDescriptorSet named[] = {sets[0], sets[0]};
+    vkFreeDescriptorSets(device, pool, 2, named);
   });
 }
 

@@ -4,6 +4,8 @@
 // driver sees it, and only the program's Vulkan is lost. Each class has a
 // control in the rules that the device survives.
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "vk_objects.h"
@@ -470,6 +472,44 @@ TEST(VulkanRanges, SamplerOfKnownValuesRuns) {
 TEST(VulkanRanges, SamplerOfAnAddressModeItsTypeLacks) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
     sampler_addressed(device, static_cast<VkSamplerAddressMode>(0x7a3c));
+  });
+}
+
+// What a driver hands out unwritten (lavapipe's memory is the renderer's own
+// heap): the host clears it, so a guest reads no bytes the renderer freed,
+// and an indirect buffer it never wrote asks for no work.
+
+uint32_t host_visible_type(VkPhysicalDevice gpu) {
+  VkPhysicalDeviceMemoryProperties props{};
+  vkGetPhysicalDeviceMemoryProperties(gpu, &props);
+  for (uint32_t i = 0; i < props.memoryTypeCount; ++i)
+    if (props.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) return i;
+  return 0;
+}
+
+// Maps `memory` whole and fills or checks its bytes; false when the map fails.
+bool map_and(VkDevice device, VkDeviceMemory memory, VkDeviceSize size, int fill) {
+  void* data = nullptr;
+  if (vkMapMemory(device, memory, 0, VK_WHOLE_SIZE, 0, &data) != VK_SUCCESS) return false;
+  auto* bytes = static_cast<unsigned char*>(data);
+  bool zeros = true;
+  if (fill >= 0) std::memset(bytes, fill, size);
+  else for (VkDeviceSize i = 0; i < size; ++i) zeros = zeros && bytes[i] == 0;
+  vkUnmapMemory(device, memory);
+  return zeros;
+}
+
+TEST(VulkanRanges, FreshMemoryHoldsNoneOfTheRenderersFreedBytes) {
+  expect_accepted([](VkInstance, VkPhysicalDevice gpu, VkDevice device) {
+    const uint32_t type = host_visible_type(gpu);
+    constexpr VkDeviceSize kSize = 4096;
+    for (int i = 0; i < 8; ++i) {
+      VkDeviceMemory used = memory_of(device, kSize, type);
+      map_and(device, used, kSize, 0xab);
+      vkFreeMemory(device, used, nullptr);
+    }
+    for (int i = 0; i < 8; ++i)
+      if (!map_and(device, memory_of(device, kSize, type), kSize, -1)) std::exit(7);
   });
 }
 
