@@ -116,6 +116,11 @@ wire::Status VkHandler::settle_before(uint32_t opcode, void* args) {
       a.timeout = std::min(a.timeout, wire::vk::kMostWaitNs);
       break;
     }
+    case VkOp::vkQueueSubmit:
+    case VkOp::vkQueueSubmit2: {
+      const auto& a = *static_cast<const VkArgs_vkQueueSubmit*>(args);  // the same head (present_commands.cpp)
+      return check_submit_fence(a.queue, a.fence);
+    }
     case VkOp::vkBeginCommandBuffer:
       return settle(static_cast<const VkArgs_vkBeginCommandBuffer*>(args)->commandBuffer);
     case VkOp::vkResetCommandBuffer:
@@ -147,6 +152,22 @@ wire::Status VkHandler::settle_before(uint32_t opcode, void* args) {
     default:
       break;
   }
+  return {};
+}
+
+// A submission's fence is the host's word that its command buffers are done,
+// so it must be unsignalled and no other submission's
+// (VUID-vkQueueSubmit-fence-00063, -00064): lavapipe leaves a fence
+// signalled before the submission signalled, and the host re-recorded a
+// command buffer its queue was still running.
+wire::Status VkHandler::check_submit_fence(VkQueue queue, VkFence fence) {
+  if (!fence) return {};
+  const auto device = reinterpret_cast<VkDevice>(
+      handles_.device_of(handles_.to_wire(VK_OBJECT_TYPE_QUEUE, true, reinterpret_cast<uint64_t>(queue))));
+  if (dispatch_.vkGetFenceStatus(device, fence) != VK_NOT_READY)
+    return refused("vkQueueSubmit", "with a fence that is signalled");
+  for (const auto& entry : in_flight_)
+    if (entry.second.fence == fence) return refused("vkQueueSubmit", "with a fence another submission holds");
   return {};
 }
 

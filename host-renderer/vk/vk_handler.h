@@ -288,6 +288,7 @@ class VkHandler final : public ApiHandler {
   wire::Status settle_pool(VkCommandPool pool);
   wire::Status settle_work_of(VkDevice device);
   wire::Status retire(VkDevice device, VkFence fence);
+  wire::Status check_submit_fence(VkQueue queue, VkFence fence);
 
   // bounded_waits.cpp: every wait bounded, the guest's in asks of a slice.
   VkResult wait_queue(VkDevice device, VkQueue queue, uint64_t ns);

@@ -212,4 +212,62 @@ TEST(VulkanWaits, MemoryFreedWhileASubmissionWritesIt) {
   });
 }
 
+// A submission's fence tells the host when its command buffers may be
+// re-recorded or freed: a fence signalled already, or held by a submission
+// still pending, would say so too early (lavapipe left a signalled fence
+// signalled, the host re-recorded the command buffer, and its queue thread
+// read the freed commands, found by the Vulkan session fuzzer).
+
+VkFence fence_of(VkDevice device, VkFenceCreateFlags flags) {
+  VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  info.flags = flags;
+  VkFence fence = VK_NULL_HANDLE;
+  vkCreateFence(device, &info, nullptr, &fence);
+  return fence;
+}
+
+// A command buffer of many large fills, ended: work the queue takes a while over.
+VkCommandBuffer slow_commands(VkDevice device) {
+  VkBuffer buffer = buffer_of(device, VkDeviceSize{16} << 20);
+  VkCommandBuffer cb = recording_buffer(device);
+  for (uint32_t i = 0; i < 16; ++i) vkCmdFillBuffer(cb, buffer, 0, VK_WHOLE_SIZE, i);
+  vkEndCommandBuffer(cb);
+  return cb;
+}
+
+void submit(VkDevice device, VkCommandBuffer cb, VkFence fence) {
+  VkQueue queue;
+  vkGetDeviceQueue(device, 0, 0, &queue);
+  VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  info.commandBufferCount = 1;
+  info.pCommandBuffers = &cb;
+  vkQueueSubmit(queue, 1, &info, fence);
+}
+
+TEST(VulkanWaits, FenceWaitedForAndResetServesTheNextSubmission) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkFence fence = fence_of(device, VK_FENCE_CREATE_SIGNALED_BIT);
+    VkCommandBuffer cb = slow_commands(device);
+    for (int frame = 0; frame < 3; ++frame) {
+      vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX);
+      vkResetFences(device, 1, &fence);
+      submit(device, cb, fence);
+    }
+  });
+}
+
+TEST(VulkanWaits, SubmissionWithAFenceSignalledAlready) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    submit(device, slow_commands(device), fence_of(device, VK_FENCE_CREATE_SIGNALED_BIT));
+  });
+}
+
+TEST(VulkanWaits, OneFenceForTwoSubmissionsAtOnce) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkFence fence = fence_of(device, 0);
+    submit(device, slow_commands(device), fence);
+    submit(device, slow_commands(device), fence);
+  });
+}
+
 }  // namespace
