@@ -263,8 +263,9 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
       ->capture_default_str();
   cmd->add_option("--program-cache", o.program_cache,
                   "Folder of the persistent program cache, which the host keeps for renderers "
-                  "(they never open it): auto = $XDG_CACHE_HOME/conduit (else ~/.cache/conduit); "
-                  "off = every program compiled afresh")
+                  "(they never open it), of GL program binaries and Vulkan pipeline cache data: "
+                  "auto = $XDG_CACHE_HOME/conduit (else ~/.cache/conduit); "
+                  "off = every program and pipeline compiled afresh")
       ->type_name("DIR|auto|off")
       ->capture_default_str();
   cmd->add_option("--cache-scope", o.cache_scope,

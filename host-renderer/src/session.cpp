@@ -234,6 +234,7 @@ vk::VkHandler& Session::vulkan() {
       }};
   vk_ = std::make_unique<vk::VkHandler>(account_, std::move(to_guest), stats_->counters, channel_->shared_area());
   if (capture_ || share_no_memory_) vk_->refuse_area_imports();
+  vk_->set_program_cache(program_cache_.get());
   return *vk_;
 }
 

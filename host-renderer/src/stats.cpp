@@ -19,7 +19,9 @@ constexpr std::pair<const char*, std::atomic<uint64_t> Counters::*> kFields[] = 
     {"program_cache_hits", &Counters::program_cache_hits},
     {"program_compiles", &Counters::program_compiles},
     {"shader_compiles", &Counters::shader_compiles},
-    {"shader_cache_hits", &Counters::shader_cache_hits}};
+    {"shader_cache_hits", &Counters::shader_cache_hits},
+    {"vk_pipeline_cache_hits", &Counters::vk_pipeline_cache_hits},
+    {"vk_pipeline_cache_misses", &Counters::vk_pipeline_cache_misses}};
 }  // namespace
 
 template <typename F>

@@ -235,6 +235,7 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   for (uint32_t i = 0; i < info.queueCreateInfoCount; ++i)
     queues.emplace_back(info.pQueueCreateInfos[i].queueFamilyIndex, info.pQueueCreateInfos[i].queueCount);
   if (imports) area_devices_.insert(device);
+  pipeline_caches_.open(device, a.physicalDevice);
   return uint64_t{VK_SUCCESS};
 }
 

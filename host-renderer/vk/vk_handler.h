@@ -19,6 +19,7 @@
 #include "host/stats.h"
 #include "vk/handle_table.h"
 #include "vk/host_calls.h"
+#include "vk/pipeline_caches.h"
 #include "vk/resource_shapes.h"
 #include "vk/shader_checks.h"
 #include "wire/reader.h"
@@ -89,6 +90,10 @@ class VkHandler final : public ApiHandler {
   // Tells the guest which submitted fences are signalled now, without
   // waiting (the session calls it after each batch).
   void tell_signalled_fences();
+
+  // The persistent cache that devices' pipeline caches are seeded from and
+  // stored to (pipeline_caches.h); null: none. Set before the first device.
+  void set_program_cache(ProgramCacheClient* client) { pipeline_caches_.set_client(client); }
 
  private:
   static Special special(uint32_t opcode);
@@ -306,6 +311,7 @@ class VkHandler final : public ApiHandler {
   HandleTable handles_;
   HostDispatch dispatch_;
   ResourceShapes resources_{dispatch_};  // after dispatch_, which it calls
+  PipelineCaches pipeline_caches_{dispatch_, counters_};
   wire::vk::Arena arena_;
   std::vector<wire::vk::NewHandle> created_;
   std::vector<VkInstance> instances_;

@@ -30,6 +30,10 @@ struct Counters {
   std::atomic<uint64_t> program_compiles{0};
   std::atomic<uint64_t> shader_compiles{0};
   std::atomic<uint64_t> shader_cache_hits{0};
+  // Vulkan devices whose pipeline cache was seeded from the program cache,
+  // and those that started empty (host-renderer/vk/pipeline_caches.h).
+  std::atomic<uint64_t> vk_pipeline_cache_hits{0};
+  std::atomic<uint64_t> vk_pipeline_cache_misses{0};
 
   void add(const Counters& other);
   void copy_from(const Counters& other);
