@@ -105,6 +105,18 @@ class ProgramCache(HostedSuite):
         _, cleared = self.glmark2(host, ["-b", "shading:duration=1"])
         self.assertEqual(cleared["program_cache_hits"], 0, cleared)
 
+    def test_shm_guests_are_answered_from_what_unix_guests_stored(self):
+        """The cache is the transport's business nowhere: a guest of this
+        user on shared-memory rings is the same guest identity as on a unix
+        socket, and its links come from the entries the socket's run stored."""
+        cold_frames, cold = self.glmark2(self.host("unix"), ["-b", "shading:duration=1"])
+        self.assertGreater(cold["programs_linked"], 0, cold)
+        warm_frames, warm = self.glmark2(self.host("shm", scheme="shm:"), ["-b", "shading:duration=1"])
+        self.assertEqual(warm_frames, cold_frames)
+        self.assertEqual(warm["program_cache_hits"], warm["programs_linked"], warm)
+        self.assertEqual(warm["program_compiles"], 0, warm)
+        self.assertEqual(warm["shader_compiles"], 0, warm)
+
     def test_cache_of_another_renderer_is_not_used(self):
         llvmpipe = self.host("llvmpipe")
         self.glmark2(llvmpipe, ["-b", "shading:duration=1"])
