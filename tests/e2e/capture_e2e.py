@@ -5,17 +5,15 @@ each capture, twice, makes the frames the host sent live, hash for hash.
 Truncated, corrupted and foreign captures stop with a clear error."""
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
-from x11_support import Xvfb
+from host_support import Host, HostedSuite
 
-CONDUIT = sys.argv[1]
+CONDUIT = HostedSuite.CONDUIT = sys.argv[1]
 del sys.argv[1:]
 
 LIVE_HASH = re.compile(r"session (\d+): frame (\d+) surface \d+ (\d+x\d+) hash ([0-9a-f]{16})")
@@ -25,36 +23,18 @@ REPLAY_HASH = re.compile(r"^frame (\d+) surface \d+ (\d+x\d+) hash ([0-9a-f]{16}
 TAIL_FRAMES = 3
 
 
-class CaptureHost:
+class CaptureHost(Host):
     """`conduit host --capture-dir --log-frame-hashes`, by default on shared
     memory, so that the guests' large data lies in the shared heap."""
 
-    def __init__(self, work, scheme="shm"):
-        self.captures = os.path.join(work, scheme + "-captures")
+    def __init__(self, conduit, scheme, work, name=None, extra_env=None, args=()):
+        self.captures = os.path.join(work, scheme.rstrip(":") + "-captures")
         os.mkdir(self.captures)
-        self.address = scheme + ":" + os.path.join(work, scheme + ".sock")
-        self.log_path = os.path.join(work, scheme + ".log")
-        env = {k: v for k, v in os.environ.items() if "conduit" not in v}
-        with open(self.log_path, "w") as log:
-            self.proc = subprocess.Popen([CONDUIT, "host", "--listen", self.address, "--capture-dir", self.captures,
-                                          "--log-frame-hashes"], stdout=log, stderr=subprocess.STDOUT, env=env)
-        for _ in range(400):
-            if "listening on" in self.log():
-                return
-            time.sleep(0.05)
-        raise RuntimeError("conduit host did not start:\n" + self.log())
-
-    def log(self):
-        with open(self.log_path) as f:
-            return f.read()
+        super().__init__(conduit, scheme, work, name, extra_env,
+                         [*args, "--capture-dir", self.captures, "--log-frame-hashes"])
 
     def live_hashes(self, session):
-        return [(m.group(3), m.group(4)) for m in LIVE_HASH.finditer(self.log()) if m.group(1) == str(session)]
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
+        return [(m.group(3), m.group(4)) for m in LIVE_HASH.finditer(self.read_log()) if m.group(1) == str(session)]
 
 
 def read(path):
@@ -76,25 +56,13 @@ def replay_hashes(path):
     return r, [(m.group(2), m.group(3)) for m in REPLAY_HASH.finditer(r.stdout)]
 
 
-class Capture(unittest.TestCase):
+class Capture(HostedSuite):
 
     @classmethod
     def setUpClass(cls):
-        cls.work = tempfile.mkdtemp(prefix="conduit-capture-")
-        cls.xvfb = Xvfb()
-        cls.host = CaptureHost(cls.work)
+        super().setUpClass()
+        cls.host = cls.start_host("shm", host_class=CaptureHost)
         cls.captured = {}
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.host.stop()
-        cls.xvfb.stop()
-        shutil.rmtree(cls.work, ignore_errors=True)
-
-    def env(self):
-        env = dict(os.environ)
-        env["DISPLAY"] = self.xvfb.display
-        return env
 
     def sessions_before(self):
         return set(os.listdir(self.host.captures))
@@ -104,10 +72,10 @@ class Capture(unittest.TestCase):
         new = sorted(set(os.listdir(self.host.captures)) - before)
         # A capture is complete once its session has ended.
         for _ in range(200):
-            if all(f"capture of session {self.session_of(n)}: " in self.host.log() for n in new):
+            if all(f"capture of session {self.session_of(n)}: " in self.host.read_log() for n in new):
                 break
             time.sleep(0.1)
-        self.assertTrue(new, "no capture was written:\n" + self.host.log())
+        self.assertTrue(new, "no capture was written:\n" + self.host.read_log())
         sized = max(new, key=lambda n: os.path.getsize(os.path.join(self.host.captures, n)))
         return os.path.join(self.host.captures, sized), self.session_of(sized)
 
@@ -118,7 +86,7 @@ class Capture(unittest.TestCase):
     def run_for(self, argv, seconds):
         """A program that runs until stopped: stopped after `seconds`."""
         before = self.sessions_before()
-        p = subprocess.Popen([CONDUIT, "run", "--host", self.host.address, "--", *argv], env=self.env(),
+        p = subprocess.Popen([CONDUIT, "run", "--host", self.host.address, "--", *argv], env=self.env,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         time.sleep(seconds)
         p.send_signal(signal.SIGTERM)
@@ -128,7 +96,7 @@ class Capture(unittest.TestCase):
     def test_a_compressed_socket_stream_replays_too(self):
         """Over unix: batches compressed with the connection's zstd history."""
         shm_host = self.host
-        self.host = CaptureHost(self.work, "unix")
+        self.host = self.start_host("unix", host_class=CaptureHost)
         try:
             (path, session), _ = self.run_for(["es2gears_x11"], 3)
             self.assert_replays_live_frames(path, session, heap_reads=False)
@@ -138,14 +106,14 @@ class Capture(unittest.TestCase):
 
     def run_to_end(self, argv):
         before = self.sessions_before()
-        p = subprocess.run([CONDUIT, "run", "--host", self.host.address, "--", *argv], env=self.env(),
+        p = subprocess.run([CONDUIT, "run", "--host", self.host.address, "--", *argv], env=self.env,
                            capture_output=True, text=True, timeout=300)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         return self.capture_of(before), p.stdout + p.stderr
 
     def assert_replays_live_frames(self, path, session, heap_reads=True):
         live = self.host.live_hashes(session)
-        self.assertGreater(len(live), 5, self.host.log())
+        self.assertGreater(len(live), 5, self.host.read_log())
         for attempt in (1, 2):
             r, replayed = replay_hashes(path)
             self.assertEqual(r.returncode, 0, r.stderr)
@@ -222,7 +190,7 @@ class Capture(unittest.TestCase):
 
     def test_run_capture_writes_a_replayable_file(self):
         out = os.path.join(self.work, "run.cdcap")
-        p = subprocess.run([CONDUIT, "run", "--capture", out, "--", "vkcube", "--c", "20"], env=self.env(),
+        p = subprocess.run([CONDUIT, "run", "--capture", out, "--", "vkcube", "--c", "20"], env=self.env,
                            capture_output=True, text=True, timeout=300)
         self.assertEqual(p.returncode, 0, p.stderr)
         r = replay("--hashes", out)

@@ -18,21 +18,16 @@ DEMO = None
 
 
 class Glx(guest_e2e.Hosted):
-    def env(self):
-        env = super().env()
-        env.pop("__GLX_VENDOR_LIBRARY_NAME", None)
-        return env
-
     def command(self, argv, conduit):
         return ([guest_e2e.CONDUIT, "run", "--host", self.host.address, "--"] if conduit else []) + argv
 
     def run_program(self, argv, conduit, timeout=120):
-        return subprocess.run(self.command(argv, conduit), capture_output=True, text=True, env=self.env(),
+        return subprocess.run(self.command(argv, conduit), capture_output=True, text=True, env=self.env,
                               timeout=timeout)
 
     def run_for(self, argv, conduit, seconds):
         """Runs a program that never exits by itself for `seconds`."""
-        proc = subprocess.Popen(self.command(argv, conduit), env=self.env(), stdout=subprocess.PIPE,
+        proc = subprocess.Popen(self.command(argv, conduit), env=self.env, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True)
         time.sleep(seconds)
         alive = proc.poll() is None
@@ -46,7 +41,7 @@ class Glx(guest_e2e.Hosted):
         return capture(self.xvfb.display, wid, os.path.join(self.work, name))
 
     def screenshot(self, argv, title, conduit, name, settle=2.0):
-        png, out = screenshot(self.xvfb.display, self.command(argv, conduit), self.env(), title,
+        png, out = screenshot(self.xvfb.display, self.command(argv, conduit), self.env, title,
                               os.path.join(self.work, name), settle)
         self.assertIsNotNone(png, f"no window {title!r}:\n{out}")
         self.assertNotIn("conduit: ", out, f"Conduit reported a problem:\n{out}")
@@ -54,7 +49,7 @@ class Glx(guest_e2e.Hosted):
 
     def demo_frame(self, conduit, name, extra=()):
         """The legacy demo's frame: it says when the frame is finished."""
-        proc = subprocess.Popen(self.command([DEMO, "--hold", "30", *extra], conduit), env=self.env(),
+        proc = subprocess.Popen(self.command([DEMO, "--hold", "30", *extra], conduit), env=self.env,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         try:
             line = proc.stdout.readline()
@@ -137,6 +132,6 @@ class Glx(guest_e2e.Hosted):
 
 
 if __name__ == "__main__":
-    guest_e2e.CONDUIT = os.path.abspath(sys.argv.pop(1))
+    guest_e2e.CONDUIT = guest_e2e.HostedSuite.CONDUIT = os.path.abspath(sys.argv.pop(1))
     DEMO = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)

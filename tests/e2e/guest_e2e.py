@@ -6,69 +6,33 @@ usage: guest_e2e.py CONDUIT_EXE [unittest args]
 """
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
-import time
 import unittest
 
-from x11_support import (MAX_DIFFERENT_PIXELS, Xvfb, differing_share, gear_pixels, glmark2_outcomes,
+from host_support import HostedSuite
+from x11_support import (MAX_DIFFERENT_PIXELS, differing_share, gear_pixels, glmark2_outcomes,
                          screenshot)
 
 CONDUIT = None
 
 
-class Host:
-    """One `conduit host` for the suite, on a private socket."""
+class Hosted(HostedSuite):
+    """A suite with one `conduit host`, on a unix socket."""
 
-    def __init__(self, workdir):
-        sock = os.path.join(workdir, "host.sock")
-        self.address = "unix:" + sock
-        self.log = open(os.path.join(workdir, "host.log"), "w")
-        env = dict(os.environ)
-        env.pop("__EGL_VENDOR_LIBRARY_FILENAMES", None)
-        self.proc = subprocess.Popen([CONDUIT, "host", "--listen", self.address], stdout=self.log,
-                                     stderr=subprocess.STDOUT, env=env)
-        for _ in range(200):
-            if os.path.exists(sock):
-                return
-            time.sleep(0.05)
-        raise RuntimeError("conduit host did not start")
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
-        self.log.close()
-
-
-class Hosted(unittest.TestCase):
-    """A suite with its own Xvfb, `conduit host` and scratch folder."""
+    TRANSPORTS = ("unix",)
 
     @classmethod
     def setUpClass(cls):
-        cls.work = tempfile.mkdtemp(prefix="conduit-e2e-")
-        cls.xvfb = Xvfb()
-        cls.host = Host(cls.work)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.host.stop()
-        cls.xvfb.stop()
-        shutil.rmtree(cls.work, ignore_errors=True)
-
-    def env(self):
-        env = dict(os.environ)
-        env["DISPLAY"] = self.xvfb.display
-        return env
+        super().setUpClass()
+        cls.host = cls.hosts["unix"]
 
 
 class Suite(Hosted):
 
     def run_program(self, argv, conduit, timeout=120):
         cmd = ([CONDUIT, "run", "--host", self.host.address, "--"] if conduit else []) + argv
-        env = self.env()
+        env = dict(self.env)
         if conduit:
             env["CONDUIT_STATS"] = "1"
         return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
@@ -87,7 +51,7 @@ class Suite(Hosted):
         taking screenshots (frames arrive asynchronously, later on a busy
         machine) until until(png) holds or `limit` seconds passed."""
         cmd = ([CONDUIT, "run", "--host", self.host.address, "--"] if conduit else []) + argv
-        env = self.env()
+        env = dict(self.env)
         if conduit:
             env["CONDUIT_STATS"] = "1"
         png, out = screenshot(self.xvfb.display, cmd, env, title, os.path.join(self.work, name), settle,
@@ -148,5 +112,5 @@ class Suite(Hosted):
 
 
 if __name__ == "__main__":
-    CONDUIT = os.path.abspath(sys.argv.pop(1))
+    CONDUIT = HostedSuite.CONDUIT = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)

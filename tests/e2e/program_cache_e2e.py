@@ -8,43 +8,30 @@ usage: program_cache_e2e.py CONDUIT_EXE [unittest args]
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 import unittest
 
-from host_support import GUEST_VARIABLES
-from x11_support import Xvfb, glmark2_outcomes
+from host_support import Host, HostedSuite
+from x11_support import glmark2_outcomes
 
 CONDUIT = None
 SCENES = ["-b", "shading:duration=1", "-b", "bump:duration=1", "-b", "refract:duration=1"]
 COUNTERS = ("programs_linked", "program_cache_hits", "program_compiles", "shader_compiles", "shader_cache_hits")
 
 
-class CacheHost:
+class CacheHost(Host):
     """`conduit host` with its program cache in `cache`."""
 
-    def __init__(self, workdir, name, cache, extra_env=None):
-        sock = os.path.join(workdir, name + ".sock")
-        self.address = "unix:" + sock
-        self.admin = sock + ".admin"
-        self.log_path = os.path.join(workdir, name + ".log")
-        env = {k: v for k, v in os.environ.items() if k not in GUEST_VARIABLES}
-        env.update(extra_env or {})
-        with open(self.log_path, "w") as log:
-            self.proc = subprocess.Popen([CONDUIT, "host", "--listen", self.address, "--admin", self.admin,
-                                          "--program-cache", cache], stdout=log, stderr=subprocess.STDOUT, env=env)
+    def __init__(self, workdir, name, cache, extra_env=None, scheme="unix:"):
+        super().__init__(CONDUIT, scheme, workdir, name, extra_env, ["--program-cache", cache])
         for _ in range(400):
-            if os.path.exists(self.admin) and "listening on" in self.read_log():
+            if os.path.exists(self.admin):
                 return
             time.sleep(0.05)
-        raise RuntimeError("conduit host did not start:\n" + self.read_log())
-
-    def read_log(self):
-        with open(self.log_path) as f:
-            return f.read()
+        raise RuntimeError("conduit host has no admin socket:\n" + self.read_log())
 
     def counters(self):
         """What the host counted, once the sessions of programs that ended
@@ -59,23 +46,8 @@ class CacheHost:
             time.sleep(0.1)
         return {k: stats["total"].get(k, 0) for k in COUNTERS}
 
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(10)
 
-
-class ProgramCache(unittest.TestCase):
-
-    @classmethod
-    def setUpClass(cls):
-        cls.work = tempfile.mkdtemp(prefix="conduit-cache-e2e-")
-        cls.xvfb = Xvfb()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.xvfb.stop()
-        shutil.rmtree(cls.work, ignore_errors=True)
+class ProgramCache(HostedSuite):
 
     def setUp(self):
         self.cache = tempfile.mkdtemp(dir=self.work, prefix="cache-")
@@ -85,17 +57,16 @@ class ProgramCache(unittest.TestCase):
         for h in self.hosts:
             h.stop()
 
-    def host(self, name, extra_env=None):
-        h = CacheHost(self.work, name + "-" + self._testMethodName, self.cache, extra_env)
+    def host(self, name, extra_env=None, scheme="unix:"):
+        h = CacheHost(self.work, name + "-" + self._testMethodName, self.cache, extra_env, scheme)
         self.hosts.append(h)
         return h
 
     def glmark2(self, host, args):
         """glmark2-es2's validation outcomes through `host`, and what the host counted meanwhile."""
         before = host.counters()
-        env = dict(os.environ, DISPLAY=self.xvfb.display)
         run = subprocess.run([CONDUIT, "run", "--host", host.address, "--", "glmark2-es2", "--validate"] + args,
-                             capture_output=True, text=True, env=env, timeout=600)
+                             capture_output=True, text=True, env=self.env, timeout=600)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         after = host.counters()
         outcomes = glmark2_outcomes(run.stdout)
@@ -133,6 +104,18 @@ class ProgramCache(unittest.TestCase):
         self.assertEqual(stats["entries"], 0, stats)
         _, cleared = self.glmark2(host, ["-b", "shading:duration=1"])
         self.assertEqual(cleared["program_cache_hits"], 0, cleared)
+
+    def test_shm_guests_are_answered_from_what_unix_guests_stored(self):
+        """The cache is the transport's business nowhere: a guest of this
+        user on shared-memory rings is the same guest identity as on a unix
+        socket, and its links come from the entries the socket's run stored."""
+        cold_frames, cold = self.glmark2(self.host("unix"), ["-b", "shading:duration=1"])
+        self.assertGreater(cold["programs_linked"], 0, cold)
+        warm_frames, warm = self.glmark2(self.host("shm", scheme="shm:"), ["-b", "shading:duration=1"])
+        self.assertEqual(warm_frames, cold_frames)
+        self.assertEqual(warm["program_cache_hits"], warm["programs_linked"], warm)
+        self.assertEqual(warm["program_compiles"], 0, warm)
+        self.assertEqual(warm["shader_compiles"], 0, warm)
 
     def test_cache_of_another_renderer_is_not_used(self):
         llvmpipe = self.host("llvmpipe")
@@ -177,5 +160,5 @@ class ProgramCache(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    CONDUIT = os.path.abspath(sys.argv.pop(1))
+    CONDUIT = HostedSuite.CONDUIT = os.path.abspath(sys.argv.pop(1))
     unittest.main()

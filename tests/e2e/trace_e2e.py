@@ -11,16 +11,14 @@ usage: trace_e2e.py CONDUIT_EXE [unittest args]
 import base64
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
-from host_support import GUEST_VARIABLES, Host, run_program
-from x11_support import MAX_DIFFERENT_PIXELS, Xvfb, differing_share
+from host_support import HostedSuite, run_program
+from x11_support import MAX_DIFFERENT_PIXELS, differing_share
 
 CONDUIT = None
 FRAMES = 40
@@ -49,24 +47,15 @@ def lit_share(png):
     return float(out)
 
 
-class Suite(unittest.TestCase):
+class Suite(HostedSuite):
+
+    TRANSPORTS = ("unix", "shm")
 
     @classmethod
     def setUpClass(cls):
-        cls.work = tempfile.mkdtemp(prefix="conduit-trace-e2e-")
-        cls.xvfb = Xvfb()
-        cls.env = {k: v for k, v in os.environ.items() if k not in GUEST_VARIABLES}
-        cls.env["DISPLAY"] = cls.xvfb.display
+        super().setUpClass()
         cls.traces = {name: cls.record(name, argv, api) for name, (argv, api, _, _) in TRACES.items()}
-        cls.hosts = {t: Host(CONDUIT, t + ":", cls.work) for t in ("unix", "shm")}
         cls.native = {name: cls.replay(name, "native", []) for name in TRACES}
-
-    @classmethod
-    def tearDownClass(cls):
-        for h in getattr(cls, "hosts", {}).values():
-            h.stop()
-        cls.xvfb.stop()
-        shutil.rmtree(cls.work, ignore_errors=True)
 
     @classmethod
     def record(cls, name, argv, api):
@@ -187,5 +176,5 @@ class Suite(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    CONDUIT = os.path.abspath(sys.argv.pop(1))
+    CONDUIT = HostedSuite.CONDUIT = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)

@@ -13,15 +13,13 @@ usage: vkd3d_e2e.py CONDUIT_EXE [unittest args]
 """
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
-from host_support import GUEST_VARIABLES, Host
-from x11_support import MAX_DIFFERENT_PIXELS, Xvfb, differing_share, gear_pixels, screenshot
+from host_support import HostedSuite
+from x11_support import MAX_DIFFERENT_PIXELS, differing_share, gear_pixels, screenshot
 
 CONDUIT = None
 FAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
@@ -53,23 +51,14 @@ def colours(png):
     return int(out or 0)
 
 
-class Suite(unittest.TestCase):
+class Suite(HostedSuite):
+
+    TRANSPORTS = ("unix", "shm")
 
     @classmethod
     def setUpClass(cls):
-        cls.work = tempfile.mkdtemp(prefix="conduit-vkd3d-e2e-")
-        cls.xvfb = Xvfb()
-        cls.env = {k: v for k, v in os.environ.items() if k not in GUEST_VARIABLES}
-        cls.env.update(STILL_CLOCK, DISPLAY=cls.xvfb.display)
-        cls.hosts = {t: Host(CONDUIT, t + ":", cls.work) for t in ("unix", "shm")}
-
-    @classmethod
-    def tearDownClass(cls):
-        for h in cls.hosts.values():
-            h.stop()
-        cls.xvfb.stop()
-        if not os.environ.get("CONDUIT_KEEP_LOGS"):
-            shutil.rmtree(cls.work, ignore_errors=True)
+        super().setUpClass()
+        cls.env.update(STILL_CLOCK)
 
     def picture(self, demo, name, prefix=(), env=None):
         """The demo's window, once it has drawn, as NAME.png, and what the
@@ -125,5 +114,5 @@ class Suite(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    CONDUIT = os.path.abspath(sys.argv.pop(1))
+    CONDUIT = HostedSuite.CONDUIT = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)

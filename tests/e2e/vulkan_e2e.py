@@ -12,17 +12,15 @@ usage: vulkan_e2e.py CONDUIT_EXE LAST_FRAME_EXE VKBENCH_EXE [unittest args]
 """
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import tomllib
 import unittest
 
-from host_support import Host
+from host_support import Host, HostedSuite
 from viewer_support import ViewerHost, pixels
-from x11_support import MAX_DIFFERENT_PIXELS, Xvfb, differing_share, last_frame
+from x11_support import MAX_DIFFERENT_PIXELS, differing_share, last_frame
 
 CONDUIT = None
 LAST_FRAME = None
@@ -37,11 +35,6 @@ GUEST_OWN = {"VK_EXT_headless_surface"}
 NOISE = re.compile(r"^(error: XDG_RUNTIME_DIR|WARNING: \[Loader|ERROR: \[Loader)")
 
 
-def native_env(display):
-    env = dict(os.environ, DISPLAY=display)
-    for var in ("VK_DRIVER_FILES", "VK_ICD_FILENAMES", "CONDUIT_HOST"):
-        env.pop(var, None)
-    return env
 
 
 def run(cmd, env, timeout=120):
@@ -119,25 +112,17 @@ def device_structures(lines):
     return {t.strip(): section(lines, t) for t in titles}
 
 
-class Suite(unittest.TestCase):
+class Suite(HostedSuite):
+
+    TRANSPORTS = ("unix", "shm")
 
     @classmethod
     def setUpClass(cls):
-        cls.work = tempfile.mkdtemp(prefix="conduit-vk-e2e-")
-        cls.xvfb = Xvfb()
-        cls.env = native_env(cls.xvfb.display)
+        super().setUpClass()
         rc, cls.native_summary = run(["vulkaninfo", "--summary"], cls.env)
         assert rc == 0, "\n".join(cls.native_summary)
         rc, cls.native_full = run(["vulkaninfo"], cls.env)
         assert rc == 0
-        cls.hosts = {t: Host(CONDUIT, t + ":", cls.work) for t in ("unix", "shm")}
-
-    @classmethod
-    def tearDownClass(cls):
-        for h in cls.hosts.values():
-            h.stop()
-        cls.xvfb.stop()
-        shutil.rmtree(cls.work, ignore_errors=True)
 
     def through(self, args, host=None):
         cmd = [CONDUIT, "run"] + (["--host", host.address] if host else []) + ["--"] + args
@@ -310,7 +295,7 @@ class Suite(unittest.TestCase):
                 self.assertLessEqual(share, MAX_DIFFERENT_PIXELS, f"{share:.2%} of pixels differ")
 
 if __name__ == "__main__":
-    CONDUIT = os.path.abspath(sys.argv.pop(1))
+    CONDUIT = HostedSuite.CONDUIT = os.path.abspath(sys.argv.pop(1))
     LAST_FRAME = os.path.abspath(sys.argv.pop(1))
     VKBENCH = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)

@@ -393,28 +393,26 @@ void query_two_streams(VkDevice device, uint32_t first_query, uint32_t first_str
   end_and_submit(device, cb);
 }
 
-TEST(VulkanExtensionRanges, StreamQueriesOfOnePoolOnTwoStreamsRun) {
-  expect_accepted_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
-    query_two_streams(device, 0, 0, 1, 1);
-  });
+// query_two_streams as a guest's use, for expect_accepted_with and
+// expect_refused_with.
+auto two_streams(uint32_t first_query, uint32_t first_stream, uint32_t second_query, uint32_t second_stream) {
+  return [=](VkInstance, VkPhysicalDevice, VkDevice device) {
+    query_two_streams(device, first_query, first_stream, second_query, second_stream);
+  };
 }
 
-TEST(VulkanExtensionRanges, StreamQueryBegunTwice) {
-  expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
-    query_two_streams(device, 0, 0, 0, 0);
-  });
+TEST(VulkanExtensionRanges, StreamQueriesOfOnePoolOnTwoStreamsRun) {
+  expect_accepted_with(kFeedback, two_streams(0, 0, 1, 1));
 }
+
+TEST(VulkanExtensionRanges, StreamQueryBegunTwice) { expect_refused_with(kFeedback, two_streams(0, 0, 0, 0)); }
 
 TEST(VulkanExtensionRanges, StreamQueryBegunTwiceOnAnotherStream) {
-  expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
-    query_two_streams(device, 0, 0, 0, 1);
-  });
+  expect_refused_with(kFeedback, two_streams(0, 0, 0, 1));
 }
 
 TEST(VulkanExtensionRanges, StreamQueryOfAStreamActiveInItsPool) {
-  expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
-    query_two_streams(device, 0, 1, 1, 1);
-  });
+  expect_refused_with(kFeedback, two_streams(0, 1, 1, 1));
 }
 
 // VK_EXT_vertex_attribute_divisor: a divisor names one of the pipeline's

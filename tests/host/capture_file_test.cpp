@@ -3,7 +3,10 @@
 // where it went wrong.
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -164,6 +167,69 @@ TEST_F(CaptureFile, NotACaptureIsRefused) {
   EXPECT_NE(r.error().detail.find("not a Conduit capture"), std::string::npos);
 }
 
+// The virtual memory this process has mapped, from /proc/self/status.
+uint64_t mapped_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  uint64_t kib = 0;
+  while (status >> key) {
+    if (key == "VmSize:" && status >> kib) return kib << 10;
+    status.ignore(1 << 20, '\n');
+  }
+  return 0;
+}
+
+// A record header claiming a gigabyte, in a file that ends before it is
+// met: the reader finds it truncated without first taking the gigabyte.
+TEST_F(CaptureFile, ARecordsClaimedSizeIsNotAllocatedBeforeItsBytesCome) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "an address-space limit does not work under AddressSanitizer";
+#endif
+  const std::string info = "{}";
+  const host::capture::RecordHeader info_header{static_cast<uint32_t>(RecordKind::kInfo),
+                                                static_cast<uint32_t>(info.size()),
+                                                host::capture::payload_checksum(text(info))};
+  const host::capture::RecordHeader claim{static_cast<uint32_t>(RecordKind::kBatch), host::capture::kMaxRecordBytes,
+                                          0};
+  // After the claim, less than it claims, and incompressible: the file
+  // still has bytes to read when the claim is met.
+  std::vector<char> stream(sizeof info_header + info.size() + sizeof claim + (512u << 10));
+  uint32_t noise = 1;
+  for (char& c : stream) c = static_cast<char>((noise = noise * 1664525u + 1013904223u) >> 24);
+  std::memcpy(stream.data(), &info_header, sizeof info_header);
+  std::memcpy(stream.data() + sizeof info_header, info.data(), info.size());
+  std::memcpy(stream.data() + sizeof info_header + info.size(), &claim, sizeof claim);
+  host::capture::FileHeader h{};
+  std::memcpy(h.magic, host::capture::kMagic, sizeof h.magic);
+  h.format_version = host::capture::kFormatVersion;
+  h.protocol_version = wire::kProtocolVersion;
+  std::vector<char> file(sizeof h + ZSTD_compressBound(stream.size()));
+  std::memcpy(file.data(), &h, sizeof h);
+  const size_t packed = ZSTD_compress(file.data() + sizeof h, file.size() - sizeof h, stream.data(), stream.size(), 1);
+  ASSERT_FALSE(ZSTD_isError(packed));
+  file.resize(sizeof h + packed);
+  const std::string path = rewrite(file);
+
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // Room for the reader's buffers, not for the claim.
+    const rlimit limit{mapped_bytes() + (256u << 20), mapped_bytes() + (256u << 20)};
+    if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(3);
+    try {
+      int batches = 0;
+      auto err = read_all(path, &batches);
+      _exit(err && err->code == wire::Errc::kTruncated ? 0 : 1);
+    } catch (...) {
+      _exit(2);  // out of memory: the claim was taken
+    }
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "the reader died (signal " << WTERMSIG(status) << ")";
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
 // A capture is as untrusted as a guest: what it claims is checked before
 // it is used, and its batches go through the session's own checks.
 class HostileCapture : public CaptureFile {
@@ -209,6 +275,15 @@ TEST_F(HostileCapture, AnOversizedHeapIsRefused) {
   auto r = host::replay_capture(path, *display_, {});
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().detail.find("a heap of"), std::string::npos) << r.error().detail;
+}
+
+TEST_F(HostileCapture, SizesThatAreNoByteCountsAreRefused) {
+  for (const char* info : {R"({"heap_bytes":"4096"})", R"({"heap_bytes":4096.5})", R"({"area_bytes":-1})",
+                           R"({"area_bytes":1e300})", R"({"heap_bytes":[1]})"}) {
+    auto r = host::replay_capture(capture(info, {}), *display_, {});
+    ASSERT_FALSE(r.ok()) << info;
+    EXPECT_NE(r.error().detail.find("not a byte count"), std::string::npos) << info << ": " << r.error().detail;
+  }
 }
 
 TEST_F(HostileCapture, ADescriptionThatIsNotJsonIsRefused) {

@@ -27,8 +27,8 @@ const char* const kVertexSource =
 const char* const kFragmentSource =
     "#version 100\nprecision mediump float;\nvoid main() { float v; gl_FragColor = vec4(v); }\n";
 
-int32_t shader_value(TestGuest& g, GLuint shader, GLenum pname) {
-  wire::encode_glGetShaderiv(g.w(), shader, pname);
+// The one value a glGet*iv call answers, or -1.
+int32_t answered_value(TestGuest& g) {
   auto reply = g.call();
   if (!reply) return -1;
   wire::Reader r(*reply, 0);
@@ -38,15 +38,14 @@ int32_t shader_value(TestGuest& g, GLuint shader, GLenum pname) {
   return v;
 }
 
+int32_t shader_value(TestGuest& g, GLuint shader, GLenum pname) {
+  wire::encode_glGetShaderiv(g.w(), shader, pname);
+  return answered_value(g);
+}
+
 int32_t program_value(TestGuest& g, GLuint program, GLenum pname) {
   wire::encode_glGetProgramiv(g.w(), program, pname);
-  auto reply = g.call();
-  if (!reply) return -1;
-  wire::Reader r(*reply, 0);
-  auto data = r.get_data();
-  int32_t v = -1;
-  if (data && data->bytes.size() == sizeof v) std::memcpy(&v, data->bytes.data(), sizeof v);
-  return v;
+  return answered_value(g);
 }
 
 std::string shader_log(TestGuest& g, GLuint shader) {
@@ -86,6 +85,14 @@ class ProgramCache : public ::testing::Test {
     std::filesystem::remove_all(folder_);
   }
 
+  // A new guest program that has built the test's program (compiled,
+  // attached, linked), or null when it could not reach the host.
+  std::unique_ptr<TestGuest> guest_with_program() {
+    auto guest = ready_guest(host_->address());
+    if (guest) build_program(guest->w(), kProgram, kVertex, kFragment, kVertexSource, kFragmentSource);
+    return guest;
+  }
+
   std::string folder_;
   std::unique_ptr<RunningHost> host_;
 };
@@ -93,9 +100,8 @@ class ProgramCache : public ::testing::Test {
 TEST_F(ProgramCache, ASecondProgramIsToldWhatTheFirstWasWithoutCompiling) {
   std::string first_log;
   {
-    auto first = ready_guest(host_->address());
+    auto first = guest_with_program();
     ASSERT_TRUE(first);
-    build_program(first->w(), kProgram, kVertex, kFragment, kVertexSource, kFragmentSource);
     EXPECT_EQ(shader_value(*first, kFragment, kCompileStatus), 1);
     first_log = shader_log(*first, kFragment);
     EXPECT_NE(first_log.find("warning"), std::string::npos) << first_log;
@@ -104,9 +110,8 @@ TEST_F(ProgramCache, ASecondProgramIsToldWhatTheFirstWasWithoutCompiling) {
   ASSERT_TRUE(wait_total(*host_, "program_compiles", 1));
   EXPECT_EQ(total(*host_, "shader_compiles"), 2u);
 
-  auto second = ready_guest(host_->address());
+  auto second = guest_with_program();
   ASSERT_TRUE(second);
-  build_program(second->w(), kProgram, kVertex, kFragment, kVertexSource, kFragmentSource);
   EXPECT_EQ(shader_value(*second, kFragment, kCompileStatus), 1);
   EXPECT_EQ(shader_log(*second, kFragment), first_log);
   EXPECT_EQ(program_value(*second, kProgram, kLinkStatus), 1);
@@ -119,14 +124,12 @@ TEST_F(ProgramCache, ASecondProgramIsToldWhatTheFirstWasWithoutCompiling) {
 
 TEST_F(ProgramCache, ASourceReplacedBeforeItsDeferredCompileIsCompiledAfresh) {
   {
-    auto first = ready_guest(host_->address());
+    auto first = guest_with_program();
     ASSERT_TRUE(first);
-    build_program(first->w(), kProgram, kVertex, kFragment, kVertexSource, kFragmentSource);
     EXPECT_EQ(program_value(*first, kProgram, kLinkStatus), 1);
   }
-  auto second = ready_guest(host_->address());
+  auto second = guest_with_program();
   ASSERT_TRUE(second);
-  build_program(second->w(), kProgram, kVertex, kFragment, kVertexSource, kFragmentSource);
   // The fragment shader's compile was deferred; a broken source replaces it.
   size_t at = second->w().begin(static_cast<uint32_t>(wire::GlOp::glShaderSource));
   second->w().put<uint32_t>(kFragment);

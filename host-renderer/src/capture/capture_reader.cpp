@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -74,8 +75,12 @@ wire::Result<bool> Reader::fill(size_t wanted) {
       in_pos_ = 0;
       in_size_ = static_cast<size_t>(n);
     }
+    // Room for what is wanted, but at most as much again as is here: a
+    // record's size is only a claim until its bytes come (a corrupted
+    // header would otherwise cost its claim in memory at once).
     const size_t have = pending_.size();
-    const size_t room = std::max<size_t>(ZSTD_DStreamOutSize(), wanted - have);
+    const size_t step = ZSTD_DStreamOutSize();
+    const size_t room = std::clamp(wanted - have, step, std::max(step, have));
     pending_.resize(have + room);
     ZSTD_outBuffer out{pending_.data() + have, room, 0};
     ZSTD_inBuffer in{in_.data(), in_size_, in_pos_};

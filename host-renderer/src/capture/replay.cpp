@@ -140,6 +140,19 @@ class ReplayChannel final : public wire::Channel {
   bool stopping_ = false;
 };
 
+// A size the description claims: absent (0), or a whole number of bytes
+// up to `max`; anything else (text, a fraction, a negative number) is
+// refused before it is read as a number.
+wire::Status check_size(const nlohmann::json& info, const char* key, const char* what, uint64_t max) {
+  const auto it = info.find(key);
+  if (it == info.end()) return {};
+  if (!it->is_number_unsigned())
+    return make_error(Errc::kBadValue, std::string("capture: ") + key + " is not a byte count: " + it->dump());
+  if (it->get<uint64_t>() > max)
+    return make_error(Errc::kBadValue, std::string("capture: ") + what + " of " + it->dump() + " bytes");
+  return {};
+}
+
 wire::Result<nlohmann::json> read_description(capture::Reader& reader) {
   auto rec = reader.next();
   if (!rec) return rec.error();
@@ -149,10 +162,8 @@ wire::Result<nlohmann::json> read_description(capture::Reader& reader) {
                                     reinterpret_cast<const char*>(p.data()) + p.size(), nullptr, false);
   if (info.is_discarded() || !info.is_object())
     return make_error(Errc::kBadValue, "capture: its description is not JSON");
-  const auto heap = info.value("heap_bytes", uint64_t{0});
-  if (heap > kMaxHeapBytes) return make_error(Errc::kBadValue, "capture: a heap of " + std::to_string(heap) + " bytes");
-  const auto area = info.value("area_bytes", uint64_t{0});
-  if (area > kMaxAreaBytes) return make_error(Errc::kBadValue, "capture: an area of " + std::to_string(area) + " bytes");
+  WIRE_TRY(check_size(info, "heap_bytes", "a heap", kMaxHeapBytes));
+  WIRE_TRY(check_size(info, "area_bytes", "an area", kMaxAreaBytes));
   return info;
 }
 
