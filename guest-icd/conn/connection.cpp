@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "conn/hello.h"
+#include "gl/program_reflections.h"
 #include "wire/address.h"
 #include "wire/reader.h"
 
@@ -87,9 +88,10 @@ wire::Status Connection::handshake() {
   // Frames arrive whenever the host finishes them, also while the
   // application waits for input, so one thread receives all the time.
   receiver_ = std::thread([this] { receive_loop(); });
-  wire::Hello hello{wire::kProtocolVersion, wire::kFeatureCompression | wire::kFeatureBlobHeap | wire::kFeatureGles1 |
-                                          wire::kFeatureGlImages | wire::kFeatureSrgbSurfaces | wire::kFeatureUniformReach,
-                    static_cast<uint32_t>(getpid())};
+  uint32_t wanted = wire::kFeatureCompression | wire::kFeatureBlobHeap | wire::kFeatureGles1 | wire::kFeatureGlImages |
+                    wire::kFeatureSrgbSurfaces | wire::kFeatureUniformReach;
+  if (program_reflection_wanted()) wanted |= wire::kFeatureProgramReflection;
+  wire::Hello hello{wire::kProtocolVersion, wanted, static_cast<uint32_t>(getpid())};
   // The program's name labels its windows in host viewers.
   const std::string_view name = program_invocation_short_name;
   wire::Writer w;

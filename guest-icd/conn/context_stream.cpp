@@ -17,7 +17,14 @@ ContextStream::ContextStream(std::shared_ptr<Connection> connection, uint32_t co
   binding_.context_id = context_id;
   writer_.set_blob_sink(connection_->blob_sink());
   ahead_.set_blob_sink(connection_->blob_sink());
+  // What the host tells of this context's links reaches its share group.
+  const void* conn = connection_.get();
+  route_program_reflections(conn, context_id, &state_.programs());
+  connection_->listen(wire::ControlOp::kProgramReflection,
+                      [conn](wire::Reader& r) { receive_program_reflection(conn, r); });
 }
+
+ContextStream::~ContextStream() { unroute_program_reflections(connection_.get(), binding_.context_id); }
 
 void ContextStream::bind(uint32_t draw_id, uint32_t read_id) {
   if (draw_id == binding_.draw_id && read_id == binding_.read_id) return;

@@ -16,6 +16,7 @@ class ContextStream final : public Stream {
  public:
   ContextStream(std::shared_ptr<Connection> connection, uint32_t context_id, bool gles, int major,
                 int minor);
+  ~ContextStream() override;
 
   void flush() override;
   wire::Result<std::span<const std::byte>> roundtrip() override;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "gl/legacy_arrays.h"
+#include "gl/program_reflections.h"
 #include "wire/gl_types.h"
 #include "wire/object_type.h"
 #include "wire/sizes.h"
@@ -116,9 +117,14 @@ class GlState {
   int major() const { return major_; }
   int minor() const { return minor_; }
 
-  // Contexts of one share group allocate names from one GuestNames.
-  void share_names_with(const GlState& other) { names_ = other.names_; }
+  // Contexts of one share group allocate names from one GuestNames, and
+  // know its programs' links from one ProgramReflections.
+  void share_names_with(const GlState& other) {
+    names_ = other.names_;
+    programs_.share_with(other.programs_);
+  }
   GuestNames& names() { return *names_; }
+  ProgramReflections& programs() { return programs_; }
 
   const wire::size::PixelStore& unpack() const { return unpack_; }
   const wire::size::PixelStore& pack() const { return pack_; }
@@ -222,6 +228,7 @@ class GlState {
   bool gles_;
   int major_, minor_;
   std::shared_ptr<GuestNames> names_;
+  ProgramReflections programs_;
   wire::size::PixelStore unpack_, pack_;
   struct SavedClientAttrib {
     bool pixel_store;  // GL_CLIENT_PIXEL_STORE_BIT was set

@@ -8,6 +8,7 @@
 
 #include "gl/entry_support.h"
 #include "gl/gl_handlers.h"
+#include "wire/control.h"
 #include "wire/gl_encode.h"
 
 namespace icd {
@@ -95,6 +96,8 @@ GLuint create_shader_program(CreateProgramEncoder encode, GLenum type, GLsizei c
   Stream* s = current_stream();
   if (!s || refused_count(*s, count, strings)) return 0;
   const GLuint name = allocate(*s, wire::ObjectType::kProgram);
+  // The host links it, and tells of it as of any link.
+  if (s->host_offers(wire::kFeatureProgramReflection)) s->gl_state().programs().linking(name);
   const StringList list(count, strings, nullptr, true);
   encode(s->writer(), type, name, count, list.at.data(), list.bytes.data());
   s->commit();

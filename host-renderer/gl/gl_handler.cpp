@@ -31,7 +31,7 @@ wire::Status GlHandler::run(const ApiCommand& cmd) {
   if (current_->lost) return {};
   if (!ensure_bound()) return make_error(Errc::kIo, "cannot make the context current", cmd.offset);
   wire::Reader payload = cmd.reader();
-  DispatchEnv env{*current_->state, cmd.reply, &images_, programs_};
+  DispatchEnv env{*current_->state, cmd.reply, &images_, programs_, tell_linked_ ? &tell_linked_ : nullptr};
   WIRE_TRY(dispatch_gl(env, cmd.opcode, payload));
   if (current_->draw_both && draws_again(*current_->state, cmd.opcode)) {
     WIRE_TRY(draw_again_into_front(cmd));
@@ -73,8 +73,16 @@ wire::Status GlHandler::run_control(const ApiCommand& cmd) {
   }
 }
 
+void GlHandler::tell_links(bool on) {
+  tell_linked_ = nullptr;
+  if (!on || !to_guest_.program_linked) return;
+  tell_linked_ = [this](uint32_t program, std::span<const std::byte> reflection) {
+    to_guest_.program_linked(wire::ProgramLinked{current_->id, program}, reflection);
+  };
+}
+
 uint32_t GlHandler::features() const {
-  uint32_t features = wire::kFeatureUniformReach;
+  uint32_t features = wire::kFeatureUniformReach | wire::kFeatureProgramReflection;
   if (display_.info().max_gles1 != 0) features |= wire::kFeatureGles1;
   if (offers_gl_images()) features |= wire::kFeatureGlImages;
   if (display_.has_extension("EGL_KHR_gl_colorspace")) features |= wire::kFeatureSrgbSurfaces;

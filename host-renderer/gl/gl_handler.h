@@ -33,10 +33,12 @@ class GlHandler final : public ApiHandler {
     uint32_t frame_ring;  // pixel buffer objects per surface
   };
   // What goes out through the session: finished frames of a surface (to
-  // the guest, and to viewers for a window's), and the end of a surface.
+  // the guest, and to viewers for a window's), the end of a surface, and
+  // what a link left in a program (kProgramReflection).
   struct ToGuest {
     FrameSink frame;
     std::function<void(uint32_t surface_id)> surface_gone;
+    std::function<void(const wire::ProgramLinked&, std::span<const std::byte> reflection)> program_linked;
   };
 
   // Objects are charged to `account`, the guest's one account; log lines
@@ -64,6 +66,9 @@ class GlHandler final : public ApiHandler {
   uint32_t features() const;
   // The session's program cache, for every command from now on (null: none).
   void set_program_binaries(ProgramBinaries* programs) { programs_ = programs; }
+  // Whether the guest agreed to kFeatureProgramReflection: each link is
+  // then followed by what it left in the program.
+  void tell_links(bool on);
 
   // Frames being read back, and handing over those whose reads are done
   // (with `wait`, all).
@@ -135,6 +140,7 @@ class GlHandler final : public ApiHandler {
   std::unique_ptr<FrameReader> frames_;
   GuestImages images_;
   ProgramBinaries* programs_ = nullptr;
+  LinkTeller tell_linked_;  // empty: links are not told
   std::unique_ptr<Surface> scratch_;  // 1x1, to bind contexts without EGL_KHR_surfaceless_context
 
   GuestContext* current_ = nullptr;

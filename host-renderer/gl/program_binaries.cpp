@@ -49,14 +49,6 @@ std::string shader_info_log(GLuint shader) {
   return text;
 }
 
-std::string program_info_log(GLuint program) {
-  std::string text(static_cast<size_t>(std::max(program_int(program, GL_INFO_LOG_LENGTH), 1)), '\0');
-  GLsizei written = 0;
-  glGetProgramInfoLog(program, static_cast<GLsizei>(text.size()), &written, text.data());
-  text.resize(static_cast<size_t>(std::max(written, 0)));
-  return text;
-}
-
 // Active attributes or uniforms: `get` is glGetActiveAttrib or
 // glGetActiveUniform, `locate` the matching location query.
 template <typename Get, typename Locate>
@@ -131,6 +123,16 @@ shaders_cache::Reflection reflect_program(GLuint program, bool with_blocks) {
   if (with_blocks) r.blocks = uniform_blocks(program);
   return r;
 }
+
+std::string program_info_log(GLuint program) {
+  std::string text(static_cast<size_t>(std::max(program_int(program, GL_INFO_LOG_LENGTH), 1)), '\0');
+  GLsizei written = 0;
+  glGetProgramInfoLog(program, static_cast<GLsizei>(text.size()), &written, text.data());
+  text.resize(static_cast<size_t>(std::max(written, 0)));
+  return text;
+}
+
+bool reflects_blocks() { return has_uniform_blocks(current_is_gles()); }
 
 shaders_cache::HostIdentity current_host_identity(bool gles) {
   return {gl_string(GL_VENDOR), gl_string(GL_RENDERER), gl_string(GL_VERSION),
@@ -248,7 +250,7 @@ bool ProgramBinaries::load(GLuint program, const ProgramEntry& entry) {
   if (!accepts_format(entry.binary_format)) return false;
   glProgramBinary(program, entry.binary_format, entry.binary.data(), static_cast<GLsizei>(entry.binary.size()));
   if (program_int(program, GL_LINK_STATUS) != GL_TRUE) return false;
-  return reflect_program(program, has_uniform_blocks(current_is_gles())) == entry.reflection;
+  return reflect_program(program, reflects_blocks()) == entry.reflection;
 }
 
 void ProgramBinaries::link_now(const ShareGroup* group, GLuint program) {
@@ -264,40 +266,44 @@ void ProgramBinaries::link_now(const ShareGroup* group, GLuint program) {
   counters_.program_compiles.fetch_add(1, kRelaxed);
 }
 
-void ProgramBinaries::store(GLuint program, const std::string& key) {
-  if (program_int(program, GL_LINK_STATUS) != GL_TRUE) return;
+std::optional<Reflection> ProgramBinaries::store(GLuint program, const std::string& key) {
+  if (program_int(program, GL_LINK_STATUS) != GL_TRUE) return std::nullopt;
   const GLint length = program_int(program, GL_PROGRAM_BINARY_LENGTH);
-  if (length <= 0) return;
+  if (length <= 0) return std::nullopt;
   ProgramEntry entry;
   entry.binary.resize(static_cast<size_t>(length));
   GLsizei written = 0;
   GLenum format = 0;
   glGetProgramBinary(program, length, &written, &format, entry.binary.data());
-  if (written <= 0) return;
+  if (written <= 0) return std::nullopt;
   entry.binary.resize(static_cast<size_t>(written));
   entry.binary_format = format;
   entry.info_log = program_info_log(program);
-  entry.reflection = reflect_program(program, has_uniform_blocks(current_is_gles()));
+  entry.reflection = reflect_program(program, reflects_blocks());
   client_->put(key, shaders_cache::encode(entry));
+  return std::move(entry.reflection);
 }
 
-void ProgramBinaries::link(const ShareGroup* group, GLuint program, bool gles) {
+std::optional<Reflection> ProgramBinaries::link(const ShareGroup* group, GLuint program, bool gles) {
   if (!glIsProgram(program)) {
     glLinkProgram(program);  // GL raises the guest's error
-    return;
+    return std::nullopt;
   }
   counters_.programs_linked.fetch_add(1, kRelaxed);
   auto in = client_ && binaries_supported() ? inputs(group, program) : std::nullopt;
-  if (!in) return link_now(group, program);
+  if (!in) {
+    link_now(group, program);
+    return std::nullopt;
+  }
   const std::string key = shaders_cache::program_key(current_host_identity(gles), *in);
   auto bytes = client_->get(key);
   auto entry = bytes ? shaders_cache::decode_program(*bytes) : std::nullopt;
   if (entry && load(program, *entry)) {
     counters_.program_cache_hits.fetch_add(1, kRelaxed);
-    return;
+    return std::move(entry->reflection);
   }
   link_now(group, program);
-  store(program, key);
+  return store(program, key);
 }
 
 }  // namespace host

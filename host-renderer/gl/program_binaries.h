@@ -45,7 +45,9 @@ class ProgramBinaries {
   // the old one happens first, as GL would have done it already.
   void before_source(const ShareGroup* group, GLuint shader);
   void compile(const ShareGroup* group, GLuint shader, bool gles);
-  void link(const ShareGroup* group, GLuint program, bool gles);
+  // Links `program`; returns the interface the cache compared or stored
+  // (what reflect_program() finds now), or none when it asked GL for none.
+  std::optional<shaders_cache::Reflection> link(const ShareGroup* group, GLuint program, bool gles);
   // glGetShaderiv's answer for a deferred shader, or none (GL answers).
   std::optional<GLint> shader_parameter(const ShareGroup* group, GLuint shader, GLenum pname) const;
   // A deferred shader's info log, or none (GL answers).
@@ -78,7 +80,7 @@ class ProgramBinaries {
   std::optional<shaders_cache::ProgramInputs> inputs(const ShareGroup* group, GLuint program);
   bool load(GLuint program, const shaders_cache::ProgramEntry& entry);
   void link_now(const ShareGroup* group, GLuint program);
-  void store(GLuint program, const std::string& key);
+  std::optional<shaders_cache::Reflection> store(GLuint program, const std::string& key);
 
   ProgramCacheClient* client_;
   Counters& counters_;
@@ -86,8 +88,12 @@ class ProgramBinaries {
   std::map<Key, Program> programs_;
 };
 
-// What the current context reports of its program's interface.
+// What the current context reports of its program's interface, with its
+// uniform blocks where the context has them (reflects_blocks()).
 shaders_cache::Reflection reflect_program(GLuint program, bool with_blocks);
+bool reflects_blocks();
+// The program's info log as GL holds it.
+std::string program_info_log(GLuint program);
 // The host's driver and the current context's API, as keys take them.
 shaders_cache::HostIdentity current_host_identity(bool gles);
 

@@ -3,7 +3,8 @@
 // ProgramBinaries when it has one.
 //
 // Replies, as generated: glGetShaderiv Data params; glGetShaderInfoLog
-// Data length, Data what was written of the log (with its NUL).
+// Data length, Data what was written of the log (with its NUL). Every
+// link is followed by what it left in the program (program_reflection.h).
 #include <epoxy/gl.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "gl/dispatch_support.h"
 #include "gl/gl_host_handlers.h"
 #include "gl/program_binaries.h"
+#include "gl/program_reflection.h"
 
 namespace host {
 namespace {
@@ -56,9 +58,22 @@ wire::Status handle_glLinkProgram(DispatchEnv& env, wire::Args_glLinkProgram& a)
   WIRE_TRY(program_of(env, a.program, &program));
   if (!env.programs) {
     glLinkProgram(program);
+    tell_linked(env, a.program, program);
     return {};
   }
-  env.programs->link(group_of(env), program, env.state.impl().gles);
+  const auto found = env.programs->link(group_of(env), program, env.state.impl().gles);
+  tell_linked(env, a.program, program, found ? &*found : nullptr);
+  return {};
+}
+
+// As generated, and then the guest is told what the binary left.
+wire::Status handle_glProgramBinary(DispatchEnv& env, wire::Args_glProgramBinary& a) {
+  GLuint program = 0;
+  WIRE_TRY(program_of(env, a.program, &program));
+  auto binary = input_array(env, a.binary, wire::size::nonnegative(static_cast<int64_t>(a.length)), 1, 0, false);
+  if (!binary) return binary.error();
+  glProgramBinary(program, a.binaryFormat, *binary, a.length);
+  tell_linked(env, a.program, program);
   return {};
 }
 

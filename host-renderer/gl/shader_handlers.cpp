@@ -20,6 +20,7 @@
 #include "gl/dispatch_support.h"
 #include "gl/gl_host_handlers.h"
 #include "gl/program_binaries.h"
+#include "gl/program_reflection.h"
 
 namespace host {
 namespace {
@@ -144,7 +145,10 @@ wire::Status create_shader_program(DispatchEnv& env, wire::Reader& r, Create cre
   WIRE_TRY(strings_of(a.strings, true, s));
   const GLuint created = create(a.type, a.count, s);
   if (env.programs && created) env.programs->created_program(env.state.impl().share.get(), created);
-  return adopt_one(env.state.impl(), ObjectType::kProgram, a.program, created);
+  WIRE_TRY(adopt_one(env.state.impl(), ObjectType::kProgram, a.program, created));
+  // The guest counts this as a link of its name even when GL made nothing.
+  tell_linked(env, a.program, created);
+  return {};
 }
 
 }  // namespace

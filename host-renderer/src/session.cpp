@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -63,7 +64,10 @@ Session::Session(const EglDisplay& display, std::unique_ptr<wire::Channel> chann
   // out as one Data by the guest, which reads no heap references inside it.
   out_.set_blob_sink(channel_->outgoing_heap());
   GlHandler::ToGuest to_guest{[this](const wire::Frame& f, std::span<const std::byte> px) { send_frame(f, px); },
-                              [this](uint32_t surface_id) { withdraw_from_viewers(surface_id); }};
+                              [this](uint32_t surface_id) { withdraw_from_viewers(surface_id); },
+                              [this](const wire::ProgramLinked& linked, std::span<const std::byte> reflection) {
+                                send_program_linked(linked, reflection);
+                              }};
   gl_ = std::make_unique<GlHandler>(
       display, GlHandler::Limits{limits.max_contexts, limits.max_surfaces, limits.frame_ring}, account_,
       std::move(to_guest), stats_->id);
@@ -289,6 +293,18 @@ void Session::send_frame(const wire::Frame& frame, std::span<const std::byte> pi
   stats_->counters.frame_bytes.fetch_add(pixels.size(), kRelaxed);
   note_frame(frame, pixels);
   publish_to_viewers(frame, pixels);
+}
+
+// Goes out ahead of the reply of the batch that linked, so the guest has it
+// before it asks anything after the link.
+void Session::send_program_linked(const wire::ProgramLinked& linked, std::span<const std::byte> reflection) {
+  wire::Writer payload;
+  payload.put(linked);
+  payload.put_data(reflection.data(), reflection.size());
+  size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kProgramReflection));
+  std::memcpy(out_.put_zeroed(payload.size()), payload.bytes().data(), payload.size());
+  out_.end(at);
+  note_to_guest(static_cast<uint32_t>(wire::ControlOp::kProgramReflection), payload.bytes());
 }
 
 bool Session::flush() {

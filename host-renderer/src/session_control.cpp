@@ -60,6 +60,7 @@ wire::Status Session::hello(wire::Reader& r) {
                          info.max_gl_core, info.max_gl_compat,
                          static_cast<uint32_t>(limits_.max_batch_bytes)};
   if (!(reply.features & wire::kFeatureCompression)) encoder_.set_mode(wire::Compression::kOff);
+  gl_->tell_links(reply.features & wire::kFeatureProgramReflection);
   std::string strings = info.renderer + '\0' + info.vendor + '\0' +
                         (info.gl_compat_version.empty() ? info.gles_version : info.gl_compat_version) +
                         '\0' + info.platform + '\0' + std::to_string(limits_.guest.max_total_bytes) + '\0';

@@ -4,8 +4,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <span>
 #include <unordered_set>
 
 #include "host/resource_account.h"
@@ -88,11 +90,16 @@ struct GuestImage {
 };
 using GuestImages = std::map<uint32_t, GuestImage>;
 
+// Sends the guest, ahead of the batch's reply, what a link left in its
+// program `program` (the guest's name): wire/program_reflection.h's bytes.
+using LinkTeller = std::function<void(uint32_t program, std::span<const std::byte> reflection)>;
+
 struct DispatchEnv {
   GlContextState& state;
   wire::Writer& reply;  // reply payload, for commands that hand data back
   const GuestImages* images;  // the session's, for glEGLImageTarget*OES
   ProgramBinaries* programs = nullptr;  // null: compiles and links go straight to GL
+  const LinkTeller* tell_linked = nullptr;  // null: the guest asks after links instead
 };
 
 // Decodes, validates and executes one GL command on the current host context.

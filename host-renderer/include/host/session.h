@@ -117,6 +117,7 @@ class Session {
   void reclaim();
   void lose(uint32_t opcode, const wire::Error& error);
   void send_frame(const wire::Frame& frame, std::span<const std::byte> pixels);
+  void send_program_linked(const wire::ProgramLinked& linked, std::span<const std::byte> reflection);
   bool flush();
   void teardown();
   void log_end();

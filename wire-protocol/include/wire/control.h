@@ -36,6 +36,8 @@ enum class ControlOp : uint32_t {
                           // (sent after a Vulkan present, for the fences submitted before it)
   kRefused = 37,        // Data: why the host will not serve this guest (a cap or its
                         // memory budget), in place of the reply to its Hello; then it closes
+  kProgramReflection = 38,  // ProgramLinked + Data (wire/program_reflection.h): sent unasked
+                            // after each link of a program, with kFeatureProgramReflection
 };
 
 constexpr uint32_t kLastControlOp = 63;
@@ -50,6 +52,7 @@ enum Feature : uint32_t {
   kFeatureGlImages = 1u << 3,  // EGL images of GL textures and renderbuffers
   kFeatureSrgbSurfaces = 1u << 4,  // surfaces GL writes sRGB-encoded colours into (EGL_KHR_gl_colorspace)
   kFeatureUniformReach = 1u << 5,  // kUniformReach
+  kFeatureProgramReflection = 1u << 6,  // kProgramReflection
 };
 
 // May be followed by a Data holding the program's name (for viewers' labels).
@@ -99,6 +102,14 @@ struct UniformReach {
   uint32_t program;
   int32_t location;
   int32_t count;
+};
+
+// Which link a kProgramReflection tells of: one is sent for every
+// glLinkProgram, glProgramBinary and glCreateShaderProgramv the host ran,
+// in the order it ran them.
+struct ProgramLinked {
+  uint32_t context_id;  // whose batch linked it: the guest's share group
+  uint32_t program;     // the guest's name
 };
 
 // An EGL image of a context's texture level or renderbuffer
