@@ -6,6 +6,7 @@ string, or damaged, is not used.
 
 usage: program_cache_e2e.py CONDUIT_EXE [unittest args]
 """
+import itertools
 import json
 import os
 import subprocess
@@ -20,6 +21,9 @@ from x11_support import glmark2_outcomes
 CONDUIT = None
 SCENES = ["-b", "shading:duration=1", "-b", "bump:duration=1", "-b", "refract:duration=1"]
 COUNTERS = ("programs_linked", "program_cache_hits", "program_compiles", "shader_compiles", "shader_cache_hits")
+
+
+HOST_NUMBERS = itertools.count()
 
 
 class CacheHost(Host):
@@ -58,7 +62,8 @@ class ProgramCache(HostedSuite):
             h.stop()
 
     def host(self, name, extra_env=None, scheme="unix:"):
-        h = CacheHost(self.work, name + "-" + self._testMethodName, self.cache, extra_env, scheme)
+        # Numbered, not named after the test: a unix socket's path is short.
+        h = CacheHost(self.work, f"{name}-{next(HOST_NUMBERS)}", self.cache, extra_env, scheme)
         self.hosts.append(h)
         return h
 
