@@ -427,6 +427,14 @@ class LeafFinder {
   std::vector<Leaf>& out_;
 };
 
+// How many elements each of a command's output arrays holds, by its counts.
+std::vector<uint64_t> out_counts(const CommandDesc& cmd, const std::byte* record) {
+  std::vector<uint64_t> counts;
+  for (const MemberDesc& m : cmd.fields())
+    if (m.kind == Kind::kOutArray || m.kind == Kind::kOutHandles) counts.push_back(m.count ? m.count(record) : 1);
+  return counts;
+}
+
 }  // namespace
 
 Command hostile_vk_command(Rng& rng) {
@@ -453,10 +461,16 @@ bool change_vk_argument(Command& c, Rng& rng) {
   LeafFinder(leaves).walk(cmd->fields(), nullptr, record, 0);
   if (leaves.empty()) return false;
   const Leaf& leaf = leaves[rng.below(static_cast<uint32_t>(leaves.size()))];
+  const std::vector<uint64_t> room = out_counts(*cmd, record);
   if (leaf.member->elem == Elem::kHandle || leaf.member->kind == Kind::kHandle)
     write_uint(leaf.at, 8, handle_for(leaf.member->object_type, rng));
   else
     write_uint(leaf.at, leaf.member->size, scalar_for(*leaf.member, rng));
+  // The encoder writes the program's new handles into arrays decoded at
+  // their old counts: a count grown past them is left alone.
+  const std::vector<uint64_t> wanted = out_counts(*cmd, record);
+  for (size_t i = 0; i < room.size(); ++i)
+    if (wanted[i] > room[i]) return false;
   std::vector<uint64_t> made;
   for (const auto& n : created) made.push_back(n.id);
   c = encode(*cmd, record, made, new_ids(rng));
