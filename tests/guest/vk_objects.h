@@ -82,15 +82,20 @@ inline VkCommandBuffer recording_buffer(VkDevice device) {
   return cb;
 }
 
-// Ends `cb` and submits it on the device's first queue.
-inline void end_and_submit(VkDevice device, VkCommandBuffer cb) {
-  vkEndCommandBuffer(cb);
+// Submits `cb` on the device's first queue, with `fence` if one is given.
+inline void submit(VkDevice device, VkCommandBuffer cb, VkFence fence = VK_NULL_HANDLE) {
   VkQueue queue;
   vkGetDeviceQueue(device, 0, 0, &queue);
   VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
   info.commandBufferCount = 1;
   info.pCommandBuffers = &cb;
-  vkQueueSubmit(queue, 1, &info, VK_NULL_HANDLE);
+  vkQueueSubmit(queue, 1, &info, fence);
+}
+
+// Ends `cb` and submits it on the device's first queue.
+inline void end_and_submit(VkDevice device, VkCommandBuffer cb) {
+  vkEndCommandBuffer(cb);
+  submit(device, cb);
 }
 
 inline VkPipelineLayout layout_of(VkDevice device, VkDescriptorSetLayout set_layout) {

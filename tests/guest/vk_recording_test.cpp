@@ -11,6 +11,7 @@ namespace {
 using guesttest::expect_accepted;
 using guesttest::expect_refused;
 using guesttest::new_command_buffer;
+using guesttest::submit;
 
 VkCommandBuffer recording(VkDevice device) { return guesttest::recording_buffer(device); }
 
@@ -57,15 +58,6 @@ VkCommandBuffer in_render_pass(VkDevice device) {
   begin.renderArea.extent = {16, 16};
   vkCmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_INLINE);
   return cb;
-}
-
-void submit(VkDevice device, VkCommandBuffer cb) {
-  VkQueue queue;
-  vkGetDeviceQueue(device, 0, 0, &queue);
-  VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  info.commandBufferCount = 1;
-  info.pCommandBuffers = &cb;
-  vkQueueSubmit(queue, 1, &info, VK_NULL_HANDLE);
 }
 
 TEST(VulkanRecording, EndOfARenderPassNeverBegun) {

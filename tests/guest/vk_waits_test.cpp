@@ -235,15 +235,6 @@ VkCommandBuffer slow_commands(VkDevice device) {
   return cb;
 }
 
-void submit(VkDevice device, VkCommandBuffer cb, VkFence fence) {
-  VkQueue queue;
-  vkGetDeviceQueue(device, 0, 0, &queue);
-  VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  info.commandBufferCount = 1;
-  info.pCommandBuffers = &cb;
-  vkQueueSubmit(queue, 1, &info, fence);
-}
-
 TEST(VulkanWaits, FenceWaitedForAndResetServesTheNextSubmission) {
   expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
     VkFence fence = fence_of(device, VK_FENCE_CREATE_SIGNALED_BIT);
