@@ -24,28 +24,49 @@ uint64_t item(const void* items, uint32_t i) {
 
 }  // namespace
 
-// A pool's children freed by name: each at most once in the array (lavapipe
-// unlinks a descriptor set named twice twice, through a cleared link).
-// Nulls may repeat: drivers skip them.
-wire::Status VkHandler::check_freed_once(uint32_t opcode, const void* args) {
-  const void* items = nullptr;
-  uint32_t count = 0;
-  const char* name = nullptr;
-  if (static_cast<VkOp>(opcode) == VkOp::vkFreeDescriptorSets) {
-    auto& a = *static_cast<const VkArgs_vkFreeDescriptorSets*>(args);
-    items = a.pDescriptorSets, count = a.descriptorSetCount, name = "vkFreeDescriptorSets";
-  } else if (static_cast<VkOp>(opcode) == VkOp::vkFreeCommandBuffers) {
-    auto& a = *static_cast<const VkArgs_vkFreeCommandBuffers*>(args);
-    items = a.pCommandBuffers, count = a.commandBufferCount, name = "vkFreeCommandBuffers";
-  }
-  if (!items || count < 2) return {};
+namespace {
+
+// Whether two of `count` handles (nulls apart) are the same object.
+bool names_twice(const void* items, uint32_t count, uint64_t also = 0) {
   std::vector<uint64_t> named;
-  named.reserve(count);
+  named.reserve(count + 1);
+  if (also) named.push_back(also);
   for (uint32_t i = 0; i < count; ++i)
     if (const uint64_t v = item(items, i)) named.push_back(v);
   std::sort(named.begin(), named.end());
-  if (std::adjacent_find(named.begin(), named.end()) != named.end()) return refused(name, "naming one object twice");
-  return {};
+  return std::adjacent_find(named.begin(), named.end()) != named.end();
+}
+
+}  // namespace
+
+// Arrays whose objects the driver consumes or links one by one name each at
+// most once: lavapipe unlinks a descriptor set named twice twice, through a
+// cleared link; a pipeline cache merged into itself is locked twice by
+// Mesa's common cache (VUID-vkMergePipelineCaches-dstCache-00770). Nulls may
+// repeat: drivers skip them.
+wire::Status VkHandler::check_named_once(uint32_t opcode, const void* args) {
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkFreeDescriptorSets: {
+      auto& a = *static_cast<const VkArgs_vkFreeDescriptorSets*>(args);
+      if (a.pDescriptorSets && names_twice(a.pDescriptorSets, a.descriptorSetCount))
+        return refused("vkFreeDescriptorSets", "naming one object twice");
+      return {};
+    }
+    case VkOp::vkFreeCommandBuffers: {
+      auto& a = *static_cast<const VkArgs_vkFreeCommandBuffers*>(args);
+      if (a.pCommandBuffers && names_twice(a.pCommandBuffers, a.commandBufferCount))
+        return refused("vkFreeCommandBuffers", "naming one object twice");
+      return {};
+    }
+    case VkOp::vkMergePipelineCaches: {
+      auto& a = *static_cast<const VkArgs_vkMergePipelineCaches*>(args);
+      if (a.pSrcCaches && names_twice(a.pSrcCaches, a.srcCacheCount, raw_handle(a.dstCache)))
+        return refused("vkMergePipelineCaches", "naming one cache twice, or its destination among its sources");
+      return {};
+    }
+    default:
+      return {};
+  }
 }
 
 void VkHandler::note_children(uint32_t opcode, const void* args) {

@@ -231,7 +231,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   if (cmd->instance_extension) WIRE_TRY(check_instance_extension(*cmd, *args));
   WIRE_TRY(name_private_data_object(opcode, *args));
   WIRE_TRY(check_queue_taken(opcode, *args));
-  WIRE_TRY(check_freed_once(opcode, *args));
+  WIRE_TRY(check_named_once(opcode, *args));
   if (!created_.empty()) WIRE_TRY(reserve(created_));
   WIRE_TRY(fit_driver_reads(opcode, *args));
   WIRE_TRY(check_recording(opcode, *cmd, *args));

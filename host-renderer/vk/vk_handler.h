@@ -132,7 +132,7 @@ class VkHandler final : public ApiHandler {
   void drop_children(uint64_t pool);
   void note_pool_children(uint64_t pool, uint64_t device, VkObjectType type, const void* items, uint32_t count);
   void forget_pool_children(uint64_t pool, VkObjectType type, const void* items, uint32_t count);
-  static wire::Status check_freed_once(uint32_t opcode, const void* args);
+  static wire::Status check_named_once(uint32_t opcode, const void* args);
 
   // recording.cpp: each command buffer's recording state, checked before a
   // command is recorded into it, a secondary is executed or a buffer is

@@ -83,4 +83,26 @@ TEST(VulkanGoneObjects, FreeNamingOneSetTwice) {
   });
 }
 
+// A pipeline cache merged into itself (VUID-vkMergePipelineCaches-dstCache-00770).
+VkPipelineCache empty_cache(VkDevice device) {
+  VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  VkPipelineCache cache = VK_NULL_HANDLE;
+  vkCreatePipelineCache(device, &info, nullptr, &cache);
+  return cache;
+}
+
+TEST(VulkanGoneObjects, MergeOfOtherCachesRuns) {
+  guesttest::expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const VkPipelineCache sources[] = {empty_cache(device), empty_cache(device)};
+    vkMergePipelineCaches(device, empty_cache(device), 2, sources);
+  });
+}
+
+TEST(VulkanGoneObjects, MergeOfACacheIntoItself) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkPipelineCache cache = empty_cache(device);
+    vkMergePipelineCaches(device, cache, 1, &cache);
+  });
+}
+
 }  // namespace
