@@ -41,9 +41,10 @@ bool names_twice(const void* items, uint32_t count, uint64_t also = 0) {
 
 // Arrays whose objects the driver consumes or links one by one name each at
 // most once: lavapipe unlinks a descriptor set named twice twice, through a
-// cleared link; a pipeline cache merged into itself is locked twice by
-// Mesa's common cache (VUID-vkMergePipelineCaches-dstCache-00770). Nulls may
-// repeat: drivers skip them.
+// cleared link; a pipeline cache merged into itself is what the spec
+// forbids (VUID-vkMergePipelineCaches-dstCache-00770) and Mesa's common
+// cache asserts against, and no driver need expect. Nulls may repeat:
+// drivers skip them.
 wire::Status VkHandler::check_named_once(uint32_t opcode, const void* args) {
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkFreeDescriptorSets: {
