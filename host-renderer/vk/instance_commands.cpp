@@ -151,10 +151,19 @@ void VkHandler::bounds_shader_reads(VkPhysicalDevice gpu, VkDeviceCreateInfo& in
   info.pEnabledFeatures = &features;
 }
 
+bool VkHandler::offers_protected_memory(VkPhysicalDevice gpu) const {
+  VkPhysicalDeviceProtectedMemoryFeatures protected_memory{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROTECTED_MEMORY_FEATURES};
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &protected_memory};
+  dispatch_.vkGetPhysicalDeviceFeatures2(gpu, &features);
+  return protected_memory.protectedMemory;
+}
+
 // Vulkan 1.3, 5.2.1 "Device Creation": a device asks for at least one
 // queue, each request of a family the physical device has, named once, for
-// one to as many queues as the family has. Drivers index their families
-// and queues by these (lavapipe crashed making a device without a queue).
+// one to as many queues as the family has, protected ones only where the
+// device offers protected memory (VUID-VkDeviceQueueCreateInfo-flags-02861).
+// Drivers index their families and queues by these (lavapipe crashed
+// making a device without a queue).
 wire::Status VkHandler::check_queue_requests(VkPhysicalDevice gpu, const VkDeviceCreateInfo& info) {
   if (info.queueCreateInfoCount == 0 || !info.pQueueCreateInfos) return refused("vkCreateDevice", "without a queue");
   uint32_t count = 0;
@@ -169,6 +178,8 @@ wire::Status VkHandler::check_queue_requests(VkPhysicalDevice gpu, const VkDevic
     named[request.queueFamilyIndex] = true;
     if (request.queueCount == 0 || request.queueCount > families[request.queueFamilyIndex].queueCount)
       return refused("vkCreateDevice", "of no queues, or of more than their family has");
+    if ((request.flags & VK_DEVICE_QUEUE_CREATE_PROTECTED_BIT) && !offers_protected_memory(gpu))
+      return refused("vkCreateDevice", "of protected queues on a device without protected memory");
   }
   return {};
 }
@@ -233,7 +244,8 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   resources_.set_push_descriptor_limit(raw_handle(device), pushes ? push.maxPushDescriptors : 0);
   auto& queues = device_queues_[device];
   for (uint32_t i = 0; i < info.queueCreateInfoCount; ++i)
-    queues.emplace_back(info.pQueueCreateInfos[i].queueFamilyIndex, info.pQueueCreateInfos[i].queueCount);
+    queues.push_back({info.pQueueCreateInfos[i].queueFamilyIndex, info.pQueueCreateInfos[i].queueCount,
+                      info.pQueueCreateInfos[i].flags});
   if (imports) area_devices_.insert(device);
   pipeline_caches_.open(device, a.physicalDevice);
   return uint64_t{VK_SUCCESS};

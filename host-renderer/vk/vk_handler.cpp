@@ -374,26 +374,31 @@ wire::Status VkHandler::name_private_data_object(uint32_t opcode, void* args) {
   return {};
 }
 
-// A queue is taken only of a family and index the device was created with
-// (found by the fuzzer: lavapipe answers another with a handle the loader
-// later aborts on).
+// A queue is taken only of a family, index and flags the device was created
+// with (found by the fuzzer: lavapipe answers another with a handle, or with
+// none, that the loader later aborts on).
 wire::Status VkHandler::check_queue_taken(uint32_t opcode, const void* args) const {
   VkDevice device;
   uint32_t family, index;
+  VkDeviceQueueCreateFlags flags = 0;  // vkGetDeviceQueue takes only queues made without flags
   if (static_cast<VkOp>(opcode) == VkOp::vkGetDeviceQueue) {
     const auto& a = *static_cast<const VkArgs_vkGetDeviceQueue*>(args);
     device = a.device, family = a.queueFamilyIndex, index = a.queueIndex;
   } else if (static_cast<VkOp>(opcode) == VkOp::vkGetDeviceQueue2) {
     const auto& a = *static_cast<const VkArgs_vkGetDeviceQueue2*>(args);
     device = a.device, family = a.pQueueInfo->queueFamilyIndex, index = a.pQueueInfo->queueIndex;
+    flags = a.pQueueInfo->flags;
   } else {
     return {};
   }
+  // The driver answers any other with no queue (VUID-vkGetDeviceQueue-flags-01841),
+  // which the host would then wait on and submit to.
   auto it = device_queues_.find(device);
   const bool created = it != device_queues_.end() &&
-                       std::any_of(it->second.begin(), it->second.end(),
-                                   [&](const auto& q) { return q.first == family && index < q.second; });
-  if (!created) return make_error(Errc::kBadValue, "a queue the device was not created with");
+                       std::any_of(it->second.begin(), it->second.end(), [&](const QueueRequest& q) {
+                         return q.family == family && index < q.count && q.flags == flags;
+                       });
+  if (!created) return make_error(Errc::kBadValue, "a queue the device was not created with (family, index and flags)");
   return {};
 }
 

@@ -110,6 +110,7 @@ class VkHandler final : public ApiHandler {
 
   wire::Result<uint64_t> create_instance(void* args);
   wire::Result<uint64_t> create_device(void* args);
+  bool offers_protected_memory(VkPhysicalDevice gpu) const;
   wire::Status check_queue_requests(VkPhysicalDevice gpu, const VkDeviceCreateInfo& info);
   void bounds_shader_reads(VkPhysicalDevice gpu, VkDeviceCreateInfo& info, VkPhysicalDeviceFeatures& features);
   wire::Result<uint64_t> destroy_device(void* args);
@@ -329,7 +330,11 @@ class VkHandler final : public ApiHandler {
   wire::Status check_instance_extension(const wire::vk::CommandDesc& cmd, const void* args);
   // Each device's queues as created: (family, count). A driver answers a
   // queue it was not created with by a handle that is none.
-  std::unordered_map<VkDevice, std::vector<std::pair<uint32_t, uint32_t>>> device_queues_;
+  struct QueueRequest {
+    uint32_t family, count;
+    VkDeviceQueueCreateFlags flags;
+  };
+  std::unordered_map<VkDevice, std::vector<QueueRequest>> device_queues_;  // as each device was created
   // By pool: its device, and the command buffers or descriptor sets allocated from it.
   struct PoolChildren {
     uint64_t device;
