@@ -91,6 +91,7 @@ wire::Status Connection::handshake() {
   uint32_t wanted = wire::kFeatureCompression | wire::kFeatureBlobHeap | wire::kFeatureGles1 | wire::kFeatureGlImages |
                     wire::kFeatureSrgbSurfaces | wire::kFeatureUniformReach;
   if (program_reflection_wanted()) wanted |= wire::kFeatureProgramReflection;
+  if (context_strings_wanted()) wanted |= wire::kFeatureContextStrings;
   wire::Hello hello{wire::kProtocolVersion, wanted, static_cast<uint32_t>(getpid())};
   // The program's name labels its windows in host viewers.
   const std::string_view name = program_invocation_short_name;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "conn/capture.h"
+#include "conn/context_strings.h"
 #include "conn/stats.h"
 #include "wire/batch.h"
 #include "wire/control.h"
@@ -128,6 +129,8 @@ class Connection {
   std::span<std::byte> shared_area() const { return channel_->shared_area(); }
 
   Stats& stats() { return stats_; }
+  // The strings of the contexts made on this connection, by their attributes.
+  ContextStringsCache& context_strings() { return context_strings_; }
   // How long a wait for the host may take before the connection counts as lost.
   std::chrono::milliseconds timeout() const { return timeout_; }
 
@@ -152,6 +155,7 @@ class Connection {
   wire::BlobSink* blob_sink_ = nullptr;
   HostInfo host_;
   Stats stats_;
+  ContextStringsCache context_strings_;
   std::chrono::milliseconds timeout_;
 
   // Sending: the encoder's zstd history must see batches in send order.

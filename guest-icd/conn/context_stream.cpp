@@ -11,9 +11,12 @@ Stream* current_stream() { return t_current; }
 
 void set_current_stream(Stream* stream) { t_current = stream; }
 
-ContextStream::ContextStream(std::shared_ptr<Connection> connection, uint32_t context_id, bool gles,
-                             int major, int minor)
-    : connection_(std::move(connection)), state_(gles, major, minor) {
+ContextStream::ContextStream(std::shared_ptr<Connection> connection, const wire::CreateContext& request)
+    : connection_(std::move(connection)),
+      state_(request.api == static_cast<uint32_t>(wire::Api::kGles), static_cast<int>(request.major),
+             static_cast<int>(request.minor)),
+      key_(context_key(request)) {
+  const uint32_t context_id = request.context_id;
   binding_.context_id = context_id;
   writer_.set_blob_sink(connection_->blob_sink());
   ahead_.set_blob_sink(connection_->blob_sink());
@@ -62,6 +65,20 @@ wire::Result<std::span<const std::byte>> ContextStream::roundtrip() {
   if (!reply) return reply.error();
   reply_ = std::move(reply.value());
   return std::span<const std::byte>(reply_);
+}
+
+const wire::ContextStrings* ContextStream::context_strings() {
+  if (strings_ || strings_refused_) return strings_.get();
+  if (!host_offers(wire::kFeatureContextStrings)) return nullptr;
+  strings_ = connection_->context_strings().find(key_);
+  if (strings_) return strings_.get();
+  strings_ = fetch_context_strings(*this);
+  if (!strings_) {
+    strings_refused_ = !lost();
+    return nullptr;
+  }
+  connection_->context_strings().keep(key_, strings_);
+  return strings_.get();
 }
 
 bool ContextStream::host_offers(uint32_t feature) const { return connection_->host().reply.features & feature; }

@@ -14,8 +14,8 @@ namespace icd {
 
 class ContextStream final : public Stream {
  public:
-  ContextStream(std::shared_ptr<Connection> connection, uint32_t context_id, bool gles, int major,
-                int minor);
+  // The context the host made for `request`.
+  ContextStream(std::shared_ptr<Connection> connection, const wire::CreateContext& request);
   ~ContextStream() override;
 
   void flush() override;
@@ -23,6 +23,7 @@ class ContextStream final : public Stream {
   bool lost() const override;
   bool host_offers(uint32_t feature) const override;
   GlState& gl_state() override { return state_; }
+  const wire::ContextStrings* context_strings() override;
 
   // Surfaces the context renders to from the next batch on.
   void bind(uint32_t draw_id, uint32_t read_id);
@@ -33,6 +34,9 @@ class ContextStream final : public Stream {
   std::shared_ptr<Connection> connection_;
   Binding binding_;
   GlState state_;
+  ContextKey key_;
+  std::shared_ptr<const wire::ContextStrings> strings_;
+  bool strings_refused_ = false;  // the host could not send them together
   // Sends what the before-send hook writes, ahead of the batch.
   void send_ahead();
 

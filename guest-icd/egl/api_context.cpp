@@ -98,7 +98,7 @@ EGLContext CreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share, con
   if (reply && reply->size() >= sizeof status) std::memcpy(&status, reply->data(), sizeof status);
   if (!reply || status != 0) return fail(reply ? EGL_BAD_MATCH : EGL_BAD_ALLOC, EGL_NO_CONTEXT);
 
-  auto ctx = std::make_shared<Context>(*d, d->connection(), id, c, api, request.major, request.minor);
+  auto ctx = std::make_shared<Context>(*d, d->connection(), msg, c);
   // Names are allocated guest-side, so a share group allocates from one pool.
   if (shared) ctx->stream().gl_state().share_names_with(shared->stream().gl_state());
   EGLContext handle = ctx.get();

@@ -96,8 +96,9 @@ class Surface final : public FrameSink {
 
 class Context {
  public:
-  Context(Display& display, std::shared_ptr<Connection> connection, uint32_t id, const Config* config,
-          EGLenum api, int major, int minor);
+  // The context the host made for `request`.
+  Context(Display& display, std::shared_ptr<Connection> connection, const wire::CreateContext& request,
+          const Config* config);
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;

@@ -15,6 +15,7 @@
 #include "gl/gl_handlers.h"
 #include "gl/legacy_arrays.h"
 #include "gl/persistent_mappings.h"
+#include "wire/context_strings.h"
 #include "wire/gl_encode.h"
 
 namespace icd {
@@ -23,6 +24,7 @@ namespace {
 constexpr GLenum kVersion = 0x1F02;
 constexpr GLenum kExtensions = 0x1F03;
 constexpr GLenum kNumExtensions = 0x821D;
+constexpr GLenum kInvalidEnum = 0x0500, kInvalidValue = 0x0501;
 
 // Values that cannot change during a context's life (limits, versions).
 bool immutable_pname(GLenum pname) {
@@ -62,6 +64,31 @@ const std::string* fetch_string(Stream& s, GLenum name, GLuint index, bool index
   return &(cache[key] = std::move(text));
 }
 
+// The context's strings fetched together, unless the query cache is off.
+const wire::ContextStrings* shared_strings(Stream& s) { return cache_disabled() ? nullptr : s.context_strings(); }
+
+// glGetString's answer from the context's strings: null where GL refused
+// the name; nullopt where they do not carry it (the host is asked).
+std::optional<const std::string*> carried_string(Stream& s, GLenum name) {
+  const wire::ContextStrings* strings = shared_strings(s);
+  if (!strings) return std::nullopt;
+  for (size_t i = 0; i < wire::kContextStringNames.size(); ++i) {
+    if (wire::kContextStringNames[i] != name) continue;
+    return strings->named[i] ? &*strings->named[i] : nullptr;
+  }
+  return std::nullopt;
+}
+
+// glGetString's answer as the host's driver gives it; null where GL refuses
+// the name (GL_INVALID_ENUM raised here, or waiting on the host).
+const std::string* context_string(Stream& s, GLenum name) {
+  if (auto carried = carried_string(s, name)) {
+    if (!*carried) s.gl_state().raise_error(kInvalidEnum);
+    return *carried;
+  }
+  return fetch_string(s, name, 0, false);
+}
+
 // Asks the host for a state value; true when it answered.
 template <typename T>
 bool host_values(Stream& s, wire::GlOp op, GLenum pname, T* out, bool cache) {
@@ -85,6 +112,7 @@ bool host_values(Stream& s, wire::GlOp op, GLenum pname, T* out, bool cache) {
 // and later): core profiles have no single extension string, and asking
 // for it would leave GL_INVALID_ENUM for the program to find.
 bool indexed_extensions(Stream& s) {
+  if (const wire::ContextStrings* strings = shared_strings(s)) return strings->indexed;
   const std::string* version = fetch_string(s, kVersion, 0, false);
   if (!version) return false;
   const char* number = version->c_str();
@@ -92,10 +120,21 @@ bool indexed_extensions(Stream& s) {
   return std::atoi(number) >= 3;
 }
 
-// The host's extensions minus those whose commands Conduit does not carry.
-const std::vector<std::string>& extension_list(Stream& s) {
-  auto& list = s.gl_state().extensions();
-  if (!list.empty()) return list;
+std::vector<std::string> split_extensions(const std::string& flat) {
+  std::vector<std::string> all;
+  std::istringstream in(flat);
+  for (std::string e; in >> e;) all.push_back(e);
+  return all;
+}
+
+// The host's extensions as GL lists them: from the context's strings, else
+// asked one by one.
+std::vector<std::string> host_extensions(Stream& s) {
+  if (const wire::ContextStrings* strings = shared_strings(s)) {
+    if (strings->indexed) return strings->extensions;
+    const std::string* flat = *carried_string(s, kExtensions);
+    return flat ? split_extensions(*flat) : std::vector<std::string>{};
+  }
   std::vector<std::string> all;
   if (indexed_extensions(s)) {
     GLint n = 0;
@@ -106,15 +145,38 @@ const std::vector<std::string>& extension_list(Stream& s) {
       }
     }
   } else if (const std::string* flat = fetch_string(s, kExtensions, 0, false)) {
-    std::istringstream in(*flat);
-    for (std::string e; in >> e;) all.push_back(e);
+    all = split_extensions(*flat);
   }
+  return all;
+}
+
+// The host's extensions minus those whose commands Conduit does not carry.
+const std::vector<std::string>& extension_list(Stream& s) {
+  auto& list = s.gl_state().extensions();
+  if (!list.empty()) return list;
+  std::vector<std::string> all = host_extensions(s);
   const GlState& st = s.gl_state();
   const wire::GlApi api = !st.gles() ? wire::GlApi::kGl : st.major() < 2 ? wire::GlApi::kGles1 : wire::GlApi::kGles;
   for (auto& e : all) {
     if (!wire::gl_extension_blocked(e.c_str(), api)) list.push_back(std::move(e));
   }
   return list;
+}
+
+// glGetString(GL_EXTENSIONS) of the extensions the guest offers: the host's
+// `host_list` as it is when the guest hides none of them.
+const std::string& offered_extension_string(Stream& s, const std::string& host_list) {
+  auto& cache = s.gl_state().string_cache();
+  const uint64_t key = uint64_t{1} << 62;
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  const auto& offered = extension_list(s);
+  const size_t listed = split_extensions(host_list).size();
+  std::string joined = listed == offered.size() ? host_list : std::string();
+  if (listed != offered.size()) {
+    for (const auto& e : offered) joined += e + " ";
+  }
+  return cache.emplace(key, std::move(joined)).first->second;
 }
 
 template <typename T>
@@ -145,20 +207,9 @@ void get_values(wire::GlOp op, GLenum pname, T* out) {
 const GLubyte* GLAPIENTRY handle_glGetString(GLenum name) {
   Stream* s = current_stream();
   if (!s) return nullptr;
-  if (name == kExtensions) {
-    // Core profiles have none: the host answers with GL_INVALID_ENUM.
-    if (!fetch_string(*s, kExtensions, 0, false)) return nullptr;
-    auto& cache = s->gl_state().string_cache();
-    const uint64_t key = uint64_t{1} << 62;
-    auto it = cache.find(key);
-    if (it == cache.end()) {
-      std::string joined;
-      for (const auto& e : extension_list(*s)) joined += e + " ";
-      it = cache.emplace(key, std::move(joined)).first;
-    }
-    return reinterpret_cast<const GLubyte*>(it->second.c_str());
-  }
-  const std::string* text = fetch_string(*s, name, 0, false);
+  const std::string* text = context_string(*s, name);
+  // Core profiles have none: GL answers with GL_INVALID_ENUM.
+  if (text && name == kExtensions) text = &offered_extension_string(*s, *text);
   return text ? reinterpret_cast<const GLubyte*>(text->c_str()) : nullptr;
 }
 
@@ -167,7 +218,9 @@ const GLubyte* GLAPIENTRY handle_glGetStringi(GLenum name, GLuint index) {
   if (!s) return nullptr;
   if (name == kExtensions) {
     const auto& list = extension_list(*s);
-    return index < list.size() ? reinterpret_cast<const GLubyte*>(list[index].c_str()) : nullptr;
+    if (index < list.size()) return reinterpret_cast<const GLubyte*>(list[index].c_str());
+    s->gl_state().raise_error(kInvalidValue);
+    return nullptr;
   }
   const std::string* text = fetch_string(*s, name, index, true);
   return text ? reinterpret_cast<const GLubyte*>(text->c_str()) : nullptr;

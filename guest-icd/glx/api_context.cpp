@@ -80,9 +80,7 @@ GLXContext create(::Display* dpy, GlxDisplay& d, const FbConfig* config, GLXCont
     return nullptr;
   }
   auto ctx = std::make_shared<GlxContext>();
-  ctx->context = std::make_shared<Context>(d.owner(), d.connection(), id, config ? &config->color : nullptr,
-                                           host.gles ? EGL_OPENGL_ES_API : EGL_OPENGL_API, host.major,
-                                           host.minor);
+  ctx->context = std::make_shared<Context>(d.owner(), d.connection(), msg, config ? &config->color : nullptr);
   // Names are allocated guest-side, so a share group allocates from one pool.
   if (shared) ctx->context->stream().gl_state().share_names_with(shared->context->stream().gl_state());
   ctx->config = config;

@@ -1,5 +1,6 @@
 // A guest's GL and GLES contexts: made and destroyed at its request, made
-// current on its surfaces, and asked how far a uniform call reaches.
+// current on its surfaces, and asked how far a uniform call reaches and
+// what strings they answer.
 #include <string>
 
 #include "control_args.h"
@@ -108,6 +109,27 @@ wire::Status GlHandler::make_current(wire::Reader& r) {
     auto it = surfaces_.find(draw_id_);
     ctx->state->impl().draws_double_buffered = it != surfaces_.end() && it->second->double_buffered();
   }
+  return {};
+}
+
+// Status 0 and the current context's strings; 1 and none without a
+// context, or past wire::kMaxContextStringsBytes (the guest then asks for
+// each string alone).
+wire::Status GlHandler::context_strings(wire::Writer& reply) {
+  if (!current_ || current_->lost || !ensure_bound()) {
+    reply.put(uint32_t{1});
+    return {};
+  }
+  auto bytes = wire::encode_context_strings(current_->state->context_strings());
+  if (!bytes) {
+    uint64_t dropped = 0;
+    if (guest_log_limiter().allow(&dropped))
+      log_line("session %u: context %u: %s", session_id_, current_->id, bytes.error().describe().c_str());
+    reply.put(uint32_t{1});
+    return {};
+  }
+  reply.put(uint32_t{0});
+  reply.put_data(bytes->data(), bytes->size());
   return {};
 }
 

@@ -88,6 +88,7 @@ class GlHandler final : public ApiHandler {
   wire::Status destroy_context(wire::Reader& r);
   wire::Status make_current(wire::Reader& r);
   wire::Status uniform_reach(wire::Reader& r, wire::Writer& reply);
+  wire::Status context_strings(wire::Writer& reply);
 
   // gl_surfaces.cpp
   wire::Status create_surface(wire::Reader& r);

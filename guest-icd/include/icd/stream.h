@@ -9,6 +9,10 @@
 #include "wire/result.h"
 #include "wire/writer.h"
 
+namespace wire {
+struct ContextStrings;  // wire/context_strings.h
+}
+
 namespace icd {
 
 class GlState;  // guest-side GL state of a context (gl/gl_state.h)
@@ -57,6 +61,10 @@ class Stream {
 
   // Guest-side GL state of the current context.
   virtual GlState& gl_state() = 0;
+  // Every string glGetString and glGetStringi(GL_EXTENSIONS) answer on this
+  // context, fetched once for the contexts of its attributes; null when the
+  // host cannot send them together (then each is asked for alone).
+  virtual const wire::ContextStrings* context_strings() = 0;
 
  protected:
   wire::Writer writer_;

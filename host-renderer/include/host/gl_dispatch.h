@@ -11,6 +11,7 @@
 #include <unordered_set>
 
 #include "host/resource_account.h"
+#include "wire/context_strings.h"
 #include "wire/object_type.h"
 #include "wire/reader.h"
 #include "wire/result.h"
@@ -59,6 +60,11 @@ class GlContextState {
   // when GL refuses the call, its error then waiting for the guest's
   // glGetError (gl/uniform_reach.cpp). The host context must be current.
   int32_t uniform_reach(uint32_t program, int32_t location, int32_t count);
+
+  // What glGetString and glGetStringi(GL_EXTENSIONS) answer on this context
+  // (gl/context_strings.cpp); the guest's GL error state is left as it was.
+  // The host context must be current.
+  wire::ContextStrings context_strings();
 
   static std::shared_ptr<ShareGroup> new_share_group();
   const std::shared_ptr<ShareGroup>& share_group() const { return share_; }

@@ -26,6 +26,8 @@ enum class ControlOp : uint32_t {
   kDestroyImage = 14,   // ObjectId
   kUniformReach = 15,   // UniformReach, on the current GL context; host replies i32:
                         // the values to send, or -1: send no call (GL's error is recorded)
+  kContextStrings = 16,  // empty, on the current GL context; host replies u32 status (0: a
+                         // Data follows, wire/context_strings.h; 1: none, past its bound)
 
   // host -> guest
   kReply = 32,          // Data: the reply to the batch that wanted one
@@ -53,6 +55,7 @@ enum Feature : uint32_t {
   kFeatureSrgbSurfaces = 1u << 4,  // surfaces GL writes sRGB-encoded colours into (EGL_KHR_gl_colorspace)
   kFeatureUniformReach = 1u << 5,  // kUniformReach
   kFeatureProgramReflection = 1u << 6,  // kProgramReflection
+  kFeatureContextStrings = 1u << 7,  // kContextStrings
 };
 
 // May be followed by a Data holding the program's name (for viewers' labels).
