@@ -140,31 +140,28 @@ void GLAPIENTRY handle_glGetProgramInfoLog(GLuint program, GLsizei buf_size, GLs
               {{length, 4}, {log, bytes}});
 }
 
-GLint GLAPIENTRY handle_glGetUniformLocation(GLuint program, const GLchar* name) {
+// A name's location or index from what the host told of `program`; the
+// host's answer where that does not settle it.
+template <typename T, typename Lookup, typename Encode>
+T by_name(GLuint program, const GLchar* name, Lookup lookup, Encode encode) {
   Stream* s = current_stream();
   if (!s) return 0;
   if (auto r = told(*s, program); r && name) {
-    if (auto location = uniform_location(*r, name)) return *location;
+    if (auto found = lookup(*r, name)) return *found;
   }
-  return ask<GLint>(*s, [&](wire::Writer& w) { wire::encode_glGetUniformLocation(w, program, name); });
+  return ask<T>(*s, [&](wire::Writer& w) { encode(w, program, name); });
+}
+
+GLint GLAPIENTRY handle_glGetUniformLocation(GLuint program, const GLchar* name) {
+  return by_name<GLint>(program, name, uniform_location, wire::encode_glGetUniformLocation);
 }
 
 GLint GLAPIENTRY handle_glGetAttribLocation(GLuint program, const GLchar* name) {
-  Stream* s = current_stream();
-  if (!s) return 0;
-  if (auto r = told(*s, program); r && name) {
-    if (auto location = attrib_location(*r, name)) return *location;
-  }
-  return ask<GLint>(*s, [&](wire::Writer& w) { wire::encode_glGetAttribLocation(w, program, name); });
+  return by_name<GLint>(program, name, attrib_location, wire::encode_glGetAttribLocation);
 }
 
 GLuint GLAPIENTRY handle_glGetUniformBlockIndex(GLuint program, const GLchar* name) {
-  Stream* s = current_stream();
-  if (!s) return 0;
-  if (auto r = told(*s, program); r && name) {
-    if (auto index = uniform_block_index(*r, name)) return *index;
-  }
-  return ask<GLuint>(*s, [&](wire::Writer& w) { wire::encode_glGetUniformBlockIndex(w, program, name); });
+  return by_name<GLuint>(program, name, uniform_block_index, wire::encode_glGetUniformBlockIndex);
 }
 
 void GLAPIENTRY handle_glGetActiveUniform(GLuint program, GLuint index, GLsizei buf_size, GLsizei* length,
