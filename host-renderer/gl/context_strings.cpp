@@ -23,22 +23,20 @@ std::optional<std::string> answer(const GLubyte* text) {
 }  // namespace
 
 wire::ContextStrings GlContextState::context_strings() {
-  // An error the program has not read yet keeps its place for its glGetError.
-  if (const GLenum held = glGetError(); held != GL_NO_ERROR) refuse_call(*impl_, held);
-  wire::ContextStrings out;
-  for (size_t i = 0; i < wire::kContextStringNames.size(); ++i) {
-    out.named[i] = answer(glGetString(wire::kContextStringNames[i]));
-  }
-  GLint count = 0;
-  glGetIntegerv(GL_NUM_EXTENSIONS, &count);
-  out.indexed = glGetError() == GL_NO_ERROR;
-  for (GLint i = 0; out.indexed && i < count; ++i) {
-    const GLubyte* e = glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i));
-    out.extensions.emplace_back(e ? reinterpret_cast<const char*>(e) : "");
-  }
-  while (glGetError() != GL_NO_ERROR) {
-  }
-  return out;
+  return own_queries(*impl_, [] {
+    wire::ContextStrings out;
+    for (size_t i = 0; i < wire::kContextStringNames.size(); ++i) {
+      out.named[i] = answer(glGetString(wire::kContextStringNames[i]));
+    }
+    GLint count = 0;
+    glGetIntegerv(GL_NUM_EXTENSIONS, &count);
+    out.indexed = glGetError() == GL_NO_ERROR;
+    for (GLint i = 0; out.indexed && i < count; ++i) {
+      const GLubyte* e = glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i));
+      out.extensions.emplace_back(e ? reinterpret_cast<const char*>(e) : "");
+    }
+    return out;
+  });
 }
 
 }  // namespace host

@@ -95,6 +95,19 @@ bool answered_by_gl(GlContextState::Impl& st, Ask ask) {
   return false;
 }
 
+// The host's own queries between a guest's commands: an error GL holds for
+// the program keeps its place for the program's glGetError, and what the
+// queries raise is dropped (a bounded number of times: a lost context may
+// answer GL_CONTEXT_LOST again).
+template <typename Queries>
+auto own_queries(GlContextState::Impl& st, Queries queries) {
+  if (const GLenum held = glGetError(); held != GL_NO_ERROR) refuse_call(st, held);
+  auto result = queries();
+  for (int i = 0; i < 8 && glGetError() != GL_NO_ERROR; ++i) {
+  }
+  return result;
+}
+
 // The bytes GL wrote of a string answer in `bytes` of zeroed room: the
 // string and its NUL.
 inline size_t written_string_bytes(const void* data, size_t bytes) {

@@ -82,12 +82,11 @@ wire::ProgramReflection reflect_for_guest(GLuint program, const shaders_cache::R
 
 void tell_linked(DispatchEnv& env, GLuint guest_program, GLuint program, const shaders_cache::Reflection* known) {
   if (!env.tell_linked) return;
-  auto& st = env.state.impl();
-  if (const GLenum held = glGetError(); held != GL_NO_ERROR) refuse_call(st, held);
   // A name GL does not take as a program (the link raised an error) gets
   // the empty reflection: the guest counts it and asks for its answers.
-  const wire::ProgramReflection r = glIsProgram(program) ? reflect_for_guest(program, known) : wire::ProgramReflection{};
-  (void)glGetError();
+  const wire::ProgramReflection r = own_queries(env.state.impl(), [&] {
+    return glIsProgram(program) ? reflect_for_guest(program, known) : wire::ProgramReflection{};
+  });
   (*env.tell_linked)(guest_program, wire::encode_reflection(r));
 }
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "gl/context_impl.h"
 #include "gl/dispatch_support.h"
@@ -65,14 +66,13 @@ int32_t GlContextState::uniform_reach(uint32_t guest_program, int32_t location, 
   Impl& st = *impl_;
   if (count < 0) return 0;  // GL refuses the call whatever it sends
   if (location == -1) return 0;  // GL ignores the call
-  if (const GLenum held = glGetError(); held != GL_NO_ERROR) refuse_call(st, held);
   GLuint program = 0;
   if (guest_program && !st.translate(ObjectType::kProgram, guest_program, NameUse::kExisting, &program)) program = 0;
-  if (!guest_program) program = program_in_use(st);
-  const bool is_program = program && program != kNoSuchObject && glIsProgram(program);
-  const Reach reach = is_program ? reach_of(program, location) : Reach{};
-  while (glGetError() != GL_NO_ERROR) {
-  }
+  const auto [is_program, reach] = own_queries(st, [&] {
+    if (!guest_program) program = program_in_use(st);
+    const bool found = program && program != kNoSuchObject && glIsProgram(program);
+    return std::pair{found, found ? reach_of(program, location) : Reach{}};
+  });
   // What GL answers the call itself: a name that is no program, no program
   // in use, a location of none of its uniforms, more than one value for
   // a uniform that is no array.
