@@ -194,6 +194,10 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
                   "Vertices one draw of a guest may process, instances included")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--max-dispatch-groups", o.limits.guest.max_dispatch_groups,
+                  "Workgroups one Vulkan dispatch of a guest may run")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("--max-batch", args->max_batch, "Largest command batch after decompression")
       ->check(size_validator())
       ->capture_default_str();

@@ -26,6 +26,7 @@ nlohmann::json to_json(const RendererConfig& c) {
           {"max_total_bytes", l.guest.max_total_bytes},
           {"max_objects", l.guest.max_objects},
           {"max_draw_vertices", l.guest.max_draw_vertices},
+          {"max_dispatch_groups", l.guest.max_dispatch_groups},
           {"promote_shader_precision", l.guest.promote_shader_precision},
           {"max_batch_bytes", l.max_batch_bytes},
           {"max_contexts", l.max_contexts},
@@ -53,6 +54,7 @@ wire::Result<RendererConfig> config_from_json(const nlohmann::json& j) {
     l.guest.max_total_bytes = j.at("max_total_bytes").get<size_t>();
     l.guest.max_objects = j.at("max_objects").get<size_t>();
     l.guest.max_draw_vertices = j.at("max_draw_vertices").get<uint64_t>();
+    l.guest.max_dispatch_groups = j.at("max_dispatch_groups").get<uint64_t>();
     l.guest.promote_shader_precision = j.at("promote_shader_precision").get<bool>();
     l.max_batch_bytes = j.at("max_batch_bytes").get<size_t>();
     l.max_contexts = j.at("max_contexts").get<uint32_t>();

@@ -240,6 +240,8 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
       .feedback_stride = feeds_back ? feedback.maxTransformFeedbackBufferDataStride : 0,
       .color_attachments = props.limits.maxColorAttachments,
       .multi_draws = draws_many ? multi_draw.maxMultiDrawCount : 0,
+      .compute_groups = {props.limits.maxComputeWorkGroupCount[0], props.limits.maxComputeWorkGroupCount[1],
+                         props.limits.maxComputeWorkGroupCount[2]},
       .dynamic_state3 = enabled(VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME) ? dynamic_state3_features(info.pNext) : 0};
   resources_.set_push_descriptor_limit(raw_handle(device), pushes ? push.maxPushDescriptors : 0);
   auto& queues = device_queues_[device];

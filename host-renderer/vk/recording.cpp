@@ -137,8 +137,16 @@ wire::Status VkHandler::check_command(const CommandDesc& cmd, uint32_t opcode, c
     case VkOp::vkCmdSetViewportWithCount:
     case VkOp::vkCmdSetScissorWithCount:
       return check_indexed_state(r, opcode, args);
+    case VkOp::vkCmdDraw:
+      WIRE_TRY(check_draw_work(opcode, args));
+      break;
     case VkOp::vkCmdDrawIndexed:
       WIRE_TRY(check_indices(r, args));
+      WIRE_TRY(check_draw_work(opcode, args));
+      break;
+    case VkOp::vkCmdDispatch:
+    case VkOp::vkCmdDispatchBase:
+      WIRE_TRY(check_dispatch_work(r, opcode, args));
       break;
     case VkOp::vkCmdBindTransformFeedbackBuffersEXT:
     case VkOp::vkCmdBeginTransformFeedbackEXT:
@@ -148,10 +156,12 @@ wire::Status VkHandler::check_command(const CommandDesc& cmd, uint32_t opcode, c
       return check_transform_feedback(r, opcode, args);
     case VkOp::vkCmdDrawIndirectByteCountEXT:
       WIRE_TRY(check_transform_feedback(r, opcode, args));
+      WIRE_TRY(check_draw_work(opcode, args));
       break;
     case VkOp::vkCmdDrawMultiEXT:
     case VkOp::vkCmdDrawMultiIndexedEXT:
       WIRE_TRY(check_multi_draw(r, opcode, args));
+      WIRE_TRY(check_draw_work(opcode, args));
       break;
     case VkOp::vkCmdBeginRenderPass:
     case VkOp::vkCmdBeginRenderPass2:

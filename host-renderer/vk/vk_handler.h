@@ -156,6 +156,7 @@ class VkHandler final : public ApiHandler {
       uint32_t feedback_stride = 0;       // maxTransformFeedbackBufferDataStride
       uint32_t color_attachments = 0;     // maxColorAttachments
       uint32_t multi_draws = 0;           // maxMultiDrawCount, 0 without VK_EXT_multi_draw
+      uint32_t compute_groups[3] = {};    // maxComputeWorkGroupCount
       uint32_t dynamic_state3 = 0;        // VK_EXT_extended_dynamic_state3's features enabled (dynamic_state3.h)
     };
     Limits limits;
@@ -200,6 +201,9 @@ class VkHandler final : public ApiHandler {
   static void note_transform_feedback(Recording& r, uint32_t opcode, const void* args);
   // multi_draw.cpp: the draws' count and indexed draws' indices.
   static wire::Status check_multi_draw(const Recording& r, uint32_t opcode, const void* args);
+  // work_limits.cpp: the vertices and workgroups one command asks for.
+  wire::Status check_draw_work(uint32_t opcode, const void* args) const;
+  wire::Status check_dispatch_work(const Recording& r, uint32_t opcode, const void* args) const;
   // dynamic_state3.cpp: features enabled, attachments within the device's limits.
   static wire::Status check_dynamic_state3(const Recording& r, uint32_t opcode, const void* args);
   void note_recording(uint32_t opcode, const wire::vk::CommandDesc& cmd, const void* args);

@@ -92,6 +92,7 @@ Host& shared_host() {
     h->limits.guest.max_object_bytes = 16u << 20;
     h->limits.guest.max_total_bytes = 128u << 20;
     h->limits.guest.max_draw_vertices = 1u << 20;
+    h->limits.guest.max_dispatch_groups = 1u << 12;
     h->prelude = make_prelude(h->display->info());
     h->vk_prelude = make_vk_prelude();
     h->vk_epilogue = fuzz::vk::epilogue_commands();

@@ -519,6 +519,47 @@ TEST(VulkanExtensionRanges, MultiDrawOfMoreDrawsThanTheDevicesLimit) {
   });
 }
 
+// Vertices one draw asks for, instances included, within the host's
+// --max-draw-vertices (2^28 by default). Recorded, never submitted past it.
+
+TEST(VulkanExtensionRanges, DrawsOfTheHostsMostVerticesAreRecorded) {
+  expect_accepted_with(kMultiDraw, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkCommandBuffer cb = rendering_buffer(device);
+    vkCmdDraw(cb, 1u << 14, 1u << 14, 0, 0);
+    const VkMultiDrawInfoEXT draws[] = {{0, 1u << 13}, {0, 1u << 13}};
+    device_command<PFN_vkCmdDrawMultiEXT>(device, "vkCmdDrawMultiEXT")(cb, 2, draws, 1u << 14, 0, sizeof draws[0]);
+    vkCmdEndRendering(cb);
+  });
+}
+
+TEST(VulkanExtensionRanges, DrawOfMoreVerticesThanTheHostAllows) {
+  expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkCmdDraw(rendering_buffer(device), 1u << 14, (1u << 14) + 1, 0, 0);
+  });
+}
+
+TEST(VulkanExtensionRanges, DrawOfEveryVertexAndInstanceAtOnce) {
+  expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkCmdDraw(rendering_buffer(device), 0xffffffff, 0xffffffff, 0, 0);
+  });
+}
+
+TEST(VulkanExtensionRanges, IndexedDrawOfMoreInstancesThanTheHostAllows) {
+  expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkCommandBuffer cb = rendering_buffer(device);
+    vkCmdBindIndexBuffer(cb, buffer_for(device, kSmall, VK_BUFFER_USAGE_INDEX_BUFFER_BIT), 0, VK_INDEX_TYPE_UINT16);
+    vkCmdDrawIndexed(cb, 3, 0xffffffff, 0, 0, 0);
+  });
+}
+
+TEST(VulkanExtensionRanges, MultiDrawWhoseDrawsTogetherPassTheHostsLimit) {
+  expect_refused_with(kMultiDraw, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const VkMultiDrawInfoEXT draws[] = {{0, 1u << 13}, {0, (1u << 13) + 1}};
+    device_command<PFN_vkCmdDrawMultiEXT>(device, "vkCmdDrawMultiEXT")(rendering_buffer(device), 2, draws, 1u << 14, 0,
+                                                                       sizeof draws[0]);
+  });
+}
+
 // VK_KHR_push_descriptor: a set of the pipeline layout made for pushing,
 // each write checked as vkUpdateDescriptorSets's are.
 

@@ -259,14 +259,18 @@ TEST(VulkanRanges, IndexBufferOfAnIndexTypeNotCarried) {
   });
 }
 
+// Recording, add_one.comp bound.
+VkCommandBuffer compute_recording(VkDevice device) {
+  VkPipelineLayout layout = layout_of(device, add_one_set_layout(device));
+  VkCommandBuffer cb = recording_buffer(device);
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, add_one_pipeline(device, layout));
+  return cb;
+}
+
 // A dispatch's records must lie in the buffer; the pipeline is bound so
 // that only the range is at fault.
 void dispatch_indirect_at(VkDevice device, VkDeviceSize offset) {
-  VkDescriptorSetLayout set_layout = add_one_set_layout(device);
-  VkPipelineLayout layout = layout_of(device, set_layout);
-  VkCommandBuffer cb = recording_buffer(device);
-  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, add_one_pipeline(device, layout));
-  vkCmdDispatchIndirect(cb, buffer_of(device, kSmall), offset);
+  vkCmdDispatchIndirect(compute_recording(device), buffer_of(device, kSmall), offset);
 }
 
 TEST(VulkanRanges, IndirectDispatchInsideItsBufferIsRecorded) {
@@ -279,6 +283,47 @@ TEST(VulkanRanges, IndirectDispatchPastItsBuffer) {
 
 TEST(VulkanRanges, IndirectDispatchAtAnOffsetNotOfFour) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { dispatch_indirect_at(device, 2); });
+}
+
+// Work one dispatch asks for: each side within maxComputeWorkGroupCount
+// (past its base), all of them within the host's --max-dispatch-groups
+// (2^24 by default). Recorded, never submitted: a dispatch the host let
+// through would keep the driver busy for hours.
+
+uint32_t most_workgroups_across(VkPhysicalDevice gpu) {
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(gpu, &props);
+  return props.limits.maxComputeWorkGroupCount[0];
+}
+
+TEST(VulkanRanges, DispatchOfTheHostsMostWorkgroupsIsRecorded) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkCmdDispatch(compute_recording(device), 4096, 4096, 1);
+  });
+}
+
+TEST(VulkanRanges, DispatchOfMoreWorkgroupsThanTheHostAllows) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkCmdDispatch(compute_recording(device), 4096, 4096, 2);
+  });
+}
+
+TEST(VulkanRanges, DispatchPastTheDevicesWorkgroupCount) {
+  expect_refused([](VkInstance, VkPhysicalDevice gpu, VkDevice device) {
+    vkCmdDispatch(compute_recording(device), most_workgroups_across(gpu) + 1, 1, 1);
+  });
+}
+
+TEST(VulkanRanges, DispatchOfEveryWorkgroupCountAtOnce) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkCmdDispatch(compute_recording(device), 0xffffffff, 0xffffffff, 0xffffffff);
+  });
+}
+
+TEST(VulkanRanges, DispatchFromABaseEndingPastTheDevicesWorkgroupCount) {
+  expect_refused([](VkInstance, VkPhysicalDevice gpu, VkDevice device) {
+    vkCmdDispatchBase(compute_recording(device), most_workgroups_across(gpu), 0, 0, 1, 1, 1);
+  });
 }
 
 // Queries.
