@@ -372,6 +372,7 @@ void VkHandler::note_recording(uint32_t opcode, const CommandDesc& cmd, const vo
 }
 
 void VkHandler::note_recorded(Recording& r, uint32_t opcode, const void* args) {
+  r.compute.note(opcode, args);
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkCmdBeginRenderPass:
     case VkOp::vkCmdBeginRenderPass2: {

@@ -53,6 +53,8 @@ bool VkHandler::add_area_import(const std::vector<VkExtensionProperties>& offere
 wire::Result<uint64_t> VkHandler::create_buffer(void* args) {
   auto& a = *static_cast<VkArgs_vkCreateBuffer*>(args);
   VkBufferCreateInfo info = *a.pCreateInfo;
+  // The host copies indirect dispatches' records out to clamp them (dispatch_clamps.h).
+  if (info.usage & VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT) info.usage |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
   VkExternalMemoryBufferCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO, info.pNext,
                                             VK_EXTERNAL_MEMORY_HANDLE_TYPE_HOST_ALLOCATION_BIT_EXT};
   if (area_devices_.contains(a.device) && !find_in_chain(info.pNext, external.sType)) {

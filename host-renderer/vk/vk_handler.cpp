@@ -292,6 +292,7 @@ wire::Status VkHandler::run_flat(uint32_t opcode, const Runner& runs, wire::Read
   if (cmd.instance_extension) WIRE_TRY(check_instance_extension(cmd, args));
   WIRE_TRY(check_command(cmd, opcode, args));
   if (runs.range_check) WIRE_TRY(resources_.check(runs.range_check, opcode, args));
+  if (static_cast<VkOp>(opcode) == VkOp::vkCmdDispatchIndirect) WIRE_TRY(clamp_indirect_dispatch(args));
   runs.call(dispatch_, args);
   note_recorded(*recording_now_, opcode, args);
   return {};
@@ -348,6 +349,7 @@ wire::Status VkHandler::check_instance_extension(const CommandDesc& cmd, const v
 }
 
 wire::Status VkHandler::run_recorded(uint32_t opcode, const CommandDesc& cmd, HostCall call, void* args) {
+  if (static_cast<VkOp>(opcode) == VkOp::vkCmdDispatchIndirect) WIRE_TRY(clamp_indirect_dispatch(args));
   call(dispatch_, args);
   note_recording(opcode, cmd, args);
   return {};

@@ -17,6 +17,8 @@
 #include "host/api_handler.h"
 #include "host/resource_account.h"
 #include "host/stats.h"
+#include "vk/compute_state.h"
+#include "vk/dispatch_clamps.h"
 #include "vk/handle_table.h"
 #include "vk/host_calls.h"
 #include "vk/pipeline_caches.h"
@@ -106,6 +108,8 @@ class VkHandler final : public ApiHandler {
   static bool runs_flat(const wire::vk::CommandDesc& cmd);
   wire::Status run_flat(uint32_t opcode, const Runner& runs, wire::Reader& payload);
   wire::Status run_recorded(uint32_t opcode, const wire::vk::CommandDesc& cmd, HostCall call, void* args);
+  // vkCmdDispatchIndirect made to read its counts clamped (dispatch_clamps.h).
+  wire::Status clamp_indirect_dispatch(void* args);
   void keep_drivers_loaded();
 
   wire::Result<uint64_t> create_instance(void* args);
@@ -183,6 +187,7 @@ class VkHandler final : public ApiHandler {
       uint32_t index = 0;  // the vertex stream of vkCmdBeginQueryIndexedEXT
     };
     std::vector<ActiveQuery> active_queries;
+    ComputeState compute;  // bound again after the host's own dispatches
     // The same command buffer as allocated, nothing recorded (reset, begun).
     Recording fresh() const { return {.device = device, .secondary = secondary, .limits = limits}; }
   };
@@ -317,6 +322,7 @@ class VkHandler final : public ApiHandler {
   HostDispatch dispatch_;
   ResourceShapes resources_{dispatch_};  // after dispatch_, which it calls
   PipelineCaches pipeline_caches_{dispatch_, counters_};
+  DispatchClamps dispatch_clamps_{dispatch_};
   wire::vk::Arena arena_;
   std::vector<wire::vk::NewHandle> created_;
   std::vector<VkInstance> instances_;

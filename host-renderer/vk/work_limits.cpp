@@ -2,8 +2,11 @@
 // vertices or a dispatch of 2^32 workgroups a side is a few bytes on the
 // wire and hours of a software driver's time (a GPU's too): counts are held
 // to the spec's limits (maxComputeWorkGroupCount) and to the host's own
-// (--max-draw-vertices, --max-dispatch-groups), as GL draws are. Counts a
-// command buffer reads from a buffer (indirect commands) are not seen here.
+// (--max-draw-vertices, --max-dispatch-groups), as GL draws are. The counts
+// an indirect dispatch reads from a buffer are clamped on the device to the
+// same limits (dispatch_clamps.h); an indirect draw's are not yet bounded.
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 
@@ -98,6 +101,23 @@ wire::Status VkHandler::check_dispatch_work(const Recording& r, uint32_t opcode,
   const uint64_t limit = account_.limits.max_dispatch_groups;
   if (count[0] > limit / count[1] || uint64_t{count[0]} * count[1] > limit / count[2])
     return refused(name, "of more workgroups than the host's limit");
+  return {};
+}
+
+// The dispatch reads the host's clamped copy of its record, the guest's
+// compute state bound again after the clamp's own.
+wire::Status VkHandler::clamp_indirect_dispatch(void* args) {
+  auto& a = *static_cast<VkArgs_vkCmdDispatchIndirect*>(args);
+  const Recording& r = *recording_now_;
+  const auto device = reinterpret_cast<VkDevice>(r.device);
+  const uint64_t most = std::min<uint64_t>(account_.limits.max_dispatch_groups, UINT32_MAX);
+  const std::array<uint32_t, 4> limits = {r.limits.compute_groups[0], r.limits.compute_groups[1],
+                                          r.limits.compute_groups[2], static_cast<uint32_t>(most)};
+  auto slot = dispatch_clamps_.clamp(device, device_gpus_.at(device), a.commandBuffer, a.buffer, a.offset, limits);
+  if (!slot) return refused("vkCmdDispatchIndirect", "on a device where the host could not make its clamp");
+  r.compute.bind_again(dispatch_, a.commandBuffer);
+  a.buffer = slot->buffer;
+  a.offset = slot->offset;
   return {};
 }
 

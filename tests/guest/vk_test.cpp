@@ -13,6 +13,7 @@
 #include <vulkan/vulkan.h>
 
 #include "add_one_comp.h"
+#include "count_groups_comp.h"
 #include "sums_comp.h"
 #include "vk_device.h"
 
@@ -37,13 +38,12 @@ VkPipeline compute_pipeline(VkDevice device, const uint32_t* code, size_t bytes,
 
 class VulkanTest : public ::testing::Test {
  protected:
+  // One host for every suite of the program: the ICD keeps its connection
+  // for the process's life. It stops when the program exits.
   static void SetUpTestSuite() {
-    host_ = new guesttest::HostProcess;
+    if (host_) return;
+    host_ = std::make_unique<guesttest::HostProcess>();
     guesttest::use_conduit_icd(*host_);
-  }
-  static void TearDownTestSuite() {
-    delete host_;
-    host_ = nullptr;
   }
 
   void SetUp() override {
@@ -132,14 +132,14 @@ class VulkanTest : public ::testing::Test {
     });
   }
 
-  static guesttest::HostProcess* host_;
+  static std::unique_ptr<guesttest::HostProcess> host_;
   VkInstance instance_ = VK_NULL_HANDLE;
   VkPhysicalDevice gpu_ = VK_NULL_HANDLE;
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
 };
 
-guesttest::HostProcess* VulkanTest::host_ = nullptr;
+std::unique_ptr<guesttest::HostProcess> VulkanTest::host_;
 
 TEST_F(VulkanTest, TheHostsDeviceIsSeen) {
   VkPhysicalDeviceVulkan12Properties v12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
@@ -379,6 +379,133 @@ TEST_F(VulkanTest, PipelineWhoseLayoutFitsItsShaderRuns) {
   vkDestroyPipelineLayout(device_, pipeline_layout, nullptr);
   vkDestroyDescriptorPool(device_, pool, nullptr);
   for (const Buffer& b : buffers) free_buffer(b);
+}
+
+// Indirect dispatches read counts the command buffer itself may write
+// (here vkCmdUpdateBuffer and vkCmdFillBuffer), which the host clamps on the
+// device before the dispatch reads them. count_groups.comp adds its push
+// constant once a workgroup, through the program's set: the program's
+// pipeline, set and push constants must be bound again after the clamp's.
+class IndirectDispatchTest : public VulkanTest {
+ protected:
+  void SetUp() override {
+    VulkanTest::SetUp();
+    count_ = make_buffer(256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    counts_ = make_buffer(256, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
+                                               nullptr};
+    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    set_info.bindingCount = 1;
+    set_info.pBindings = &binding;
+    ASSERT_EQ(vkCreateDescriptorSetLayout(device_, &set_info, nullptr, &set_layout_), VK_SUCCESS);
+    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
+    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layout_info.setLayoutCount = 1;
+    layout_info.pSetLayouts = &set_layout_;
+    layout_info.pushConstantRangeCount = 1;
+    layout_info.pPushConstantRanges = &push;
+    ASSERT_EQ(vkCreatePipelineLayout(device_, &layout_info, nullptr, &layout_), VK_SUCCESS);
+    pipeline_ = compute_pipeline(device_, count_groups_comp, sizeof count_groups_comp, layout_);
+    ASSERT_NE(pipeline_, VK_NULL_HANDLE);
+    const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
+    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pool_info.maxSets = 1;
+    pool_info.poolSizeCount = 1;
+    pool_info.pPoolSizes = &size;
+    ASSERT_EQ(vkCreateDescriptorPool(device_, &pool_info, nullptr, &pool_), VK_SUCCESS);
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = pool_;
+    alloc.descriptorSetCount = 1;
+    alloc.pSetLayouts = &set_layout_;
+    ASSERT_EQ(vkAllocateDescriptorSets(device_, &alloc, &set_), VK_SUCCESS);
+    const VkDescriptorBufferInfo counted{count_.buffer, 0, VK_WHOLE_SIZE};
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set_;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = &counted;
+    vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+    void* p = nullptr;  // memory of the guest's shared area holds what its last user left
+    ASSERT_EQ(vkMapMemory(device_, count_.memory, 0, VK_WHOLE_SIZE, 0, &p), VK_SUCCESS);
+    *static_cast<uint32_t*>(p) = 0;
+    vkUnmapMemory(device_, count_.memory);
+  }
+  void TearDown() override {
+    vkDestroyPipeline(device_, pipeline_, nullptr);
+    vkDestroyPipelineLayout(device_, layout_, nullptr);
+    vkDestroyDescriptorPool(device_, pool_, nullptr);
+    vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
+    free_buffer(count_);
+    free_buffer(counts_);
+    VulkanTest::TearDown();
+  }
+
+  // The program's state, `add` pushed.
+  void bind(VkCommandBuffer cb, uint32_t add) {
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
+    vkCmdPushConstants(cb, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &add);
+  }
+  // The command buffer's writes of `counts_` before the dispatch reads them.
+  static void counts_written(VkCommandBuffer cb) {
+    VkMemoryBarrier written{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    written.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    written.dstAccessMask = VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
+    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1, &written, 0,
+                         nullptr, 0, nullptr);
+  }
+  uint32_t total() {
+    void* p = nullptr;
+    EXPECT_EQ(vkMapMemory(device_, count_.memory, 0, VK_WHOLE_SIZE, 0, &p), VK_SUCCESS);
+    const uint32_t value = p ? *static_cast<uint32_t*>(p) : 0;
+    vkUnmapMemory(device_, count_.memory);
+    return value;
+  }
+
+  Buffer count_, counts_;
+  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout layout_ = VK_NULL_HANDLE;
+  VkPipeline pipeline_ = VK_NULL_HANDLE;
+  VkDescriptorPool pool_ = VK_NULL_HANDLE;
+  VkDescriptorSet set_ = VK_NULL_HANDLE;
+};
+
+TEST_F(IndirectDispatchTest, RunsTheWorkgroupsItsCommandBufferWrote) {
+  const VkDispatchIndirectCommand first{2, 3, 1}, second{4, 1, 2};
+  run_and_wait([&](VkCommandBuffer cb) {
+    vkCmdUpdateBuffer(cb, counts_.buffer, 0, sizeof first, &first);
+    vkCmdUpdateBuffer(cb, counts_.buffer, 16, sizeof second, &second);
+    counts_written(cb);
+    bind(cb, 5);
+    vkCmdDispatchIndirect(cb, counts_.buffer, 0);  // 6 workgroups
+    vkCmdDispatchIndirect(cb, counts_.buffer, 16);  // 8 more, the state bound again after each clamp
+    vkCmdDispatch(cb, 1, 1, 1);
+  });
+  EXPECT_EQ(total(), 5u * (6 + 8 + 1));
+}
+
+TEST_F(IndirectDispatchTest, OfCountsPastTheLimitsRunsNoneAndEnds) {
+  run_and_wait([&](VkCommandBuffer cb) {  // waits 10 s at most: 2^96 workgroups would take far longer
+    vkCmdFillBuffer(cb, counts_.buffer, 0, 12, 0xffffffff);
+    counts_written(cb);
+    bind(cb, 7);
+    vkCmdDispatchIndirect(cb, counts_.buffer, 0);
+    vkCmdDispatch(cb, 1, 1, 1);  // the program's pipeline and push constant still bound
+  });
+  EXPECT_EQ(total(), 7u);
+}
+
+TEST_F(IndirectDispatchTest, OfMoreWorkgroupsThanTheHostAllowsRunsNone) {
+  const VkDispatchIndirectCommand over{4096, 4096, 2}, within{3, 1, 1};  // 2^25 workgroups, the host's limit 2^24
+  run_and_wait([&](VkCommandBuffer cb) {
+    vkCmdUpdateBuffer(cb, counts_.buffer, 0, sizeof over, &over);
+    vkCmdUpdateBuffer(cb, counts_.buffer, 16, sizeof within, &within);
+    counts_written(cb);
+    bind(cb, 1);
+    vkCmdDispatchIndirect(cb, counts_.buffer, 0);
+    vkCmdDispatchIndirect(cb, counts_.buffer, 16);
+  });
+  EXPECT_EQ(total(), 3u);
 }
 
 }  // namespace
