@@ -233,6 +233,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   WIRE_TRY(check_queue_taken(opcode, *args));
   WIRE_TRY(check_named_once(opcode, *args));
   if (!created_.empty()) WIRE_TRY(reserve(created_));
+  WIRE_TRY(check_query_count(opcode, *args));
   WIRE_TRY(fit_driver_reads(opcode, *args));
   WIRE_TRY(check_recording(opcode, *cmd, *args));
   WIRE_TRY(resources_.check(opcode, *args));
@@ -410,6 +411,18 @@ wire::Status VkHandler::reserve(std::span<const NewHandle> made) const {
   if (made.size() > limit - std::min(limit, account_.objects))
     return make_error(Errc::kLimit, "more than " + std::to_string(limit) + " objects");
   return handles_.reserve(made);
+}
+
+// Each query of a pool counts as an object for its size: drivers hold
+// memory for every query from the start (lavapipe a pointer each, so a pool
+// of 2^29 asked for 4 GiB), which no other limit sees.
+wire::Status VkHandler::check_query_count(uint32_t opcode, const void* args) const {
+  if (static_cast<VkOp>(opcode) != VkOp::vkCreateQueryPool) return {};
+  const uint32_t queries = static_cast<const VkArgs_vkCreateQueryPool*>(args)->pCreateInfo->queryCount;
+  if (queries > account_.limits.max_objects)
+    return make_error(Errc::kLimit, "vkCreateQueryPool of more queries than the guest may hold objects (" +
+                                        std::to_string(queries) + ")");
+  return {};
 }
 
 // The destroyed object's id may name a new object from now on.

@@ -122,6 +122,7 @@ class VkHandler final : public ApiHandler {
   bool end_device(VkDevice device);  // as vkDestroyDevice does, with every note it takes
   void note_physical_devices(uint32_t opcode, const void* args);
   wire::Status reserve(std::span<const wire::vk::NewHandle> made) const;
+  wire::Status check_query_count(uint32_t opcode, const void* args) const;
   wire::Status name_private_data_object(uint32_t opcode, void* args);
   wire::Status check_queue_taken(uint32_t opcode, const void* args) const;
   // device_identity.cpp

@@ -337,6 +337,17 @@ VkQueryPool query_pool(VkDevice device, uint32_t count) {
   return pool;
 }
 
+// A pool's queries count as objects for its size (--max-objects, 2^20 by
+// default): lavapipe sizes a pool in 32 bits, and 2^29 + 1 queries of 8
+// bytes each wrapped to a pool of one.
+TEST(VulkanRanges, QueryPoolOfAsManyQueriesAsTheGuestMayHoldObjectsRuns) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) { query_pool(device, 1u << 20); });
+}
+
+TEST(VulkanRanges, QueryPoolOfMoreQueriesThanTheGuestMayHoldObjects) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { query_pool(device, (1u << 29) + 1); });
+}
+
 TEST(VulkanRanges, QueriesOfTheirPoolRun) {
   expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
     VkQueryPool pool = query_pool(device, 4);

@@ -36,6 +36,17 @@ VkPipeline compute_pipeline(VkDevice device, const uint32_t* code, size_t bytes,
   return made == VK_SUCCESS ? pipeline : VK_NULL_HANDLE;
 }
 
+// A layout of one set and one push-constant range.
+VkPipelineLayout layout_pushing(VkDevice device, VkDescriptorSetLayout set_layout, const VkPushConstantRange& push) {
+  VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  info.setLayoutCount = 1;
+  info.pSetLayouts = &set_layout;
+  info.pushConstantRangeCount = 1;
+  info.pPushConstantRanges = &push;
+  VkPipelineLayout layout = VK_NULL_HANDLE;
+  return vkCreatePipelineLayout(device, &info, nullptr, &layout) == VK_SUCCESS ? layout : VK_NULL_HANDLE;
+}
+
 class VulkanTest : public ::testing::Test {
  protected:
   // One host for every suite of the program: the ICD keeps its connection
@@ -348,14 +359,8 @@ TEST_F(VulkanTest, PipelineWhoseLayoutFitsItsShaderRuns) {
   write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
   write.pBufferInfo = infos;
   vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
-  const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 16, 4};
-  VkPipelineLayoutCreateInfo pl_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  pl_info.setLayoutCount = 1;
-  pl_info.pSetLayouts = &set_layout;
-  pl_info.pushConstantRangeCount = 1;
-  pl_info.pPushConstantRanges = &push;
-  VkPipelineLayout pipeline_layout;
-  ASSERT_EQ(vkCreatePipelineLayout(device_, &pl_info, nullptr, &pipeline_layout), VK_SUCCESS);
+  VkPipelineLayout pipeline_layout = layout_pushing(device_, set_layout, {VK_SHADER_STAGE_COMPUTE_BIT, 16, 4});
+  ASSERT_NE(pipeline_layout, VK_NULL_HANDLE);
   // The set layout may go before the pipeline layout made with it is used.
   vkDestroyDescriptorSetLayout(device_, set_layout, nullptr);
 
@@ -398,13 +403,8 @@ class IndirectDispatchTest : public VulkanTest {
     set_info.bindingCount = 1;
     set_info.pBindings = &binding;
     ASSERT_EQ(vkCreateDescriptorSetLayout(device_, &set_info, nullptr, &set_layout_), VK_SUCCESS);
-    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
-    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layout_info.setLayoutCount = 1;
-    layout_info.pSetLayouts = &set_layout_;
-    layout_info.pushConstantRangeCount = 1;
-    layout_info.pPushConstantRanges = &push;
-    ASSERT_EQ(vkCreatePipelineLayout(device_, &layout_info, nullptr, &layout_), VK_SUCCESS);
+    layout_ = layout_pushing(device_, set_layout_, {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4});
+    ASSERT_NE(layout_, VK_NULL_HANDLE);
     pipeline_ = compute_pipeline(device_, count_groups_comp, sizeof count_groups_comp, layout_);
     ASSERT_NE(pipeline_, VK_NULL_HANDLE);
     const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
