@@ -198,6 +198,9 @@ CLI::App* add_host_command(CLI::App& app, int* status) {
                   "Workgroups one Vulkan dispatch of a guest may run")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--submission-timeout", o.limits.guest.submission_timeout_s,
+                  "Seconds a guest's Vulkan work may run before its device is lost and its renderer ends (0: no limit)")
+      ->capture_default_str();
   cmd->add_option("--max-batch", args->max_batch, "Largest command batch after decompression")
       ->check(size_validator())
       ->capture_default_str();

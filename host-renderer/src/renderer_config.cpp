@@ -27,6 +27,7 @@ nlohmann::json to_json(const RendererConfig& c) {
           {"max_objects", l.guest.max_objects},
           {"max_draw_vertices", l.guest.max_draw_vertices},
           {"max_dispatch_groups", l.guest.max_dispatch_groups},
+          {"submission_timeout_s", l.guest.submission_timeout_s},
           {"promote_shader_precision", l.guest.promote_shader_precision},
           {"max_batch_bytes", l.max_batch_bytes},
           {"max_contexts", l.max_contexts},
@@ -55,6 +56,7 @@ wire::Result<RendererConfig> config_from_json(const nlohmann::json& j) {
     l.guest.max_objects = j.at("max_objects").get<size_t>();
     l.guest.max_draw_vertices = j.at("max_draw_vertices").get<uint64_t>();
     l.guest.max_dispatch_groups = j.at("max_dispatch_groups").get<uint64_t>();
+    l.guest.submission_timeout_s = j.at("submission_timeout_s").get<uint32_t>();
     l.guest.promote_shader_precision = j.at("promote_shader_precision").get<bool>();
     l.max_batch_bytes = j.at("max_batch_bytes").get<size_t>();
     l.max_contexts = j.at("max_contexts").get<uint32_t>();

@@ -14,6 +14,7 @@
 #include "program_cache_channel.h"
 #include "host/log.h"
 #include "vk/vk_handler.h"
+#include "wire/vk_commands.h"
 
 namespace host {
 
@@ -41,6 +42,9 @@ const char* control_op_name(uint32_t op) {
 }
 
 constexpr auto kFramePoll = std::chrono::milliseconds(1);
+// How often a session whose guest's Vulkan work is still running looks at
+// its clock (submission_clock.cpp) while the guest says nothing.
+constexpr auto kWorkPoll = std::chrono::milliseconds(500);
 constexpr auto kRelaxed = std::memory_order_relaxed;
 
 }  // namespace
@@ -125,15 +129,17 @@ void Session::run() {
   bool idle = false;  // the last wait for the guest was a whole idle one
   while (!stop_.load(kRelaxed) && !broken_) {
     const bool frames = gl_->frames_pending();
+    const bool working = vk_ && vk_->work_pending();
     stamp_busy(false);
-    auto msg = channel_->receive(frames ? kFramePoll : idle_wait_);
+    auto msg = channel_->receive(frames ? kFramePoll : working ? kWorkPoll : idle_wait_);
     stamp_busy(true);
     if (!msg) {
       if (msg.error().code != Errc::kTimeout) {
         end_reason_ = msg.error().describe();
         break;
       }
-      idle = !frames;
+      idle = !frames && !working;
+      if (vulkan_overdue()) break;
       drain_waker();
       // The guest is waiting (or idle): hand over the frames still being
       // read, and what viewers typed.
@@ -149,8 +155,21 @@ void Session::run() {
     bool keep = handle_message(*msg);
     channel_->release();
     if (keep) deliver_input();
-    if (!keep || !flush()) break;
+    if (!keep || !flush() || vulkan_overdue()) break;
   }
+}
+
+// Vulkan work past the guest's --submission-timeout cannot be stopped by any
+// command: the guest's Vulkan is lost (it hears so first) and the session
+// ends, and with it the renderer, which takes the work with it.
+bool Session::vulkan_overdue() {
+  if (!vk_ || !vk_->work_overdue()) return false;
+  const std::string why = "Vulkan work still running after " +
+                          std::to_string(account_.limits.submission_timeout_s) + " s (--submission-timeout)";
+  lose(static_cast<uint32_t>(wire::vk::VkOp::vkQueueSubmit), wire::make_error(Errc::kTimeout, why));
+  flush();
+  end_reason_ = why;
+  return true;
 }
 
 bool Session::handle_message(std::span<const std::byte> message) {

@@ -65,6 +65,7 @@ wire::Result<uint64_t> VkHandler::destroy_device(void* args) {
     return wire::make_error(wire::Errc::kTimeout, "vkDestroyDevice of a device whose work does not finish");
   pipeline_caches_.close(a.device);  // while the device's pipelines are still in it
   dispatch_clamps_.close(a.device);
+  forget_clocks_of(a.device);
   const auto device = reinterpret_cast<uint64_t>(a.device);
   for (const ChildEnd& end : kChildEnds)
     for (uint64_t child : handles_.children_of(device, end.type)) end.destroy(dispatch_, a.device, child);

@@ -150,6 +150,7 @@ wire::Status VkHandler::run(const ApiCommand& cmd) {
 
 void VkHandler::end_batch() {
   if (!lost_) tell_signalled_fences();
+  watch_queues();
 }
 
 std::optional<uint32_t> VkHandler::lose() {
@@ -267,6 +268,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
     note_shaders(opcode, *args);
     note_fences(opcode, *args);
     note_in_flight(opcode, *args);
+    note_submitted_work(opcode, *args);
   }
   const size_t objects_after = handles_.size();
   if (objects_after >= objects_before)

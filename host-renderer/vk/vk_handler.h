@@ -93,6 +93,12 @@ class VkHandler final : public ApiHandler {
   // waiting (the session calls it after each batch).
   void tell_signalled_fences();
 
+  // submission_clock.cpp: work submitted and not known done yet, and work
+  // running past the guest's --submission-timeout (the session then ends
+  // the renderer: nothing else stops it).
+  bool work_pending() const;
+  bool work_overdue();
+
   // The persistent cache that devices' pipeline caches are seeded from and
   // stored to (pipeline_caches.h); null: none. Set before the first device.
   void set_program_cache(ProgramCacheClient* client) { pipeline_caches_.set_client(client); }
@@ -290,6 +296,19 @@ class VkHandler final : public ApiHandler {
   wire::Status tell_fences_before(VkFence presented);
   void note_fences(uint32_t opcode, const void* args);
   std::vector<SubmittedFence> submitted_fences_;  // in submission order, not yet told
+
+  // submission_clock.cpp: each queue's watch over its submitted work.
+  struct QueueClock {
+    VkDevice device = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;  // the host's, of the empty submission that watches
+    bool watching = false;           // that submission is pending
+    bool unwatched = false;          // work was submitted after it
+    uint64_t since_ms = 0;           // when the watch was submitted
+  };
+  void note_submitted_work(uint32_t opcode, const void* args);
+  void watch_queues();
+  void forget_clocks_of(VkDevice device);
+  std::unordered_map<VkQueue, QueueClock> clocks_;
 
   // in_flight.cpp: the host waits for a submission before a command buffer
   // or fence it uses is re-recorded, reset or freed.

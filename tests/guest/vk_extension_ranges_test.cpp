@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include <unistd.h>
+
 #include "feedback_vert.h"
 #include "vk_objects.h"
 #include "vk_refused.h"
@@ -821,6 +823,47 @@ TEST(VulkanExtensionRanges, PolygonModeOfAnExtensionNotCarried) {
 TEST(VulkanExtensionRanges, BlendOperationOfAnExtensionNotCarried) {
   expect_refused_with(kDynamicState3, [](VkInstance, VkPhysicalDevice gpu, VkDevice) {
     set_state3(dynamic_state3_device(gpu), {.blend_op = VK_BLEND_OP_MULTIPLY_EXT});
+  });
+}
+
+// Work no count check can bound ends at the host's --submission-timeout:
+// an indirect draw of the counts its command buffer wrote (2^32 - 1
+// vertices and instances) keeps lavapipe busy for days. The guest's wait
+// ends in VK_ERROR_DEVICE_LOST, its renderer ends with the work, and the
+// host serves the next guest.
+
+void draw_counts_written_on_the_device(VkDevice device) {
+  VkBuffer counts = buffer_for(device, kSmall, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  VkCommandBuffer cb = recording_buffer(device);
+  vkCmdFillBuffer(cb, counts, 0, sizeof(VkDrawIndirectCommand), 0xffffffff);
+  VkMemoryBarrier written{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT,
+                          VK_ACCESS_INDIRECT_COMMAND_READ_BIT};
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1, &written, 0,
+                       nullptr, 0, nullptr);
+  VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
+  rendering.renderArea.extent = {16, 16};
+  rendering.layerCount = 1;
+  vkCmdBeginRendering(cb, &rendering);
+  vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, feedback_pipeline(device));
+  vkCmdDrawIndirect(cb, counts, 0, 1, sizeof(VkDrawIndirectCommand));
+  end_rendering_and_submit(device, cb);
+}
+
+TEST(VulkanSubmissionTimeout, WorkThatNeverEndsLosesTheDeviceAndItsRendererEnds) {
+  HostProcess host({"--submission-timeout", "2"});
+  ASSERT_TRUE(host.ok()) << host.error();
+  auto child = [&] {
+    alarm(60);  // without the timeout the wait below never returns
+    use_conduit_icd(host);
+    VkInstance instance = make_instance();
+    VkDevice device = make_device(first_gpu(instance), kFeedback);
+    if (!device) std::exit(6);
+    draw_counts_written_on_the_device(device);
+    std::exit(vkDeviceWaitIdle(device) == VK_ERROR_DEVICE_LOST ? 0 : 3);
+  };
+  EXPECT_EXIT(child(), ::testing::ExitedWithCode(0), "");
+  expect_accepted_on(host, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    end_and_submit(device, recording_buffer(device));
   });
 }
 

@@ -17,6 +17,7 @@ struct GuestLimits {
   size_t max_objects = 1u << 20;          // names of all kinds
   uint64_t max_draw_vertices = 1u << 28;  // vertices x instances of one draw
   uint64_t max_dispatch_groups = 1u << 24;  // workgroups of one Vulkan dispatch
+  uint32_t submission_timeout_s = 20;     // how long Vulkan work may run; 0: no limit
   // Compile GLSL ES mediump as highp (execution may use more precision,
   // GLSL ES 3.20, 4.7.3): drivers that emulate 16-bit floats (llvmpipe) run
   // it several times faster, but precision mismatches between declarations

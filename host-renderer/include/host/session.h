@@ -119,6 +119,7 @@ class Session {
   void send_frame(const wire::Frame& frame, std::span<const std::byte> pixels);
   void send_program_linked(const wire::ProgramLinked& linked, std::span<const std::byte> reflection);
   bool flush();
+  bool vulkan_overdue();
   void teardown();
   void log_end();
 
