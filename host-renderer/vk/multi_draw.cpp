@@ -43,13 +43,15 @@ wire::Status ResourceShapes::check_multi_draw_records(uint32_t opcode, const voi
 // checked present by the codec, their stride by check_multi_draw_records).
 wire::Status VkHandler::check_multi_draw(const Recording& r, uint32_t opcode, const void* args) {
   if (static_cast<VkOp>(opcode) == VkOp::vkCmdDrawMultiEXT) {
-    if (static_cast<const VkArgs_vkCmdDrawMultiEXT*>(args)->drawCount > r.limits.multi_draws)
-      return refused("vkCmdDrawMultiEXT", "of more draws than maxMultiDrawCount");
+    const auto& a = *static_cast<const VkArgs_vkCmdDrawMultiEXT*>(args);
+    if (a.drawCount > r.limits.multi_draws) return refused("vkCmdDrawMultiEXT", "of more draws than maxMultiDrawCount");
+    if (a.drawCount && !a.pVertexInfo) return refused("vkCmdDrawMultiEXT", "of a missing array of draws");
     return {};
   }
   const auto& a = *static_cast<const VkArgs_vkCmdDrawMultiIndexedEXT*>(args);
   if (a.drawCount > r.limits.multi_draws)
     return refused("vkCmdDrawMultiIndexedEXT", "of more draws than maxMultiDrawCount");
+  if (a.drawCount && !a.pIndexInfo) return refused("vkCmdDrawMultiIndexedEXT", "of a missing array of draws");
   const auto* records = reinterpret_cast<const std::byte*>(a.pIndexInfo);
   for (uint32_t i = 0; i < a.drawCount; ++i) {
     VkMultiDrawIndexedInfoEXT draw;

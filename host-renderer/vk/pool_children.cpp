@@ -39,31 +39,33 @@ bool names_twice(const void* items, uint32_t count, uint64_t also = 0) {
 
 }  // namespace
 
-// Arrays whose objects the driver consumes or links one by one name each at
-// most once: lavapipe unlinks a descriptor set named twice twice, through a
+// Arrays whose objects the driver consumes or links one by one are present
+// wherever their count is not zero (vk.xml marks them noautovalidity:
+// lavapipe walked a missing one through null) and name each object at most
+// once: lavapipe unlinks a descriptor set named twice twice, through a
 // cleared link; a pipeline cache merged into itself is what the spec
 // forbids (VUID-vkMergePipelineCaches-dstCache-00770) and Mesa's common
 // cache asserts against, and no driver need expect. Nulls may repeat:
 // drivers skip them.
 wire::Status VkHandler::check_named_once(uint32_t opcode, const void* args) {
+  auto check = [](const char* command, const void* items, uint32_t count, uint64_t also = 0) -> wire::Status {
+    if (!items) return count ? refused(command, "of a missing array") : wire::Status{};
+    if (names_twice(items, count, also))
+      return refused(command, also ? "naming one cache twice, or its destination among its sources" : "naming one object twice");
+    return {};
+  };
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkFreeDescriptorSets: {
       auto& a = *static_cast<const VkArgs_vkFreeDescriptorSets*>(args);
-      if (a.pDescriptorSets && names_twice(a.pDescriptorSets, a.descriptorSetCount))
-        return refused("vkFreeDescriptorSets", "naming one object twice");
-      return {};
+      return check("vkFreeDescriptorSets", a.pDescriptorSets, a.descriptorSetCount);
     }
     case VkOp::vkFreeCommandBuffers: {
       auto& a = *static_cast<const VkArgs_vkFreeCommandBuffers*>(args);
-      if (a.pCommandBuffers && names_twice(a.pCommandBuffers, a.commandBufferCount))
-        return refused("vkFreeCommandBuffers", "naming one object twice");
-      return {};
+      return check("vkFreeCommandBuffers", a.pCommandBuffers, a.commandBufferCount);
     }
     case VkOp::vkMergePipelineCaches: {
       auto& a = *static_cast<const VkArgs_vkMergePipelineCaches*>(args);
-      if (a.pSrcCaches && names_twice(a.pSrcCaches, a.srcCacheCount, raw_handle(a.dstCache)))
-        return refused("vkMergePipelineCaches", "naming one cache twice, or its destination among its sources");
-      return {};
+      return check("vkMergePipelineCaches", a.pSrcCaches, a.srcCacheCount, raw_handle(a.dstCache));
     }
     default:
       return {};

@@ -521,6 +521,13 @@ TEST(VulkanExtensionRanges, MultiDrawOfMoreDrawsThanTheDevicesLimit) {
   });
 }
 
+TEST(VulkanExtensionRanges, MultiDrawOfAMissingArrayOfDraws) {
+  expect_refused_with(kMultiDraw, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    device_command<PFN_vkCmdDrawMultiEXT>(device, "vkCmdDrawMultiEXT")(rendering_buffer(device), 2, nullptr, 1, 0,
+                                                                       sizeof(VkMultiDrawInfoEXT));
+  });
+}
+
 // Vertices one draw asks for, instances included, within the host's
 // --max-draw-vertices (2^28 by default). Recorded, never submitted past it.
 

@@ -83,6 +83,14 @@ TEST(VulkanGoneObjects, FreeNamingOneSetTwice) {
   });
 }
 
+// lavapipe walks the array whatever it is: it read through null.
+TEST(VulkanGoneObjects, FreeOfAMissingArrayOfSets) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    auto [pool, sets] = two_sets(device);
+    vkFreeDescriptorSets(device, pool, 2, nullptr);
+  });
+}
+
 // A pipeline cache merged into itself (VUID-vkMergePipelineCaches-dstCache-00770).
 VkPipelineCache empty_cache(VkDevice device) {
   VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
