@@ -90,6 +90,10 @@ ResourceShapes::Check ResourceShapes::check_of(uint32_t opcode) {
     case VkOp::vkQueueSubmit:
     case VkOp::vkQueueSubmit2:
       return &ResourceShapes::check_semaphore_waits;
+    case VkOp::vkGetSemaphoreCounterValue:
+    case VkOp::vkSignalSemaphore:
+    case VkOp::vkWaitSemaphores:
+      return &ResourceShapes::check_timelines;
     case VkOp::vkCmdSetPatchControlPointsEXT:
     case VkOp::vkCmdSetLineStippleEXT:
       return &ResourceShapes::check_dynamic_state;

@@ -178,6 +178,7 @@ class ResourceShapes {
   // semaphore_states.cpp
   void note_semaphore(const void* args);
   wire::Status check_semaphore_waits(uint32_t opcode, const void* args) const;
+  wire::Status check_timelines(uint32_t opcode, const void* args) const;
   void note_semaphore_uses(uint32_t opcode, const void* args);
 
   // resource_shapes.cpp

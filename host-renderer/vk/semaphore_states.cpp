@@ -69,6 +69,34 @@ wire::Status ResourceShapes::check_semaphore_waits(uint32_t opcode, const void* 
   return {};
 }
 
+// The commands of timeline semaphores name only those
+// (VUID-vkGetSemaphoreCounterValue-semaphore-03255,
+// VUID-VkSemaphoreSignalInfo-semaphore-03257,
+// VUID-VkSemaphoreWaitInfo-pSemaphores-03256): lavapipe asks a binary
+// semaphore for its value through a null entry of its own.
+wire::Status ResourceShapes::check_timelines(uint32_t opcode, const void* args) const {
+  auto timeline = [this](VkSemaphore s) {
+    auto it = semaphores_.find(raw_handle(s));
+    return it != semaphores_.end() && it->second.timeline;
+  };
+  switch (static_cast<VkOp>(opcode)) {
+    case VkOp::vkGetSemaphoreCounterValue:
+      if (!timeline(static_cast<const VkArgs_vkGetSemaphoreCounterValue*>(args)->semaphore))
+        return refused("vkGetSemaphoreCounterValue", "of a semaphore that is not a timeline one");
+      return {};
+    case VkOp::vkSignalSemaphore:
+      if (!timeline(static_cast<const VkArgs_vkSignalSemaphore*>(args)->pSignalInfo->semaphore))
+        return refused("vkSignalSemaphore", "of a semaphore that is not a timeline one");
+      return {};
+    default: {
+      const VkSemaphoreWaitInfo& w = *static_cast<const VkArgs_vkWaitSemaphores*>(args)->pWaitInfo;
+      for (uint32_t i = 0; i < w.semaphoreCount; ++i)
+        if (!timeline(w.pSemaphores[i])) return refused("vkWaitSemaphores", "of a semaphore that is not a timeline one");
+      return {};
+    }
+  }
+}
+
 void ResourceShapes::note_semaphore_uses(uint32_t opcode, const void* args) {
   auto set = [this](bool pending) {
     return [this, pending](uint64_t s) {

@@ -145,6 +145,48 @@ TEST(VulkanWaits, TimelineWaitsKeepTheProgramsTimeout) {
   });
 }
 
+// The timeline commands name timeline semaphores only: lavapipe asked a
+// binary one for its value through a null entry point.
+VkSemaphore binary(VkDevice device) {
+  VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  VkSemaphore s = VK_NULL_HANDLE;
+  vkCreateSemaphore(device, &info, nullptr, &s);
+  return s;
+}
+
+TEST(VulkanWaits, CounterOfATimelineSignalledByTheHostRuns) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkSemaphore s = timeline(device);
+    VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, nullptr, s, 5};
+    vkSignalSemaphore(device, &signal);
+    uint64_t value = 0;
+    if (vkGetSemaphoreCounterValue(device, s, &value) != VK_SUCCESS || value != 5) std::exit(6);
+  });
+}
+
+TEST(VulkanWaits, CounterOfABinarySemaphore) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    uint64_t value = 0;
+    vkGetSemaphoreCounterValue(device, binary(device), &value);
+  });
+}
+
+TEST(VulkanWaits, HostSignalOfABinarySemaphore) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkSemaphoreSignalInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO, nullptr, binary(device), 1};
+    vkSignalSemaphore(device, &signal);
+  });
+}
+
+TEST(VulkanWaits, HostWaitForABinarySemaphore) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkSemaphore s = binary(device);
+    const uint64_t value = 1;
+    VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, nullptr, 0, 1, &s, &value};
+    vkWaitSemaphores(device, &info, 0);
+  });
+}
+
 TEST(VulkanWaits, SubmissionWaitingOnABinarySemaphoreNothingSignals) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
     VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
