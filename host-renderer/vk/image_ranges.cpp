@@ -218,18 +218,21 @@ wire::Status ResourceShapes::check_image_command(uint32_t opcode, const void* ar
   }
 }
 
-// A view names levels and layers of its image, or a range of its buffer.
+// A view names levels and layers of its image, or a range of its buffer,
+// bound to memory (VUID-vkCreateImageView-image-01020,
+// VUID-VkBufferViewCreateInfo-buffer-00935): lavapipe rendered into a view
+// of an image without memory through null.
 wire::Status ResourceShapes::check_views(uint32_t opcode, const void* args) const {
   if (static_cast<VkOp>(opcode) == VkOp::vkCreateImageView) {
     const VkImageViewCreateInfo& info = *static_cast<const VkArgs_vkCreateImageView*>(args)->pCreateInfo;
-    auto it = images_.find(raw_handle(info.image));
-    if (it == images_.end() || !range_fits(it->second, info.subresourceRange))
+    WIRE_TRY_ASSIGN(viewed, image(raw_handle(info.image), "vkCreateImageView"));
+    if (!range_fits(*viewed, info.subresourceRange))
       return refused("vkCreateImageView", "of levels or layers its image does not have");
     return {};
   }
   const VkBufferViewCreateInfo& info = *static_cast<const VkArgs_vkCreateBufferView*>(args)->pCreateInfo;
-  auto it = buffers_.find(raw_handle(info.buffer));
-  const uint64_t size = it == buffers_.end() ? 0 : it->second.size;
+  WIRE_TRY_ASSIGN(viewed, buffer(raw_handle(info.buffer), "vkCreateBufferView"));
+  const uint64_t size = viewed->size;
   if (info.offset >= size || (info.range != VK_WHOLE_SIZE && (!info.range || !fits(info.offset, info.range, size))))
     return refused("vkCreateBufferView", "of a range past its buffer's end");
   return {};

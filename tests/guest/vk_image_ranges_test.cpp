@@ -130,27 +130,54 @@ TEST(VulkanImageRanges, ClearOfLevelsTheImageLacks) {
   });
 }
 
-TEST(VulkanImageRanges, ViewOfLayersTheImageLacks) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    VkImageViewCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    info.image = image_of(device, 16, 16);
-    info.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
-    info.format = VK_FORMAT_R8G8B8A8_UNORM;
-    info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 3, 2};
-    VkImageView view;
-    vkCreateImageView(device, &info, nullptr, &view);
+// A view of `image`'s layers [first, first + count).
+void view_of(VkDevice device, VkImage image, uint32_t first_layer, uint32_t layers) {
+  VkImageViewCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+  info.image = image;
+  info.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+  info.format = VK_FORMAT_R8G8B8A8_UNORM;
+  info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, first_layer, layers};
+  VkImageView view;
+  vkCreateImageView(device, &info, nullptr, &view);
+}
+
+// A texel view of `buffer`'s bytes [offset, offset + range).
+void buffer_view_of(VkDevice device, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range) {
+  VkBufferViewCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
+  info.buffer = buffer;
+  info.format = VK_FORMAT_R32_SFLOAT;
+  info.offset = offset;
+  info.range = range;
+  VkBufferView view;
+  vkCreateBufferView(device, &info, nullptr, &view);
+}
+
+TEST(VulkanImageRanges, ViewsOfBoundImagesAndBuffersRun) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    view_of(device, image_of(device, 16, 16, 1, 3), 1, 2);
+    buffer_view_of(device, buffer_of(device, 4096), 256, 4096 - 256);
   });
+}
+
+TEST(VulkanImageRanges, ViewOfLayersTheImageLacks) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { view_of(device, image_of(device, 16, 16), 3, 2); });
 }
 
 TEST(VulkanImageRanges, BufferViewPastItsBuffer) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    VkBufferViewCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
-    info.buffer = buffer_of(device, 4096);
-    info.format = VK_FORMAT_R32_SFLOAT;
-    info.offset = 256;
-    info.range = 4096;
-    VkBufferView view;
-    vkCreateBufferView(device, &info, nullptr, &view);
+    buffer_view_of(device, buffer_of(device, 4096), 256, 4096);
+  });
+}
+
+// Views of what has no memory (VUID-vkCreateImageView-image-01020): a
+// render pass into one made lavapipe write through null.
+TEST(VulkanImageRanges, ViewOfAnImageWithoutMemory) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { view_of(device, bare_image(device, 16, 16), 0, 1); });
+}
+
+TEST(VulkanImageRanges, BufferViewOfABufferWithoutMemory) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    buffer_view_of(device, bare_buffer(device, 4096), 0, 256);
   });
 }
 

@@ -41,9 +41,9 @@ inline VkBuffer buffer_of(VkDevice device, VkDeviceSize size) {
   return buffer;
 }
 
-// A 2D colour image with memory bound.
-inline VkImage image_of(VkDevice device, uint32_t width, uint32_t height, uint32_t mips = 1, uint32_t layers = 1,
-                        VkFormat format = VK_FORMAT_R8G8B8A8_UNORM) {
+// A 2D colour image, no memory bound.
+inline VkImage bare_image(VkDevice device, uint32_t width, uint32_t height, uint32_t mips = 1, uint32_t layers = 1,
+                          VkFormat format = VK_FORMAT_R8G8B8A8_UNORM) {
   VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
   info.imageType = VK_IMAGE_TYPE_2D;
   info.format = format;
@@ -55,6 +55,13 @@ inline VkImage image_of(VkDevice device, uint32_t width, uint32_t height, uint32
   info.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
   VkImage image = VK_NULL_HANDLE;
   vkCreateImage(device, &info, nullptr, &image);
+  return image;
+}
+
+// The same with memory bound.
+inline VkImage image_of(VkDevice device, uint32_t width, uint32_t height, uint32_t mips = 1, uint32_t layers = 1,
+                        VkFormat format = VK_FORMAT_R8G8B8A8_UNORM) {
+  VkImage image = bare_image(device, width, height, mips, layers, format);
   VkMemoryRequirements need{};
   vkGetImageMemoryRequirements(device, image, &need);
   vkBindImageMemory(device, image, memory_of(device, need.size, first_type(need.memoryTypeBits)), 0);
