@@ -89,7 +89,13 @@ wire::Result<uint64_t> VkHandler::destroy_instance(void* args) {
   for (VkDevice d : of_instance)
     if (!end_device(d))
       return wire::make_error(wire::Errc::kTimeout, "vkDestroyInstance of a device whose work does not finish");
-  std::erase_if(gpu_instances_, [&](const auto& entry) { return entry.second == a.instance; });
+  // Its physical devices end with it (the loader frees them): their ids
+  // name nothing from now on.
+  std::erase_if(gpu_instances_, [&](const auto& entry) {
+    if (entry.second != a.instance) return false;
+    handles_.remove(VK_OBJECT_TYPE_PHYSICAL_DEVICE, reinterpret_cast<uint64_t>(entry.first));
+    return true;
+  });
   dispatch_.vkDestroyInstance(a.instance, nullptr);
   return uint64_t{0};
 }
