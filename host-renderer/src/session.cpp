@@ -139,6 +139,7 @@ void Session::run() {
         break;
       }
       idle = !frames && !working;
+      if (working) vk_->watch_queues();
       if (vulkan_overdue()) break;
       drain_waker();
       // The guest is waiting (or idle): hand over the frames still being

@@ -41,8 +41,9 @@ void VkHandler::note_submitted_work(uint32_t opcode, const void* args) {
   clock.unwatched = true;
 }
 
-// After each batch: watches that signalled are put by, and a queue given
-// work since its last watch gets a new one.
+// After each batch, and while the guest is silent with work pending:
+// watches that signalled are put by, and a queue given work since its last
+// watch gets a new one.
 void VkHandler::watch_queues() {
   if (account_.limits.submission_timeout_s == 0) return;  // no clock, no watches
   const uint64_t now = now_ms();
@@ -70,13 +71,16 @@ bool VkHandler::work_pending() const {
   return false;
 }
 
-bool VkHandler::work_overdue() {
+// A fence is asked only of a watch past the limit: after a batch,
+// end_batch() has put by the watches that signalled already.
+bool VkHandler::work_overdue() const {
   const uint64_t limit = uint64_t{account_.limits.submission_timeout_s} * 1000;
   if (limit == 0) return false;
-  watch_queues();
   const uint64_t now = now_ms();
   for (const auto& [queue, clock] : clocks_)
-    if (clock.watching && now - clock.since_ms > limit) return true;
+    if (clock.watching && now - clock.since_ms > limit &&
+        dispatch_.vkGetFenceStatus(clock.device, clock.fence) != VK_SUCCESS)
+      return true;
   return false;
 }
 

@@ -97,7 +97,8 @@ class VkHandler final : public ApiHandler {
   // running past the guest's --submission-timeout (the session then ends
   // the renderer: nothing else stops it).
   bool work_pending() const;
-  bool work_overdue();
+  void watch_queues();
+  bool work_overdue() const;
 
   // The persistent cache that devices' pipeline caches are seeded from and
   // stored to (pipeline_caches.h); null: none. Set before the first device.
@@ -306,7 +307,6 @@ class VkHandler final : public ApiHandler {
     uint64_t since_ms = 0;           // when the watch was submitted
   };
   void note_submitted_work(uint32_t opcode, const void* args);
-  void watch_queues();
   void forget_clocks_of(VkDevice device);
   std::unordered_map<VkQueue, QueueClock> clocks_;
 
