@@ -153,13 +153,17 @@ wire::Status ResourceShapes::check_buffer_command(uint32_t opcode, const void* a
   }
 }
 
-// Every record an indirect draw or dispatch reads lies inside its buffer,
-// and so does the word a count or a conditional rendering predicate is.
+// Every record an indirect draw or dispatch reads lies inside a buffer made
+// for indirect records (VUID-vkCmdDispatchIndirect-buffer-02709 and its
+// siblings; the host copies an indirect dispatch's record out, which that
+// usage lets it), and so does the word a count or a conditional rendering
+// predicate is.
 wire::Status ResourceShapes::check_indirect(uint32_t opcode, const void* args) const {
   auto check = [this](const char* command, VkBuffer handle, uint64_t offset, uint64_t count, uint64_t stride,
                       uint64_t record) -> wire::Status {
     WIRE_TRY_ASSIGN(b, buffer(raw_handle(handle), command));
     uint64_t reach = 0;
+    if (!(b->usage & VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT)) return refused(command, "of a buffer not made for it");
     if (offset % 4 || (count > 1 && (stride < record || stride % 4)) ||
         !strided_reach(offset, count, stride, record, &reach) || reach > b->size)
       return refused(command, "of records past its buffer's end");

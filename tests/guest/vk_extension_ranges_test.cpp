@@ -521,6 +521,23 @@ TEST(VulkanExtensionRanges, MultiDrawOfMoreDrawsThanTheDevicesLimit) {
   });
 }
 
+// An indirect draw's records come from a buffer made for them.
+TEST(VulkanExtensionRanges, IndirectDrawFromABufferNotMadeForIt) {
+  expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    vkCmdDrawIndirect(rendering_buffer(device), buffer_for(device, kSmall, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT), 0, 1,
+                      sizeof(VkDrawIndirectCommand));
+  });
+}
+
+TEST(VulkanExtensionRanges, IndirectDrawFromABufferMadeForItIsRecorded) {
+  expect_accepted_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkCommandBuffer cb = rendering_buffer(device);
+    vkCmdDrawIndirect(cb, buffer_for(device, kSmall, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT), 0, 1,
+                      sizeof(VkDrawIndirectCommand));
+    vkCmdEndRendering(cb);
+  });
+}
+
 TEST(VulkanExtensionRanges, MultiDrawOfAMissingArrayOfDraws) {
   expect_refused_with(kMultiDraw, [](VkInstance, VkPhysicalDevice, VkDevice device) {
     device_command<PFN_vkCmdDrawMultiEXT>(device, "vkCmdDrawMultiEXT")(rendering_buffer(device), 2, nullptr, 1, 0,
