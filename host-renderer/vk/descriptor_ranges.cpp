@@ -19,8 +19,6 @@ namespace host::vk {
 
 using namespace wire::vk;
 
-namespace {
-
 bool is_dynamic(uint32_t type) {
   return type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC || type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
 }
@@ -38,6 +36,8 @@ bool is_image(uint32_t type) {
          type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE ||
          type == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
 }
+
+namespace {
 
 // The descriptors binding `i` of `set` holds.
 uint32_t capacity(const SetShape& set, size_t i) {
@@ -370,6 +370,16 @@ void ResourceShapes::note_descriptor_writes(const void* args) {
       for (uint32_t k = 0; k < n && next < from.size(); ++k) dst.dynamic[dynamic_index(dst, b, element + k)] = src.dynamic[from[next++]];
     });
   }
+}
+
+void ResourceShapes::each_slot(uint64_t set, uint32_t binding, uint32_t element, uint32_t count,
+                               const std::function<void(uint64_t slot, uint32_t k)>& each) const {
+  auto it = sets_.find(set);
+  if (it == sets_.end()) return;
+  const auto& bindings = it->second.layout->bindings;
+  walk(it->second, binding, element, count, [&](size_t i, uint32_t first, uint32_t n, uint32_t done) {
+    for (uint32_t j = 0; j < n; ++j) each(uint64_t{bindings[i].binding} << 32 | (first + j), done + j);
+  });
 }
 
 }  // namespace host::vk

@@ -20,7 +20,7 @@ wire::Status HandleTable::reserve(std::span<const wire::vk::NewHandle> made) con
 
 void HandleTable::add(VkObjectType type, uint64_t id, uint64_t host, uint64_t device) {
   forget_recent(id);
-  by_id_[id] = {type, host, device};
+  by_id_[id] = {type, host, device, next_serial_++};
   by_host_[{type, host}] = id;
 }
 
@@ -36,8 +36,17 @@ void HandleTable::remove(VkObjectType type, uint64_t host) {
   auto it = by_host_.find({type, host});
   if (it == by_host_.end()) return;
   forget_recent(it->second);
-  by_id_.erase(it->second);
+  auto entry = by_id_.find(it->second);
+  if (entry != by_id_.end()) {
+    note_removed(entry->second);
+    by_id_.erase(entry);
+  }
   by_host_.erase(it);
+}
+
+void HandleTable::note_removed(const Entry& e) {
+  ++removals_;
+  removed_.push_back(e.serial);
 }
 
 template <typename Pred>
@@ -50,6 +59,7 @@ void HandleTable::remove_if(Pred pred) {
     auto back = by_host_.find({it->second.type, it->second.host});
     if (back != by_host_.end() && back->second == it->first) by_host_.erase(back);
     forget_recent(it->first);
+    note_removed(it->second);
     it = by_id_.erase(it);
   }
 }
@@ -74,22 +84,35 @@ uint64_t HandleTable::device_of(uint64_t id) const {
   return it != by_id_.end() ? it->second.device : 0;
 }
 
+ObjectUse HandleTable::use_of(VkObjectType type, uint64_t host) const {
+  auto it = by_host_.find({type, host});
+  if (it == by_host_.end()) return {type, host, 0};
+  auto entry = by_id_.find(it->second);
+  return {type, host, entry == by_id_.end() ? 0 : entry->second.serial};
+}
+
+bool HandleTable::live(const ObjectUse& use) const {
+  return use.serial && use_of(use.type, use.host).serial == use.serial;
+}
+
 uint64_t HandleTable::to_wire(VkObjectType type, bool, uint64_t host) {
   if (host == 0) return 0;
   auto it = by_host_.find({type, host});
   return it != by_host_.end() ? it->second : add_host_chosen(type, host);
 }
 
-wire::Result<uint64_t> HandleTable::from_wire(VkObjectType type, bool, uint64_t id) {
+wire::Result<uint64_t> HandleTable::from_wire(VkObjectType type, bool dispatchable, uint64_t id) {
   if (id == 0) return uint64_t{0};
   Recent& last = recent(id);
-  if (last.id == id && last.type == type) return last.host;
-  auto it = by_id_.find(id);
-  if (it == by_id_.end()) return make_error(Errc::kBadName, "no object " + std::to_string(id));
-  if (it->second.type != type)
-    return make_error(Errc::kBadName, "object " + std::to_string(id) + " is of another type");
-  last = {id, type, it->second.host};
-  return it->second.host;
+  if (last.id != id || last.type != type) {
+    auto it = by_id_.find(id);
+    if (it == by_id_.end()) return make_error(Errc::kBadName, "no object " + std::to_string(id));
+    if (it->second.type != type)
+      return make_error(Errc::kBadName, "object " + std::to_string(id) + " is of another type");
+    last = {id, type, it->second.host, it->second.serial};
+  }
+  if (!dispatchable) named_.push_back({type, last.host, last.serial});
+  return last.host;
 }
 
 }  // namespace host::vk

@@ -17,6 +17,14 @@
 
 namespace host::vk {
 
+// One object as a command named it: which driver handle, and which of the
+// objects the driver has given that handle over time (handles are reused).
+struct ObjectUse {
+  VkObjectType type;
+  uint64_t host;
+  uint64_t serial;  // unique to one object for the host's life; 0: none
+};
+
 // A driver handle as the 64-bit number the tables keep it by.
 template <typename T>
 uint64_t raw_handle(T handle) {
@@ -43,6 +51,17 @@ class HandleTable : public wire::vk::Handles {
   size_t size() const { return by_id_.size(); }
   // The driver's device an object named by the guest belongs to; 0 for none.
   uint64_t device_of(uint64_t id) const;
+  // The object the driver's `host` is now; serial 0 when there is none.
+  ObjectUse use_of(VkObjectType type, uint64_t host) const;
+  // Whether the object is still the guest's (neither destroyed nor freed).
+  bool live(const ObjectUse& use) const;
+  // Objects removed so far: what was live at an earlier count may have gone since.
+  uint64_t removals() const { return removals_; }
+  // The serials of the objects removed since the last call.
+  std::vector<uint64_t> take_removed() { return std::exchange(removed_, {}); }
+  // The non-dispatchable objects named since start_naming() (a command's decode).
+  void start_naming() { named_.clear(); }
+  std::span<const ObjectUse> named() const { return named_; }
 
   uint64_t to_wire(VkObjectType type, bool dispatchable, uint64_t host) override;
   wire::Result<uint64_t> from_wire(VkObjectType type, bool dispatchable, uint64_t id) override;
@@ -53,6 +72,7 @@ class HandleTable : public wire::vk::Handles {
     VkObjectType type;
     uint64_t host;
     uint64_t device;
+    uint64_t serial;
   };
   // The ids named last, by their low bits: a frame's commands name the
   // same few objects again and again. A slot holds what by_id_ holds, or
@@ -61,6 +81,7 @@ class HandleTable : public wire::vk::Handles {
     uint64_t id = 0;
     VkObjectType type{};
     uint64_t host = 0;
+    uint64_t serial = 0;
   };
   static constexpr size_t kRecent = 64;
   Recent& recent(uint64_t id) const { return recent_[id % kRecent]; }
@@ -68,10 +89,15 @@ class HandleTable : public wire::vk::Handles {
 
   template <typename Pred>
   void remove_if(Pred pred);
+  void note_removed(const Entry& e);
   mutable std::array<Recent, kRecent> recent_{};
   std::unordered_map<uint64_t, Entry> by_id_;
   std::map<std::pair<VkObjectType, uint64_t>, uint64_t> by_host_;
   uint64_t next_host_chosen_ = kHostChosen | 1;
+  uint64_t next_serial_ = 1;
+  uint64_t removals_ = 0;
+  std::vector<uint64_t> removed_;
+  std::vector<ObjectUse> named_;
 };
 
 }  // namespace host::vk

@@ -299,12 +299,13 @@ wire::Status VkHandler::check_executed(const Recording& primary, const void* arg
   return {};
 }
 
-wire::Status VkHandler::check_submits(uint32_t opcode, const void* args) const {
+wire::Status VkHandler::check_submits(uint32_t opcode, const void* args) {
   wire::Status status;
   auto check = [&](VkCommandBuffer cb) {
     auto it = recordings_.find(cb);
     if (status && (it == recordings_.end() || it->second.secondary || it->second.stage != Recording::Stage::kExecutable))
       status = refused("vkQueueSubmit", "of a command buffer that is not a recorded primary");
+    if (status) status = check_uses_live(it->second);
   };
   each_submitted(opcode, args, check);
   return status;
@@ -358,9 +359,12 @@ void VkHandler::note_recording(uint32_t opcode, const CommandDesc& cmd, const vo
       r.one_time = (flags & VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0;
       break;
     }
-    case VkOp::vkEndCommandBuffer:
-      recordings_[static_cast<const VkArgs_vkEndCommandBuffer*>(args)->commandBuffer].stage = Recording::Stage::kExecutable;
+    case VkOp::vkEndCommandBuffer: {
+      Recording& r = recordings_[static_cast<const VkArgs_vkEndCommandBuffer*>(args)->commandBuffer];
+      r.stage = Recording::Stage::kExecutable;
+      keep_uses(r, opcode, args);
       break;
+    }
     case VkOp::vkQueueSubmit:
     case VkOp::vkQueueSubmit2:
       note_submitted(opcode, args);
@@ -373,6 +377,7 @@ void VkHandler::note_recording(uint32_t opcode, const CommandDesc& cmd, const vo
 
 void VkHandler::note_recorded(Recording& r, uint32_t opcode, const void* args) {
   r.compute.note(opcode, args);
+  keep_uses(r, opcode, args);
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkCmdBeginRenderPass:
     case VkOp::vkCmdBeginRenderPass2: {

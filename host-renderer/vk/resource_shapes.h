@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -99,6 +100,12 @@ struct SemaphoreShape {
   bool pending;  // a binary semaphore's signal is on its way
 };
 
+// What a descriptor of a VkDescriptorType is written from (descriptor_ranges.cpp).
+bool is_dynamic(uint32_t type);
+bool is_buffer(uint32_t type);         // pBufferInfo
+bool is_texel_buffer(uint32_t type);   // pTexelBufferView
+bool is_image(uint32_t type);          // pImageInfo (samplers too)
+
 class ResourceShapes {
  public:
   explicit ResourceShapes(const HostDispatch& dispatch) : dispatch_(dispatch) {}
@@ -117,6 +124,12 @@ class ResourceShapes {
   void forget_device(uint64_t device);
   // A buffer's size; 0 for one the host does not know.
   uint64_t buffer_size(uint64_t buffer) const;
+  // Calls each(slot, k) for the k-th descriptor of an update of `count`
+  // from `element` of `binding` in `set`, as it runs on into the next
+  // bindings; a slot is the binding's number << 32 | the element. Nothing
+  // for an update the checks refused.
+  void each_slot(uint64_t set, uint32_t binding, uint32_t element, uint32_t count,
+                 const std::function<void(uint64_t slot, uint32_t k)>& each) const;
   // The device's timeline semaphores, for its end (bounded_waits.cpp).
   std::vector<uint64_t> timelines_of(uint64_t device) const;
   // The most descriptors a pushed set may have on `device`

@@ -150,6 +150,7 @@ wire::Status VkHandler::run(const ApiCommand& cmd) {
 
 void VkHandler::end_batch() {
   if (!lost_) tell_signalled_fences();
+  holds_.forget(handles_.take_removed());
   watch_queues();
 }
 
@@ -224,6 +225,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   created_.clear();
   auto args = arena_.alloc(1, cmd->args_size, payload.offset());
   if (!args) return args.error();
+  handles_.start_naming();
   WIRE_TRY(decode_args(payload, *cmd, arena_, *args, handles_, created_));
   WIRE_TRY(check_dispatched(*cmd, *args));
   WIRE_TRY(check_swapchain_surface(opcode, *args));
@@ -263,6 +265,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
     note_recording(opcode, *cmd, *args);  // before a pool's end drops its children
     note_children(opcode, *args);
     note_shapes(opcode, *args);
+    note_holds(opcode, *args);  // before resources_ forgets a freed set's shape
     resources_.note(opcode, *args);
     note_physical_devices(opcode, *args);
     note_shaders(opcode, *args);
@@ -290,6 +293,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
 wire::Status VkHandler::run_flat(uint32_t opcode, const Runner& runs, wire::Reader& payload) {
   alignas(16) std::byte args[kFlatRecordBytes];
   const CommandDesc& cmd = *runs.desc;
+  handles_.start_naming();
   WIRE_TRY(decode_flat_command(payload, *runs.flat, args, handles_));
   if (cmd.device_extension) WIRE_TRY(check_extension_enabled(cmd, args));
   if (cmd.instance_extension) WIRE_TRY(check_instance_extension(cmd, args));

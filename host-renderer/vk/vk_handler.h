@@ -20,6 +20,7 @@
 #include "vk/compute_state.h"
 #include "vk/dispatch_clamps.h"
 #include "vk/handle_table.h"
+#include "vk/object_holds.h"
 #include "vk/host_calls.h"
 #include "vk/pipeline_caches.h"
 #include "vk/resource_shapes.h"
@@ -196,6 +197,10 @@ class VkHandler final : public ApiHandler {
     };
     std::vector<ActiveQuery> active_queries;
     ComputeState compute;  // bound again after the host's own dispatches
+    // The objects its commands named (recorded_uses.cpp), and the count of
+    // the guest's removed objects when all of them were last found live.
+    std::vector<ObjectUse> uses;
+    uint64_t uses_live_at = 0;
     // The same command buffer as allocated, nothing recorded (reset, begun).
     Recording fresh() const { return {.device = device, .secondary = secondary, .limits = limits}; }
   };
@@ -206,7 +211,7 @@ class VkHandler final : public ApiHandler {
   static wire::Status check_indexed_state(const Recording& r, uint32_t opcode, const void* args);
   static wire::Status check_indices(const Recording& r, const void* args);
   static wire::Status check_query_state(const Recording& r, uint32_t opcode, const void* args);
-  wire::Status check_submits(uint32_t opcode, const void* args) const;
+  wire::Status check_submits(uint32_t opcode, const void* args);
   wire::Status check_executed(const Recording& primary, const void* args) const;
   // transform_feedback.cpp: VK_EXT_transform_feedback's bindings, streams
   // and indexed queries against the device's limits and the recording.
@@ -224,6 +229,15 @@ class VkHandler final : public ApiHandler {
   void note_submitted(uint32_t opcode, const void* args);
   void reset_recordings_of_pool(uint64_t pool, bool forget);
   std::unordered_map<VkCommandBuffer, Recording> recordings_;
+  // recorded_uses.cpp: what a recording names, and whether all of it and
+  // all it reaches through other objects lives when it is submitted.
+  void keep_uses(Recording& r, uint32_t opcode, const void* args);
+  void note_holds(uint32_t opcode, const void* args);
+  void note_descriptor_holds(const VkWriteDescriptorSet* writes, uint32_t write_count,
+                             const VkCopyDescriptorSet* copies, uint32_t copy_count);
+  wire::Status check_uses_live(Recording& r);
+  bool uses_live(const Recording& r, std::unordered_set<uint64_t>& seen) const;
+  ObjectHolds holds_;
   // The buffer the last recorded command went into, and its state.
   VkCommandBuffer recording_now_key_ = VK_NULL_HANDLE;
   Recording* recording_now_ = nullptr;

@@ -1,0 +1,165 @@
+// Command buffers recorded before what they use went: memory freed, a
+// buffer destroyed, a descriptor set's buffer gone. Submitting such a
+// command buffer is invalid (the driver would run it against freed memory);
+// the host refuses it, and runs one whose objects all live.
+#include "vk_objects.h"
+#include "vk_refused.h"
+
+namespace {
+
+using guesttest::expect_accepted;
+using guesttest::expect_refused;
+
+struct Copy {
+  VkBuffer from;
+  VkDeviceMemory from_memory;
+  VkBuffer to;
+  VkCommandBuffer cb;
+};
+
+// A recorded copy of 4 KiB from one buffer to another.
+Copy recorded_copy(VkDevice device) {
+  Copy c{};
+  c.from = guesttest::bare_buffer(device, 4096);
+  VkMemoryRequirements need{};
+  vkGetBufferMemoryRequirements(device, c.from, &need);
+  c.from_memory = guesttest::memory_of(device, need.size, guesttest::first_type(need.memoryTypeBits));
+  vkBindBufferMemory(device, c.from, c.from_memory, 0);
+  c.to = guesttest::buffer_of(device, 4096);
+  c.cb = guesttest::recording_buffer(device);
+  const VkBufferCopy region{0, 0, 4096};
+  vkCmdCopyBuffer(c.cb, c.from, c.to, 1, &region);
+  vkEndCommandBuffer(c.cb);
+  return c;
+}
+
+TEST(VulkanStaleRecording, CopyWhoseObjectsLiveRuns) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    Copy c = recorded_copy(device);
+    vkDestroyBuffer(device, guesttest::buffer_of(device, 256), nullptr);  // another buffer goes
+    guesttest::submit(device, c.cb);
+    guesttest::submit(device, c.cb);
+  });
+}
+
+TEST(VulkanStaleRecording, CopyFromMemoryFreedAfterRecording) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    Copy c = recorded_copy(device);
+    vkFreeMemory(device, c.from_memory, nullptr);
+    guesttest::submit(device, c.cb);
+  });
+}
+
+TEST(VulkanStaleRecording, CopyFromABufferDestroyedAfterRecording) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    Copy c = recorded_copy(device);
+    vkDestroyBuffer(device, c.from, nullptr);
+    vkFreeMemory(device, c.from_memory, nullptr);
+    guesttest::submit(device, c.cb);
+  });
+}
+
+// A dispatch of add_one.comp recorded with a set naming a uniform buffer
+// and a storage buffer.
+struct Dispatch {
+  VkDescriptorSet set;
+  VkBuffer storage;
+  VkPipeline pipeline;
+  VkCommandBuffer cb;
+};
+
+void write_set(VkDevice device, VkDescriptorSet set, VkBuffer uniform, VkBuffer storage) {
+  const VkDescriptorBufferInfo infos[] = {{uniform, 0, 256}, {storage, 0, 256}};
+  VkWriteDescriptorSet writes[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}, {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
+  for (uint32_t i = 0; i < 2; ++i) {
+    writes[i].dstSet = set;
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = i ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    writes[i].pBufferInfo = &infos[i];
+  }
+  vkUpdateDescriptorSets(device, 2, writes, 0, nullptr);
+}
+
+Dispatch set_up_dispatch(VkDevice device) {
+  Dispatch d{};
+  const VkDescriptorSetLayout set_layout = guesttest::add_one_set_layout(device);
+  const VkPipelineLayout layout = guesttest::layout_of(device, set_layout);
+  d.pipeline = guesttest::add_one_pipeline(device, layout);
+  d.set = guesttest::set_of(device, set_layout);
+  d.storage = guesttest::buffer_of(device, 4096);
+  write_set(device, d.set, guesttest::buffer_of(device, 4096), d.storage);
+  d.cb = guesttest::new_command_buffer(device);
+  return d;
+}
+
+void record_dispatch(const Dispatch& d, VkPipelineLayout layout) {
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  vkBeginCommandBuffer(d.cb, &begin);
+  vkCmdBindPipeline(d.cb, VK_PIPELINE_BIND_POINT_COMPUTE, d.pipeline);
+  vkCmdBindDescriptorSets(d.cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &d.set, 0, nullptr);
+  vkCmdDispatch(d.cb, 1, 1, 1);
+  vkEndCommandBuffer(d.cb);
+}
+
+Dispatch recorded_dispatch(VkDevice device) {
+  Dispatch d = set_up_dispatch(device);
+  record_dispatch(d, guesttest::layout_of(device, guesttest::add_one_set_layout(device)));
+  return d;
+}
+
+TEST(VulkanStaleRecording, DispatchWhoseSetsBufferWasDestroyed) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    Dispatch d = recorded_dispatch(device);
+    vkDestroyBuffer(device, d.storage, nullptr);
+    guesttest::submit(device, d.cb);
+  });
+}
+
+// The set's slot named the first storage buffer, then the second: only
+// the second matters.
+TEST(VulkanStaleRecording, DispatchAfterItsSetsFormerBufferWentRuns) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    Dispatch d = set_up_dispatch(device);
+    write_set(device, d.set, guesttest::buffer_of(device, 4096), guesttest::buffer_of(device, 4096));
+    vkDestroyBuffer(device, d.storage, nullptr);
+    record_dispatch(d, guesttest::layout_of(device, guesttest::add_one_set_layout(device)));
+    guesttest::submit(device, d.cb);
+  });
+}
+
+TEST(VulkanStaleRecording, DispatchWhosePipelineWasDestroyed) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    Dispatch d = recorded_dispatch(device);
+    vkDestroyPipeline(device, d.pipeline, nullptr);
+    guesttest::submit(device, d.cb);
+  });
+}
+
+// A primary running a secondary that was freed after the primary was recorded.
+TEST(VulkanStaleRecording, PrimaryWhoseSecondaryWasFreed) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    VkCommandPool pool;
+    vkCreateCommandPool(device, &pool_info, nullptr, &pool);
+    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    alloc.commandPool = pool;
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
+    alloc.commandBufferCount = 1;
+    VkCommandBuffer secondary;
+    vkAllocateCommandBuffers(device, &alloc, &secondary);
+    VkCommandBufferInheritanceInfo inherit{VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.pInheritanceInfo = &inherit;
+    vkBeginCommandBuffer(secondary, &begin);
+    vkCmdFillBuffer(secondary, guesttest::buffer_of(device, 4096), 0, 4096, 7);
+    vkEndCommandBuffer(secondary);
+    VkCommandBuffer primary = guesttest::recording_buffer(device);
+    vkCmdExecuteCommands(primary, 1, &secondary);
+    vkEndCommandBuffer(primary);
+    vkFreeCommandBuffers(device, pool, 1, &secondary);
+    guesttest::submit(device, primary);
+  });
+}
+
+}  // namespace
