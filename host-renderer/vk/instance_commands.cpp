@@ -221,6 +221,8 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_PROPERTIES_EXT};
   VkPhysicalDeviceMultiDrawPropertiesEXT multi_draw{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT};
   VkPhysicalDevicePushDescriptorPropertiesKHR push{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
+  VkPhysicalDeviceVertexAttributeDivisorPropertiesEXT divisor{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VERTEX_ATTRIBUTE_DIVISOR_PROPERTIES_EXT};
   VkPhysicalDeviceProperties2 props2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
   const bool feeds_back = enabled(VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME);
   const bool draws_many = enabled(VK_EXT_MULTI_DRAW_EXTENSION_NAME);
@@ -228,12 +230,16 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
   if (feeds_back) chain_in(props2, feedback);
   if (draws_many) chain_in(props2, multi_draw);
   if (pushes) chain_in(props2, push);
+  const bool divides = enabled(VK_EXT_VERTEX_ATTRIBUTE_DIVISOR_EXTENSION_NAME);
+  if (divides) chain_in(props2, divisor);
   dispatch_.vkGetPhysicalDeviceProperties2(a.physicalDevice, &props2);
   const VkPhysicalDeviceProperties& props = props2.properties;
   device_extensions_[raw_handle(device)] = {names.begin(), names.end()};
   device_limits_[device] = {
       .push_constant_bytes = props.limits.maxPushConstantsSize,
-      .vertex_bindings = props.limits.maxVertexInputBindings,
+      .vertex_input = {props.limits.maxVertexInputBindings, props.limits.maxVertexInputAttributes,
+                       props.limits.maxVertexInputAttributeOffset, props.limits.maxVertexInputBindingStride,
+                       divides ? divisor.maxVertexAttribDivisor : 0},
       .viewports = props.limits.maxViewports,
       .feedback_buffers = feeds_back ? std::min(feedback.maxTransformFeedbackBuffers, 32u) : 0,
       .feedback_streams = feeds_back ? feedback.maxTransformFeedbackStreams : 0,

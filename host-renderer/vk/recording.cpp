@@ -130,6 +130,12 @@ wire::Status VkHandler::check_command(const CommandDesc& cmd, uint32_t opcode, c
       return check_bind(args);
     case VkOp::vkCmdPushConstants:
       return check_push_constants(r, args);
+    case VkOp::vkCmdSetVertexInputEXT:
+      return check_set_vertex_input(args, r.limits.vertex_input);
+    case VkOp::vkCmdSetColorWriteEnableEXT:  // VUID-vkCmdSetColorWriteEnableEXT-attachmentCount-06656
+      if (static_cast<const VkArgs_vkCmdSetColorWriteEnableEXT*>(args)->attachmentCount > r.limits.color_attachments)
+        return refused(cmd.name, "of more attachments than the device's maxColorAttachments");
+      return {};
     case VkOp::vkCmdBindVertexBuffers:
     case VkOp::vkCmdBindVertexBuffers2:
     case VkOp::vkCmdSetViewport:
@@ -246,13 +252,13 @@ wire::Status VkHandler::check_indexed_state(const Recording& r, uint32_t opcode,
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkCmdBindVertexBuffers: {
       const auto& a = *static_cast<const VkArgs_vkCmdBindVertexBuffers*>(args);
-      if (!fits(a.firstBinding, a.bindingCount, room.vertex_bindings))
+      if (!fits(a.firstBinding, a.bindingCount, room.vertex_input.bindings))
         return refused("vkCmdBindVertexBuffers", "of bindings past the device's maxVertexInputBindings");
       return {};
     }
     case VkOp::vkCmdBindVertexBuffers2: {
       const auto& a = *static_cast<const VkArgs_vkCmdBindVertexBuffers2*>(args);
-      if (!fits(a.firstBinding, a.bindingCount, room.vertex_bindings))
+      if (!fits(a.firstBinding, a.bindingCount, room.vertex_input.bindings))
         return refused("vkCmdBindVertexBuffers2", "of bindings past the device's maxVertexInputBindings");
       return {};
     }

@@ -55,6 +55,19 @@ wire::Status check_vertex_divisors(const VkGraphicsPipelineCreateInfo& info, uin
   return {};
 }
 
+// VK_EXT_color_write_enable: one enable for each blended attachment
+// (VUID-VkPipelineColorWriteCreateInfoEXT-attachmentCount-07608); Mesa
+// reads one for each.
+wire::Status check_color_writes(const VkGraphicsPipelineCreateInfo& info) {
+  const VkPipelineColorBlendStateCreateInfo* blend = info.pColorBlendState;
+  if (!blend) return {};
+  const auto* writes = reinterpret_cast<const VkPipelineColorWriteCreateInfoEXT*>(
+      find_in_chain(blend->pNext, VK_STRUCTURE_TYPE_PIPELINE_COLOR_WRITE_CREATE_INFO_EXT));
+  if (writes && writes->attachmentCount != blend->attachmentCount)
+    return make_error(Errc::kBadValue, "color write enables of another count than the blended attachments");
+  return {};
+}
+
 // The SPIR-V environment of Vulkan's version on the device (Vulkan 1.3
 // appendix "Vulkan Environment for SPIR-V": 1.0 takes SPIR-V 1.0, 1.1 up to
 // 1.3, 1.2 up to 1.5, 1.3 up to 1.6).
@@ -104,7 +117,10 @@ wire::Status VkHandler::check_shaders(uint32_t opcode, const void* args) {
       for (uint32_t i = 0; i < a.createInfoCount; ++i) {
         const VkGraphicsPipelineCreateInfo& info = a.pCreateInfos[i];
         WIRE_TRY(check_graphics_stages(info));
-        WIRE_TRY(check_vertex_divisors(info, device_limits_[a.device].vertex_bindings));
+        const VertexInputLimits& vertex_limits = device_limits_[a.device].vertex_input;
+        WIRE_TRY(check_pipeline_vertex_input(info, vertex_limits));
+        WIRE_TRY(check_vertex_divisors(info, vertex_limits.bindings));
+        WIRE_TRY(check_color_writes(info));
         for (uint32_t s = 0; s < info.stageCount; ++s)
           WIRE_TRY(shaders_.check_stage(target, raw_handle(info.layout), info.pStages[s]));
       }

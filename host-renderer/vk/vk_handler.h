@@ -25,6 +25,7 @@
 #include "vk/pipeline_caches.h"
 #include "vk/resource_shapes.h"
 #include "vk/shader_checks.h"
+#include "vk/vertex_input.h"
 #include "wire/reader.h"
 #include "wire/result.h"
 #include "wire/control.h"
@@ -161,7 +162,7 @@ class VkHandler final : public ApiHandler {
     // The device's limits on what a command names by index or offset.
     struct Limits {
       uint32_t push_constant_bytes = 0;  // maxPushConstantsSize
-      uint32_t vertex_bindings = 0;      // maxVertexInputBindings
+      VertexInputLimits vertex_input;     // maxVertexInputBindings and the rest (vertex_input.h)
       uint32_t viewports = 0;            // maxViewports (scissors too)
       // VK_EXT_transform_feedback's, 0 on a device without it enabled.
       uint32_t feedback_buffers = 0;      // maxTransformFeedbackBuffers

@@ -449,6 +449,131 @@ TEST(VulkanExtensionRanges, DivisorOfABindingThePipelineLacks) {
   });
 }
 
+// Vertex input, from a pipeline or vkCmdSetVertexInputEXT
+// (VK_EXT_vertex_input_dynamic_state): Mesa keeps bindings and attributes
+// in arrays of the device's limits indexed by binding and location.
+
+const std::vector<const char*> kVertexInput = {VK_EXT_VERTEX_INPUT_DYNAMIC_STATE_EXTENSION_NAME,
+                                               VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME};
+
+struct VertexInput {
+  std::vector<VkVertexInputBindingDescription2EXT> bindings;
+  std::vector<VkVertexInputAttributeDescription2EXT> attributes;
+};
+
+// The device's last binding and last location, each used once.
+VertexInput last_binding_and_location(VkPhysicalDevice gpu) {
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(gpu, &props);
+  const uint32_t binding = props.limits.maxVertexInputBindings - 1;
+  VertexInput v;
+  v.bindings.push_back({VK_STRUCTURE_TYPE_VERTEX_INPUT_BINDING_DESCRIPTION_2_EXT, nullptr, binding, 16,
+                        VK_VERTEX_INPUT_RATE_VERTEX, 1});
+  v.attributes.push_back({VK_STRUCTURE_TYPE_VERTEX_INPUT_ATTRIBUTE_DESCRIPTION_2_EXT, nullptr,
+                          props.limits.maxVertexInputAttributes - 1, binding, VK_FORMAT_R32G32B32A32_SFLOAT, 0});
+  return v;
+}
+
+void set_vertex_input(VkDevice device, const VertexInput& v) {
+  auto set = device_command<PFN_vkCmdSetVertexInputEXT>(device, "vkCmdSetVertexInputEXT");
+  VkCommandBuffer cb = recording_buffer(device);
+  set(cb, static_cast<uint32_t>(v.bindings.size()), v.bindings.data(), static_cast<uint32_t>(v.attributes.size()),
+      v.attributes.data());
+  end_and_submit(device, cb);
+}
+
+// `change` spoils the device's last binding and location before they are set.
+template <typename Change>
+auto vertex_input_with(Change change) {
+  return [change](VkInstance, VkPhysicalDevice gpu, VkDevice device) {
+    VertexInput v = last_binding_and_location(gpu);
+    change(v);
+    set_vertex_input(device, v);
+  };
+}
+
+TEST(VulkanExtensionRanges, VertexInputOfTheDevicesLastBindingAndLocationRuns) {
+  expect_accepted_with(kVertexInput, vertex_input_with([](VertexInput&) {}));
+}
+
+TEST(VulkanExtensionRanges, VertexInputOfABindingPastTheDevices) {
+  expect_refused_with(kVertexInput, vertex_input_with([](VertexInput& v) {
+    ++v.bindings[0].binding;
+    ++v.attributes[0].binding;
+  }));
+}
+
+TEST(VulkanExtensionRanges, VertexInputOfALocationPastTheDevices) {
+  expect_refused_with(kVertexInput, vertex_input_with([](VertexInput& v) { ++v.attributes[0].location; }));
+}
+
+TEST(VulkanExtensionRanges, VertexInputOfAnAttributeOfNoBindingDescribed) {
+  expect_refused_with(kVertexInput, vertex_input_with([](VertexInput& v) { v.attributes[0].binding = 0; }));
+}
+
+TEST(VulkanExtensionRanges, VertexInputNamingOneBindingTwice) {
+  expect_refused_with(kVertexInput, vertex_input_with([](VertexInput& v) { v.bindings.push_back(v.bindings[0]); }));
+}
+
+TEST(VulkanExtensionRanges, VertexInputOfADivisorWithoutItsExtension) {
+  expect_refused_with(kVertexInput, vertex_input_with([](VertexInput& v) {
+    v.bindings[0].inputRate = VK_VERTEX_INPUT_RATE_INSTANCE;
+    v.bindings[0].divisor = 2;
+  }));
+}
+
+// The same numbers stated by a pipeline.
+void pipeline_of_binding(VkDevice device, uint32_t binding) {
+  const VkVertexInputBindingDescription b{binding, 16, VK_VERTEX_INPUT_RATE_VERTEX};
+  const VkVertexInputAttributeDescription a{0, binding, VK_FORMAT_R32G32B32A32_SFLOAT, 0};
+  VkPipelineVertexInputStateCreateInfo input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  input.vertexBindingDescriptionCount = 1;
+  input.pVertexBindingDescriptions = &b;
+  input.vertexAttributeDescriptionCount = 1;
+  input.pVertexAttributeDescriptions = &a;
+  feedback_pipeline(device, &input);
+}
+
+TEST(VulkanExtensionRanges, PipelineOfTheDevicesLastBindingRuns) {
+  expect_accepted_with(kVertexInput, [](VkInstance, VkPhysicalDevice gpu, VkDevice device) {
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(gpu, &props);
+    pipeline_of_binding(device, props.limits.maxVertexInputBindings - 1);
+  });
+}
+
+TEST(VulkanExtensionRanges, PipelineOfABindingPastTheDevices) {
+  expect_refused_with(kVertexInput, [](VkInstance, VkPhysicalDevice gpu, VkDevice device) {
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(gpu, &props);
+    pipeline_of_binding(device, props.limits.maxVertexInputBindings);
+  });
+}
+
+// VK_EXT_color_write_enable: at most maxColorAttachments enables.
+
+const std::vector<const char*> kColorWrite = {VK_EXT_COLOR_WRITE_ENABLE_EXTENSION_NAME};
+
+auto color_writes_past_the_last(uint32_t past) {
+  return [past](VkInstance, VkPhysicalDevice gpu, VkDevice device) {
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(gpu, &props);
+    const std::vector<VkBool32> enables(props.limits.maxColorAttachments + past, VK_TRUE);
+    VkCommandBuffer cb = recording_buffer(device);
+    device_command<PFN_vkCmdSetColorWriteEnableEXT>(device, "vkCmdSetColorWriteEnableEXT")(
+        cb, static_cast<uint32_t>(enables.size()), enables.data());
+    end_and_submit(device, cb);
+  };
+}
+
+TEST(VulkanExtensionRanges, ColorWriteEnablesOfEveryAttachmentRun) {
+  expect_accepted_with(kColorWrite, color_writes_past_the_last(0));
+}
+
+TEST(VulkanExtensionRanges, ColorWriteEnablesOfMoreAttachmentsThanTheDevices) {
+  expect_refused_with(kColorWrite, color_writes_past_the_last(1));
+}
+
 // VK_EXT_multi_draw: at most maxMultiDrawCount records, a stride that
 // holds one, each indexed draw's indices inside the bound index buffer.
 
