@@ -1,14 +1,16 @@
 // What a command buffer's recording bound for compute: the pipeline, the
-// descriptor sets and the push constants, kept so that the host can bind
-// them again after a dispatch of its own recorded in between
-// (dispatch_clamps.h). Binds are kept in order, each dropped once a later
-// one covers everything it set, so what is kept stays small.
+// descriptor sets, pushed descriptors and push constants, kept so that the
+// host can bind them again after a dispatch of its own recorded in between
+// (dispatch_clamps.h), whose set disturbs the program's. Binds and pushes
+// are kept in order, each dropped once a later one covers everything it
+// set, so what is kept stays small.
 #pragma once
 
 #include <vulkan/vulkan.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <variant>
 #include <vector>
 
 #include "vk/host_calls.h"
@@ -29,14 +31,28 @@ class ComputeState {
     std::vector<VkDescriptorSet> sets;
     std::vector<uint32_t> dynamic_offsets;
   };
+  // One write of a vkCmdPushDescriptorSetKHR, its arrays its own.
+  struct PushedWrite {
+    VkWriteDescriptorSet write;
+    std::vector<VkDescriptorImageInfo> images;
+    std::vector<VkDescriptorBufferInfo> buffers;
+    std::vector<VkBufferView> views;
+  };
+  struct PushedSet {
+    VkPipelineLayout layout;
+    uint32_t set;
+    std::vector<PushedWrite> writes;
+  };
   struct Push {
     VkPipelineLayout layout;
     VkShaderStageFlags stages;
     uint32_t offset;
     std::vector<std::byte> bytes;
   };
+  void note_pushed_set(const void* args);
+  static void push_again(const HostDispatch& d, VkCommandBuffer cb, const PushedSet& p);
   VkPipeline pipeline_ = VK_NULL_HANDLE;
-  std::vector<SetBind> set_binds_;
+  std::vector<std::variant<SetBind, PushedSet>> sets_;  // in the order recorded
   std::vector<Push> pushes_;
 };
 

@@ -61,9 +61,11 @@ class VulkanTest : public ::testing::Test {
     ASSERT_TRUE(host_->ok()) << host_->error();
     ASSERT_NE(instance_ = guesttest::make_instance(), VK_NULL_HANDLE);
     ASSERT_NE(gpu_ = guesttest::first_gpu(instance_), VK_NULL_HANDLE);
-    ASSERT_NE(device_ = guesttest::make_device(gpu_), VK_NULL_HANDLE);
+    ASSERT_NE(device_ = guesttest::make_device(gpu_, device_extensions()), VK_NULL_HANDLE);
     vkGetDeviceQueue(device_, 0, 0, &queue_);
   }
+
+  virtual std::vector<const char*> device_extensions() const { return {}; }
 
   void TearDown() override {
     if (device_) vkDestroyDevice(device_, nullptr);
@@ -493,6 +495,64 @@ TEST_F(IndirectDispatchTest, OfCountsPastTheLimitsRunsNoneAndEnds) {
     vkCmdDispatch(cb, 1, 1, 1);  // the program's pipeline and push constant still bound
   });
   EXPECT_EQ(total(), 7u);
+}
+
+// The same program with its buffer pushed (VK_KHR_push_descriptor), as
+// zink pushes its uniforms before each dispatch: the clamp's own set
+// disturbs the pushed one, which the host pushes again.
+class PushedIndirectDispatchTest : public IndirectDispatchTest {
+ protected:
+  std::vector<const char*> device_extensions() const override { return {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME}; }
+  void SetUp() override {
+    IndirectDispatchTest::SetUp();
+    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
+                                               nullptr};
+    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    set_info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+    set_info.bindingCount = 1;
+    set_info.pBindings = &binding;
+    ASSERT_EQ(vkCreateDescriptorSetLayout(device_, &set_info, nullptr, &pushed_set_layout_), VK_SUCCESS);
+    pushed_layout_ = layout_pushing(device_, pushed_set_layout_, {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4});
+    ASSERT_NE(pushed_layout_, VK_NULL_HANDLE);
+    pushed_pipeline_ = compute_pipeline(device_, count_groups_comp, sizeof count_groups_comp, pushed_layout_);
+    ASSERT_NE(pushed_pipeline_, VK_NULL_HANDLE);
+  }
+  void TearDown() override {
+    vkDestroyPipeline(device_, pushed_pipeline_, nullptr);
+    vkDestroyPipelineLayout(device_, pushed_layout_, nullptr);
+    vkDestroyDescriptorSetLayout(device_, pushed_set_layout_, nullptr);
+    IndirectDispatchTest::TearDown();
+  }
+  void bind_pushing(VkCommandBuffer cb, uint32_t add) {
+    auto push = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(vkGetDeviceProcAddr(device_, "vkCmdPushDescriptorSetKHR"));
+    ASSERT_NE(push, nullptr);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pushed_pipeline_);
+    const VkDescriptorBufferInfo counted{count_.buffer, 0, VK_WHOLE_SIZE};
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = &counted;
+    push(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pushed_layout_, 0, 1, &write);
+    vkCmdPushConstants(cb, pushed_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &add);
+  }
+
+  VkDescriptorSetLayout pushed_set_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout pushed_layout_ = VK_NULL_HANDLE;
+  VkPipeline pushed_pipeline_ = VK_NULL_HANDLE;
+};
+
+TEST_F(PushedIndirectDispatchTest, RunsThroughItsPushedSet) {
+  const VkDispatchIndirectCommand first{2, 3, 1}, second{4, 1, 2};
+  run_and_wait([&](VkCommandBuffer cb) {
+    vkCmdUpdateBuffer(cb, counts_.buffer, 0, sizeof first, &first);
+    vkCmdUpdateBuffer(cb, counts_.buffer, 16, sizeof second, &second);
+    counts_written(cb);
+    bind_pushing(cb, 3);
+    vkCmdDispatchIndirect(cb, counts_.buffer, 0);   // 6 workgroups
+    vkCmdDispatchIndirect(cb, counts_.buffer, 16);  // 8 more
+    vkCmdDispatch(cb, 1, 1, 1);
+  });
+  EXPECT_EQ(total(), 3u * (6 + 8 + 1));
 }
 
 TEST_F(IndirectDispatchTest, OfMoreWorkgroupsThanTheHostAllowsRunsNone) {
