@@ -8,6 +8,7 @@
 #include <string>
 
 #include "vk/chain.h"
+#include "vk/pipeline_libraries.h"
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
 
@@ -45,6 +46,7 @@ void VkHandler::note_shapes(uint32_t opcode, const void* args) {
     case VkOp::vkCreateGraphicsPipelines: {
       auto& a = *static_cast<const VkArgs_vkCreateGraphicsPipelines*>(args);
       note_pipelines(raw_handle(a.device), a.createInfoCount, a.pPipelines, VK_PIPELINE_BIND_POINT_GRAPHICS);
+      note_libraries(a.createInfoCount, a.pCreateInfos, a.pPipelines);
       break;
     }
     case VkOp::vkCreateComputePipelines: {
@@ -52,9 +54,12 @@ void VkHandler::note_shapes(uint32_t opcode, const void* args) {
       note_pipelines(raw_handle(a.device), a.createInfoCount, a.pPipelines, VK_PIPELINE_BIND_POINT_COMPUTE);
       break;
     }
-    case VkOp::vkDestroyPipeline:
-      pipelines_.erase(raw_handle(static_cast<const VkArgs_vkDestroyPipeline*>(args)->pipeline));
+    case VkOp::vkDestroyPipeline: {
+      const uint64_t pipeline = raw_handle(static_cast<const VkArgs_vkDestroyPipeline*>(args)->pipeline);
+      pipelines_.erase(pipeline);
+      shaders_.forget_library(pipeline);
       break;
+    }
     default:
       break;
   }
@@ -64,6 +69,18 @@ void VkHandler::note_shapes(uint32_t opcode, const void* args) {
 void VkHandler::note_pipelines(uint64_t device, uint32_t count, const VkPipeline* made, VkPipelineBindPoint point) {
   for (uint32_t i = 0; i < count; ++i)
     if (made[i]) pipelines_[raw_handle(made[i])] = {device, point};
+}
+
+// Graphics libraries: their parts, and the layout their shaders were checked against.
+void VkHandler::note_libraries(uint32_t count, const VkGraphicsPipelineCreateInfo* infos, const VkPipeline* made) {
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!made[i] || !is_pipeline_library(infos[i])) continue;
+    const uint32_t parts = own_pipeline_parts(infos[i]);
+    PipelineShape& shape = pipelines_[raw_handle(made[i])];
+    shape.library_parts = parts;
+    shape.discards = (parts & VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT) && discards_all(infos[i]);
+    if (parts & kShaderParts) shaders_.note_library(raw_handle(made[i]), raw_handle(infos[i].layout));
+  }
 }
 
 void VkHandler::forget_shapes_of(uint64_t device) {
@@ -79,6 +96,8 @@ wire::Status VkHandler::check_bind(const void* args) const {
   auto it = pipelines_.find(raw_handle(a.pipeline));
   if (it == pipelines_.end() || as_number(it->second.bind_point) != as_number(a.pipelineBindPoint))
     return make_error(Errc::kBadValue, "vkCmdBindPipeline of a pipeline at a bind point it was not made for");
+  if (it->second.library_parts)  // VUID-vkCmdBindPipeline-pipeline-03382
+    return make_error(Errc::kBadValue, "vkCmdBindPipeline of a pipeline library");
   return {};
 }
 

@@ -95,11 +95,35 @@ void ShaderChecks::note_pipeline_layout(uint64_t device, uint64_t layout, const 
 
 void ShaderChecks::forget_pipeline_layout(uint64_t layout) { pipeline_layouts_.erase(layout); }
 
+void ShaderChecks::note_library(uint64_t pipeline, uint64_t layout) {
+  auto it = pipeline_layouts_.find(layout);
+  if (it != pipeline_layouts_.end()) libraries_[pipeline] = it->second;
+}
+
+void ShaderChecks::forget_library(uint64_t pipeline) { libraries_.erase(pipeline); }
+
+wire::Status ShaderChecks::check_linked_layout(uint64_t layout_handle, uint64_t library) const {
+  auto layout = pipeline_layouts_.find(layout_handle);
+  auto made = libraries_.find(library);
+  if (layout == pipeline_layouts_.end() || made == libraries_.end())
+    return make_error(Errc::kBadValue, "a library linked with a layout the host does not know");
+  const auto& sets = layout->second.sets;
+  for (size_t i = 0; i < made->second.sets.size(); ++i) {
+    const auto& used = made->second.sets[i];
+    if (!used || used->empty()) continue;
+    if (i >= sets.size() || !sets[i] || *sets[i] != *used)
+      return make_error(Errc::kBadValue, "a library linked with a layout whose set " + std::to_string(i) +
+                                             " is not the one its shaders were made with");
+  }
+  return {};
+}
+
 void ShaderChecks::forget_device(uint64_t device) {
   auto of_device = [device](const auto& entry) { return entry.second.first == device; };
   std::erase_if(modules_, of_device);
   std::erase_if(set_layouts_, of_device);
   std::erase_if(pipeline_layouts_, [device](const auto& entry) { return entry.second.device == device; });
+  std::erase_if(libraries_, [device](const auto& entry) { return entry.second.device == device; });
   targets_.erase(device);
 }
 

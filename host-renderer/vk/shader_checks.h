@@ -37,6 +37,14 @@ class ShaderChecks {
   void forget_pipeline_layout(uint64_t layout);
   void forget_device(uint64_t device);
 
+  // A pipeline library made with `layout`, whose stages were checked
+  // against it: its sets are kept for the pipelines that link it.
+  void note_library(uint64_t pipeline, uint64_t layout);
+  void forget_library(uint64_t pipeline);
+  // A pipeline linking `library` with `layout`: each set of the library's
+  // layout is the same in `layout`, binding for binding.
+  wire::Status check_linked_layout(uint64_t layout, uint64_t library) const;
+
   // One stage of a pipeline made with `layout`.
   wire::Status check_stage(const SpirvTarget& target, uint64_t layout, const VkPipelineShaderStageCreateInfo& stage);
 
@@ -45,6 +53,7 @@ class ShaderChecks {
     uint64_t type;  // the VkDescriptorType, as the guest wrote it
     uint32_t count;
     uint64_t stages;
+    bool operator==(const Binding&) const = default;
   };
   using SetLayout = std::unordered_map<uint32_t, Binding>;  // by binding number
   struct PipelineLayout {
@@ -76,6 +85,7 @@ class ShaderChecks {
   std::unordered_map<uint64_t, std::pair<uint64_t, std::shared_ptr<const ModuleFacts>>> modules_;  // device, facts
   std::unordered_map<uint64_t, std::pair<uint64_t, std::shared_ptr<const SetLayout>>> set_layouts_;
   std::unordered_map<uint64_t, PipelineLayout> pipeline_layouts_;
+  std::unordered_map<uint64_t, PipelineLayout> libraries_;  // by library pipeline: its layout as made
   std::unordered_multimap<size_t, Verdict> verdicts_;  // by a hash of the words
   size_t verdict_words_ = 0;
 };

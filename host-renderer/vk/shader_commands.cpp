@@ -4,6 +4,7 @@
 #include <string>
 
 #include "vk/chain.h"
+#include "vk/pipeline_libraries.h"
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
 
@@ -17,18 +18,27 @@ namespace {
 
 std::span<const uint32_t> code_of(const VkShaderModuleCreateInfo& info) { return {info.pCode, info.codeSize / 4}; }
 
-// Each stage once, one of them the vertex or mesh stage (VUID-VkGraphicsPipelineCreateInfo-stage-06897
-// and -stage-02096): drivers keep one shader per stage and build from the first.
-wire::Status check_graphics_stages(const VkGraphicsPipelineCreateInfo& info) {
+constexpr uint64_t kPreRasterizationStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT |
+                                             VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT | VK_SHADER_STAGE_GEOMETRY_BIT |
+                                             VK_SHADER_STAGE_TASK_BIT_EXT | VK_SHADER_STAGE_MESH_BIT_EXT;
+
+// Each stage once and of a part the pipeline states (VUID-VkGraphicsPipelineCreateInfo-pStages-06894/06895/06896),
+// the vertex or mesh stage among them where it states the pre-rasterization
+// part (-stage-02096): drivers keep one shader per stage and build from the first.
+wire::Status check_graphics_stages(const VkGraphicsPipelineCreateInfo& info, uint32_t parts) {
+  uint64_t allowed = 0;
+  if (parts & VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT) allowed |= kPreRasterizationStages;
+  if (parts & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT) allowed |= VK_SHADER_STAGE_FRAGMENT_BIT;
   uint64_t seen = 0;
   for (uint32_t i = 0; i < info.stageCount; ++i) {
     const uint64_t bit = as_number(info.pStages[i].stage);
-    if ((bit & (bit - 1)) || (seen & bit) || (bit & VK_SHADER_STAGE_COMPUTE_BIT))
+    if ((bit & (bit - 1)) || (seen & bit) || !(bit & allowed))
       return make_error(Errc::kBadValue, "a graphics pipeline with stage " + std::to_string(bit) +
-                                             " repeated, not one stage, or compute");
+                                             " repeated, not one stage, compute, or of a part it does not state");
     seen |= bit;
   }
-  if (!(seen & (VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_MESH_BIT_EXT)))
+  const bool pre_rasterization = parts & VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT;
+  if (pre_rasterization && !(seen & (VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_MESH_BIT_EXT)))
     return make_error(Errc::kBadValue, "a graphics pipeline without a vertex stage");
   return {};
 }
@@ -116,11 +126,15 @@ wire::Status VkHandler::check_shaders(uint32_t opcode, const void* args) {
       const SpirvTarget& target = spirv_target(a.device);
       for (uint32_t i = 0; i < a.createInfoCount; ++i) {
         const VkGraphicsPipelineCreateInfo& info = a.pCreateInfos[i];
-        WIRE_TRY(check_graphics_stages(info));
+        const uint32_t parts = own_pipeline_parts(info);
+        WIRE_TRY(check_pipeline_parts(raw_handle(a.device), info));
+        WIRE_TRY(check_graphics_stages(info, parts));
         const VertexInputLimits& vertex_limits = device_limits_[a.device].vertex_input;
-        WIRE_TRY(check_pipeline_vertex_input(info, vertex_limits));
-        WIRE_TRY(check_vertex_divisors(info, vertex_limits.bindings));
-        WIRE_TRY(check_color_writes(info));
+        if (parts & VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT) {
+          WIRE_TRY(check_pipeline_vertex_input(info, vertex_limits));
+          WIRE_TRY(check_vertex_divisors(info, vertex_limits.bindings));
+        }
+        if (parts & VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT) WIRE_TRY(check_color_writes(info));
         for (uint32_t s = 0; s < info.stageCount; ++s)
           WIRE_TRY(shaders_.check_stage(target, raw_handle(info.layout), info.pStages[s]));
       }

@@ -252,6 +252,7 @@ class VkHandler final : public ApiHandler {
   // pipelines' bind points), kept while the object lives.
   void note_shapes(uint32_t opcode, const void* args);
   void note_pipelines(uint64_t device, uint32_t count, const VkPipeline* made, VkPipelineBindPoint point);
+  void note_libraries(uint32_t count, const VkGraphicsPipelineCreateInfo* infos, const VkPipeline* made);
   void forget_shapes_of(uint64_t device);
   wire::Status check_bind(const void* args) const;
   wire::Status check_render_pass_begin(const VkRenderPassBeginInfo& begin) const;
@@ -400,7 +401,11 @@ class VkHandler final : public ApiHandler {
   struct PipelineShape {
     uint64_t device;
     VkPipelineBindPoint bind_point;
+    uint32_t library_parts = 0;  // a graphics library's parts (pipeline_libraries.h); 0: not a library
+    bool discards = false;       // its pre-rasterization part discards every primitive
   };
+  // pipeline_libraries.cpp
+  wire::Status check_pipeline_parts(uint64_t device, const VkGraphicsPipelineCreateInfo& info) const;
   std::unordered_map<uint64_t, RenderPassShape> render_passes_;  // by render pass
   std::unordered_map<uint64_t, FramebufferShape> framebuffers_;
   std::unordered_map<uint64_t, PipelineShape> pipelines_;
