@@ -121,26 +121,29 @@ void VkHandler::note_holds(uint32_t opcode, const void* args) {
   }
 }
 
-// Each descriptor written names a view and a sampler, a buffer, or a
-// texel buffer's view, in place of what its slot named before.
+// What the k-th descriptor of a write names: a view and a sampler, a
+// buffer, or a texel buffer's view.
+std::array<ObjectUse, 2> VkHandler::named_by(const VkWriteDescriptorSet& w, uint32_t k) const {
+  const auto type = static_cast<uint32_t>(as_number(w.descriptorType));
+  if (is_image(type))
+    return {handles_.use_of(VK_OBJECT_TYPE_IMAGE_VIEW, raw_handle(w.pImageInfo[k].imageView)),
+            handles_.use_of(VK_OBJECT_TYPE_SAMPLER, raw_handle(w.pImageInfo[k].sampler))};
+  if (is_buffer(type)) return {handles_.use_of(VK_OBJECT_TYPE_BUFFER, raw_handle(w.pBufferInfo[k].buffer)), {}};
+  if (is_texel_buffer(type)) return {handles_.use_of(VK_OBJECT_TYPE_BUFFER_VIEW, raw_handle(w.pTexelBufferView[k])), {}};
+  return {};
+}
+
+// Each descriptor written holds what it names in place of what its slot
+// named before.
 void VkHandler::note_descriptor_holds(const VkWriteDescriptorSet* writes, uint32_t write_count,
                                       const VkCopyDescriptorSet* copies, uint32_t copy_count) {
   for (uint32_t i = 0; i < write_count; ++i) {
     const VkWriteDescriptorSet& w = writes[i];
     const ObjectUse set = handles_.use_of(VK_OBJECT_TYPE_DESCRIPTOR_SET, raw_handle(w.dstSet));
-    const auto type = static_cast<uint32_t>(as_number(w.descriptorType));
     resources_.each_slot(raw_handle(w.dstSet), w.dstBinding, w.dstArrayElement, w.descriptorCount,
-                         [&](uint64_t slot, uint32_t k) {
-                           std::array<ObjectUse, 2> held{};
-                           if (is_image(type)) {
-                             held[0] = handles_.use_of(VK_OBJECT_TYPE_IMAGE_VIEW, raw_handle(w.pImageInfo[k].imageView));
-                             held[1] = handles_.use_of(VK_OBJECT_TYPE_SAMPLER, raw_handle(w.pImageInfo[k].sampler));
-                           } else if (is_buffer(type)) {
-                             held[0] = handles_.use_of(VK_OBJECT_TYPE_BUFFER, raw_handle(w.pBufferInfo[k].buffer));
-                           } else if (is_texel_buffer(type)) {
-                             held[0] = handles_.use_of(VK_OBJECT_TYPE_BUFFER_VIEW, raw_handle(w.pTexelBufferView[k]));
-                           }
-                           holds_.hold_in_set(set, slot, held);
+                         [&](uint64_t slot, uint32_t k, bool may_go_stale) {
+                           // A bindless heap's stale descriptors are the program's right: not followed.
+                           holds_.hold_in_set(set, slot, may_go_stale ? std::array<ObjectUse, 2>{} : named_by(w, k));
                          });
   }
   for (uint32_t i = 0; i < copy_count; ++i) {
@@ -149,10 +152,11 @@ void VkHandler::note_descriptor_holds(const VkWriteDescriptorSet* writes, uint32
     const ObjectUse to = handles_.use_of(VK_OBJECT_TYPE_DESCRIPTOR_SET, raw_handle(c.dstSet));
     std::vector<uint64_t> from_slots;
     resources_.each_slot(raw_handle(c.srcSet), c.srcBinding, c.srcArrayElement, c.descriptorCount,
-                         [&](uint64_t slot, uint32_t) { from_slots.push_back(slot); });
+                         [&](uint64_t slot, uint32_t, bool) { from_slots.push_back(slot); });
     resources_.each_slot(raw_handle(c.dstSet), c.dstBinding, c.dstArrayElement, c.descriptorCount,
-                         [&](uint64_t slot, uint32_t k) {
-                           if (k < from_slots.size()) holds_.copy_in_sets(from, from_slots[k], to, slot);
+                         [&](uint64_t slot, uint32_t k, bool may_go_stale) {
+                           if (may_go_stale) holds_.hold_in_set(to, slot, {});
+                           else if (k < from_slots.size()) holds_.copy_in_sets(from, from_slots[k], to, slot);
                          });
   }
 }

@@ -174,10 +174,12 @@ void ResourceShapes::note_set_layout(const void* args) {
   layout->push = (info.flags & VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR) != 0;
   for (uint32_t i = 0; i < info.bindingCount; ++i) {
     const VkDescriptorSetLayoutBinding& b = info.pBindings[i];
-    const bool variable = flags && i < flags->bindingCount &&
-                          (flags->pBindingFlags[i] & VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT);
+    const VkDescriptorBindingFlags binding_flags = flags && i < flags->bindingCount ? flags->pBindingFlags[i] : 0;
+    const bool variable = binding_flags & VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT;
+    const bool may_go_stale =
+        binding_flags & (VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT | VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT);
     layout->bindings.push_back({b.binding, static_cast<uint32_t>(as_number(b.descriptorType)), b.descriptorCount,
-                                variable, b.pImmutableSamplers != nullptr});
+                                variable, b.pImmutableSamplers != nullptr, may_go_stale});
   }
   std::sort(layout->bindings.begin(), layout->bindings.end(),
             [](const BindingShape& x, const BindingShape& y) { return x.binding < y.binding; });

@@ -59,6 +59,9 @@ struct BindingShape {
   uint32_t count;  // descriptors (bytes for an inline uniform block)
   bool variable;   // VARIABLE_DESCRIPTOR_COUNT: the set's allocation says how many
   bool immutable_samplers = false;  // a write's samplers are ignored
+  // PARTIALLY_BOUND or UPDATE_AFTER_BIND: its descriptors may name gone
+  // objects while a command buffer binds the set (bindless heaps).
+  bool may_go_stale = false;
 };
 
 struct SetLayoutShape {
@@ -124,12 +127,12 @@ class ResourceShapes {
   void forget_device(uint64_t device);
   // A buffer's size; 0 for one the host does not know.
   uint64_t buffer_size(uint64_t buffer) const;
-  // Calls each(slot, k) for the k-th descriptor of an update of `count`
-  // from `element` of `binding` in `set`, as it runs on into the next
-  // bindings; a slot is the binding's number << 32 | the element. Nothing
-  // for an update the checks refused.
+  // Calls each(slot, k, may_go_stale) for the k-th descriptor of an update
+  // of `count` from `element` of `binding` in `set`, as it runs on into the
+  // next bindings; a slot is the binding's number << 32 | the element.
+  // Nothing for an update the checks refused.
   void each_slot(uint64_t set, uint32_t binding, uint32_t element, uint32_t count,
-                 const std::function<void(uint64_t slot, uint32_t k)>& each) const;
+                 const std::function<void(uint64_t slot, uint32_t k, bool may_go_stale)>& each) const;
   // The device's timeline semaphores, for its end (bounded_waits.cpp).
   std::vector<uint64_t> timelines_of(uint64_t device) const;
   // The most descriptors a pushed set may have on `device`

@@ -136,6 +136,41 @@ TEST(VulkanStaleRecording, DispatchWhosePipelineWasDestroyed) {
   });
 }
 
+// A bindless heap (PARTIALLY_BOUND): its descriptors may name what has
+// gone, as long as no shader reads them; the host does not follow them.
+TEST(VulkanStaleRecording, SetOfAPartiallyBoundBindingWhoseBufferWentRuns) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4, VK_SHADER_STAGE_COMPUTE_BIT,
+                                               nullptr};
+    const VkDescriptorBindingFlags partly = VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT;
+    VkDescriptorSetLayoutBindingFlagsCreateInfo flags{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO};
+    flags.bindingCount = 1;
+    flags.pBindingFlags = &partly;
+    VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    info.pNext = &flags;
+    info.bindingCount = 1;
+    info.pBindings = &binding;
+    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+    vkCreateDescriptorSetLayout(device, &info, nullptr, &set_layout);
+    const VkDescriptorSet set = guesttest::set_of(device, set_layout);
+    const VkBuffer gone = guesttest::buffer_of(device, 4096);
+    const VkDescriptorBufferInfo named{gone, 0, 256};
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set;
+    write.dstArrayElement = 2;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = &named;
+    vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+    VkCommandBuffer cb = guesttest::recording_buffer(device);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, guesttest::layout_of(device, set_layout), 0, 1, &set,
+                            0, nullptr);
+    vkEndCommandBuffer(cb);
+    vkDestroyBuffer(device, gone, nullptr);
+    guesttest::submit(device, cb);
+  });
+}
+
 // A primary running a secondary that was freed after the primary was recorded.
 TEST(VulkanStaleRecording, PrimaryWhoseSecondaryWasFreed) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
