@@ -143,7 +143,7 @@ int run_host(HostArgs& a) {
 }  // namespace
 
 CLI::App* add_host_command(CLI::App& app, int* status) {
-  auto* cmd = app.add_subcommand("host", "Run the host renderer: executes guest OpenGL / OpenGL ES "
+  auto* cmd = app.add_subcommand("host", "Run the host renderer: executes guest OpenGL, OpenGL ES and Vulkan "
                                          "command streams on this machine's GPU (foreground, logs to stderr).");
   auto args = std::make_shared<HostArgs>();
   host::HostOptions& o = args->opts;

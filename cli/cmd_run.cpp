@@ -325,7 +325,8 @@ int run_program(RunArgs& a) {
 
 CLI::App* add_run_command(CLI::App& app, int* status) {
   auto* cmd = app.add_subcommand(
-      "run", "Run a program with Conduit's OpenGL / OpenGL ES selected: conduit run [--host ADDR] -- PROGRAM ARGS...");
+      "run", "Run a program with Conduit's OpenGL, OpenGL ES and Vulkan selected: "
+             "conduit run [--host ADDR] -- PROGRAM ARGS...");
   auto args = std::make_shared<RunArgs>();
   auto* host = cmd->add_option(
       "--host", args->host,

@@ -180,18 +180,22 @@ VkPhysicalDeviceTransformFeedbackPropertiesEXT feedback_limits(VkPhysicalDevice 
   return limits;
 }
 
-// A pipeline of feedback.vert alone, rasterization discarded, for dynamic
-// rendering without attachments; of `vertex_input` where given.
-VkPipeline feedback_pipeline(VkDevice device, const VkPipelineVertexInputStateCreateInfo* vertex_input = nullptr) {
+// The vertex stage of feedback.vert.
+VkPipelineShaderStageCreateInfo feedback_stage(VkDevice device) {
   VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   module_info.codeSize = sizeof feedback_vert;
   module_info.pCode = feedback_vert;
-  VkShaderModule module;
-  vkCreateShaderModule(device, &module_info, nullptr, &module);
   VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
   stage.stage = VK_SHADER_STAGE_VERTEX_BIT;
-  stage.module = module;
   stage.pName = "main";
+  vkCreateShaderModule(device, &module_info, nullptr, &stage.module);
+  return stage;
+}
+
+// A pipeline of feedback.vert alone, rasterization discarded, for dynamic
+// rendering without attachments; of `vertex_input` where given.
+VkPipeline feedback_pipeline(VkDevice device, const VkPipelineVertexInputStateCreateInfo* vertex_input = nullptr) {
+  const VkPipelineShaderStageCreateInfo stage = feedback_stage(device);
   VkPipelineVertexInputStateCreateInfo input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
   VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
   assembly.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
@@ -602,13 +606,8 @@ VkPipelineLayout empty_layout(VkDevice device) {
 
 // Rasterization discarded, so no fragment part is needed.
 VkPipeline pipeline_part(VkDevice device, const PipelinePart& p) {
-  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  module_info.codeSize = sizeof feedback_vert;
-  module_info.pCode = feedback_vert;
-  VkPipelineShaderStageCreateInfo stage{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-  stage.stage = VK_SHADER_STAGE_VERTEX_BIT;
-  stage.pName = "main";
-  if (p.vertex_stage) vkCreateShaderModule(device, &module_info, nullptr, &stage.module);
+  const VkPipelineShaderStageCreateInfo stage =
+      p.vertex_stage ? feedback_stage(device) : VkPipelineShaderStageCreateInfo{};
   VkPipelineVertexInputStateCreateInfo input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
   VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
   assembly.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;

@@ -68,11 +68,13 @@ inline VkImage image_of(VkDevice device, uint32_t width, uint32_t height, uint32
   return image;
 }
 
-// A command buffer of a pool of its own, never begun.
-inline VkCommandBuffer new_command_buffer(VkDevice device, VkCommandBufferLevel level = VK_COMMAND_BUFFER_LEVEL_PRIMARY) {
+// A command buffer of a pool of its own (given in `made_in` when asked), never begun.
+inline VkCommandBuffer new_command_buffer(VkDevice device, VkCommandBufferLevel level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+                                          VkCommandPool* made_in = nullptr) {
   VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   VkCommandPool pool;
   vkCreateCommandPool(device, &pool_info, nullptr, &pool);
+  if (made_in) *made_in = pool;
   VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   alloc.commandPool = pool;
   alloc.level = level;

@@ -174,15 +174,8 @@ TEST(VulkanStaleRecording, SetOfAPartiallyBoundBindingWhoseBufferWentRuns) {
 // A primary running a secondary that was freed after the primary was recorded.
 TEST(VulkanStaleRecording, PrimaryWhoseSecondaryWasFreed) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    VkCommandPool pool;
-    vkCreateCommandPool(device, &pool_info, nullptr, &pool);
-    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    alloc.commandPool = pool;
-    alloc.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
-    alloc.commandBufferCount = 1;
-    VkCommandBuffer secondary;
-    vkAllocateCommandBuffers(device, &alloc, &secondary);
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkCommandBuffer secondary = guesttest::new_command_buffer(device, VK_COMMAND_BUFFER_LEVEL_SECONDARY, &pool);
     VkCommandBufferInheritanceInfo inherit{VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO};
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.pInheritanceInfo = &inherit;

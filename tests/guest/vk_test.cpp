@@ -399,12 +399,7 @@ class IndirectDispatchTest : public VulkanTest {
     VulkanTest::SetUp();
     count_ = make_buffer(256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     counts_ = make_buffer(256, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
-                                               nullptr};
-    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    set_info.bindingCount = 1;
-    set_info.pBindings = &binding;
-    ASSERT_EQ(vkCreateDescriptorSetLayout(device_, &set_info, nullptr, &set_layout_), VK_SUCCESS);
+    ASSERT_NE(set_layout_ = counted_set_layout(0), VK_NULL_HANDLE);
     layout_ = layout_pushing(device_, set_layout_, {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4});
     ASSERT_NE(layout_, VK_NULL_HANDLE);
     pipeline_ = compute_pipeline(device_, count_groups_comp, sizeof count_groups_comp, layout_);
@@ -440,6 +435,18 @@ class IndirectDispatchTest : public VulkanTest {
     free_buffer(count_);
     free_buffer(counts_);
     VulkanTest::TearDown();
+  }
+
+  // The layout of count_groups.comp's one storage buffer.
+  VkDescriptorSetLayout counted_set_layout(VkDescriptorSetLayoutCreateFlags flags) {
+    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
+                                               nullptr};
+    VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    info.flags = flags;
+    info.bindingCount = 1;
+    info.pBindings = &binding;
+    VkDescriptorSetLayout layout = VK_NULL_HANDLE;
+    return vkCreateDescriptorSetLayout(device_, &info, nullptr, &layout) == VK_SUCCESS ? layout : VK_NULL_HANDLE;
   }
 
   // The program's state, `add` pushed.
@@ -505,13 +512,8 @@ class PushedIndirectDispatchTest : public IndirectDispatchTest {
   std::vector<const char*> device_extensions() const override { return {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME}; }
   void SetUp() override {
     IndirectDispatchTest::SetUp();
-    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
-                                               nullptr};
-    VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    set_info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
-    set_info.bindingCount = 1;
-    set_info.pBindings = &binding;
-    ASSERT_EQ(vkCreateDescriptorSetLayout(device_, &set_info, nullptr, &pushed_set_layout_), VK_SUCCESS);
+    ASSERT_NE(pushed_set_layout_ = counted_set_layout(VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR),
+              VK_NULL_HANDLE);
     pushed_layout_ = layout_pushing(device_, pushed_set_layout_, {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4});
     ASSERT_NE(pushed_layout_, VK_NULL_HANDLE);
     pushed_pipeline_ = compute_pipeline(device_, count_groups_comp, sizeof count_groups_comp, pushed_layout_);
