@@ -373,13 +373,13 @@ void ResourceShapes::note_descriptor_writes(const void* args) {
 }
 
 void ResourceShapes::each_slot(uint64_t set, uint32_t binding, uint32_t element, uint32_t count,
-                               const std::function<void(uint64_t slot, uint32_t k, bool may_go_stale)>& each) const {
+                               const std::function<void(uint64_t slot, uint32_t k, const BindingShape& b)>& each) const {
   auto it = sets_.find(set);
   if (it == sets_.end()) return;
   const auto& bindings = it->second.layout->bindings;
   walk(it->second, binding, element, count, [&](size_t i, uint32_t first, uint32_t n, uint32_t done) {
     for (uint32_t j = 0; j < n; ++j)
-      each(uint64_t{bindings[i].binding} << 32 | (first + j), done + j, bindings[i].may_go_stale);
+      each(uint64_t{bindings[i].binding} << 32 | (first + j), done + j, bindings[i]);
   });
 }
 

@@ -121,13 +121,19 @@ void VkHandler::note_holds(uint32_t opcode, const void* args) {
   }
 }
 
-// What the k-th descriptor of a write names: a view and a sampler, a
-// buffer, or a texel buffer's view.
-std::array<ObjectUse, 2> VkHandler::named_by(const VkWriteDescriptorSet& w, uint32_t k) const {
+// What the k-th descriptor of a write names: a view and a sampler (unless
+// the binding's samplers are its layout's), a buffer, or a texel buffer's
+// view. None for a binding whose descriptors may go stale: a bindless
+// heap's stale descriptors that no shader reads are the program's right.
+std::array<ObjectUse, 2> VkHandler::named_by(const VkWriteDescriptorSet& w, uint32_t k, const BindingShape& b) const {
   const auto type = static_cast<uint32_t>(as_number(w.descriptorType));
-  if (is_image(type))
-    return {handles_.use_of(VK_OBJECT_TYPE_IMAGE_VIEW, raw_handle(w.pImageInfo[k].imageView)),
-            handles_.use_of(VK_OBJECT_TYPE_SAMPLER, raw_handle(w.pImageInfo[k].sampler))};
+  if (b.may_go_stale) return {};
+  if (is_image(type)) {
+    const VkDescriptorImageInfo& info = w.pImageInfo[k];
+    const ObjectUse sampler =
+        b.immutable_samplers ? ObjectUse{} : handles_.use_of(VK_OBJECT_TYPE_SAMPLER, raw_handle(info.sampler));
+    return {handles_.use_of(VK_OBJECT_TYPE_IMAGE_VIEW, raw_handle(info.imageView)), sampler};
+  }
   if (is_buffer(type)) return {handles_.use_of(VK_OBJECT_TYPE_BUFFER, raw_handle(w.pBufferInfo[k].buffer)), {}};
   if (is_texel_buffer(type)) return {handles_.use_of(VK_OBJECT_TYPE_BUFFER_VIEW, raw_handle(w.pTexelBufferView[k])), {}};
   return {};
@@ -141,9 +147,8 @@ void VkHandler::note_descriptor_holds(const VkWriteDescriptorSet* writes, uint32
     const VkWriteDescriptorSet& w = writes[i];
     const ObjectUse set = handles_.use_of(VK_OBJECT_TYPE_DESCRIPTOR_SET, raw_handle(w.dstSet));
     resources_.each_slot(raw_handle(w.dstSet), w.dstBinding, w.dstArrayElement, w.descriptorCount,
-                         [&](uint64_t slot, uint32_t k, bool may_go_stale) {
-                           // A bindless heap's stale descriptors are the program's right: not followed.
-                           holds_.hold_in_set(set, slot, may_go_stale ? std::array<ObjectUse, 2>{} : named_by(w, k));
+                         [&](uint64_t slot, uint32_t k, const BindingShape& b) {
+                           holds_.hold_in_set(set, slot, named_by(w, k, b));
                          });
   }
   for (uint32_t i = 0; i < copy_count; ++i) {
@@ -152,10 +157,10 @@ void VkHandler::note_descriptor_holds(const VkWriteDescriptorSet* writes, uint32
     const ObjectUse to = handles_.use_of(VK_OBJECT_TYPE_DESCRIPTOR_SET, raw_handle(c.dstSet));
     std::vector<uint64_t> from_slots;
     resources_.each_slot(raw_handle(c.srcSet), c.srcBinding, c.srcArrayElement, c.descriptorCount,
-                         [&](uint64_t slot, uint32_t, bool) { from_slots.push_back(slot); });
+                         [&](uint64_t slot, uint32_t, const BindingShape&) { from_slots.push_back(slot); });
     resources_.each_slot(raw_handle(c.dstSet), c.dstBinding, c.dstArrayElement, c.descriptorCount,
-                         [&](uint64_t slot, uint32_t k, bool may_go_stale) {
-                           if (may_go_stale) holds_.hold_in_set(to, slot, {});
+                         [&](uint64_t slot, uint32_t k, const BindingShape& b) {
+                           if (b.may_go_stale) holds_.hold_in_set(to, slot, {});
                            else if (k < from_slots.size()) holds_.copy_in_sets(from, from_slots[k], to, slot);
                          });
   }

@@ -127,12 +127,12 @@ class ResourceShapes {
   void forget_device(uint64_t device);
   // A buffer's size; 0 for one the host does not know.
   uint64_t buffer_size(uint64_t buffer) const;
-  // Calls each(slot, k, may_go_stale) for the k-th descriptor of an update
+  // Calls each(slot, k, its binding) for the k-th descriptor of an update
   // of `count` from `element` of `binding` in `set`, as it runs on into the
   // next bindings; a slot is the binding's number << 32 | the element.
   // Nothing for an update the checks refused.
   void each_slot(uint64_t set, uint32_t binding, uint32_t element, uint32_t count,
-                 const std::function<void(uint64_t slot, uint32_t k, bool may_go_stale)>& each) const;
+                 const std::function<void(uint64_t slot, uint32_t k, const BindingShape& b)>& each) const;
   // The device's timeline semaphores, for its end (bounded_waits.cpp).
   std::vector<uint64_t> timelines_of(uint64_t device) const;
   // The most descriptors a pushed set may have on `device`

@@ -235,7 +235,7 @@ class VkHandler final : public ApiHandler {
   // all it reaches through other objects lives when it is submitted.
   void keep_uses(Recording& r, uint32_t opcode, const void* args);
   void note_holds(uint32_t opcode, const void* args);
-  std::array<ObjectUse, 2> named_by(const VkWriteDescriptorSet& w, uint32_t k) const;
+  std::array<ObjectUse, 2> named_by(const VkWriteDescriptorSet& w, uint32_t k, const BindingShape& b) const;
   void note_descriptor_holds(const VkWriteDescriptorSet* writes, uint32_t write_count,
                              const VkCopyDescriptorSet* copies, uint32_t copy_count);
   wire::Status check_uses_live(Recording& r);

@@ -171,6 +171,61 @@ TEST(VulkanStaleRecording, SetOfAPartiallyBoundBindingWhoseBufferWentRuns) {
   });
 }
 
+// A binding of immutable samplers ignores the sampler a write names: that
+// one may go.
+TEST(VulkanStaleRecording, SetWhoseIgnoredSamplerWentRuns) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    auto sampler = [device] {
+      VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+      VkSampler made = VK_NULL_HANDLE;
+      vkCreateSampler(device, &info, nullptr, &made);
+      return made;
+    };
+    const VkSampler fixed = sampler();
+    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                                               VK_SHADER_STAGE_COMPUTE_BIT, &fixed};
+    VkDescriptorSetLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    layout_info.bindingCount = 1;
+    layout_info.pBindings = &binding;
+    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+    vkCreateDescriptorSetLayout(device, &layout_info, nullptr, &set_layout);
+    const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
+    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pool_info.maxSets = 1;
+    pool_info.poolSizeCount = 1;
+    pool_info.pPoolSizes = &size;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    vkCreateDescriptorPool(device, &pool_info, nullptr, &pool);
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = pool;
+    alloc.descriptorSetCount = 1;
+    alloc.pSetLayouts = &set_layout;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    vkAllocateDescriptorSets(device, &alloc, &set);
+    VkImageViewCreateInfo view_info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    view_info.image = guesttest::image_of(device, 16, 16);
+    view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    view_info.format = VK_FORMAT_R8G8B8A8_UNORM;
+    view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    VkImageView view = VK_NULL_HANDLE;
+    vkCreateImageView(device, &view_info, nullptr, &view);
+    const VkSampler ignored = sampler();
+    const VkDescriptorImageInfo image{ignored, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    write.pImageInfo = &image;
+    vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+    VkCommandBuffer cb = guesttest::recording_buffer(device);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, guesttest::layout_of(device, set_layout), 0, 1, &set,
+                            0, nullptr);
+    vkEndCommandBuffer(cb);
+    vkDestroySampler(device, ignored, nullptr);
+    guesttest::submit(device, cb);
+  });
+}
+
 // A primary running a secondary that was freed after the primary was recorded.
 TEST(VulkanStaleRecording, PrimaryWhoseSecondaryWasFreed) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
