@@ -135,10 +135,11 @@ inline VkPipeline add_one_pipeline(VkDevice device, VkPipelineLayout layout) {
 inline VkDescriptorSet set_of(VkDevice device, VkDescriptorSetLayout layout) {
   VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 8},
                                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8},
-                                  {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 8}};
+                                  {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, 8},
+                                  {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 8}};
   VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
   pool_info.maxSets = 4;
-  pool_info.poolSizeCount = 3;
+  pool_info.poolSizeCount = 4;
   pool_info.pPoolSizes = sizes;
   VkDescriptorPool pool;
   vkCreateDescriptorPool(device, &pool_info, nullptr, &pool);
