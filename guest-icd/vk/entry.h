@@ -102,6 +102,7 @@ PFN_vkVoidFunction entry_fn(F f) {
 }
 PFN_vkVoidFunction handwritten_entry(const char* name);
 PFN_vkVoidFunction memory_entry(const char* name);      // memory.cpp
+PFN_vkVoidFunction memory_fds_entry(const char* name);  // memory_fds.cpp
 PFN_vkVoidFunction gpu_writes_entry(const char* name);  // gpu_writes.cpp
 PFN_vkVoidFunction fences_entry(const char* name);      // fences.cpp
 PFN_vkVoidFunction queues_entry(const char* name);      // queues.cpp

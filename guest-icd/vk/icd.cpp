@@ -79,6 +79,7 @@ PFN_vkVoidFunction handwritten_entry(const char* name) {
   if (auto f = fences_entry(name)) return f;
   if (auto f = queues_entry(name)) return f;
   if (auto f = descriptor_templates_entry(name)) return f;
+  if (auto f = memory_fds_entry(name)) return f;
   return memory_entry(name);
 }
 

@@ -22,6 +22,7 @@
 #include "vk/entry.h"
 #include "vk/fences.h"
 #include "vk/memory.h"
+#include "vk/memory_fds.h"
 #include "wire/vk_memory.h"
 
 namespace icd::vk {
@@ -215,14 +216,17 @@ VKAPI_ATTR VkResult VKAPI_CALL allocate_memory(VkDevice device, const VkMemoryAl
   const VkMemoryPropertyFlags flags = memory_type_flags(device, info->memoryTypeIndex);
   if ((flags & kShareable) == kShareable && placeable_chain(info->pNext))
     if (auto placed = allocate_in_area(device, info, allocator, memory)) return *placed;
-  VkArgs_vkAllocateMemory a{device, info, allocator, memory};
+  FdImport import;
+  if (const VkResult named = import.read(*info); named != VK_SUCCESS) return named;
+  VkArgs_vkAllocateMemory a{device, &import.info(), allocator, memory};
   const VkResult r = as_result(run_generated(VkOp::vkAllocateMemory, a));
   if (r == VK_SUCCESS) {
     std::lock_guard lock(memories().mu);
     Shadow& s = memories().by_id[id_of(*memory)];
     s.size = info->allocationSize;
     s.host_visible = flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT;
-    s.gpu_writes = shaders_may_address(*info);
+    s.gpu_writes = shaders_may_address(*info) || import.imports();  // its exporter writes it too
+    import.imported();
   }
   return r;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "vk/chain.h"
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
 #include "wire/vk_memory.h"
@@ -25,6 +26,9 @@ wire::Result<uint64_t> VkHandler::allocate_memory(void* args) {
   VkPhysicalDeviceMemoryProperties props{};
   dispatch_.vkGetPhysicalDeviceMemoryProperties(gpu->second, &props);
   if (a.pAllocateInfo->memoryTypeIndex >= props.memoryTypeCount) return uint64_t(int64_t{VK_ERROR_OUT_OF_DEVICE_MEMORY});
+  auto import = take_fd_import(a.device, *a.pAllocateInfo);
+  if (!import) return import.error();
+  if (import->present && !import->known) return uint64_t(int64_t{VK_ERROR_INVALID_EXTERNAL_HANDLE});
   // One account with the guest's GL objects (--max-guest-memory).
   if (!account_.try_charge(size)) return uint64_t(int64_t{VK_ERROR_OUT_OF_DEVICE_MEMORY});
   const VkMemoryPropertyFlags flags = props.memoryTypes[a.pAllocateInfo->memoryTypeIndex].propertyFlags;
@@ -48,8 +52,15 @@ wire::Result<uint64_t> VkHandler::allocate_memory(void* args) {
     return uint64_t(int64_t{r});
   }
   const bool coherent = (flags & VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) != 0;
-  if (mapped && !place) clear_fresh_memory(a.device, memory, mapped, size, coherent);
-  memory_[memory] = {a.device, size, mapped, coherent};
+  if (import->known) {
+    exports_.erase(import->number);  // the driver owns its fd now
+  } else if (mapped && !place) {
+    clear_fresh_memory(a.device, memory, mapped, size, coherent);
+  }
+  auto* exported = reinterpret_cast<const VkExportMemoryAllocateInfo*>(
+      find_in_chain(a.pAllocateInfo->pNext, VK_STRUCTURE_TYPE_EXPORT_MEMORY_ALLOCATE_INFO));
+  memory_[memory] = {a.device, size, mapped, coherent, a.pAllocateInfo->memoryTypeIndex,
+                     exported ? exported->handleTypes : 0};
   *a.pMemory = memory;
   return uint64_t{VK_SUCCESS};
 }

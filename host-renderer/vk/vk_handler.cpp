@@ -137,6 +137,7 @@ VkHandler::~VkHandler() {
   if (all_ended)
     for (VkInstance i : instances_) dispatch_.vkDestroyInstance(i, nullptr);
   account_.objects -= std::min(account_.objects, handles_.size());
+  close_exports();
 }
 
 wire::Status VkHandler::run(const ApiCommand& cmd) {
@@ -181,6 +182,7 @@ VkHandler::Special VkHandler::special(uint32_t opcode) {
     case VkOp::vkEnumerateDeviceExtensionProperties: return &VkHandler::enumerate_device_extensions;
     case VkOp::vkAllocateMemory: return &VkHandler::allocate_memory;
     case VkOp::vkFreeMemory: return &VkHandler::free_memory;
+    case VkOp::vkGetMemoryFdKHR: return &VkHandler::get_memory_fd;
     case VkOp::vkCreateBuffer: return &VkHandler::create_buffer;
     case VkOp::vkCreateImage: return &VkHandler::create_image;
     default: return nullptr;

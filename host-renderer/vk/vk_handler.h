@@ -275,6 +275,8 @@ class VkHandler final : public ApiHandler {
     uint64_t size;
     void* mapped;  // host-visible memory stays mapped while it lives
     bool coherent;
+    uint32_t type_index = 0;
+    VkExternalMemoryHandleTypeFlags export_types = 0;  // as allocated (VkExportMemoryAllocateInfo)
   };
   wire::Result<uint64_t> allocate_memory(void* args);
   wire::Result<uint64_t> free_memory(void* args);
@@ -283,6 +285,28 @@ class VkHandler final : public ApiHandler {
   wire::Result<MemoryMap::iterator> mapped_range(wire::Reader& payload, uint64_t* offset, uint64_t* size);
   void free_memory_of(VkDevice device);  // every allocation of `device`, or of all with null
   void clear_fresh_memory(VkDevice device, VkDeviceMemory memory, void* mapped, VkDeviceSize size, bool coherent);
+
+  // memory_fds.cpp: memory a guest exported as an opaque fd. The driver's
+  // fd stays in the renderer; the guest holds its number, which one import
+  // of the guest's takes (an import owns its fd). Only this guest's own
+  // exports can be imported: its renderer holds no other.
+  struct MemoryExport {
+    int fd;
+    uint64_t size;
+    uint32_t type_index;
+    VkPhysicalDevice gpu;
+  };
+  static constexpr size_t kMostExports = 64;  // fds the guest may leave unimported
+  std::map<uint32_t, MemoryExport> exports_;
+  uint32_t next_export_ = 1;
+  struct FdImport {
+    bool present = false;  // the allocation imports an fd
+    bool known = false;    // of an export of this guest's not imported yet
+    uint32_t number = 0;
+  };
+  wire::Result<uint64_t> get_memory_fd(void* args);
+  wire::Result<FdImport> take_fd_import(VkDevice device, const VkMemoryAllocateInfo& info);
+  void close_exports();
 
   // shared_area.cpp: host-visible memory the guest placed in the shared area.
   bool add_area_import(const std::vector<VkExtensionProperties>& offered, std::vector<const char*>& names) const;

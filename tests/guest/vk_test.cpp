@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <memory>
 #include <vector>
 
@@ -16,6 +18,7 @@
 #include "count_groups_comp.h"
 #include "sums_comp.h"
 #include "vk_device.h"
+#include "vk_memory_fds.h"
 
 namespace {
 
@@ -568,6 +571,108 @@ TEST_F(IndirectDispatchTest, OfMoreWorkgroupsThanTheHostAllowsRunsNone) {
     vkCmdDispatchIndirect(cb, counts_.buffer, 16);
   });
   EXPECT_EQ(total(), 3u);
+}
+
+// Memory exported as an opaque fd by one device and imported by a second
+// (VK_KHR_external_memory_fd): both see the same bytes, whichever side
+// writes them, through mappings and on the GPU.
+class MemoryFdTest : public VulkanTest {
+ protected:
+  std::vector<const char*> device_extensions() const override { return {VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME}; }
+
+  // A host-visible, coherent type for `type_bits`.
+  uint32_t coherent_type(uint32_t type_bits) {
+    VkPhysicalDeviceMemoryProperties props{};
+    vkGetPhysicalDeviceMemoryProperties(gpu_, &props);
+    const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    for (uint32_t i = 0; i < props.memoryTypeCount; ++i)
+      if ((type_bits & (1u << i)) && (props.memoryTypes[i].propertyFlags & want) == want) return i;
+    return UINT32_MAX;
+  }
+};
+
+TEST_F(MemoryFdTest, MemoryImportedOnASecondDeviceSharesItsBytes) {
+  constexpr VkDeviceSize kBytes = 4096;
+  constexpr uint32_t kWords = kBytes / 4;
+  VkExternalMemoryBufferCreateInfo external{VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_BUFFER_CREATE_INFO, nullptr,
+                                            VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT};
+  VkBufferCreateInfo buffer_info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, &external};
+  buffer_info.size = kBytes;
+  buffer_info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  VkBuffer shared = VK_NULL_HANDLE;
+  ASSERT_EQ(vkCreateBuffer(device_, &buffer_info, nullptr, &shared), VK_SUCCESS);
+  VkMemoryRequirements need{};
+  vkGetBufferMemoryRequirements(device_, shared, &need);
+  const uint32_t type = coherent_type(need.memoryTypeBits);
+  ASSERT_NE(type, UINT32_MAX);
+  VkDeviceMemory exported = guesttest::exportable_memory(device_, need.size, type);
+  ASSERT_NE(exported, VK_NULL_HANDLE);
+  ASSERT_EQ(vkBindBufferMemory(device_, shared, exported, 0), VK_SUCCESS);
+  uint32_t* words = nullptr;
+  ASSERT_EQ(vkMapMemory(device_, exported, 0, kBytes, 0, reinterpret_cast<void**>(&words)), VK_SUCCESS);
+  for (uint32_t i = 0; i < kWords; ++i) words[i] = i * 3;
+  vkUnmapMemory(device_, exported);
+
+  const int fd = guesttest::memory_fd(device_, exported);
+  ASSERT_GE(fd, 0);
+  VkDevice second = guesttest::make_device(gpu_, device_extensions());
+  ASSERT_NE(second, VK_NULL_HANDLE);
+  VkDeviceMemory imported = VK_NULL_HANDLE;
+  ASSERT_EQ(guesttest::import_memory(second, fd, need.size, type, &imported), VK_SUCCESS);
+  uint32_t* seen = nullptr;
+  ASSERT_EQ(vkMapMemory(second, imported, 0, kBytes, 0, reinterpret_cast<void**>(&seen)), VK_SUCCESS);
+  EXPECT_EQ(seen[1], 3u);  // the exporter's writes, through the importer's mapping
+  EXPECT_EQ(seen[kWords - 1], (kWords - 1) * 3);
+
+  // The importer's writes reach the exporter's GPU work...
+  for (uint32_t i = 0; i < kWords; ++i) seen[i] = 7 * i + 1;
+  Buffer copy = make_buffer(kBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+  run_and_wait([&](VkCommandBuffer cb) {
+    const VkBufferCopy region{0, 0, kBytes};
+    vkCmdCopyBuffer(cb, shared, copy.buffer, 1, &region);
+  });
+  uint32_t* copied = nullptr;
+  ASSERT_EQ(vkMapMemory(device_, copy.memory, 0, kBytes, 0, reinterpret_cast<void**>(&copied)), VK_SUCCESS);
+  EXPECT_EQ(copied[5], 36u);
+  EXPECT_EQ(copied[kWords - 1], 7 * (kWords - 1) + 1);
+  vkUnmapMemory(device_, copy.memory);
+
+  // ...and what that GPU work writes shows in the importer's mapping.
+  run_and_wait([&](VkCommandBuffer cb) { vkCmdFillBuffer(cb, shared, 0, kBytes, 0xc0ffee); });
+  EXPECT_EQ(seen[0], 0xc0ffeeu);
+  EXPECT_EQ(seen[kWords - 1], 0xc0ffeeu);
+
+  vkUnmapMemory(second, imported);
+  vkFreeMemory(second, imported, nullptr);
+  vkDestroyDevice(second, nullptr);
+  free_buffer(copy);
+  vkDestroyBuffer(device_, shared, nullptr);
+  vkFreeMemory(device_, exported, nullptr);
+}
+
+// An fd the program made itself, or one whose export was imported
+// already, names no memory: the import fails and the device carries on.
+TEST_F(MemoryFdTest, FdsThatNameNoExportAreInvalidHandles) {
+  VkDeviceMemory exported = guesttest::exportable_memory(device_, 4096, coherent_type(~0u));
+  ASSERT_NE(exported, VK_NULL_HANDLE);
+  const int fd = guesttest::memory_fd(device_, exported);
+  ASSERT_GE(fd, 0);
+  const int again = dup(fd);
+  VkDeviceMemory imported = VK_NULL_HANDLE;
+  ASSERT_EQ(guesttest::import_memory(device_, fd, 4096, coherent_type(~0u), &imported), VK_SUCCESS);
+  VkDeviceMemory twice = VK_NULL_HANDLE;
+  EXPECT_EQ(guesttest::import_memory(device_, again, 4096, coherent_type(~0u), &twice),
+            VK_ERROR_INVALID_EXTERNAL_HANDLE);
+  close(again);
+  const int own = memfd_create("not-an-export", 0);
+  ASSERT_EQ(ftruncate(own, 4096), 0);
+  EXPECT_EQ(guesttest::import_memory(device_, own, 4096, coherent_type(~0u), &twice),
+            VK_ERROR_INVALID_EXTERNAL_HANDLE);
+  close(own);
+  vkFreeMemory(device_, imported, nullptr);
+  vkFreeMemory(device_, exported, nullptr);
+  Buffer still = make_buffer(64, VK_BUFFER_USAGE_TRANSFER_DST_BIT);  // the device works on
+  free_buffer(still);
 }
 
 }  // namespace

@@ -29,6 +29,9 @@ C_SCALARS = {
     "uint64_t": 8, "int64_t": 8, "float": 4, "double": 8, "char": 1,
     # Pointer-sized: 64 bits on the wire, so 32- and 64-bit guests agree.
     "size_t": 8,
+    # A POSIX file descriptor's number: on the wire, what stands for it
+    # (external memory's export numbers, host-renderer/vk/memory_fds.cpp).
+    "int": 4,
 }
 
 
