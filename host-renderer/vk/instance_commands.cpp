@@ -248,7 +248,12 @@ wire::Result<uint64_t> VkHandler::create_device(void* args) {
       .multi_draws = draws_many ? multi_draw.maxMultiDrawCount : 0,
       .compute_groups = {props.limits.maxComputeWorkGroupCount[0], props.limits.maxComputeWorkGroupCount[1],
                          props.limits.maxComputeWorkGroupCount[2]},
-      .dynamic_state3 = enabled(VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME) ? dynamic_state3_features(info.pNext) : 0};
+      .dynamic_state3 = enabled(VK_EXT_EXTENDED_DYNAMIC_STATE_3_EXTENSION_NAME) ? dynamic_state3_features(info.pNext) : 0,
+      .single_sampled_counts = enabled(VK_EXT_MULTISAMPLED_RENDER_TO_SINGLE_SAMPLED_EXTENSION_NAME)
+                                   ? props.limits.framebufferColorSampleCounts &
+                                         props.limits.framebufferDepthSampleCounts &
+                                         props.limits.framebufferStencilSampleCounts & ~VkSampleCountFlags{1}
+                                   : 0};
   resources_.set_push_descriptor_limit(raw_handle(device), pushes ? push.maxPushDescriptors : 0);
   auto& queues = device_queues_[device];
   for (uint32_t i = 0; i < info.queueCreateInfoCount; ++i)

@@ -9,6 +9,7 @@
 
 #include "vk/chain.h"
 #include "vk/pipeline_libraries.h"
+#include "vk/single_sampled.h"
 #include "vk/vk_handler.h"
 #include "wire/vk_commands.h"
 
@@ -20,16 +21,17 @@ using namespace wire::vk;
 
 void VkHandler::note_shapes(uint32_t opcode, const void* args) {
   // Either version of vkCreateRenderPass: the same counts.
-  auto note_pass = [this](const auto& a) {
+  auto note_pass = [this](const auto& a, bool single_sampled = false) {
     render_passes_[raw_handle(*a.pRenderPass)] = {raw_handle(a.device), a.pCreateInfo->attachmentCount,
-                                                  a.pCreateInfo->subpassCount};
+                                                  a.pCreateInfo->subpassCount, single_sampled};
   };
   switch (static_cast<VkOp>(opcode)) {
     case VkOp::vkCreateRenderPass:
       note_pass(*static_cast<const VkArgs_vkCreateRenderPass*>(args));
       break;
     case VkOp::vkCreateRenderPass2:
-      note_pass(*static_cast<const VkArgs_vkCreateRenderPass2*>(args));
+      note_pass(*static_cast<const VkArgs_vkCreateRenderPass2*>(args),
+                any_subpass_single_sampled(*static_cast<const VkArgs_vkCreateRenderPass2*>(args)->pCreateInfo));
       break;
     case VkOp::vkDestroyRenderPass:
       render_passes_.erase(raw_handle(static_cast<const VkArgs_vkDestroyRenderPass*>(args)->renderPass));
@@ -37,7 +39,8 @@ void VkHandler::note_shapes(uint32_t opcode, const void* args) {
     case VkOp::vkCreateFramebuffer: {
       auto& a = *static_cast<const VkArgs_vkCreateFramebuffer*>(args);
       framebuffers_[raw_handle(*a.pFramebuffer)] = {raw_handle(a.device), a.pCreateInfo->attachmentCount,
-                                             (a.pCreateInfo->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT) != 0};
+                                             (a.pCreateInfo->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT) != 0,
+                                             repeats_views(*a.pCreateInfo)};
       break;
     }
     case VkOp::vkDestroyFramebuffer:

@@ -245,6 +245,7 @@ wire::Status VkHandler::run(uint32_t opcode, wire::Reader& payload, wire::Writer
   WIRE_TRY(check_shaders(opcode, *args));
   pipeline_caches_.supply(opcode, *args);
   WIRE_TRY(check_render_passes(opcode, *args));
+  WIRE_TRY(check_single_sampled(opcode, *args));
   if (cmd->recorded.scope != RenderPassScope::kNone && cmd->ret == Ret::kVoid && !own && !cmd->synchronous)
     return run_recorded(opcode, *cmd, call, *args);
   WIRE_TRY(settle_before(opcode, *args));

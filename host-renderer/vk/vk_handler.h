@@ -173,6 +173,9 @@ class VkHandler final : public ApiHandler {
       uint32_t multi_draws = 0;           // maxMultiDrawCount, 0 without VK_EXT_multi_draw
       uint32_t compute_groups[3] = {};    // maxComputeWorkGroupCount
       uint32_t dynamic_state3 = 0;        // VK_EXT_extended_dynamic_state3's features enabled (dynamic_state3.h)
+      // Sample counts of rendering into single-sampled attachments
+      // (VK_EXT_multisampled_render_to_single_sampled), 0 without it.
+      VkSampleCountFlags single_sampled_counts = 0;
     };
     Limits limits;
     Stage stage = Stage::kInitial;
@@ -260,6 +263,9 @@ class VkHandler final : public ApiHandler {
   wire::Status check_render_pass_begin(const VkRenderPassBeginInfo& begin) const;
   // render_pass_checks.cpp
   wire::Status check_render_passes(uint32_t opcode, const void* args) const;
+  // single_sampled.cpp: rendering multisampled into single-sampled attachments.
+  wire::Result<bool> renders_single_sampled(const char* command, uint64_t device, const void* chain) const;
+  wire::Status check_single_sampled(uint32_t opcode, const void* args);
 
   // shader_commands.cpp: shader modules validated, pipelines' stages
   // checked against their layouts.
@@ -418,11 +424,13 @@ class VkHandler final : public ApiHandler {
     uint64_t device;
     uint32_t attachments;
     uint32_t subpasses;
+    bool single_sampled = false;  // a subpass renders multisampled into single-sampled attachments
   };
   struct FramebufferShape {
     uint64_t device;
     uint32_t attachments;
     bool imageless;
+    bool repeats_views = false;  // names a view twice (single_sampled.cpp)
   };
   struct PipelineShape {
     uint64_t device;
