@@ -26,8 +26,10 @@ const VkExtensionProperties kGuestInstanceExtensions[6] = {
     {VK_KHR_GET_SURFACE_CAPABILITIES_2_EXTENSION_NAME, VK_KHR_GET_SURFACE_CAPABILITIES_2_SPEC_VERSION},
     {VK_KHR_SURFACE_PROTECTED_CAPABILITIES_EXTENSION_NAME, VK_KHR_SURFACE_PROTECTED_CAPABILITIES_SPEC_VERSION},
 };
-const VkExtensionProperties kGuestDeviceExtensions[1] = {
+const VkExtensionProperties kGuestDeviceExtensions[2] = {
     {VK_KHR_SWAPCHAIN_EXTENSION_NAME, VK_KHR_SWAPCHAIN_SPEC_VERSION},
+    // A present's regions are hints: the presenter shows whole frames.
+    {VK_KHR_INCREMENTAL_PRESENT_EXTENSION_NAME, VK_KHR_INCREMENTAL_PRESENT_SPEC_VERSION},
 };
 
 bool GuestSurface::window_extent(VkExtent2D* extent) {

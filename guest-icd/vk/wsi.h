@@ -28,6 +28,6 @@ PFN_vkVoidFunction swapchain_entry(const char* name);  // swapchain.cpp
 
 // The extensions the guest adds to the host's: surfaces and swapchains are its own.
 extern const VkExtensionProperties kGuestInstanceExtensions[6];
-extern const VkExtensionProperties kGuestDeviceExtensions[1];
+extern const VkExtensionProperties kGuestDeviceExtensions[2];
 
 }  // namespace icd::vk

@@ -27,7 +27,7 @@ bool carried(std::string_view name, bool instance) {
 // Surfaces and swapchains are the guest's own: the host never makes one.
 bool guest_only(std::string_view name) {
   return name == "VK_KHR_surface" || name == "VK_KHR_xcb_surface" || name == "VK_KHR_xlib_surface" ||
-         name == "VK_EXT_headless_surface" || name == "VK_KHR_swapchain" ||
+         name == "VK_EXT_headless_surface" || name == "VK_KHR_swapchain" || name == "VK_KHR_incremental_present" ||
          name == "VK_KHR_get_surface_capabilities2" || name == "VK_KHR_surface_protected_capabilities";
 }
 
