@@ -36,7 +36,7 @@ class GlHandler final : public ApiHandler {
   // the guest, and to viewers for a window's), the end of a surface, and
   // what a link left in a program (kProgramReflection).
   struct ToGuest {
-    FrameSink frame;
+    FramePlacement frame;
     std::function<void(uint32_t surface_id)> surface_gone;
     std::function<void(const wire::ProgramLinked&, std::span<const std::byte> reflection)> program_linked;
   };

@@ -99,7 +99,7 @@ wire::Status FrameReader::copy_to_front(const Surface& surface) {
 }
 
 wire::Status FrameReader::start(uint32_t surface_id, const Surface& surface, EGLSurface buffer,
-                                uint32_t frame_id, const FrameSink& sink) {
+                                uint32_t frame_id, const FramePlacement& out) {
   order_after_current();
   if (!bind(buffer)) return make_error(Errc::kIo, "cannot bind the surface for readback");
   wait_for_ordered();
@@ -117,7 +117,7 @@ wire::Status FrameReader::start(uint32_t surface_id, const Surface& surface, EGL
     bool busy = false;
     for (auto& p : pending_) busy = busy || p.pbo == pbo;
     if (!busy) break;
-    finish(pending_.front(), true, sink);
+    finish(pending_.front(), true, out);
     pending_.pop_front();
   }
   wire::Frame f{surface_id, frame_id, surface.width(), surface.height(), surface.width() * 4};
@@ -137,12 +137,12 @@ wire::Status FrameReader::start(uint32_t surface_id, const Surface& surface, EGL
   return {};
 }
 
-void FrameReader::collect(bool wait, const FrameSink& sink) {
+void FrameReader::collect(bool wait, const FramePlacement& out) {
   if (pending_.empty() || !bind(EGL_NO_SURFACE)) return;
-  while (!pending_.empty() && finish(pending_.front(), wait, sink)) pending_.pop_front();
+  while (!pending_.empty() && finish(pending_.front(), wait, out)) pending_.pop_front();
 }
 
-bool FrameReader::finish(Pending& p, bool wait, const FrameSink& sink) {
+bool FrameReader::finish(Pending& p, bool wait, const FramePlacement& out) {
   GLenum r = glClientWaitSync(p.fence, wait ? GL_SYNC_FLUSH_COMMANDS_BIT : 0, wait ? kFinishTimeoutNs : 0);
   if (r == GL_TIMEOUT_EXPIRED && !wait) return false;
   glDeleteSync(p.fence);
@@ -150,21 +150,21 @@ bool FrameReader::finish(Pending& p, bool wait, const FrameSink& sink) {
   glBindBuffer(GL_PIXEL_PACK_BUFFER, p.pbo);
   const void* src = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, static_cast<GLsizeiptr>(size), GL_MAP_READ_BIT);
   if (src) {
-    copy_rows(static_cast<const std::byte*>(src), p.frame);
+    const std::span<std::byte> room = out.place(p.frame);
+    copy_rows(static_cast<const std::byte*>(src), p.frame, room.data());
     glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
-    sink(p.frame, {pixels_.data(), size});
+    out.sent(p.frame, room);
   }
   glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
   return true;
 }
 
 // GL rows start at the bottom; frames go out top row first, in BGRA.
-void FrameReader::copy_rows(const std::byte* src, const wire::Frame& f) {
+void FrameReader::copy_rows(const std::byte* src, const wire::Frame& f, std::byte* dst) const {
   size_t stride = f.stride;
-  pixels_.resize(stride * f.height);
   for (uint32_t y = 0; y < f.height; ++y) {
     const std::byte* in = src + stride * (f.height - 1 - y);
-    std::byte* out = pixels_.data() + stride * y;
+    std::byte* out = dst + stride * y;
     std::memcpy(out, in, stride);
     if (!bgra_) {
       for (size_t x = 0; x < stride; x += 4) std::swap(out[x], out[x + 2]);

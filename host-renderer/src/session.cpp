@@ -67,7 +67,9 @@ Session::Session(const EglDisplay& display, std::unique_ptr<wire::Channel> chann
   // Only whole messages go to the shared heap: a reply's bytes are copied
   // out as one Data by the guest, which reads no heap references inside it.
   out_.set_blob_sink(channel_->outgoing_heap());
-  GlHandler::ToGuest to_guest{[this](const wire::Frame& f, std::span<const std::byte> px) { send_frame(f, px); },
+  FramePlacement frames{[this](const wire::Frame& f) { return place_frame(f); },
+                     [this](const wire::Frame& f, std::span<const std::byte> px) { frame_placed(f, px); }};
+  GlHandler::ToGuest to_guest{std::move(frames),
                               [this](uint32_t surface_id) { withdraw_from_viewers(surface_id); },
                               [this](const wire::ProgramLinked& linked, std::span<const std::byte> reflection) {
                                 send_program_linked(linked, reflection);
@@ -295,24 +297,34 @@ void Session::lose(uint32_t opcode, const wire::Error& error) {
 }
 
 void Session::send_frame(const wire::Frame& frame, std::span<const std::byte> pixels) {
-  // A frame goes in a batch of its own, uncompressed where its pixels go
-  // inside the message to a peer on this machine: compressing megabytes
-  // costs far more time than moving them.
+  const std::span<std::byte> room = place_frame(frame);
+  std::memcpy(room.data(), pixels.data(), std::min(room.size(), pixels.size()));
+  frame_placed(frame, room);
+}
+
+// A frame goes in a batch of its own, its pixels in the shared heap where
+// the channel has one.
+std::span<std::byte> Session::place_frame(const wire::Frame& frame) {
   flush();
-  size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kFrame));
+  frame_at_ = out_.begin(static_cast<uint32_t>(wire::ControlOp::kFrame));
   out_.put(frame);
-  out_.put_data(pixels.data(), pixels.size());
-  out_.end(at);
+  return out_.put_data_place(size_t{frame.stride} * frame.height);
+}
+
+// Uncompressed where its pixels go inside the message to a peer on this
+// machine: compressing megabytes costs far more time than moving them.
+void Session::frame_placed(const wire::Frame& frame, std::span<const std::byte> pixels) {
+  out_.end(frame_at_);
+  stats_->counters.frames.fetch_add(1, kRelaxed);
+  stats_->counters.frame_bytes.fetch_add(pixels.size(), kRelaxed);
+  note_frame(frame, pixels);  // while the pixels are where they were written
+  publish_to_viewers(frame, pixels);
   if (channel_->local() && !channel_->outgoing_heap()) {
     const wire::Compression mode = encoder_.mode();
     encoder_.set_mode(wire::Compression::kOff);
     flush();
     encoder_.set_mode(mode);
   }
-  stats_->counters.frames.fetch_add(1, kRelaxed);
-  stats_->counters.frame_bytes.fetch_add(pixels.size(), kRelaxed);
-  note_frame(frame, pixels);
-  publish_to_viewers(frame, pixels);
 }
 
 // Goes out ahead of the reply of the batch that linked, so the guest has it

@@ -25,6 +25,22 @@ void Writer::put_data(const void* data, size_t size) {
   pad_to(align_up(size_));
 }
 
+std::span<std::byte> Writer::put_data_place(size_t size) {
+  uint64_t offset = 0;
+  if (blob_sink_ && size >= blob_sink_->threshold())
+    if (std::byte* at = blob_sink_->place(size, &offset)) {
+      put(static_cast<uint32_t>(DataKind::kHeap));
+      put(offset);
+      put(static_cast<uint32_t>(size));
+      return {at, size};
+    }
+  put(static_cast<uint32_t>(DataKind::kInline));
+  put(static_cast<uint32_t>(size));
+  std::byte* at = grow(size);
+  pad_to(align_up(size_));
+  return {at, size};
+}
+
 // Grows by doubling, so that a batch of many small commands is copied a
 // few times at most.
 void Writer::reserve(size_t wanted) {

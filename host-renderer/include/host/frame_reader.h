@@ -25,6 +25,15 @@ namespace host {
 // Receives a finished frame: BGRA8 rows, top row first.
 using FrameSink = std::function<void(const wire::Frame&, std::span<const std::byte> pixels)>;
 
+// Where the reader's frames go: place() gives room for a frame's pixels
+// (in the message to the guest, its shared heap where the channel has one),
+// the reader writes them there top row first, and sent() delivers them: the
+// pixels are copied once, out of the read-back buffer.
+struct FramePlacement {
+  std::function<std::span<std::byte>(const wire::Frame&)> place;
+  FrameSink sent;
+};
+
 class FrameReader {
  public:
   static wire::Result<std::unique_ptr<FrameReader>> create(const EglDisplay& display, uint32_t ring_size);
@@ -37,7 +46,7 @@ class FrameReader {
   // before the read. Leaves the readback context current: the caller
   // re-binds its own before issuing more GL.
   wire::Status start(uint32_t surface_id, const Surface& surface, EGLSurface buffer, uint32_t frame_id,
-                     const FrameSink& sink);
+                     const FramePlacement& out);
 
   // Copies the surface's back buffer into its front (a swap), ordered like
   // start(), leaving the readback context current.
@@ -45,7 +54,7 @@ class FrameReader {
 
   // Delivers the frames whose reads are done, in order; with `wait`, all.
   // May leave the readback context current.
-  void collect(bool wait, const FrameSink& sink);
+  void collect(bool wait, const FramePlacement& out);
 
   // The surface is going away: its pending frames are dropped, buffers freed.
   void forget_surface(uint32_t surface_id);
@@ -71,8 +80,8 @@ class FrameReader {
   bool bind(EGLSurface surface);
   void order_after_current();
   void wait_for_ordered();
-  bool finish(Pending& p, bool wait, const FrameSink& sink);
-  void copy_rows(const std::byte* src, const wire::Frame& f);
+  bool finish(Pending& p, bool wait, const FramePlacement& out);
+  void copy_rows(const std::byte* src, const wire::Frame& f, std::byte* dst) const;
 
   const EglDisplay& display_;
   uint32_t ring_size_;
@@ -83,7 +92,6 @@ class FrameReader {
   EGLSyncKHR pending_sync_ = EGL_NO_SYNC_KHR;
   std::map<uint32_t, Ring> rings_;
   std::deque<Pending> pending_;
-  std::vector<std::byte> pixels_;
   size_t buffer_bytes_ = 0;
 };
 

@@ -117,6 +117,11 @@ class Session {
   void reclaim();
   void lose(uint32_t opcode, const wire::Error& error);
   void send_frame(const wire::Frame& frame, std::span<const std::byte> pixels);
+  // A frame's message in two steps: room for its pixels, then what follows
+  // once they are written there (FramePlacement).
+  std::span<std::byte> place_frame(const wire::Frame& frame);
+  void frame_placed(const wire::Frame& frame, std::span<const std::byte> pixels);
+  size_t frame_at_ = 0;  // where the placed frame's command starts in out_
   void send_program_linked(const wire::ProgramLinked& linked, std::span<const std::byte> reflection);
   bool flush();
   bool vulkan_overdue();

@@ -15,9 +15,16 @@ namespace wire {
 class BlobSink {
  public:
   virtual ~BlobSink() = default;
-  // Copies data into the heap; returns false when the heap cannot take it
+  // Room for `size` bytes in the heap, which the caller fills before the
+  // message referring to them is sent; null when the heap cannot take them
   // (the writer then sends the bytes inline).
-  virtual bool put(std::span<const std::byte> data, uint64_t* offset) = 0;
+  virtual std::byte* place(size_t size, uint64_t* offset) = 0;
+  // Copies data into the heap; false when the heap cannot take it.
+  bool put(std::span<const std::byte> data, uint64_t* offset) {
+    std::byte* at = place(data.size(), offset);
+    if (at && !data.empty()) std::memcpy(at, data.data(), data.size());
+    return at != nullptr;
+  }
   virtual size_t threshold() const = 0;  // smallest payload worth a heap copy
 };
 
@@ -62,6 +69,9 @@ class Writer {
 
   // A pointer argument's bytes: null, inline, or through the blob heap.
   void put_data(const void* data, size_t size);
+  // The same for `size` bytes the caller writes into the room returned,
+  // before anything else is put: one copy where the bytes are made.
+  std::span<std::byte> put_data_place(size_t size);
   // A pointer argument that is an offset into a bound buffer object.
   void put_buffer_offset(uint64_t offset);
 

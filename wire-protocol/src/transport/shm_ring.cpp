@@ -194,26 +194,25 @@ Result<bool> RingProducer::try_write(std::span<const std::byte> payload, uint32_
   return true;
 }
 
-bool HeapProducer::put(std::span<const std::byte> data, uint64_t* offset) {
-  if (error_ || cap_ == 0) return false;
-  size_t need = (data.size() + kHeapAlign - 1) & ~(kHeapAlign - 1);
-  if (need == 0 || need > cap_) return false;
+std::byte* HeapProducer::place(size_t size, uint64_t* offset) {
+  if (error_ || cap_ == 0) return nullptr;
+  size_t need = (size + kHeapAlign - 1) & ~(kHeapAlign - 1);
+  if (need == 0 || need > cap_) return nullptr;
   size_t pos = static_cast<size_t>(head_ % cap_);
   size_t skip = cap_ - pos < need ? cap_ - pos : 0;
   if (cap_ - (head_ - tail_) < skip + need) {
     uint64_t t = ctl_->consumer.heap_tail.load(std::memory_order_acquire);
     if (t < tail_ || t > head_) {
       error_ = bad_state("consumer heap tail", t);
-      return false;
+      return nullptr;
     }
     tail_ = t;
-    if (cap_ - (head_ - tail_) < skip + need) return false;
+    if (cap_ - (head_ - tail_) < skip + need) return nullptr;
   }
   if (skip) pos = 0;
-  std::memcpy(heap_ + pos, data.data(), data.size());
   head_ += skip + need;
   *offset = pos;
-  return true;
+  return heap_ + pos;
 }
 
 }  // namespace wire::transport::shm

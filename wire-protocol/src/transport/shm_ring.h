@@ -219,7 +219,7 @@ class HeapProducer final : public BlobSink {
   HeapProducer(DirectionControl* ctl, std::byte* heap, size_t heap_bytes)
       : ctl_(ctl), heap_(heap), cap_(heap_bytes) {}
 
-  bool put(std::span<const std::byte> data, uint64_t* offset) override;
+  std::byte* place(size_t size, uint64_t* offset) override;
   size_t threshold() const override { return kThreshold; }
   uint64_t mark() const { return head_; }
   // Set when the consumer reported a heap tail that cannot be right.
