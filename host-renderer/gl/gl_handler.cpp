@@ -91,7 +91,7 @@ uint32_t GlHandler::features() const {
 }
 
 // Reading back leaves the readback context current.
-void GlHandler::collect_frames(bool wait) {
+void GlHandler::collect_frames(FrameReader::Wait wait) {
   if (!frames_) return;
   frames_->collect(wait, to_guest_.frame);
   bound_ = false;

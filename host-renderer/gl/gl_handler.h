@@ -71,9 +71,9 @@ class GlHandler final : public ApiHandler {
   void tell_links(bool on);
 
   // Frames being read back, and handing over those whose reads are done
-  // (with `wait`, all).
-  bool frames_pending() const { return frames_ && frames_->pending(); }
-  void collect_frames(bool wait);
+  // after waiting for those `wait` says.
+  size_t frames_pending() const { return frames_ ? frames_->pending() : 0; }
+  void collect_frames(FrameReader::Wait wait);
 
   // A guest surface, or null.
   const Surface* surface(uint32_t surface_id) const;

@@ -69,7 +69,7 @@ wire::Status GlHandler::resize_surface(wire::Reader& r) {
     return make_error(Errc::kLimit, "surface " + std::to_string(m->width) + "x" + std::to_string(m->height),
                       r.offset());
   }
-  collect_frames(true);
+  collect_frames(FrameReader::Wait::kAll);
   // A driver keeps the draw and read buffers per pbuffer (Mesa starts a new
   // one reading GL_FRONT): the current context's go over to the new ones.
   const bool bound_here = current_ && (draw_id_ == m->surface_id || read_id_ == m->surface_id);

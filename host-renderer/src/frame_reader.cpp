@@ -137,9 +137,13 @@ wire::Status FrameReader::start(uint32_t surface_id, const Surface& surface, EGL
   return {};
 }
 
-void FrameReader::collect(bool wait, const FramePlacement& out) {
+void FrameReader::collect(Wait wait, const FramePlacement& out) {
   if (pending_.empty() || !bind(EGL_NO_SURFACE)) return;
-  while (!pending_.empty() && finish(pending_.front(), wait, out)) pending_.pop_front();
+  bool wait_next = wait != Wait::kNone;
+  while (!pending_.empty() && finish(pending_.front(), wait_next, out)) {
+    pending_.pop_front();
+    wait_next = wait == Wait::kAll;
+  }
 }
 
 bool FrameReader::finish(Pending& p, bool wait, const FramePlacement& out) {

@@ -41,7 +41,11 @@ const char* control_op_name(uint32_t op) {
   }
 }
 
-constexpr auto kFramePoll = std::chrono::milliseconds(1);
+// While frames are being read back the session only looks for a message,
+// without sleeping: a guest that found none waits for its oldest frame,
+// which the GPU is finishing now, so that is what the session waits for.
+constexpr auto kFramePoll = std::chrono::milliseconds(0);
+constexpr auto kFrameRetry = std::chrono::milliseconds(1);  // after a wait that delivered none
 // How often a session whose guest's Vulkan work is still running looks at
 // its clock (submission_clock.cpp) while the guest says nothing.
 constexpr auto kWorkPoll = std::chrono::milliseconds(500);
@@ -129,11 +133,12 @@ void Session::log_end() {
 
 void Session::run() {
   bool idle = false;  // the last wait for the guest was a whole idle one
+  bool frames_stuck = false;  // a wait for the oldest frame delivered none: poll instead
   while (!stop_.load(kRelaxed) && !broken_) {
     const bool frames = gl_->frames_pending();
     const bool working = vk_ && vk_->work_pending();
     stamp_busy(false);
-    auto msg = channel_->receive(frames ? kFramePoll : working ? kWorkPoll : idle_wait_);
+    auto msg = channel_->receive(frames ? (frames_stuck ? kFrameRetry : kFramePoll) : working ? kWorkPoll : idle_wait_);
     stamp_busy(true);
     if (!msg) {
       if (msg.error().code != Errc::kTimeout) {
@@ -148,8 +153,9 @@ void Session::run() {
       // read, and what viewers typed.
       deliver_input();
       if (out_.size() != 0 && !flush()) break;
-      if (gl_->frames_pending()) {
-        gl_->collect_frames(true);
+      if (const size_t before = gl_->frames_pending()) {
+        gl_->collect_frames(FrameReader::Wait::kOldest);
+        frames_stuck = gl_->frames_pending() == before;
         if (!flush()) break;
       }
       continue;
@@ -199,7 +205,7 @@ bool Session::handle_message(std::span<const std::byte> message) {
   gl_->end_batch();
   if (vk_) vk_->end_batch();
   stats_->memory_bytes.store(account_.total_bytes, kRelaxed);
-  if (gl_->frames_pending()) gl_->collect_frames(false);
+  if (gl_->frames_pending()) gl_->collect_frames(FrameReader::Wait::kNone);
   if (batch->flags & wire::kBatchWantsReply) {
     c.round_trips.fetch_add(1, kRelaxed);
     size_t at = out_.begin(static_cast<uint32_t>(wire::ControlOp::kReply));

@@ -52,9 +52,10 @@ class FrameReader {
   // start(), leaving the readback context current.
   wire::Status copy_to_front(const Surface& surface);
 
-  // Delivers the frames whose reads are done, in order; with `wait`, all.
-  // May leave the readback context current.
-  void collect(bool wait, const FramePlacement& out);
+  // Delivers the frames whose reads are done, in order, after waiting for
+  // those `wait` says. May leave the readback context current.
+  enum class Wait { kNone, kOldest, kAll };
+  void collect(Wait wait, const FramePlacement& out);
 
   // The surface is going away: its pending frames are dropped, buffers freed.
   void forget_surface(uint32_t surface_id);
