@@ -18,8 +18,12 @@ void encode(wire::Writer& w, wire::ControlOp op, const T& payload) {
   w.end(at);
 }
 
-// How many frames may be on their way back before a swap waits.
-constexpr uint32_t kFramesInFlight = 2;
+// How many frames may be on their way back before a swap waits: as many as
+// the host reads back at once (--frame-buffers, 3). A frame is on its way
+// until the guest has shown it, so the window spans the host's work, the
+// read-back and the guest's presenter; with two, a GPU host waited on that
+// chain every frame (docs/reports/benchmarks.md, "On-screen frames").
+constexpr uint32_t kFramesInFlight = 3;
 
 }  // namespace
 

@@ -138,7 +138,10 @@ wire::Status FrameReader::start(uint32_t surface_id, const Surface& surface, EGL
 }
 
 void FrameReader::collect(Wait wait, const FramePlacement& out) {
-  if (pending_.empty() || !bind(EGL_NO_SURFACE)) return;
+  // Mapping and fences need the readback context, on whatever surface it
+  // has: a swap leaves it current, and each switch costs a driver flush.
+  const bool ours = eglGetCurrentContext() == context_;
+  if (pending_.empty() || (!ours && !bind(EGL_NO_SURFACE))) return;
   bool wait_next = wait != Wait::kNone;
   while (!pending_.empty() && finish(pending_.front(), wait_next, out)) {
     pending_.pop_front();
