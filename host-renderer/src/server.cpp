@@ -20,7 +20,10 @@ namespace {
 constexpr auto kAcceptPoll = std::chrono::milliseconds(100);
 constexpr auto kAcceptBackOff = std::chrono::milliseconds(100);
 constexpr int kMaxHandshakes = 64;
-constexpr int kMaxHandshakesPerPeer = 8;
+// As many as the guests a peer may run by default (--max-guests-per-peer):
+// sixteen programs started at once on a loaded machine had their handshakes
+// overlap, and with a share of 8 the ninth took the slot of a live one.
+constexpr int kMaxHandshakesPerPeer = 32;
 
 void log_limited(const std::string& line) {
   uint64_t dropped = 0;

@@ -125,8 +125,9 @@ class XConnections(unittest.TestCase):
                 print(f"16 programs through {host}: at most {peak} X clients", file=sys.stderr)
                 for argv, rc, out in results:
                     refused = [r for r in REFUSALS if r in out]
-                    self.assertEqual(refused, [], f"{argv}: {out}")
-                    self.assertEqual(rc, 0, f"{argv}: {out}")
+                    why = f"{argv}: {out}\nthe host's log:\n{self.hosts[host].read_log()[-4000:]}"
+                    self.assertEqual(refused, [], why)
+                    self.assertEqual(rc, 0, why)
                 self.assertLessEqual(peak, 2 * len(procs))
                 self.assertGreaterEqual(self.hosts[host].stats()["renderers"]["started"] - started, len(procs))
                 self.assertTrue(self.hosts[host].alive())
