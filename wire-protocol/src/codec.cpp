@@ -11,18 +11,8 @@ void Writer::put_data(const void* data, size_t size) {
     put(static_cast<uint32_t>(DataKind::kNull));
     return;
   }
-  uint64_t offset = 0;
-  if (blob_sink_ && size >= blob_sink_->threshold() &&
-      blob_sink_->put({static_cast<const std::byte*>(data), size}, &offset)) {
-    put(static_cast<uint32_t>(DataKind::kHeap));
-    put(offset);
-    put(static_cast<uint32_t>(size));
-    return;
-  }
-  put(static_cast<uint32_t>(DataKind::kInline));
-  put(static_cast<uint32_t>(size));
-  append(data, size);
-  pad_to(align_up(size_));
+  const std::span<std::byte> room = put_data_place(size);
+  if (size) std::memcpy(room.data(), data, size);
 }
 
 std::span<std::byte> Writer::put_data_place(size_t size) {
@@ -36,9 +26,10 @@ std::span<std::byte> Writer::put_data_place(size_t size) {
     }
   put(static_cast<uint32_t>(DataKind::kInline));
   put(static_cast<uint32_t>(size));
-  std::byte* at = grow(size);
+  const size_t at = size_;  // an offset: the padding may grow the buffer
+  grow(size);
   pad_to(align_up(size_));
-  return {at, size};
+  return {data_.get() + at, size};
 }
 
 // Grows by doubling, so that a batch of many small commands is copied a
