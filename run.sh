@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 PACKAGES=(
   build-essential meson ninja-build pkg-config python3 clang libclang-rt-14-dev
   khronos-api libglvnd-dev libegl-dev libgles-dev libgl-dev libepoxy-dev libgbm-dev
-  libx11-dev libxext-dev libxcomposite-dev libzstd-dev libsdl2-dev libvulkan-dev libgnutls28-dev
+  libx11-dev libxext-dev libx11-xcb-dev libxcb-shm0-dev libxcomposite-dev libzstd-dev libsdl2-dev libvulkan-dev libgnutls28-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libxxhash-dev nettle-dev libpng-dev
   libseccomp-dev
   libegl-mesa0 libgl1-mesa-dri mesa-utils

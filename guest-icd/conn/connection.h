@@ -127,6 +127,9 @@ class Connection {
   wire::BlobSink* blob_sink() const { return blob_sink_; }
   // Memory the host maps too, for as long as the connection lives (empty on sockets).
   std::span<std::byte> shared_area() const { return channel_->shared_area(); }
+  // The file holding the host's heap, where frames arrive (none on sockets):
+  // presenters hand its frames to the X server in place.
+  wire::MappedFile incoming_file() const { return channel_->incoming_file(); }
 
   Stats& stats() { return stats_; }
   // The strings of the contexts made on this connection, by their attributes.

@@ -23,6 +23,13 @@ void Stats::print(std::FILE* out) const {
                wire ? static_cast<double>(raw) / static_cast<double>(wire) : 0.0, u(round_trips), u(s),
                u(frames), s ? static_cast<double>(round_trips.load()) / static_cast<double>(s) : 0.0,
                u(swaps_with_round_trips), u(shared_allocations), u(ended_before_reply));
+  const uint64_t shown = frames.load();
+  if (s == 0 || shown == 0) return;
+  auto us = [](const std::atomic<uint64_t>& ns, uint64_t n) { return static_cast<double>(ns.load()) / 1e3 / n; };
+  std::fprintf(out,
+               "conduit: %llu frames put in place; per frame %.1f us presenting; per swap %.1f us waiting for frames, %.1f us asking the "
+               "window's size\n",
+               u(frames_in_place), us(present_ns, shown), us(swap_wait_ns, s), us(size_poll_ns, s));
 }
 
 }  // namespace icd

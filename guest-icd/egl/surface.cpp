@@ -71,7 +71,9 @@ Presenter& Surface::copy_target(::Display* app, Pixmap pixmap) {
 
 bool Surface::poll_window_size() {
   int w = width_, h = height_;
-  if (!presenter_ || !presenter_->window_size(&w, &h)) return false;
+  if (!presenter_ || !presenter_->ok()) return false;
+  presenter_->followed_size(&w, &h);
+  if (w <= 0 || h <= 0) return false;
   if (w == width_ && h == height_) return false;
   width_ = w;
   height_ = h;
@@ -96,8 +98,11 @@ bool Surface::window_exists() const {
 }
 
 void Surface::on_frame(const wire::Frame& frame, std::span<const std::byte> pixels) {
-  if (presenter_ && presenter_->present(frame, pixels)) connection_->stats().frames++;
+  TimedNs timed(connection_->stats().present_ns);
   if (frame.frame_id > last_received_) last_received_ = frame.frame_id;
+  if (!presenter_ || !presenter_->present(frame, pixels, connection_->incoming_file())) return;
+  connection_->stats().frames++;
+  if (presenter_->put_in_place()) connection_->stats().frames_in_place++;
 }
 
 void Surface::on_input(const wire::Input& input) {
@@ -117,12 +122,16 @@ bool Surface::swap(ContextStream& stream) {
   encode(stream.writer(), wire::ControlOp::kSwapBuffers, wire::SwapBuffers{id_, frame_id});
   // A resize takes effect for the next frame, like a window system's back
   // buffer that is reallocated after the swap.
-  follow_window_size(stream.writer());
+  {
+    TimedNs timed(stats.size_poll_ns);
+    follow_window_size(stream.writer());
+  }
   stream.flush();
   if (stream.lost()) return false;
   // Run at most kFramesInFlight frames ahead of what came back.
   if (frame_id - last_received_ < kFramesInFlight) return true;
   const uint32_t oldest = frame_id - kFramesInFlight + 1;
+  TimedNs timed(stats.swap_wait_ns);
   return connection_->wait_until([&] { return last_received_ >= oldest; }, connection_->timeout()) &&
          !stream.lost();
 }

@@ -25,7 +25,11 @@ WindowFrames::~WindowFrames() {
 
 // On the connection's receiving thread.
 void WindowFrames::on_frame(const wire::Frame& f, std::span<const std::byte> pixels) {
-  if (presenter_.present(f, pixels)) conn_->stats().frames++;
+  TimedNs timed(conn_->stats().present_ns);
+  if (presenter_.present(f, pixels, conn_->incoming_file())) {
+    conn_->stats().frames++;
+    if (presenter_.put_in_place()) conn_->stats().frames_in_place++;
+  }
   received_ = f.frame_id;
 }
 

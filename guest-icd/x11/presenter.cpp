@@ -2,8 +2,12 @@
 
 #include <sys/ipc.h>
 #include <sys/shm.h>
+#include <X11/Xlib-xcb.h>
 #include <X11/Xlibint.h>
 #include <X11/Xutil.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <xcb/shm.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -38,10 +42,14 @@ bool Presenter::find_visual() {
   if (sync_failed() || !got) return false;
   found_ = true;
   depth_ = static_cast<int>(depth);
+  followed_width_ = static_cast<int>(w);
+  followed_height_ = static_cast<int>(h);
   XWindowAttributes attrs{};
   const Status is_window = XGetWindowAttributes(display_, window_, &attrs);
   if (!sync_failed() && is_window) {
     visual_ = attrs.visual;
+    is_window_ = true;
+    connection_->follow(window_);
     return true;
   }
   XWindowAttributes root_attrs{};
@@ -61,6 +69,8 @@ Presenter::~Presenter() {
   if (!display_) return;
   auto held = lock();
   drop_image();
+  detach_file();
+  if (is_window_) connection_->unfollow(window_);
   if (gc_) XFreeGC(display_, gc_);
   sync_failed();  // the connection is shared: no error of ours may reach another presenter
 }
@@ -84,6 +94,27 @@ bool Presenter::window_size(int* width, int* height) {
   *width = static_cast<int>(w);
   *height = static_cast<int>(h);
   return true;
+}
+
+void Presenter::take_size_changes() {
+  XEvent event;  // maps, unmaps and the like are dropped: only the size is followed
+  while (XCheckWindowEvent(display_, window_, StructureNotifyMask, &event)) {
+    if (event.type != ConfigureNotify) continue;
+    followed_width_ = event.xconfigure.width;
+    followed_height_ = event.xconfigure.height;
+  }
+}
+
+void Presenter::followed_size(int* width, int* height) {
+  if (ok() && is_window_) {
+    std::unique_lock held(connection_->mutex(), std::try_to_lock);
+    if (held) {
+      XEventsQueued(display_, QueuedAfterReading);  // reads what arrived, never waits
+      take_size_changes();
+    }
+  }
+  *width = followed_width_;
+  *height = followed_height_;
 }
 
 void Presenter::drop_image() {
@@ -141,10 +172,71 @@ bool Presenter::ensure_image(int width, int height) {
   return true;
 }
 
-bool Presenter::present(const wire::Frame& f, std::span<const std::byte> pixels) {
+bool Presenter::present(const wire::Frame& f, std::span<const std::byte> pixels, const wire::MappedFile& file) {
   const bool whole = f.stride / 4 >= f.width && pixels.size() >= uint64_t{f.stride} * f.height;
-  return whole && present(pixels.data(), static_cast<int>(f.width), static_cast<int>(f.height),
-                          static_cast<int>(f.stride));
+  if (!whole) return false;
+  put_in_place_ = in_place_ && use_shm_ && file.holds(pixels) && present_in_place(f, pixels.data(), file);
+  if (put_in_place_) return true;
+  return present(pixels.data(), static_cast<int>(f.width), static_cast<int>(f.height), static_cast<int>(f.stride));
+}
+
+// The server maps the whole file read-only (MIT-SHM 1.2); frames are then
+// put from their offset in it, with no copy on this side.
+bool Presenter::attach_file(const wire::MappedFile& file) {
+  if (file_segment_.shmaddr == reinterpret_cast<const char*>(file.base)) return true;
+  detach_file();
+  const int fd = ::fcntl(file.fd, F_DUPFD_CLOEXEC, 0);  // the request takes it
+  if (fd < 0) return false;
+  xcb_connection_t* xcb = XGetXCBConnection(display_);
+  const uint32_t segment = xcb_generate_id(xcb);
+  xcb_generic_error_t* error = xcb_request_check(xcb, xcb_shm_attach_fd_checked(xcb, segment, fd, 1));
+  if (error) {
+    std::free(error);
+    return false;
+  }
+  file_segment_.shmseg = segment;
+  file_segment_.shmaddr = const_cast<char*>(reinterpret_cast<const char*>(file.base));
+  file_segment_.readOnly = True;
+  return true;
+}
+
+void Presenter::detach_file() {
+  if (file_image_) {
+    file_image_->data = nullptr;  // the heap's
+    XDestroyImage(file_image_);
+    file_image_ = nullptr;
+  }
+  if (!file_segment_.shmaddr) return;
+  XShmDetach(display_, &file_segment_);
+  sync_failed();
+  file_segment_ = {};
+}
+
+bool Presenter::present_in_place(const wire::Frame& f, const std::byte* pixels, const wire::MappedFile& file) {
+  if (!ok()) return false;
+  const int width = static_cast<int>(f.width), height = static_cast<int>(f.height);
+  auto held = lock();
+  if (!attach_file(file)) {
+    in_place_ = false;  // a server elsewhere, or one without MIT-SHM 1.2
+    return false;
+  }
+  if (!file_image_ || file_image_->width != width || file_image_->height != height) {
+    if (file_image_) {
+      file_image_->data = nullptr;
+      XDestroyImage(file_image_);
+    }
+    file_image_ = XShmCreateImage(display_, visual_, depth_, ZPixmap, nullptr, &file_segment_, width, height);
+  }
+  if (!file_image_ || file_image_->bits_per_pixel != 32 || file_image_->bytes_per_line != static_cast<int>(f.stride))
+    return false;
+  file_image_->data = const_cast<char*>(reinterpret_cast<const char*>(pixels));
+  connection_->clear_error();
+  XShmPutImage(display_, window_, gc_, file_image_, 0, 0, 0, 0, width, height, False);
+  // The heap's bytes are reused once this frame is released: wait for the
+  // server to have read them.
+  const bool failed = sync_failed();
+  if (is_window_) take_size_changes();
+  return !failed;
 }
 
 bool Presenter::present(const std::byte* pixels, int width, int height, int stride) {
@@ -162,7 +254,9 @@ bool Presenter::present(const std::byte* pixels, int width, int height, int stri
     XPutImage(display_, window_, gc_, image_, 0, 0, 0, 0, width, height);
   // The server reads the segment asynchronously: wait, so the next frame
   // cannot overwrite pixels still being copied.
-  return !sync_failed();
+  const bool failed = sync_failed();
+  if (is_window_) take_size_changes();
+  return !failed;
 }
 
 }  // namespace icd

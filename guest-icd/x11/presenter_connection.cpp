@@ -3,8 +3,6 @@
 #include <unistd.h>
 #include <X11/Xlibint.h>
 
-#include <map>
-
 namespace icd {
 namespace {
 
@@ -48,6 +46,21 @@ bool PresenterConnection::sync_failed() {
   const bool failed = t_x_error;
   t_x_error = false;
   return failed;
+}
+
+void PresenterConnection::follow(Window window) {
+  if (followed_[window]++ == 0) XSelectInput(display_, window, StructureNotifyMask);
+}
+
+void PresenterConnection::unfollow(Window window) {
+  auto it = followed_.find(window);
+  if (it == followed_.end() || --it->second > 0) return;
+  followed_.erase(it);
+  XSelectInput(display_, window, NoEventMask);  // a window already gone reports an error: ignored
+  sync_failed();
+  XEvent event;
+  while (XCheckWindowEvent(display_, window, StructureNotifyMask, &event)) {
+  }
 }
 
 }  // namespace icd

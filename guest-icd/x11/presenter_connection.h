@@ -9,6 +9,7 @@
 
 #include <X11/Xlib.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -34,9 +35,16 @@ class PresenterConnection {
   bool sync_failed();
   void clear_error();
 
+  // Windows whose size changes the connection hears of (StructureNotify),
+  // counted by the presenters that follow them; call with the mutex held.
+  // The last to stop following deselects the window and drops its events.
+  void follow(Window window);
+  void unfollow(Window window);
+
  private:
   ::Display* display_;
   std::mutex mu_;
+  std::map<Window, int> followed_;
 };
 
 }  // namespace icd

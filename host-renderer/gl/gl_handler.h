@@ -73,6 +73,7 @@ class GlHandler final : public ApiHandler {
   // Frames being read back, and handing over those whose reads are done
   // after waiting for those `wait` says.
   size_t frames_pending() const { return frames_ ? frames_->pending() : 0; }
+  FrameTimes frame_times() const { return frames_ ? frames_->times() : FrameTimes{}; }
   void collect_frames(FrameReader::Wait wait);
 
   // A guest surface, or null.

@@ -11,7 +11,20 @@ using wire::make_error;
 
 namespace {
 constexpr GLuint64 kFinishTimeoutNs = 5'000'000'000;
-}
+
+// Adds the time from its making to its end to `total`.
+class Timed {
+ public:
+  explicit Timed(std::chrono::nanoseconds& total) : total_(total) {}
+  ~Timed() { total_ += std::chrono::steady_clock::now() - begun_; }
+  Timed(const Timed&) = delete;
+  Timed& operator=(const Timed&) = delete;
+
+ private:
+  std::chrono::nanoseconds& total_;
+  std::chrono::steady_clock::time_point begun_ = std::chrono::steady_clock::now();
+};
+}  // namespace
 
 wire::Result<std::unique_ptr<FrameReader>> FrameReader::create(const EglDisplay& display, uint32_t ring_size) {
   std::unique_ptr<FrameReader> r(new FrameReader(display, ring_size < 1 ? 1 : ring_size));
@@ -100,9 +113,13 @@ wire::Status FrameReader::copy_to_front(const Surface& surface) {
 
 wire::Status FrameReader::start(uint32_t surface_id, const Surface& surface, EGLSurface buffer,
                                 uint32_t frame_id, const FramePlacement& out) {
-  order_after_current();
-  if (!bind(buffer)) return make_error(Errc::kIo, "cannot bind the surface for readback");
-  wait_for_ordered();
+  ++times_.frames;
+  {
+    Timed timed(times_.bind);
+    order_after_current();
+    if (!bind(buffer)) return make_error(Errc::kIo, "cannot bind the surface for readback");
+    wait_for_ordered();
+  }
   Ring& ring = rings_[surface_id];
   if (ring.pbos.empty()) {
     ring.pbos.resize(ring_size_);
@@ -120,6 +137,7 @@ wire::Status FrameReader::start(uint32_t surface_id, const Surface& surface, EGL
     finish(pending_.front(), true, out);
     pending_.pop_front();
   }
+  Timed timed(times_.read);
   wire::Frame f{surface_id, frame_id, surface.width(), surface.height(), surface.width() * 4};
   size_t size = size_t{f.stride} * f.height;
   glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo);
@@ -150,8 +168,13 @@ void FrameReader::collect(Wait wait, const FramePlacement& out) {
 }
 
 bool FrameReader::finish(Pending& p, bool wait, const FramePlacement& out) {
-  GLenum r = glClientWaitSync(p.fence, wait ? GL_SYNC_FLUSH_COMMANDS_BIT : 0, wait ? kFinishTimeoutNs : 0);
+  GLenum r;
+  {
+    Timed timed(times_.wait);
+    r = glClientWaitSync(p.fence, wait ? GL_SYNC_FLUSH_COMMANDS_BIT : 0, wait ? kFinishTimeoutNs : 0);
+  }
   if (r == GL_TIMEOUT_EXPIRED && !wait) return false;
+  Timed timed(times_.copy);
   glDeleteSync(p.fence);
   size_t size = size_t{p.frame.stride} * p.frame.height;
   glBindBuffer(GL_PIXEL_PACK_BUFFER, p.pbo);

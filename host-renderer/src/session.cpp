@@ -125,10 +125,22 @@ void Session::drain_waker() {
 void Session::log_end() {
   uint64_t dropped = 0;
   if (!guest_log_limiter().allow(&dropped)) return;
+  log_frame_times();
   log_line("session %u (%s) ended: %s; freeing %zu contexts, %zu surfaces, %zu names, %zu bytes%s",
            stats_->id, stats_->peer.c_str(), !end_reason_.empty() ? end_reason_.c_str() : broken_ ? "stream broken" : "host stopping",
            gl_->context_count(), gl_->surface_count(), account_.objects, account_.total_bytes,
            dropped ? (" (" + std::to_string(dropped) + " lines dropped)").c_str() : "");
+}
+
+// Per frame, in microseconds: where the host's share of the frame path went.
+void Session::log_frame_times() {
+  const FrameTimes t = gl_->frame_times();
+  if (t.frames == 0) return;
+  auto per_frame = [&](std::chrono::nanoseconds d) { return static_cast<double>(d.count()) / 1e3 / t.frames; };
+  log_line("session %u: %llu frames read back; per frame %.1f us switching to the readback context, "
+           "%.1f us starting the read, %.1f us waiting for reads, %.1f us copying rows out",
+           stats_->id, static_cast<unsigned long long>(t.frames), per_frame(t.bind), per_frame(t.read),
+           per_frame(t.wait), per_frame(t.copy));
 }
 
 void Session::run() {

@@ -3,17 +3,21 @@
 // drawing reaches a pixmap surface's pixmap, or another one by eglCopyBuffers.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <span>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "../guest/host_process.h"
 #include "egl/api.h"
 #include "egl/objects.h"
+#include "x11/presenter.h"
 
 #include <GLES2/gl2.h>
 #include <X11/Xutil.h>
@@ -220,6 +224,111 @@ TEST(PixmapSurface, DrawingReachesThePixmapAndCopiesReachAnother) {
   XFreePixmap(xd, copy);
   XFreePixmap(xd, shallow);
   Terminate(dpy);
+}
+
+// A frame of `rgb` in a file mapping at `offset`, as the host's heap holds one.
+struct SharedFrame {
+  SharedFrame(int width, int height, size_t offset, uint32_t bgra) : size(offset + size_t(width) * height * 4) {
+    fd = memfd_create("frame", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, static_cast<off_t>(size)) != 0) return;
+    void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) return;
+    base = static_cast<std::byte*>(p);
+    auto* px = reinterpret_cast<uint32_t*>(base + offset);
+    for (size_t i = 0; i < size_t(width) * height; ++i) px[i] = bgra;
+    frame = wire::Frame{1, 1, uint32_t(width), uint32_t(height), uint32_t(width) * 4};
+    pixels = {base + offset, size_t(width) * height * 4};
+  }
+  ~SharedFrame() {
+    if (base) munmap(base, size);
+    if (fd >= 0) close(fd);
+  }
+  wire::MappedFile file() const { return {fd, base, size}; }
+  size_t size;
+  int fd = -1;
+  std::byte* base = nullptr;
+  wire::Frame frame{};
+  std::span<const std::byte> pixels;
+};
+
+Window plain_window(::Display* d, int width, int height) {
+  Window w = XCreateSimpleWindow(d, DefaultRootWindow(d), 0, 0, width, height, 0, 0, 0);
+  XMapWindow(d, w);
+  XSync(d, False);
+  return w;
+}
+
+// On the machine of the X server, frames in the host's heap are handed to
+// the server where they lie; a file it cannot map is copied as before.
+TEST(Presenter, FramesInASharedFileArePutWhereTheyLie) {
+  ::Display* d = world().x.display();
+  ASSERT_NE(d, nullptr) << "Xvfb did not start";
+  Window win = plain_window(d, 64, 48);
+  auto presenter = Presenter::open(d, win);
+  ASSERT_TRUE(presenter->ok());
+  ASSERT_TRUE(presenter->using_shm());
+
+  SharedFrame green(64, 48, 4096 + 64, 0xff00ff00);
+  ASSERT_NE(green.base, nullptr);
+  ASSERT_TRUE(presenter->present(green.frame, green.pixels, green.file()));
+  EXPECT_TRUE(presenter->put_in_place());
+  EXPECT_EQ(pixel_at(d, win, 63, 47), 0x00ff00u);
+
+  // A pipe cannot be mapped: the server refuses it and the frame is copied.
+  SharedFrame blue(64, 48, 0, 0xff0000ff);
+  int pipe_fds[2];
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  auto unmappable = Presenter::open(d, win);
+  ASSERT_TRUE(unmappable->present(blue.frame, blue.pixels, {pipe_fds[0], blue.base, blue.size}));
+  EXPECT_FALSE(unmappable->put_in_place());
+  EXPECT_EQ(pixel_at(d, win, 10, 10), 0x0000ffu);
+  close(pipe_fds[0]);
+  close(pipe_fds[1]);
+
+  // Pixels outside the file are never named to the server by offset.
+  std::vector<std::byte> elsewhere(64 * 48 * 4, std::byte{0xff});
+  ASSERT_TRUE(presenter->present(green.frame, elsewhere, green.file()));
+  EXPECT_FALSE(presenter->put_in_place());
+  EXPECT_EQ(pixel_at(d, win, 5, 5), 0xffffffu);
+  unmappable.reset();
+  presenter.reset();
+  XDestroyWindow(d, win);
+  XSync(d, False);
+}
+
+// Swaps learn of a resize from the server's events, without a round trip
+// of their own.
+TEST(Presenter, SizeChangesAreHeardWithoutAskingTheServer) {
+  ::Display* d = world().x.display();
+  ASSERT_NE(d, nullptr) << "Xvfb did not start";
+  Window win = plain_window(d, 64, 48);
+  auto presenter = Presenter::open(d, win);
+  ASSERT_TRUE(presenter->ok());
+  int w = 0, h = 0;
+  presenter->followed_size(&w, &h);
+  EXPECT_EQ(w, 64);
+  EXPECT_EQ(h, 48);
+  XResizeWindow(d, win, 100, 70);
+  XSync(d, False);
+  for (int i = 0; i < 100 && (w != 100 || h != 70); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    presenter->followed_size(&w, &h);
+  }
+  EXPECT_EQ(w, 100);
+  EXPECT_EQ(h, 70);
+  // Heard after a frame is put too, which reads the events it finds.
+  XResizeWindow(d, win, 80, 60);
+  XSync(d, False);
+  SharedFrame red(80, 60, 0, 0xffff0000);
+  for (int i = 0; i < 100 && (w != 80 || h != 60); ++i) {
+    ASSERT_TRUE(presenter->present(red.frame, red.pixels, red.file()));
+    presenter->followed_size(&w, &h);
+  }
+  EXPECT_EQ(w, 80);
+  EXPECT_EQ(h, 60);
+  presenter.reset();
+  XDestroyWindow(d, win);
+  XSync(d, False);
 }
 
 }  // namespace

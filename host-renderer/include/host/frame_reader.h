@@ -7,6 +7,7 @@
 #include <epoxy/egl.h>
 #include <epoxy/gl.h>
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -32,6 +33,17 @@ using FrameSink = std::function<void(const wire::Frame&, std::span<const std::by
 struct FramePlacement {
   std::function<std::span<std::byte>(const wire::Frame&)> place;
   FrameSink sent;
+};
+
+// Where a session's frame time goes on the host, summed over its frames:
+// switching to the readback context, starting reads, waiting for reads the
+// guest is owed, and copying rows out to the guest.
+struct FrameTimes {
+  uint64_t frames = 0;
+  std::chrono::nanoseconds bind{0};
+  std::chrono::nanoseconds read{0};
+  std::chrono::nanoseconds wait{0};
+  std::chrono::nanoseconds copy{0};
 };
 
 class FrameReader {
@@ -61,6 +73,7 @@ class FrameReader {
   void forget_surface(uint32_t surface_id);
 
   size_t pending() const { return pending_.size(); }
+  const FrameTimes& times() const { return times_; }
   // Bytes held in pixel buffer objects, for the guest's account.
   size_t buffer_bytes() const { return buffer_bytes_; }
 
@@ -94,6 +107,7 @@ class FrameReader {
   std::map<uint32_t, Ring> rings_;
   std::deque<Pending> pending_;
   size_t buffer_bytes_ = 0;
+  FrameTimes times_;
 };
 
 }  // namespace host

@@ -127,6 +127,7 @@ class Session {
   bool vulkan_overdue();
   void teardown();
   void log_end();
+  void log_frame_times();
 
   // session_control.cpp: Conduit's own commands
   wire::Status run_control(const ApiCommand& cmd);

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "wire/mapped_file.h"
 #include "wire/result.h"
 #include "wire/writer.h"
 
@@ -53,6 +54,9 @@ class Channel {
   virtual BlobSink* outgoing_heap() = 0;
   // The peer's heap as this side sees it (for resolving kHeap references).
   virtual std::span<const std::byte> incoming_heap() = 0;
+  // The file whose mapping holds incoming_heap(); none where the heap is not
+  // a shared file's (sockets).
+  virtual MappedFile incoming_file() const { return {}; }
   // Memory both sides map for the channel's whole life, placed by the
   // connecting side; empty where the transport shares none (sockets). Its
   // bytes are the peer's too: read them as a hostile peer's.

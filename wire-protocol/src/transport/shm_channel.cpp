@@ -28,6 +28,26 @@ constexpr auto kYield = std::chrono::microseconds(50);
 // on the doorbell, which a loaded scheduler serves sooner than a yielder.
 constexpr unsigned kLongWaitsToAdapt = 4;
 constexpr auto kShortSpin = std::chrono::microseconds(2);
+// Where cores are to spare, a side whose waits end in well under a
+// millisecond (a glFinish on a GPU, the guest's next frame) keeps looking
+// for as long as such a wait lasts instead of sleeping: a doorbell's wake-up
+// costs tens of microseconds a wait. It yields while it looks, so that busy
+// threads get the core first.
+constexpr auto kPatience = std::chrono::microseconds(1000);
+constexpr unsigned kCoresToSpare = 4;
+
+bool cores_to_spare() {
+  static const bool spare = std::thread::hardware_concurrency() >= kCoresToSpare;
+  return spare;
+}
+
+// How long to keep looking before sleeping, from how long waits have lately
+// lasted: half as long again as usual, within kPatience; zero where cores
+// are scarce or waits long.
+Clock::duration patience(Clock::duration typical) {
+  if (!cores_to_spare() || typical >= kPatience) return Clock::duration::zero();
+  return std::min<Clock::duration>(typical + typical / 2, kPatience);
+}
 constexpr auto kFirstNap = std::chrono::microseconds(50);
 constexpr auto kLongestNap = std::chrono::microseconds(1000);
 // A polled peer (no doorbells) that stays quiet this long is idle: sleep
@@ -338,8 +358,12 @@ bool ShmChannel::sleep_once(const std::function<bool()>& ready, Role role,
 
 Status ShmChannel::wait(const std::function<bool()>& ready, Role role, PeerWatch& watch,
                         const Deadline& deadline) {
+  const auto start = Clock::now();
   Status st = wait_steps(ready, role, watch, deadline);
-  if (st) watch.last_ready = Clock::now();
+  if (st) {
+    watch.last_ready = Clock::now();
+    watch.typical_wait = (watch.typical_wait * 3 + (watch.last_ready - start)) / 4;
+  }
   return st;
 }
 
@@ -348,6 +372,7 @@ Status ShmChannel::wait_steps(const std::function<bool()>& ready, Role role, Pee
   const bool adapted = watch.long_waits >= kLongWaitsToAdapt;
   const auto spin = adapted ? kShortSpin : kSpin;
   const auto yield = adapted ? kShortSpin : kYield;
+  const auto look_on = patience(watch.typical_wait);  // within the deadline
   auto start = Clock::now();
   for (unsigned i = 0;; ++i) {
     if (ready()) {
@@ -359,8 +384,10 @@ Status ShmChannel::wait_steps(const std::function<bool()>& ready, Role role, Pee
     cpu_relax();
   }
   if (watch.long_waits < kLongWaitsToAdapt) ++watch.long_waits;
-  while (Clock::now() - start < yield) {
+  for (auto spent = Clock::now() - start; spent < yield || (spent < look_on && !deadline.expired());
+       spent = Clock::now() - start) {
     if (ready()) return {};
+    if (closed_.load(std::memory_order_relaxed)) return make_error(Errc::kClosed, "channel closed");
     count_syscall();
     sched_yield();
   }

@@ -72,6 +72,7 @@ class ShmChannel final : public Channel {
   void release() override;
   BlobSink* outgoing_heap() override { return layout_.heap_bytes ? &heap_ : nullptr; }
   std::span<const std::byte> incoming_heap() override { return incoming_heap_; }
+  MappedFile incoming_file() const override { return {map_->file(), map_->base(), map_->size()}; }
   std::span<std::byte> shared_area() override {
     return {map_->base() + layout_.area_offset, layout_.area_bytes};
   }
@@ -98,6 +99,7 @@ class ShmChannel final : public Channel {
     Clock::time_point changed = Clock::now();
     unsigned long_waits = 0;
     Clock::time_point last_ready = Clock::now();  // the last wait that ended ready
+    Clock::duration typical_wait = Clock::duration::max() / 8;  // of waits that ended ready, smoothed
     Clock::time_point seen = {};                   // the last look at the heartbeat
   };
   static Clock::duration allowed_silence(const RegionControl& ctl, int peer,
