@@ -109,7 +109,10 @@ bool GlHandler::ensure_bound() {
   if (read_id_) read = buffer_of(read_id_, current_ && current_->read_front);
   EGLContext ctx = current_ ? current_->egl : EGL_NO_CONTEXT;
   wire::Api api = current_ ? current_->api : wire::Api::kGles;
-  if (!host::make_current(display_.handle(), api, ctx, draw, read)) return false;
+  const auto begun = std::chrono::steady_clock::now();
+  const bool made = host::make_current(display_.handle(), api, ctx, draw, read);
+  rebinds_ += std::chrono::steady_clock::now() - begun;
+  if (!made) return false;
   bound_ = true;
   draws_shown_ = current_ && draws_shown_buffer();
   return true;

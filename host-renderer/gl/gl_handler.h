@@ -73,7 +73,11 @@ class GlHandler final : public ApiHandler {
   // Frames being read back, and handing over those whose reads are done
   // after waiting for those `wait` says.
   size_t frames_pending() const { return frames_ ? frames_->pending() : 0; }
-  FrameTimes frame_times() const { return frames_ ? frames_->times() : FrameTimes{}; }
+  FrameTimes frame_times() const {
+    FrameTimes t = frames_ ? frames_->times() : FrameTimes{};
+    t.rebind = rebinds_;
+    return t;
+  }
   void collect_frames(FrameReader::Wait wait);
 
   // A guest surface, or null.
@@ -140,6 +144,7 @@ class GlHandler final : public ApiHandler {
   std::map<uint32_t, std::unique_ptr<GuestContext>> contexts_;
   std::map<uint32_t, std::unique_ptr<Surface>> surfaces_;
   std::unique_ptr<FrameReader> frames_;
+  std::chrono::nanoseconds rebinds_{0};  // making the guest's context current again
   GuestImages images_;
   ProgramBinaries* programs_ = nullptr;
   LinkTeller tell_linked_;  // empty: links are not told

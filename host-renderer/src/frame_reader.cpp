@@ -115,9 +115,15 @@ wire::Status FrameReader::start(uint32_t surface_id, const Surface& surface, EGL
                                 uint32_t frame_id, const FramePlacement& out) {
   ++times_.frames;
   {
-    Timed timed(times_.bind);
+    Timed timed(times_.order);
     order_after_current();
+  }
+  {
+    Timed timed(times_.bind);
     if (!bind(buffer)) return make_error(Errc::kIo, "cannot bind the surface for readback");
+  }
+  {
+    Timed timed(times_.order);
     wait_for_ordered();
   }
   Ring& ring = rings_[surface_id];
@@ -190,16 +196,18 @@ bool FrameReader::finish(Pending& p, bool wait, const FramePlacement& out) {
 }
 
 // GL rows start at the bottom; frames go out top row first, in BGRA.
-void FrameReader::copy_rows(const std::byte* src, const wire::Frame& f, std::byte* dst) const {
-  size_t stride = f.stride;
-  for (uint32_t y = 0; y < f.height; ++y) {
-    const std::byte* in = src + stride * (f.height - 1 - y);
-    std::byte* out = dst + stride * y;
-    std::memcpy(out, in, stride);
-    if (!bgra_) {
-      for (size_t x = 0; x < stride; x += 4) std::swap(out[x], out[x + 2]);
+void FrameReader::copy_rows(const std::byte* src, const wire::Frame& f, std::byte* dst) {
+  const size_t stride = f.stride;
+  row_workers_.run(f.height, [&](uint32_t begin, uint32_t end) {
+    for (uint32_t y = begin; y < end; ++y) {
+      const std::byte* in = src + stride * (f.height - 1 - y);
+      std::byte* out = dst + stride * y;
+      std::memcpy(out, in, stride);
+      if (!bgra_) {
+        for (size_t x = 0; x < stride; x += 4) std::swap(out[x], out[x + 2]);
+      }
     }
-  }
+  });
 }
 
 void FrameReader::forget_surface(uint32_t surface_id) {

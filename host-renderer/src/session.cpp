@@ -137,10 +137,11 @@ void Session::log_frame_times() {
   const FrameTimes t = gl_->frame_times();
   if (t.frames == 0) return;
   auto per_frame = [&](std::chrono::nanoseconds d) { return static_cast<double>(d.count()) / 1e3 / t.frames; };
-  log_line("session %u: %llu frames read back; per frame %.1f us switching to the readback context, "
-           "%.1f us starting the read, %.1f us waiting for reads, %.1f us copying rows out",
-           stats_->id, static_cast<unsigned long long>(t.frames), per_frame(t.bind), per_frame(t.read),
-           per_frame(t.wait), per_frame(t.copy));
+  log_line("session %u: %llu frames read back; per frame %.1f us ordering reads after drawing, %.1f us "
+           "switching to the readback context, %.1f us starting the read, %.1f us waiting for reads, %.1f us "
+           "copying rows out, %.1f us making guest contexts current again",
+           stats_->id, static_cast<unsigned long long>(t.frames), per_frame(t.order), per_frame(t.bind),
+           per_frame(t.read), per_frame(t.wait), per_frame(t.copy), per_frame(t.rebind));
 }
 
 void Session::run() {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "host/egl_display.h"
+#include "host/row_workers.h"
 #include "host/surface.h"
 #include "wire/control.h"
 #include "wire/result.h"
@@ -36,14 +37,17 @@ struct FramePlacement {
 };
 
 // Where a session's frame time goes on the host, summed over its frames:
-// switching to the readback context, starting reads, waiting for reads the
-// guest is owed, and copying rows out to the guest.
+// ordering reads after the guest's drawing, switching to the readback
+// context, starting reads, waiting for reads the guest is owed, and copying
+// rows out to the guest.
 struct FrameTimes {
   uint64_t frames = 0;
+  std::chrono::nanoseconds order{0};
   std::chrono::nanoseconds bind{0};
   std::chrono::nanoseconds read{0};
   std::chrono::nanoseconds wait{0};
   std::chrono::nanoseconds copy{0};
+  std::chrono::nanoseconds rebind{0};  // the guest's context made current again, by the session
 };
 
 class FrameReader {
@@ -95,7 +99,7 @@ class FrameReader {
   void order_after_current();
   void wait_for_ordered();
   bool finish(Pending& p, bool wait, const FramePlacement& out);
-  void copy_rows(const std::byte* src, const wire::Frame& f, std::byte* dst) const;
+  void copy_rows(const std::byte* src, const wire::Frame& f, std::byte* dst);
 
   const EglDisplay& display_;
   uint32_t ring_size_;
@@ -108,6 +112,7 @@ class FrameReader {
   std::deque<Pending> pending_;
   size_t buffer_bytes_ = 0;
   FrameTimes times_;
+  RowWorkers row_workers_{RowWorkers::spare_threads()};
 };
 
 }  // namespace host
