@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "peer_process.h"
+#include "shm_channel.h"
 #include "shm_ring.h"
 #include "wire/reader.h"
 #include "wire/transport.h"
@@ -239,6 +240,53 @@ TEST(ShmChannel, BlockedSenderWritesEachRecordOnce) {
   ASSERT_TRUE((*ch)->send(std::as_bytes(std::span(&bye, 1))));
   sender.join();
   EXPECT_EQ(sender_error, "");
+}
+
+// Round trips whose answers come a few hundred microseconds later, as a
+// GPU's glFinish does: the asking side, when patient, keeps looking and
+// hardly ever sleeps on its doorbell; when not, it sleeps on nearly every one.
+uint64_t sleeps_over_round_trips(bool patient, int round_trips) {
+  TransportOptions opts;
+  opts.patient_waits = patient;
+  std::string address = "shm:" + temp_name(patient ? "patient" : "impatient");
+  auto listener = wire::listen(address, opts);
+  if (!listener) return UINT64_MAX;
+  std::thread answerer([&] {
+    auto ch = (*listener)->accept(10s);
+    if (!ch) return;
+    while (true) {
+      auto m = (*ch)->receive(10s);
+      if (!m || m->empty()) return;
+      (*ch)->release();
+      const auto until = std::chrono::steady_clock::now() + 300us;  // the GPU's work
+      while (std::chrono::steady_clock::now() < until) {
+      }
+      const uint32_t answer = 1;
+      if (!(*ch)->send(std::as_bytes(std::span(&answer, 1)))) return;
+    }
+  });
+  auto ch = wire::connect(address, opts);
+  uint64_t sleeps = UINT64_MAX;
+  if (ch) {
+    const uint32_t ask = 2;
+    for (int i = 0; i < round_trips; ++i) {
+      if (!(*ch)->send(std::as_bytes(std::span(&ask, 1))) || !(*ch)->receive(10s)) break;
+      (*ch)->release();
+    }
+    sleeps = dynamic_cast<transport::shm::ShmChannel&>(**ch).counters().sleeps;
+    (void)(*ch)->send({});  // the answerer's end
+  }
+  answerer.join();
+  return sleeps;
+}
+
+TEST(ShmChannel, PatientWaitsKeepLookingThroughShortWaits) {
+  constexpr int kRoundTrips = 400;
+  const uint64_t patient = sleeps_over_round_trips(true, kRoundTrips);
+  const uint64_t impatient = sleeps_over_round_trips(false, kRoundTrips);
+  EXPECT_LT(patient, uint64_t{kRoundTrips / 4});
+  EXPECT_GT(impatient, uint64_t{kRoundTrips / 2});
+  EXPECT_NE(impatient, UINT64_MAX);
 }
 
 // A polled peer that has been quiet for a while beats slower and says so:

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -139,6 +140,11 @@ struct TransportOptions {
   // host does not run for a while keeps its session; a peer that closes,
   // or a host whose renderer ends, is noticed at once regardless.
   std::chrono::milliseconds ring_silence{10000};
+  // shm: a side whose waits lately ended within a millisecond keeps looking
+  // (yielding) about that long instead of sleeping on its doorbell, whose
+  // wake-up costs tens of microseconds. Unset: where the machine has four
+  // cores or more, so that two cores stay shared fairly.
+  std::optional<bool> patient_waits;
 };
 
 // The token in a file only its owner may read or write (like an ssh key):

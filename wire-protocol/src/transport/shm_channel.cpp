@@ -36,16 +36,12 @@ constexpr auto kShortSpin = std::chrono::microseconds(2);
 constexpr auto kPatience = std::chrono::microseconds(1000);
 constexpr unsigned kCoresToSpare = 4;
 
-bool cores_to_spare() {
-  static const bool spare = std::thread::hardware_concurrency() >= kCoresToSpare;
-  return spare;
-}
+bool cores_to_spare() { return std::thread::hardware_concurrency() >= kCoresToSpare; }
 
 // How long to keep looking before sleeping, from how long waits have lately
-// lasted: half as long again as usual, within kPatience; zero where cores
-// are scarce or waits long.
+// lasted: half as long again as usual, within kPatience; zero for long waits.
 Clock::duration patience(Clock::duration typical) {
-  if (!cores_to_spare() || typical >= kPatience) return Clock::duration::zero();
+  if (typical >= kPatience) return Clock::duration::zero();
   return std::min<Clock::duration>(typical + typical / 2, kPatience);
 }
 constexpr auto kFirstNap = std::chrono::microseconds(50);
@@ -181,6 +177,7 @@ ShmChannel::ShmChannel(std::shared_ptr<Mapping> map, const Layout& layout, int s
       max_message_(opts.max_message_bytes),
       io_timeout_(opts.io_timeout),
       silence_(opts.ring_silence),
+      patient_(opts.patient_waits.value_or(cores_to_spare())),
       on_close_(std::move(on_close)),
       producer_(&ctl_->dir[peer_], map_->base() + layout.ring_offset[peer_], layout.ring_bytes),
       heap_(&ctl_->dir[peer_], map_->base() + layout.heap_offset[peer_], layout.heap_bytes),
@@ -372,7 +369,7 @@ Status ShmChannel::wait_steps(const std::function<bool()>& ready, Role role, Pee
   const bool adapted = watch.long_waits >= kLongWaitsToAdapt;
   const auto spin = adapted ? kShortSpin : kSpin;
   const auto yield = adapted ? kShortSpin : kYield;
-  const auto look_on = patience(watch.typical_wait);  // within the deadline
+  const auto look_on = patient_ ? patience(watch.typical_wait) : Clock::duration::zero();  // within the deadline
   auto start = Clock::now();
   for (unsigned i = 0;; ++i) {
     if (ready()) {

@@ -152,6 +152,7 @@ class ShmChannel final : public Channel {
   size_t max_message_;
   std::chrono::milliseconds io_timeout_;
   std::chrono::milliseconds silence_;
+  bool patient_;  // TransportOptions::patient_waits
   std::function<void()> on_close_;
 
   RingProducer producer_;  // direction peer_
