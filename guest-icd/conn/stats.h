@@ -2,9 +2,10 @@
 #pragma once
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
+
+#include "wire/scoped_timer.h"
 
 namespace icd {
 
@@ -35,21 +36,8 @@ struct Stats {
   void print(std::FILE* out) const;
 };
 
-// Adds the nanoseconds from its making to its end to `total`.
-class TimedNs {
- public:
-  explicit TimedNs(std::atomic<uint64_t>& total) : total_(total) {}
-  ~TimedNs() {
-    const auto spent = std::chrono::steady_clock::now() - begun_;
-    total_.fetch_add(std::chrono::duration_cast<std::chrono::nanoseconds>(spent).count(), std::memory_order_relaxed);
-  }
-  TimedNs(const TimedNs&) = delete;
-  TimedNs& operator=(const TimedNs&) = delete;
-
- private:
-  std::atomic<uint64_t>& total_;
-  std::chrono::steady_clock::time_point begun_ = std::chrono::steady_clock::now();
-};
+// Times a stage into one of the counters above.
+using TimedNs = wire::ScopedTimer<std::atomic<uint64_t>>;
 
 // True when CONDUIT_STATS asks for the summary.
 bool stats_enabled();

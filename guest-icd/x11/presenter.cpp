@@ -42,8 +42,7 @@ bool Presenter::find_visual() {
   if (sync_failed() || !got) return false;
   found_ = true;
   depth_ = static_cast<int>(depth);
-  followed_width_ = static_cast<int>(w);
-  followed_height_ = static_cast<int>(h);
+  follow_size(static_cast<int>(w), static_cast<int>(h));
   XWindowAttributes attrs{};
   const Status is_window = XGetWindowAttributes(display_, window_, &attrs);
   if (!sync_failed() && is_window) {
@@ -100,8 +99,7 @@ void Presenter::take_size_changes() {
   XEvent event;  // maps, unmaps and the like are dropped: only the size is followed
   while (XCheckWindowEvent(display_, window_, StructureNotifyMask, &event)) {
     if (event.type != ConfigureNotify) continue;
-    followed_width_ = event.xconfigure.width;
-    followed_height_ = event.xconfigure.height;
+    follow_size(event.xconfigure.width, event.xconfigure.height);
   }
 }
 
@@ -113,8 +111,16 @@ void Presenter::followed_size(int* width, int* height) {
       take_size_changes();
     }
   }
-  *width = followed_width_;
-  *height = followed_height_;
+  const uint64_t size = followed_size_;
+  *width = static_cast<int>(size >> 32);
+  *height = static_cast<int>(size & 0xffffffffu);
+}
+
+void Presenter::drop_image_struct(XImage*& image) {
+  if (!image) return;
+  image->data = nullptr;  // not Xlib's to free
+  XDestroyImage(image);
+  image = nullptr;
 }
 
 void Presenter::drop_image() {
@@ -125,9 +131,7 @@ void Presenter::drop_image() {
     shmdt(shm_.shmaddr);
     shm_ = {};
   }
-  image_->data = nullptr;  // not Xlib's to free
-  XDestroyImage(image_);
-  image_ = nullptr;
+  drop_image_struct(image_);
 }
 
 bool Presenter::make_shm_image(int width, int height) {
@@ -158,11 +162,7 @@ bool Presenter::ensure_image(int width, int height) {
   drop_image();
   if (use_shm_) {
     if (make_shm_image(width, height)) return true;
-    if (image_) {
-      image_->data = nullptr;
-      XDestroyImage(image_);
-      image_ = nullptr;
-    }
+    drop_image_struct(image_);
     use_shm_ = false;  // for good: the next sizes would fail the same way
   }
   image_ = XCreateImage(display_, visual_, depth_, ZPixmap, 0, nullptr, width, height, 32, 0);
@@ -201,11 +201,7 @@ bool Presenter::attach_file(const wire::MappedFile& file) {
 }
 
 void Presenter::detach_file() {
-  if (file_image_) {
-    file_image_->data = nullptr;  // the heap's
-    XDestroyImage(file_image_);
-    file_image_ = nullptr;
-  }
+  drop_image_struct(file_image_);  // its pixels are the heap's
   if (!file_segment_.shmaddr) return;
   XShmDetach(display_, &file_segment_);
   sync_failed();
@@ -221,10 +217,7 @@ bool Presenter::present_in_place(const wire::Frame& f, const std::byte* pixels, 
     return false;
   }
   if (!file_image_ || file_image_->width != width || file_image_->height != height) {
-    if (file_image_) {
-      file_image_->data = nullptr;
-      XDestroyImage(file_image_);
-    }
+    drop_image_struct(file_image_);
     file_image_ = XShmCreateImage(display_, visual_, depth_, ZPixmap, nullptr, &file_segment_, width, height);
   }
   if (!file_image_ || file_image_->bits_per_pixel != 32 || file_image_->bytes_per_line != static_cast<int>(f.stride))

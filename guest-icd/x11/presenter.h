@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -92,8 +93,13 @@ class Presenter {
   int depth_ = 0;
   bool found_ = false;
   bool is_window_ = false;  // followed: its size changes reach followed_size()
-  std::atomic<int> followed_width_{0};
-  std::atomic<int> followed_height_{0};
+  // Width and height as last heard, together: a swap never sees half a change.
+  std::atomic<uint64_t> followed_size_{0};
+  void follow_size(int width, int height) {
+    followed_size_ = uint64_t{static_cast<uint32_t>(width)} << 32 | static_cast<uint32_t>(height);
+  }
+  // Frees an image whose pixels are not Xlib's.
+  static void drop_image_struct(XImage*& image);
   bool use_shm_ = false;
   XShmSegmentInfo shm_{};
   XImage* image_ = nullptr;    // owned; its data is the shm segment or pixels_

@@ -8,6 +8,7 @@
 #include "control_args.h"
 #include "gl/command_facts.h"
 #include "host/egl_context.h"
+#include "wire/scoped_timer.h"
 
 namespace host {
 
@@ -109,9 +110,11 @@ bool GlHandler::ensure_bound() {
   if (read_id_) read = buffer_of(read_id_, current_ && current_->read_front);
   EGLContext ctx = current_ ? current_->egl : EGL_NO_CONTEXT;
   wire::Api api = current_ ? current_->api : wire::Api::kGles;
-  const auto begun = std::chrono::steady_clock::now();
-  const bool made = host::make_current(display_.handle(), api, ctx, draw, read);
-  rebinds_ += std::chrono::steady_clock::now() - begun;
+  bool made;
+  {
+    wire::ScopedTimer timed(rebinds_);
+    made = host::make_current(display_.handle(), api, ctx, draw, read);
+  }
   if (!made) return false;
   bound_ = true;
   draws_shown_ = current_ && draws_shown_buffer();

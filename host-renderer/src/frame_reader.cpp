@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "host/egl_context.h"
+#include "wire/scoped_timer.h"
 
 namespace host {
 
@@ -12,18 +13,7 @@ using wire::make_error;
 namespace {
 constexpr GLuint64 kFinishTimeoutNs = 5'000'000'000;
 
-// Adds the time from its making to its end to `total`.
-class Timed {
- public:
-  explicit Timed(std::chrono::nanoseconds& total) : total_(total) {}
-  ~Timed() { total_ += std::chrono::steady_clock::now() - begun_; }
-  Timed(const Timed&) = delete;
-  Timed& operator=(const Timed&) = delete;
-
- private:
-  std::chrono::nanoseconds& total_;
-  std::chrono::steady_clock::time_point begun_ = std::chrono::steady_clock::now();
-};
+using Timed = wire::ScopedTimer<std::chrono::nanoseconds>;
 }  // namespace
 
 wire::Result<std::unique_ptr<FrameReader>> FrameReader::create(const EglDisplay& display, uint32_t ring_size) {
