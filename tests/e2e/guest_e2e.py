@@ -11,8 +11,8 @@ import sys
 import unittest
 
 from host_support import HostedSuite
-from x11_support import (MAX_DIFFERENT_PIXELS, differing_share, gear_pixels, glmark2_outcomes,
-                         screenshot)
+from x11_support import (MAX_DIFFERENT_PIXELS, conduit_problems, differing_share, gear_pixels,
+                         glmark2_outcomes, screenshot)
 
 CONDUIT = None
 
@@ -42,8 +42,7 @@ class Suite(Hosted):
         and Conduit reported no problem."""
         lines = [l for l in run.stderr.splitlines() if l.startswith("conduit")]
         self.assertTrue(any(l.startswith("conduit: batches") for l in lines), run.stderr)
-        problems = [l for l in lines if not l.startswith("conduit: batches")]
-        self.assertEqual(problems, [], run.stderr)
+        self.assertEqual(conduit_problems(run.stderr), [], run.stderr)
 
     def screenshot(self, argv, title, conduit, name, settle=2.0, until=None, limit=30.0):
         """Starts a windowed program, waits for its window to show frames,
@@ -57,9 +56,7 @@ class Suite(Hosted):
         png, out = screenshot(self.xvfb.display, cmd, env, title, os.path.join(self.work, name), settle,
                               until, limit)
         self.assertIsNotNone(png, f"no window {title!r}:\n{out}")
-        problems = [l for l in out.splitlines()
-                    if l.startswith("conduit") and not l.startswith("conduit: batches")]
-        self.assertEqual(problems, [], f"Conduit reported a problem:\n{out}")
+        self.assertEqual(conduit_problems(out), [], f"Conduit reported a problem:\n{out}")
         return png
 
     def assert_images_match(self, a, b):

@@ -15,8 +15,8 @@ import tempfile
 import time
 import unittest
 
-from x11_support import (MAX_DIFFERENT_PIXELS, Xvfb, differing_share, gear_pixels, glmark2_outcomes,
-                         screenshot)
+from x11_support import (MAX_DIFFERENT_PIXELS, Xvfb, conduit_problems, differing_share, gear_pixels,
+                         glmark2_outcomes, screenshot)
 
 CONDUIT = None
 TOKEN = "e2e-" + os.urandom(16).hex()
@@ -100,16 +100,14 @@ class Suite(unittest.TestCase):
     def assert_clean_conduit_run(self, run):
         lines = [l for l in run.stderr.splitlines() if l.startswith("conduit")]
         self.assertTrue(any(l.startswith("conduit: batches") for l in lines), run.stderr)
-        self.assertEqual([l for l in lines if not l.startswith("conduit: batches")], [], run.stderr)
+        self.assertEqual(conduit_problems(run.stderr), [], run.stderr)
 
     def screenshot(self, argv, title, conduit, name, settle=2.0, until=None):
         env = self.env()
         png, out = screenshot(self.xvfb.display, self.command(argv, conduit), env, title,
                               os.path.join(self.work, name), settle, until)
         self.assertIsNotNone(png, f"no window {title!r}:\n{out}")
-        problems = [l for l in out.splitlines()
-                    if l.startswith("conduit") and not l.startswith("conduit: batches")]
-        self.assertEqual(problems, [], f"Conduit reported a problem:\n{out}")
+        self.assertEqual(conduit_problems(out), [], f"Conduit reported a problem:\n{out}")
         return png
 
     def assert_refused(self, run, *phrases):

@@ -35,6 +35,15 @@ class Xvfb:
             self.proc.wait(10)
 
 
+
+# CONDUIT_STATS's summary lines; any other line of ours reports a problem.
+CONDUIT_STATS_LINE = re.compile(r"conduit: (batches|\d+ frames put in place)")
+
+
+def conduit_problems(text):
+    """Lines Conduit printed that are not its statistics."""
+    return [l for l in text.splitlines() if l.startswith("conduit") and not CONDUIT_STATS_LINE.match(l)]
+
 def window_id(display, title, timeout=20):
     """The window named `title`; with None, the first top-level window with
     no name (programs such as glxdemo name none)."""

@@ -22,8 +22,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
-from x11_support import (MAX_DIFFERENT_PIXELS, Xvfb, differing_share, gear_pixels,  # noqa: E402
-                         glmark2_outcomes, last_frame, screenshot)
+from x11_support import (MAX_DIFFERENT_PIXELS, Xvfb, conduit_problems, differing_share,  # noqa: E402
+                         gear_pixels, glmark2_outcomes, last_frame, screenshot)
 
 VM_SCRIPT = os.path.join(HERE, "..", "..", "scripts", "conduit-vm.sh")
 ES2TRI_TITLE = "OpenGL ES 2.x tri"
@@ -210,9 +210,7 @@ class VirtualMachine(unittest.TestCase):
         renderer = re.search(r"GL_RENDERER: (.*)", native_info).group(1)
         self.assertIn(f"GL_RENDERER: {renderer}", out["es2_info"])
         for program in ("es2_info", "es2tri", "es2gears", "glmark2", "vkcube"):
-            problems = [l for l in out[program].splitlines()
-                        if l.startswith("conduit") and not l.startswith("conduit: batches")]
-            self.assertEqual(problems, [], f"{program} in the guest:\n{out[program]}")
+            self.assertEqual(conduit_problems(out[program]), [], f"{program} in the guest:\n{out[program]}")
 
         guest_tri = os.path.join(self.work, "es2tri-guest.png")
         share = differing_share(self.native_es2tri, guest_tri)
