@@ -1,5 +1,6 @@
 #include "conn/connection.h"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "conn/hello.h"
 #include "gl/program_reflections.h"
 #include "wire/address.h"
+#include "wire/patience.h"
 #include "wire/reader.h"
 
 namespace icd {
@@ -76,7 +78,8 @@ Connection::Connection(std::unique_ptr<wire::Channel> channel)
       timeout_(timeout_from_env()),
       encoder_(wire::compression_for(*channel_)),
       capture_(Capture::from_env()),
-      decoder_(kMaxIncomingBatch) {}
+      decoder_(kMaxIncomingBatch),
+      patient_(wire::Patience::cores_to_spare()) {}
 
 Connection::~Connection() {
   stopping_ = true;
@@ -134,6 +137,7 @@ void Connection::mark_lost(const std::string& why) {
   std::lock_guard lock(mu_);
   if (!lost_) std::fprintf(stderr, "conduit: connection to the host lost: %s\n", why.c_str());
   lost_ = true;
+  batches_handled_.fetch_add(1, std::memory_order_release);
   cv_.notify_all();
 }
 
@@ -215,6 +219,7 @@ void Connection::receive_loop() {
     }
     handle_batch(batch.value().commands);
     channel_->release();
+    batches_handled_.fetch_add(1, std::memory_order_release);
   }
   std::lock_guard lock(mu_);
   cv_.notify_all();
@@ -286,9 +291,41 @@ void Connection::handle_batch(std::span<const std::byte> commands) {
 }
 
 bool Connection::wait_until(const std::function<bool()>& ready, milliseconds timeout, uint32_t context_id) {
-  std::unique_lock lock(mu_);
   auto gone = [&] { return lost_ || (context_id && lost_contexts_.count(context_id)); };
-  return cv_.wait_for(lock, timeout, [&] { return ready() || gone(); }) && !gone();
+  auto done = [&] { return ready() || gone(); };
+  const auto start = std::chrono::steady_clock::now();
+  bool ended = looked_for(done);
+  std::unique_lock lock(mu_);
+  if (!ended) ended = cv_.wait_for(lock, timeout, done);
+  remember_wait(std::chrono::steady_clock::now() - start);
+  return ended && !gone();
+}
+
+// Where cores are to spare, a wait that lately ended within a millisecond
+// looks for its answer (yielding) before it sleeps: waking the thread costs
+// tens of microseconds, paid every frame by a glFinish or a fence wait.
+bool Connection::looked_for(const std::function<bool()>& done) {
+  if (!patient_) return false;
+  const auto start = std::chrono::steady_clock::now();
+  const auto limit = wire::Patience::look_on(std::chrono::nanoseconds(typical_wait_ns_.load(std::memory_order_relaxed)));
+  uint64_t seen = UINT64_MAX;
+  while (std::chrono::steady_clock::now() - start < limit) {
+    if (const uint64_t handled = batches_handled_.load(std::memory_order_acquire); handled != seen) {
+      seen = handled;
+      std::lock_guard lock(mu_);
+      if (done()) return true;
+    }
+    sched_yield();
+  }
+  return false;
+}
+
+void Connection::remember_wait(std::chrono::steady_clock::duration spent) {
+  if (!patient_) return;
+  const auto typical = std::chrono::nanoseconds(typical_wait_ns_.load(std::memory_order_relaxed));
+  const auto smoothed = wire::Patience::smoothed(typical, spent);
+  typical_wait_ns_.store(std::chrono::duration_cast<std::chrono::nanoseconds>(smoothed).count(),
+                         std::memory_order_relaxed);
 }
 
 wire::Result<std::vector<std::byte>> Connection::wait_reply(uint64_t ticket) {

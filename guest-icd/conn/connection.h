@@ -184,6 +184,15 @@ class Connection {
   std::string refusal_;  // why the host would not serve this program (kRefused)
   uint32_t next_id_ = 1;
 
+  // Waits that keep looking before they sleep (wire/patience.h): batches
+  // the receiving thread has handled, so a looking waiter checks again only
+  // when one came, and how long waits lately lasted.
+  bool looked_for(const std::function<bool()>& done);
+  void remember_wait(std::chrono::steady_clock::duration spent);
+  const bool patient_;
+  std::atomic<uint64_t> batches_handled_{0};
+  std::atomic<int64_t> typical_wait_ns_{INT64_MAX / 8};
+
   std::atomic<bool> stopping_{false};
   std::thread receiver_;  // last: joined before the members it uses go away
 };

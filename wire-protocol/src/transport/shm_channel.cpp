@@ -1,6 +1,7 @@
 #include "shm_channel.h"
 
 #include "wire/handoff.h"
+#include "wire/patience.h"
 
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -28,22 +29,6 @@ constexpr auto kYield = std::chrono::microseconds(50);
 // on the doorbell, which a loaded scheduler serves sooner than a yielder.
 constexpr unsigned kLongWaitsToAdapt = 4;
 constexpr auto kShortSpin = std::chrono::microseconds(2);
-// Where cores are to spare, a side whose waits end in well under a
-// millisecond (a glFinish on a GPU, the guest's next frame) keeps looking
-// for as long as such a wait lasts instead of sleeping: a doorbell's wake-up
-// costs tens of microseconds a wait. It yields while it looks, so that busy
-// threads get the core first.
-constexpr auto kPatience = std::chrono::microseconds(1000);
-constexpr unsigned kCoresToSpare = 4;
-
-bool cores_to_spare() { return std::thread::hardware_concurrency() >= kCoresToSpare; }
-
-// How long to keep looking before sleeping, from how long waits have lately
-// lasted: half as long again as usual, within kPatience; zero for long waits.
-Clock::duration patience(Clock::duration typical) {
-  if (typical >= kPatience) return Clock::duration::zero();
-  return std::min<Clock::duration>(typical + typical / 2, kPatience);
-}
 constexpr auto kFirstNap = std::chrono::microseconds(50);
 constexpr auto kLongestNap = std::chrono::microseconds(1000);
 // A polled peer (no doorbells) that stays quiet this long is idle: sleep
@@ -177,7 +162,7 @@ ShmChannel::ShmChannel(std::shared_ptr<Mapping> map, const Layout& layout, int s
       max_message_(opts.max_message_bytes),
       io_timeout_(opts.io_timeout),
       silence_(opts.ring_silence),
-      patient_(opts.patient_waits.value_or(cores_to_spare())),
+      patient_(opts.patient_waits.value_or(Patience::cores_to_spare())),
       on_close_(std::move(on_close)),
       producer_(&ctl_->dir[peer_], map_->base() + layout.ring_offset[peer_], layout.ring_bytes),
       heap_(&ctl_->dir[peer_], map_->base() + layout.heap_offset[peer_], layout.heap_bytes),
@@ -359,7 +344,7 @@ Status ShmChannel::wait(const std::function<bool()>& ready, Role role, PeerWatch
   Status st = wait_steps(ready, role, watch, deadline);
   if (st) {
     watch.last_ready = Clock::now();
-    watch.typical_wait = (watch.typical_wait * 3 + (watch.last_ready - start)) / 4;
+    watch.typical_wait = Patience::smoothed(watch.typical_wait, watch.last_ready - start);
   }
   return st;
 }
@@ -369,7 +354,7 @@ Status ShmChannel::wait_steps(const std::function<bool()>& ready, Role role, Pee
   const bool adapted = watch.long_waits >= kLongWaitsToAdapt;
   const auto spin = adapted ? kShortSpin : kSpin;
   const auto yield = adapted ? kShortSpin : kYield;
-  const auto look_on = patient_ ? patience(watch.typical_wait) : Clock::duration::zero();  // within the deadline
+  const auto look_on = patient_ ? Patience::look_on(watch.typical_wait) : Clock::duration::zero();  // within the deadline
   auto start = Clock::now();
   for (unsigned i = 0;; ++i) {
     if (ready()) {
