@@ -13,7 +13,6 @@
 #include "conn/hello.h"
 #include "gl/program_reflections.h"
 #include "wire/address.h"
-#include "wire/patience.h"
 #include "wire/reader.h"
 
 namespace icd {

@@ -25,6 +25,7 @@
 #include "conn/stats.h"
 #include "wire/batch.h"
 #include "wire/control.h"
+#include "wire/patience.h"
 #include "wire/reader.h"
 #include "wire/result.h"
 #include "wire/transport.h"
@@ -191,7 +192,9 @@ class Connection {
   void remember_wait(std::chrono::steady_clock::duration spent);
   const bool patient_;
   std::atomic<uint64_t> batches_handled_{0};
-  std::atomic<int64_t> typical_wait_ns_{INT64_MAX / 8};
+  // Starts at the longest wait still looked through: the look begins after
+  // a few short waits instead of a hundred.
+  std::atomic<int64_t> typical_wait_ns_{std::chrono::nanoseconds(wire::Patience::kLongest).count()};
 
   std::atomic<bool> stopping_{false};
   std::thread receiver_;  // last: joined before the members it uses go away

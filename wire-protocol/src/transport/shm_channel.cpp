@@ -1,7 +1,6 @@
 #include "shm_channel.h"
 
 #include "wire/handoff.h"
-#include "wire/patience.h"
 
 #include <fcntl.h>
 #include <linux/futex.h>

@@ -22,6 +22,7 @@
 
 #include "fd.h"
 #include "shm_ring.h"
+#include "wire/patience.h"
 #include "wire/transport.h"
 
 namespace wire::transport::shm {
@@ -99,7 +100,9 @@ class ShmChannel final : public Channel {
     Clock::time_point changed = Clock::now();
     unsigned long_waits = 0;
     Clock::time_point last_ready = Clock::now();  // the last wait that ended ready
-    Clock::duration typical_wait = Clock::duration::max() / 8;  // of waits that ended ready, smoothed
+    // Of waits that ended ready, smoothed; from the longest still looked
+    // through, so the look begins after a few short waits.
+    Clock::duration typical_wait = Patience::kLongest;
     Clock::time_point seen = {};                   // the last look at the heartbeat
   };
   static Clock::duration allowed_silence(const RegionControl& ctl, int peer,
