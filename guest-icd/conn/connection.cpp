@@ -78,7 +78,7 @@ Connection::Connection(std::unique_ptr<wire::Channel> channel)
       encoder_(wire::compression_for(*channel_)),
       capture_(Capture::from_env()),
       decoder_(kMaxIncomingBatch),
-      patient_(wire::Patience::cores_to_spare()) {}
+      patient_(wire::Patience::wanted()) {}
 
 Connection::~Connection() {
   stopping_ = true;

@@ -161,7 +161,7 @@ ShmChannel::ShmChannel(std::shared_ptr<Mapping> map, const Layout& layout, int s
       max_message_(opts.max_message_bytes),
       io_timeout_(opts.io_timeout),
       silence_(opts.ring_silence),
-      patient_(opts.patient_waits.value_or(Patience::cores_to_spare())),
+      patient_(opts.patient_waits.value_or(Patience::wanted())),
       on_close_(std::move(on_close)),
       producer_(&ctl_->dir[peer_], map_->base() + layout.ring_offset[peer_], layout.ring_bytes),
       heap_(&ctl_->dir[peer_], map_->base() + layout.heap_offset[peer_], layout.heap_bytes),
