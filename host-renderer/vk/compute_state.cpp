@@ -51,11 +51,17 @@ void ComputeState::note(uint32_t opcode, const void* args) {
     case VkOp::vkCmdPushConstants: {
       const auto& a = *static_cast<const VkArgs_vkCmdPushConstants*>(args);
       const uint32_t end = a.offset + a.size;
-      std::erase_if(pushes_, [&](const Push& p) {
-        return p.stages == a.stageFlags && p.offset >= a.offset && p.offset + p.bytes.size() <= end;
+      // A frame pushes the same range before every draw: the push it
+      // replaces lends its bytes' storage, so no push allocates.
+      std::vector<std::byte> storage;
+      std::erase_if(pushes_, [&](Push& p) {
+        const bool covered = p.stages == a.stageFlags && p.offset >= a.offset && p.offset + p.bytes.size() <= end;
+        if (covered && storage.capacity() == 0) storage = std::move(p.bytes);
+        return covered;
       });
       const auto* bytes = static_cast<const std::byte*>(a.pValues);
-      pushes_.push_back({a.layout, a.stageFlags, a.offset, {bytes, bytes + a.size}});
+      storage.assign(bytes, bytes + a.size);
+      pushes_.push_back({a.layout, a.stageFlags, a.offset, std::move(storage)});
       break;
     }
     case VkOp::vkCmdExecuteCommands:  // the primary's state is undefined after it
