@@ -12,6 +12,12 @@ EGLBoolean Initialize(EGLDisplay dpy, EGLint* major, EGLint* minor);
 EGLBoolean Terminate(EGLDisplay dpy);
 const char* QueryString(EGLDisplay dpy, EGLint name);
 const char* GetDisplayDriverName(EGLDisplay dpy);
+// EGL devices (api_device.cpp).
+EGLDeviceEXT guest_device();
+EGLBoolean QueryDevicesEXT(EGLint max_devices, EGLDeviceEXT* devices, EGLint* num_devices);
+const char* QueryDeviceStringEXT(EGLDeviceEXT device, EGLint name);
+EGLBoolean QueryDeviceAttribEXT(EGLDeviceEXT device, EGLint attribute, EGLAttrib* value);
+EGLBoolean QueryDisplayAttribEXT(EGLDisplay dpy, EGLint attribute, EGLAttrib* value);
 char* GetDisplayDriverConfig(EGLDisplay dpy);
 EGLBoolean GetConfigs(EGLDisplay dpy, EGLConfig* configs, EGLint size, EGLint* num);
 EGLBoolean ChooseConfig(EGLDisplay dpy, const EGLint* attribs, EGLConfig* configs, EGLint size,

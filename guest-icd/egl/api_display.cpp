@@ -17,9 +17,10 @@ namespace {
 
 constexpr const char* kClientExtensions =
     "EGL_EXT_client_extensions EGL_EXT_platform_base EGL_KHR_platform_x11 EGL_EXT_platform_x11 "
-    "EGL_MESA_platform_surfaceless EGL_KHR_client_get_all_proc_addresses";
+    "EGL_MESA_platform_surfaceless EGL_KHR_client_get_all_proc_addresses EGL_EXT_device_base "
+    "EGL_EXT_device_enumeration EGL_EXT_device_query EGL_EXT_platform_device";
 constexpr const char* kPlatformExtensions =
-    "EGL_KHR_platform_x11 EGL_EXT_platform_x11 EGL_MESA_platform_surfaceless";
+    "EGL_KHR_platform_x11 EGL_EXT_platform_x11 EGL_MESA_platform_surfaceless EGL_EXT_platform_device";
 // Client extensions (EGL_EXT_platform_base) are never display ones
 // (EGL_EXT_client_extensions).
 constexpr const char* kDisplayExtensions =
@@ -76,6 +77,8 @@ EGLDisplay get_platform_display(EGLenum platform, void* native, const EGLAttrib*
   }
   if (platform == EGL_PLATFORM_SURFACELESS_MESA) {
     if (native) return fail<EGLDisplay>(EGL_BAD_PARAMETER, EGL_NO_DISPLAY);
+  } else if (platform == EGL_PLATFORM_DEVICE_EXT) {
+    if (native != guest_device()) return fail<EGLDisplay>(EGL_BAD_PARAMETER, EGL_NO_DISPLAY);
   } else if (platform != EGL_PLATFORM_X11_KHR) {
     return EGL_NO_DISPLAY;  // another vendor's platform: not an error of ours
   }

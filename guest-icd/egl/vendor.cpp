@@ -50,6 +50,8 @@ const std::array kCore = {
     Entry{"eglInitialize", proc(Initialize)},
     Entry{"eglMakeCurrent", proc(MakeCurrent)},
     Entry{"eglQueryContext", proc(QueryContext)},
+    // libEGL enumerates the devices of every vendor itself.
+    Entry{"eglQueryDevicesEXT", proc(QueryDevicesEXT)},
     Entry{"eglQueryString", proc(QueryString)},
     Entry{"eglQuerySurface", proc(QuerySurface)},
     Entry{"eglReleaseTexImage", proc(ReleaseTexImage)},
@@ -64,8 +66,9 @@ const std::array kCore = {
     Entry{"eglWaitSync", proc(WaitSync)},
 };
 
-// Display extension functions: libEGL learns them through getDispatchAddress
-// and calls our stub, which routes by display to the vendor's entry.
+// Display and device extension functions: libEGL learns them through
+// getDispatchAddress and calls our stub, which routes by display (or device)
+// to the vendor's entry.
 enum Ext : size_t {
   kCreateSyncKHR,
   kDestroySyncKHR,
@@ -78,6 +81,10 @@ enum Ext : size_t {
   kDestroyImageKHR,
   kGetDisplayDriverName,
   kGetDisplayDriverConfig,
+  kQueryDisplayAttribEXT,
+  kQueryDisplayAttribKHR,
+  kQueryDeviceStringEXT,
+  kQueryDeviceAttribEXT,
   kExtCount
 };
 
@@ -93,6 +100,10 @@ const std::array<Entry, kExtCount> kExt = {
     Entry{"eglDestroyImageKHR", proc(DestroyImage)},
     Entry{"eglGetDisplayDriverName", proc(GetDisplayDriverName)},
     Entry{"eglGetDisplayDriverConfig", proc(GetDisplayDriverConfig)},
+    Entry{"eglQueryDisplayAttribEXT", proc(QueryDisplayAttribEXT)},
+    Entry{"eglQueryDisplayAttribKHR", proc(QueryDisplayAttribEXT)},
+    Entry{"eglQueryDeviceStringEXT", proc(QueryDeviceStringEXT)},
+    Entry{"eglQueryDeviceAttribEXT", proc(QueryDeviceAttribEXT)},
 };
 
 std::array<int, kExtCount> g_ext_index = [] {
@@ -101,25 +112,30 @@ std::array<int, kExtCount> g_ext_index = [] {
   return a;
 }();
 
-template <size_t kSlot, typename Fn>
+// What a stub routes by: its first argument, a display or (libEGL keeps
+// no stubs of its own for them) a device.
+enum class RouteBy { kDisplay, kDevice };
+
+template <size_t kSlot, typename Fn, RouteBy kBy = RouteBy::kDisplay>
 struct Stub;
 
-template <size_t kSlot, typename Ret, typename... Args>
-struct Stub<kSlot, Ret (*)(EGLDisplay, Args...)> {
-  static Ret call(EGLDisplay dpy, Args... args) {
+template <size_t kSlot, typename Ret, typename... Args, RouteBy kBy>
+struct Stub<kSlot, Ret (*)(void*, Args...), kBy> {
+  static Ret call(void* handle, Args... args) {
     const __EGLapiExports* ex = glvnd_exports();
     if (!ex) return Ret{};
     ex->threadInit();
-    __EGLvendorInfo* vendor = ex->getVendorFromDisplay(dpy);
+    __EGLvendorInfo* vendor =
+        kBy == RouteBy::kDevice ? ex->getVendorFromDevice(handle) : ex->getVendorFromDisplay(handle);
     Proc entry = vendor && g_ext_index[kSlot] >= 0
                      ? reinterpret_cast<Proc>(ex->fetchDispatchEntry(vendor, g_ext_index[kSlot]))
                      : nullptr;
     if (!entry) {
-      ex->setEGLError(EGL_BAD_DISPLAY);
+      ex->setEGLError(kBy == RouteBy::kDevice ? EGL_BAD_DEVICE_EXT : EGL_BAD_DISPLAY);
       return Ret{};
     }
     ex->setLastVendor(vendor);
-    return reinterpret_cast<Ret (*)(EGLDisplay, Args...)>(entry)(dpy, args...);
+    return reinterpret_cast<Ret (*)(void*, Args...)>(entry)(handle, args...);
   }
 };
 
@@ -135,6 +151,10 @@ const std::array<Proc, kExtCount> kExtStubs = {
     proc(&Stub<kDestroyImageKHR, decltype(&DestroyImage)>::call),
     proc(&Stub<kGetDisplayDriverName, decltype(&GetDisplayDriverName)>::call),
     proc(&Stub<kGetDisplayDriverConfig, decltype(&GetDisplayDriverConfig)>::call),
+    proc(&Stub<kQueryDisplayAttribEXT, decltype(&QueryDisplayAttribEXT)>::call),
+    proc(&Stub<kQueryDisplayAttribKHR, decltype(&QueryDisplayAttribEXT)>::call),
+    proc(&Stub<kQueryDeviceStringEXT, decltype(&QueryDeviceStringEXT), RouteBy::kDevice>::call),
+    proc(&Stub<kQueryDeviceAttribEXT, decltype(&QueryDeviceAttribEXT), RouteBy::kDevice>::call),
 };
 
 int ext_slot(const char* name) {

@@ -149,6 +149,53 @@ TEST_F(Egl, PbufferContextMakeCurrentAndQueries) {
   EXPECT_EQ(GetError(), EGL_BAD_SURFACE);
 }
 
+// EGL_EXT_device_*: one device, the displays' own, and a headless display on it.
+TEST_F(Egl, OneDeviceWhoseDisplayRenders) {
+  EGLint n = 0;
+  ASSERT_TRUE(QueryDevicesEXT(0, nullptr, &n));
+  EXPECT_EQ(n, 1);
+  EGLDeviceEXT device = EGL_NO_DEVICE_EXT;
+  ASSERT_TRUE(QueryDevicesEXT(4, &device, &n));
+  EXPECT_EQ(n, 1);
+  EXPECT_FALSE(QueryDevicesEXT(0, &device, &n));
+  EXPECT_EQ(GetError(), EGL_BAD_PARAMETER);
+
+  EGLAttrib of_display = 0;
+  ASSERT_TRUE(QueryDisplayAttribEXT(dpy_, EGL_DEVICE_EXT, &of_display));
+  EXPECT_EQ(reinterpret_cast<EGLDeviceEXT>(of_display), device);
+  EXPECT_FALSE(QueryDisplayAttribEXT(dpy_, 0x7777, &of_display));
+  EXPECT_EQ(GetError(), EGL_BAD_ATTRIBUTE);
+  EXPECT_STREQ(QueryDeviceStringEXT(device, EGL_EXTENSIONS), "");
+  EXPECT_EQ(QueryDeviceStringEXT(device, EGL_VENDOR), nullptr);
+  EXPECT_EQ(GetError(), EGL_BAD_PARAMETER);
+  int not_a_device = 0;
+  EXPECT_EQ(QueryDeviceStringEXT(&not_a_device, EGL_EXTENSIONS), nullptr);
+  EXPECT_EQ(GetError(), EGL_BAD_DEVICE_EXT);
+  EGLAttrib value = 0;
+  EXPECT_FALSE(QueryDeviceAttribEXT(device, EGL_DEVICE_EXT, &value));
+  EXPECT_EQ(GetError(), EGL_BAD_ATTRIBUTE);
+
+  EXPECT_EQ(get_platform_display(EGL_PLATFORM_DEVICE_EXT, &not_a_device, nullptr), EGL_NO_DISPLAY);
+  EXPECT_EQ(GetError(), EGL_BAD_PARAMETER);
+  EGLDisplay on_device = get_platform_display(EGL_PLATFORM_DEVICE_EXT, device, nullptr);
+  ASSERT_NE(on_device, EGL_NO_DISPLAY);
+  ASSERT_TRUE(Initialize(on_device, nullptr, nullptr)) << std::hex << GetError();
+  const EGLint want[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_ES2_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE};
+  EGLConfig c = nullptr;
+  ASSERT_TRUE(ChooseConfig(on_device, want, &c, 1, &n));
+  ASSERT_EQ(n, 1);
+  const EGLint size[] = {EGL_WIDTH, 16, EGL_HEIGHT, 16, EGL_NONE};
+  EGLSurface s = CreatePbufferSurface(on_device, c, size);
+  const EGLint version[] = {EGL_CONTEXT_CLIENT_VERSION, 2, EGL_NONE};
+  EGLContext ctx = CreateContext(on_device, c, EGL_NO_CONTEXT, version);
+  ASSERT_TRUE(MakeCurrent(on_device, s, s, ctx)) << std::hex << GetError();
+  EXPECT_TRUE(WaitClient());  // a round trip: the host made the context current
+  EXPECT_TRUE(MakeCurrent(on_device, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+  EXPECT_TRUE(DestroyContext(on_device, ctx));
+  EXPECT_TRUE(DestroySurface(on_device, s));
+  EXPECT_TRUE(Terminate(on_device));
+}
+
 TEST_F(Egl, MakeCurrentErrors) {
   EGLConfig c = config();
   EGLSurface s = pbuffer(c);
