@@ -91,7 +91,7 @@ wire::Status Connection::handshake() {
   // application waits for input, so one thread receives all the time.
   receiver_ = std::thread([this] { receive_loop(); });
   uint32_t wanted = wire::kFeatureCompression | wire::kFeatureBlobHeap | wire::kFeatureGles1 | wire::kFeatureGlImages |
-                    wire::kFeatureSrgbSurfaces | wire::kFeatureUniformReach;
+                    wire::kFeatureSrgbSurfaces | wire::kFeatureUniformReach | wire::kFeatureTexturePbuffers;
   if (program_reflection_wanted()) wanted |= wire::kFeatureProgramReflection;
   if (context_strings_wanted()) wanted |= wire::kFeatureContextStrings;
   wire::Hello hello{wire::kProtocolVersion, wanted, static_cast<uint32_t>(getpid())};

@@ -90,6 +90,41 @@ EGLSurface create_platform_drawable(EGLDisplay dpy, EGLConfig config, void* nati
   return create_drawable(dpy, config, *static_cast<Drawable*>(native), attribs, type);
 }
 
+// A pbuffer's texture attributes as CreateSurface flags; EGL_SUCCESS or the error.
+EGLint texture_flags(const Config& config, EGLint format, EGLint target, bool mipmap, uint32_t* flags) {
+  *flags = 0;
+  if (format != EGL_NO_TEXTURE && format != EGL_TEXTURE_RGB && format != EGL_TEXTURE_RGBA) return EGL_BAD_ATTRIBUTE;
+  if (target != EGL_NO_TEXTURE && target != EGL_TEXTURE_2D) return EGL_BAD_ATTRIBUTE;
+  if ((format == EGL_NO_TEXTURE) != (target == EGL_NO_TEXTURE)) return EGL_BAD_MATCH;
+  if (format == EGL_NO_TEXTURE) return EGL_SUCCESS;
+  const EGLint binds = format == EGL_TEXTURE_RGBA ? EGL_BIND_TO_TEXTURE_RGBA : EGL_BIND_TO_TEXTURE_RGB;
+  if (config_attrib(config, binds) != EGL_TRUE) return EGL_BAD_ATTRIBUTE;
+  *flags = (format == EGL_TEXTURE_RGBA ? wire::kSurfaceTextureRgba : wire::kSurfaceTextureRgb) |
+           (mipmap ? wire::kSurfaceMipmapTexture : 0u);
+  return EGL_SUCCESS;
+}
+
+// eglBindTexImage (bind) and eglReleaseTexImage: the binding is made by the
+// host in the current context, in order with the context's GL commands.
+EGLBoolean bind_tex_image(EGLDisplay dpy, EGLSurface surface, EGLint buffer, bool bind) {
+  std::lock_guard lock(api_mutex());
+  Display* d = initialized_display(dpy);
+  if (!d) return EGL_FALSE;
+  auto s = d->find_surface(surface);
+  if (!s || s->type() != EGL_PBUFFER_BIT) return fail(EGL_BAD_SURFACE, EGL_FALSE);
+  if (buffer != EGL_BACK_BUFFER) return fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  if (s->texture_format() == EGL_NO_TEXTURE) return fail(EGL_BAD_MATCH, EGL_FALSE);
+  if (bind == s->bound_to_texture) return bind ? fail(EGL_BAD_ACCESS, EGL_FALSE) : ok();
+  auto& cur = current_state();
+  if (!cur.context) return ok();  // no context to bind in: ignored (EGL 1.5 section 3.6.1)
+  wire::Writer& w = cur.context->stream().writer();
+  const size_t at = w.begin(static_cast<uint32_t>(wire::ControlOp::kBindTexImage));
+  w.put(wire::BindTexImage{s->id(), bind ? 1u : 0u});
+  w.end(at);
+  s->bound_to_texture = bind;
+  return ok();
+}
+
 }  // namespace
 
 EGLSurface CreateWindowSurface(EGLDisplay dpy, EGLConfig config, EGLNativeWindowType window,
@@ -114,6 +149,7 @@ EGLSurface CreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint* 
   EGLint width = 0, height = 0;
   bool largest = false;
   EGLint texture_format = EGL_NO_TEXTURE, texture_target = EGL_NO_TEXTURE;
+  bool mipmap = false;
   EGLint colorspace = EGL_GL_COLORSPACE_LINEAR;
   for (const EGLint* a = attribs; a && a[0] != EGL_NONE; a += 2) {
     switch (a[0]) {
@@ -122,7 +158,7 @@ EGLSurface CreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint* 
       case EGL_LARGEST_PBUFFER: largest = a[1] != EGL_FALSE; break;
       case EGL_TEXTURE_FORMAT: texture_format = a[1]; break;
       case EGL_TEXTURE_TARGET: texture_target = a[1]; break;
-      case EGL_MIPMAP_TEXTURE: break;
+      case EGL_MIPMAP_TEXTURE: mipmap = a[1] != EGL_FALSE; break;
       default: {
         EGLint error = EGL_SUCCESS;
         if (!common_surface_attrib(*t.display, a[0], a[1], &error, &colorspace)) return fail(error, EGL_NO_SURFACE);
@@ -131,9 +167,9 @@ EGLSurface CreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint* 
   }
   if (width < 0 || height < 0) return fail(EGL_BAD_PARAMETER, EGL_NO_SURFACE);
   if (!(t.config->surface_type & EGL_PBUFFER_BIT)) return fail(EGL_BAD_MATCH, EGL_NO_SURFACE);
-  // No config can be bound to a texture (EGL_BIND_TO_TEXTURE_* are false).
-  if (texture_format != EGL_NO_TEXTURE || texture_target != EGL_NO_TEXTURE)
-    return fail(EGL_BAD_MATCH, EGL_NO_SURFACE);
+  uint32_t texture = 0;
+  if (EGLint e = texture_flags(*t.config, texture_format, texture_target, mipmap, &texture); e != EGL_SUCCESS)
+    return fail(e, EGL_NO_SURFACE);
   const EGLint limit = *config_attrib(*t.config, EGL_MAX_PBUFFER_WIDTH);
   if (width > limit || height > limit) {
     if (!largest) return fail(EGL_BAD_ALLOC, EGL_NO_SURFACE);
@@ -141,7 +177,7 @@ EGLSurface CreatePbufferSurface(EGLDisplay dpy, EGLConfig config, const EGLint* 
     height = std::min(height, limit);
   }
   auto surface = std::make_shared<Surface>(t.display->connection(), *t.config, EGL_PBUFFER_BIT, width, height,
-                                           true, colorspace);
+                                           true, colorspace, texture);
   surface->largest_pbuffer = largest;
   EGLSurface handle = surface.get();
   t.display->surfaces[handle] = std::move(surface);
@@ -199,12 +235,16 @@ EGLBoolean QuerySurface(EGLDisplay dpy, EGLSurface surface, EGLint attribute, EG
       if (pbuffer) *value = s->largest_pbuffer;
       break;  // left unchanged for other surfaces, as the spec says
     case EGL_TEXTURE_FORMAT:
+      if (pbuffer) *value = s->texture_format();
+      break;
     case EGL_TEXTURE_TARGET:
-      if (pbuffer) *value = EGL_NO_TEXTURE;
+      if (pbuffer) *value = s->texture_format() == EGL_NO_TEXTURE ? EGL_NO_TEXTURE : EGL_TEXTURE_2D;
       break;
     case EGL_MIPMAP_TEXTURE:
+      if (pbuffer) *value = s->mipmap_texture();
+      break;
     case EGL_MIPMAP_LEVEL:
-      if (pbuffer) *value = 0;
+      if (pbuffer) *value = s->mipmap_level;
       break;
     case EGL_RENDER_BUFFER: *value = EGL_BACK_BUFFER; break;
     case EGL_SWAP_BEHAVIOR: *value = s->swap_behavior; break;
@@ -234,24 +274,21 @@ EGLBoolean SurfaceAttrib(EGLDisplay dpy, EGLSurface surface, EGLint attribute, E
     case EGL_MULTISAMPLE_RESOLVE:
       if (value == EGL_MULTISAMPLE_RESOLVE_DEFAULT) break;
       return fail(value == EGL_MULTISAMPLE_RESOLVE_BOX ? EGL_BAD_MATCH : EGL_BAD_PARAMETER, EGL_FALSE);
-    case EGL_MIPMAP_LEVEL: break;  // no texture-bound pbuffers: no effect
+    case EGL_MIPMAP_LEVEL:
+      s->mipmap_level = value;  // kept for queries; the binding is of level 0
+      return ok();
     default: return fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);
   }
   s->swap_behavior = EGL_BUFFER_DESTROYED;
   return ok();
 }
 
-// No surface can be bound to a texture (EGL_TEXTURE_FORMAT is EGL_NO_TEXTURE).
-EGLBoolean BindTexImage(EGLDisplay dpy, EGLSurface surface, EGLint) {
-  std::lock_guard lock(api_mutex());
-  Display* d = find_display(dpy);
-  if (!d) return fail(EGL_BAD_DISPLAY, EGL_FALSE);
-  if (!d->find_surface(surface)) return fail(EGL_BAD_SURFACE, EGL_FALSE);
-  return fail(EGL_BAD_MATCH, EGL_FALSE);
+EGLBoolean BindTexImage(EGLDisplay dpy, EGLSurface surface, EGLint buffer) {
+  return bind_tex_image(dpy, surface, buffer, true);
 }
 
 EGLBoolean ReleaseTexImage(EGLDisplay dpy, EGLSurface surface, EGLint buffer) {
-  return BindTexImage(dpy, surface, buffer);
+  return bind_tex_image(dpy, surface, buffer, false);
 }
 
 }  // namespace icd::egl

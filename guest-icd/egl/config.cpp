@@ -68,7 +68,8 @@ constexpr EGLint kTrueColor = 4;
 
 RenderCaps render_caps(const wire::HelloReply& host) {
   return RenderCaps{static_cast<int>(host.max_gles_version), static_cast<int>(host.max_gl_core_version),
-                    static_cast<int>(host.max_gl_compat_version), (host.features & wire::kFeatureGles1) != 0};
+                    static_cast<int>(host.max_gl_compat_version), (host.features & wire::kFeatureGles1) != 0,
+                    (host.features & wire::kFeatureTexturePbuffers) != 0};
 }
 
 EGLint renderable_bits(const RenderCaps& caps) {
@@ -104,6 +105,7 @@ std::vector<Config> build_configs(const RenderCaps& caps, std::span<const Visual
           c.renderable_type = renderable;
           c.conformant = renderable;
           c.surface_type = EGL_PBUFFER_BIT;
+          c.bind_to_texture = caps.texture_pbuffers && samples == 0;
           if (visual) {
             c.surface_type |= EGL_WINDOW_BIT | EGL_PIXMAP_BIT;
             c.visual_depth = visual->depth;
@@ -131,8 +133,9 @@ std::optional<EGLint> config_attrib(const Config& c, EGLint attribute) {
     case EGL_ALPHA_SIZE: return c.alpha;
     case EGL_LUMINANCE_SIZE: return 0;
     case EGL_ALPHA_MASK_SIZE: return 0;
-    case EGL_BIND_TO_TEXTURE_RGB: return EGL_FALSE;
-    case EGL_BIND_TO_TEXTURE_RGBA: return EGL_FALSE;
+    case EGL_BIND_TO_TEXTURE_RGB: return c.bind_to_texture ? EGL_TRUE : EGL_FALSE;
+    // As Mesa's: an alpha-less buffer binds as RGBA too, its alpha read as one.
+    case EGL_BIND_TO_TEXTURE_RGBA: return c.bind_to_texture ? EGL_TRUE : EGL_FALSE;
     case EGL_COLOR_BUFFER_TYPE: return EGL_RGB_BUFFER;
     case EGL_CONFIG_CAVEAT: return EGL_NONE;
     case EGL_CONFIG_ID: return c.config_id;

@@ -25,6 +25,7 @@ struct Config {
   EGLint native_visual_id = 0;
   EGLint native_visual_type = EGL_NONE;
   EGLint max_swap_interval = 1;
+  bool bind_to_texture = false;  // EGL_BIND_TO_TEXTURE_RGB and _RGBA
 
   EGLint buffer_size() const { return red + green + blue + alpha; }
   EGLint sample_buffers() const { return samples > 0 ? 1 : 0; }
@@ -43,6 +44,7 @@ struct RenderCaps {
   int max_gl_core = 0;
   int max_gl_compat = 0;
   bool gles1 = false;  // OpenGL ES 1.x contexts
+  bool texture_pbuffers = false;  // pbuffers bound to textures (eglBindTexImage)
 };
 
 // What the host said it can make.

@@ -31,8 +31,10 @@ class Surface final : public FrameSink {
   // `double_buffered`: whether a window has a back buffer (GLX visuals may
   // not); `colorspace`: EGL_GL_COLORSPACE_SRGB for surfaces GL writes
   // sRGB-encoded colours into.
+  // `texture`: a pbuffer's wire::kSurfaceTexture* and kSurfaceMipmapTexture.
   Surface(std::shared_ptr<Connection> connection, const Config& config, EGLint type, int width,
-          int height, bool double_buffered = true, EGLint colorspace = EGL_GL_COLORSPACE_LINEAR);
+          int height, bool double_buffered = true, EGLint colorspace = EGL_GL_COLORSPACE_LINEAR,
+          uint32_t texture = 0);
   ~Surface();
   Surface(const Surface&) = delete;
   Surface& operator=(const Surface&) = delete;
@@ -43,6 +45,9 @@ class Surface final : public FrameSink {
   int width() const { return width_; }
   int height() const { return height_; }
   EGLint colorspace() const { return colorspace_; }
+  // EGL_TEXTURE_FORMAT: EGL_TEXTURE_RGB(A) for a pbuffer that binds to textures.
+  EGLint texture_format() const;
+  bool mipmap_texture() const { return texture_ & wire::kSurfaceMipmapTexture; }
 
   // Window surfaces: the X window frames go to, through `presenter`.
   void attach_window(Window window, std::unique_ptr<Presenter> presenter);
@@ -73,6 +78,8 @@ class Surface final : public FrameSink {
 
   EGLint swap_interval = 1;
   bool largest_pbuffer = false;
+  EGLint mipmap_level = 0;        // EGL_MIPMAP_LEVEL
+  bool bound_to_texture = false;  // between eglBindTexImage and eglReleaseTexImage
   EGLint swap_behavior = EGL_BUFFER_DESTROYED;
   // The context this surface is current with, for EGL_BAD_ACCESS checks.
   const void* bound_context = nullptr;
@@ -83,6 +90,7 @@ class Surface final : public FrameSink {
   Config config_;
   EGLint type_;
   EGLint colorspace_;
+  uint32_t texture_;
   int width_;
   int height_;
   Window window_ = 0;

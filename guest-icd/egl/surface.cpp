@@ -28,24 +28,30 @@ constexpr uint32_t kFramesInFlight = 3;
 }  // namespace
 
 Surface::Surface(std::shared_ptr<Connection> connection, const Config& config, EGLint type,
-                 int width, int height, bool double_buffered, EGLint colorspace)
+                 int width, int height, bool double_buffered, EGLint colorspace, uint32_t texture)
     : connection_(std::move(connection)),
       id_(connection_->new_id()),
       config_(config),
       type_(type),
       colorspace_(colorspace),
+      texture_(texture),
       width_(width),
       height_(height) {
   (void)connection_->send_control(
       wire::ControlOp::kCreateSurface,
       wire::CreateSurface{id_, static_cast<uint32_t>(width_), static_cast<uint32_t>(height_),
                           surface_config(config_),
-                          (type_ == EGL_PBUFFER_BIT ? 0u
+                          (type_ == EGL_PBUFFER_BIT ? texture_
                            // A pixmap is single-buffered: flushes after drawing show it.
                            : type_ == EGL_WINDOW_BIT && double_buffered
                                ? wire::kSurfaceWindow | wire::kSurfaceDoubleBuffered
                                : wire::kSurfaceWindow) |
                               (colorspace == EGL_GL_COLORSPACE_SRGB ? wire::kSurfaceSrgb : 0u)});
+}
+
+EGLint Surface::texture_format() const {
+  if (texture_ & wire::kSurfaceTextureRgba) return EGL_TEXTURE_RGBA;
+  return texture_ & wire::kSurfaceTextureRgb ? EGL_TEXTURE_RGB : EGL_NO_TEXTURE;
 }
 
 Surface::~Surface() {

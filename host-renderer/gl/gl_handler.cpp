@@ -69,6 +69,7 @@ wire::Status GlHandler::run_control(const ApiCommand& cmd) {
     case ControlOp::kSwapBuffers: return swap_buffers(r);
     case ControlOp::kCreateImage: return create_image(r, cmd.reply);
     case ControlOp::kDestroyImage: return destroy_image(r);
+    case ControlOp::kBindTexImage: return bind_tex_image(r);
     case ControlOp::kUniformReach: return uniform_reach(r, cmd.reply);
     case ControlOp::kContextStrings: return context_strings(cmd.reply);
     default: return unknown_control_op(cmd.opcode, cmd.offset);
@@ -88,6 +89,7 @@ uint32_t GlHandler::features() const {
   if (display_.info().max_gles1 != 0) features |= wire::kFeatureGles1;
   if (offers_gl_images()) features |= wire::kFeatureGlImages;
   if (display_.has_extension("EGL_KHR_gl_colorspace")) features |= wire::kFeatureSrgbSurfaces;
+  if (offers_texture_pbuffers(display_)) features |= wire::kFeatureTexturePbuffers;
   return features;
 }
 

@@ -92,6 +92,7 @@ class GlHandler final : public ApiHandler {
   wire::Status create_context(wire::Reader& r, wire::Writer& reply);
   wire::Status destroy_context(wire::Reader& r);
   wire::Status make_current(wire::Reader& r);
+  wire::Status bind_tex_image(wire::Reader& r);
   wire::Status uniform_reach(wire::Reader& r, wire::Writer& reply);
   wire::Status context_strings(wire::Writer& reply);
 

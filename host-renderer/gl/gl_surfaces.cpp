@@ -20,6 +20,12 @@ wire::Status GlHandler::create_surface(wire::Reader& r) {
   if (surfaces_.size() >= limits_.max_surfaces) return make_error(Errc::kLimit, "too many surfaces", r.offset());
   uint32_t known = wire::kSurfaceDoubleBuffered | wire::kSurfaceWindow;
   if (display_.has_extension("EGL_KHR_gl_colorspace")) known |= wire::kSurfaceSrgb;
+  constexpr uint32_t kTexture = wire::kSurfaceTextureRgb | wire::kSurfaceTextureRgba | wire::kSurfaceMipmapTexture;
+  // A texture pbuffer has one format and is never a window.
+  const bool texture_ok = offers_texture_pbuffers(display_) && !(c->flags & wire::kSurfaceWindow) &&
+                          (c->flags & (wire::kSurfaceTextureRgb | wire::kSurfaceTextureRgba)) !=
+                              (wire::kSurfaceTextureRgb | wire::kSurfaceTextureRgba);
+  if (c->flags & kTexture && texture_ok) known |= kTexture;
   if (c->flags & ~known) {
     return make_error(Errc::kBadValue, "surface flags", r.offset());
   }
@@ -33,6 +39,24 @@ wire::Status GlHandler::create_surface(wire::Reader& r) {
   if (!s) return make_error(s.error().code, s.error().detail, r.offset());
   account_.charge_allocated((*s)->bytes());
   surfaces_.emplace(c->surface_id, std::move(*s));
+  return {};
+}
+
+// eglBindTexImage and eglReleaseTexImage in the current context: the guest
+// checked what EGL asks; a driver that still refuses (not logged: a guest
+// could flood the log) leaves the texture as it was.
+wire::Status GlHandler::bind_tex_image(wire::Reader& r) {
+  auto m = read_control<wire::BindTexImage>(r);
+  if (!m) return m.error();
+  auto it = surfaces_.find(m->surface_id);
+  if (it == surfaces_.end()) return unknown_id("surface", m->surface_id, r.offset());
+  if (!it->second->texture()) return make_error(Errc::kBadValue, "surface not made for textures", r.offset());
+  if (!current_ || !ensure_bound()) return {};  // no context: EGL ignores the binding
+  const EGLSurface pbuffer = it->second->handle();
+  if (m->bind)
+    eglBindTexImage(display_.handle(), pbuffer, EGL_BACK_BUFFER);
+  else
+    eglReleaseTexImage(display_.handle(), pbuffer, EGL_BACK_BUFFER);
   return {};
 }
 

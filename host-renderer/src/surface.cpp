@@ -25,10 +25,23 @@ wire::Status validate(const wire::SurfaceConfig& c) {
   return {};
 }
 
+// The bind-to-texture attribute a texture pbuffer's config needs, or EGL_NONE.
+EGLint texture_binding(uint32_t flags) {
+  if (flags & wire::kSurfaceTextureRgba) return EGL_BIND_TO_TEXTURE_RGBA;
+  return flags & wire::kSurfaceTextureRgb ? EGL_BIND_TO_TEXTURE_RGB : EGL_NONE;
+}
+
 }  // namespace
 
-wire::Result<EGLConfig> choose_config(const EglDisplay& display, const wire::SurfaceConfig& want) {
+bool offers_texture_pbuffers(const EglDisplay& display) {
+  const EGLint attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_BIND_TO_TEXTURE_RGBA, EGL_TRUE, EGL_NONE};
+  EGLint n = 0;
+  return eglChooseConfig(display.handle(), attribs, nullptr, 0, &n) && n > 0;
+}
+
+wire::Result<EGLConfig> choose_config(const EglDisplay& display, const wire::SurfaceConfig& want, uint32_t flags) {
   WIRE_TRY(validate(want));
+  const EGLint binding = texture_binding(flags);
   const EGLint attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT,
                             EGL_RED_SIZE, static_cast<EGLint>(want.red),
                             EGL_GREEN_SIZE, static_cast<EGLint>(want.green),
@@ -37,6 +50,7 @@ wire::Result<EGLConfig> choose_config(const EglDisplay& display, const wire::Sur
                             EGL_DEPTH_SIZE, static_cast<EGLint>(want.depth),
                             EGL_STENCIL_SIZE, static_cast<EGLint>(want.stencil),
                             EGL_SAMPLES, static_cast<EGLint>(want.samples),
+                            binding, EGL_TRUE,
                             EGL_NONE};
   EGLint n = 0;
   EGLDisplay d = display.handle();
@@ -70,7 +84,7 @@ wire::Result<EGLConfig> choose_config(const EglDisplay& display, const wire::Sur
 wire::Result<std::unique_ptr<Surface>> Surface::create(const EglDisplay& display, uint32_t width,
                                                        uint32_t height, const wire::SurfaceConfig& cfg,
                                                        uint32_t flags) {
-  auto config = choose_config(display, cfg);
+  auto config = choose_config(display, cfg, flags);
   if (!config) return config.error();
   std::unique_ptr<Surface> s(new Surface(display, *config, cfg, flags));
   WIRE_TRY(s->allocate(width, height));
@@ -94,6 +108,11 @@ wire::Result<EGLSurface> Surface::new_pbuffer(uint32_t width, uint32_t height) c
   std::vector<EGLint> attribs{EGL_WIDTH, static_cast<EGLint>(width), EGL_HEIGHT, static_cast<EGLint>(height)};
   // Only sRGB surfaces name a colour space (hosts without EGL_KHR_gl_colorspace never get one).
   if (flags_ & wire::kSurfaceSrgb) attribs.insert(attribs.end(), {EGL_GL_COLORSPACE_KHR, EGL_GL_COLORSPACE_SRGB_KHR});
+  if (texture()) {
+    const EGLint format = flags_ & wire::kSurfaceTextureRgba ? EGL_TEXTURE_RGBA : EGL_TEXTURE_RGB;
+    attribs.insert(attribs.end(), {EGL_TEXTURE_FORMAT, format, EGL_TEXTURE_TARGET, EGL_TEXTURE_2D, EGL_MIPMAP_TEXTURE,
+                                   (flags_ & wire::kSurfaceMipmapTexture) ? EGL_TRUE : EGL_FALSE});
+  }
   attribs.push_back(EGL_NONE);
   EGLSurface s = eglCreatePbufferSurface(d, config_, attribs.data());
   if (s == EGL_NO_SURFACE) {

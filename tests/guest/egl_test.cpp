@@ -196,6 +196,47 @@ TEST_F(Egl, OneDeviceWhoseDisplayRenders) {
   EXPECT_TRUE(Terminate(on_device));
 }
 
+// Pbuffers bound to textures: the attributes EGL checks and the binding's errors.
+TEST_F(Egl, TexturePbuffersAndTheirBindings) {
+  EGLConfig c = config({EGL_BIND_TO_TEXTURE_RGBA, EGL_TRUE});
+  const EGLint rgba[] = {EGL_WIDTH, 8, EGL_HEIGHT, 8, EGL_TEXTURE_FORMAT, EGL_TEXTURE_RGBA,
+                         EGL_TEXTURE_TARGET, EGL_TEXTURE_2D, EGL_NONE};
+  EGLSurface s = CreatePbufferSurface(dpy_, c, rgba);
+  ASSERT_NE(s, EGL_NO_SURFACE) << std::hex << GetError();
+  EGLint v = 0;
+  ASSERT_TRUE(QuerySurface(dpy_, s, EGL_TEXTURE_FORMAT, &v));
+  EXPECT_EQ(v, EGL_TEXTURE_RGBA);
+  ASSERT_TRUE(QuerySurface(dpy_, s, EGL_TEXTURE_TARGET, &v));
+  EXPECT_EQ(v, EGL_TEXTURE_2D);
+
+  const EGLint no_target[] = {EGL_TEXTURE_FORMAT, EGL_TEXTURE_RGB, EGL_NONE};
+  EXPECT_EQ(CreatePbufferSurface(dpy_, c, no_target), EGL_NO_SURFACE);
+  EXPECT_EQ(GetError(), EGL_BAD_MATCH);
+  const EGLint bad_format[] = {EGL_TEXTURE_FORMAT, 0x7777, EGL_TEXTURE_TARGET, EGL_TEXTURE_2D, EGL_NONE};
+  EXPECT_EQ(CreatePbufferSurface(dpy_, c, bad_format), EGL_NO_SURFACE);
+  EXPECT_EQ(GetError(), EGL_BAD_ATTRIBUTE);
+
+  EGLSurface plain = pbuffer(c);
+  EGLContext ctx = context(c);
+  ASSERT_TRUE(MakeCurrent(dpy_, plain, plain, ctx)) << std::hex << GetError();
+  EXPECT_FALSE(BindTexImage(dpy_, s, EGL_SINGLE_BUFFER));
+  EXPECT_EQ(GetError(), EGL_BAD_PARAMETER);
+  EXPECT_FALSE(BindTexImage(dpy_, plain, EGL_BACK_BUFFER));
+  EXPECT_EQ(GetError(), EGL_BAD_MATCH);
+  EXPECT_TRUE(ReleaseTexImage(dpy_, s, EGL_BACK_BUFFER));  // not bound: nothing to do
+  ASSERT_TRUE(BindTexImage(dpy_, s, EGL_BACK_BUFFER)) << std::hex << GetError();
+  EXPECT_FALSE(BindTexImage(dpy_, s, EGL_BACK_BUFFER));
+  EXPECT_EQ(GetError(), EGL_BAD_ACCESS);
+  EXPECT_TRUE(ReleaseTexImage(dpy_, s, EGL_BACK_BUFFER));
+  // The host ran both without losing the context (a loss shows by the second wait).
+  EXPECT_TRUE(WaitClient());
+  EXPECT_TRUE(WaitClient()) << std::hex << GetError();
+  EXPECT_TRUE(MakeCurrent(dpy_, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT));
+  EXPECT_TRUE(DestroyContext(dpy_, ctx));
+  EXPECT_TRUE(DestroySurface(dpy_, plain));
+  EXPECT_TRUE(DestroySurface(dpy_, s));
+}
+
 TEST_F(Egl, MakeCurrentErrors) {
   EGLConfig c = config();
   EGLSurface s = pbuffer(c);
@@ -308,8 +349,9 @@ TEST_F(Egl, SurfaceErrors) {
   EXPECT_EQ(CreatePbufferSurface(dpy_, c, negative), EGL_NO_SURFACE);
   EXPECT_EQ(GetError(), EGL_BAD_PARAMETER);
   const EGLint texture[] = {EGL_TEXTURE_FORMAT, EGL_TEXTURE_RGBA, EGL_TEXTURE_TARGET, EGL_TEXTURE_2D, EGL_NONE};
-  EXPECT_EQ(CreatePbufferSurface(dpy_, c, texture), EGL_NO_SURFACE);
-  EXPECT_EQ(GetError(), EGL_BAD_MATCH);
+  // Multisampled configs do not bind to textures.
+  EXPECT_EQ(CreatePbufferSurface(dpy_, config({EGL_SAMPLES, 4}), texture), EGL_NO_SURFACE);
+  EXPECT_EQ(GetError(), EGL_BAD_ATTRIBUTE);
   EXPECT_EQ(CreatePixmapSurface(dpy_, c, 0, nullptr), EGL_NO_SURFACE);
   EXPECT_EQ(GetError(), EGL_BAD_MATCH);
   EGLSurface s = pbuffer(c);

@@ -19,8 +19,12 @@ namespace host {
 // Largest width or height a guest may ask for, whatever EGL would allow.
 constexpr uint32_t kMaxSurfaceSide = 16384;
 
-// Picks the pbuffer config closest to `want`; kBadValue when none fits.
-wire::Result<EGLConfig> choose_config(const EglDisplay& display, const wire::SurfaceConfig& want);
+// Picks the pbuffer config closest to `want`, one that binds to textures
+// for a texture pbuffer (wire::kSurfaceTexture* in `flags`); kBadValue when
+// none fits.
+wire::Result<EGLConfig> choose_config(const EglDisplay& display, const wire::SurfaceConfig& want, uint32_t flags = 0);
+// Whether the display has pbuffers that bind to RGBA textures.
+bool offers_texture_pbuffers(const EglDisplay& display);
 
 class Surface {
  public:
@@ -45,6 +49,8 @@ class Surface {
   // Makes the front buffer of a double-buffered surface (a no-op once made,
   // and for single-buffered surfaces, whose front is their back).
   wire::Status make_front();
+  // A pbuffer made to be bound to a texture (eglBindTexImage).
+  bool texture() const { return flags_ & (wire::kSurfaceTextureRgb | wire::kSurfaceTextureRgba); }
   // The buffer GL_FRONT names: the front once made, else the back.
   EGLSurface front_or_back() const { return front_ != EGL_NO_SURFACE ? front_ : surface_; }
   uint32_t width() const { return width_; }

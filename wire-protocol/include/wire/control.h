@@ -28,6 +28,8 @@ enum class ControlOp : uint32_t {
                         // the values to send, or -1: send no call (GL's error is recorded)
   kContextStrings = 16,  // empty, on the current GL context; host replies u32 status (0: a
                          // Data follows, wire/context_strings.h; 1: none, past its bound)
+  kBindTexImage = 17,   // BindTexImage, on the current GL context (eglBindTexImage and
+                        // eglReleaseTexImage, with kFeatureTexturePbuffers); no reply
 
   // host -> guest
   kReply = 32,          // Data: the reply to the batch that wanted one
@@ -56,6 +58,7 @@ enum Feature : uint32_t {
   kFeatureUniformReach = 1u << 5,  // kUniformReach
   kFeatureProgramReflection = 1u << 6,  // kProgramReflection
   kFeatureContextStrings = 1u << 7,  // kContextStrings
+  kFeatureTexturePbuffers = 1u << 8,  // pbuffers bound to textures (kSurfaceTexture*, kBindTexImage)
 };
 
 // May be followed by a Data holding the program's name (for viewers' labels).
@@ -142,6 +145,11 @@ struct SurfaceConfig {
 constexpr uint32_t kSurfaceDoubleBuffered = 1;  // GL_FRONT is a buffer of its own
 constexpr uint32_t kSurfaceWindow = 2;          // shown: by swaps, and by flushes after drawing into its front
 constexpr uint32_t kSurfaceSrgb = 4;            // EGL_GL_COLORSPACE_SRGB (with kFeatureSrgbSurfaces)
+// A pbuffer that can be bound to a 2D texture (with kFeatureTexturePbuffers):
+// its EGL_TEXTURE_FORMAT, and EGL_MIPMAP_TEXTURE.
+constexpr uint32_t kSurfaceTextureRgb = 8;
+constexpr uint32_t kSurfaceTextureRgba = 16;
+constexpr uint32_t kSurfaceMipmapTexture = 32;
 
 struct CreateSurface {
   uint32_t surface_id;  // guest-chosen, nonzero
@@ -149,6 +157,13 @@ struct CreateSurface {
   uint32_t height;
   SurfaceConfig config;
   uint32_t flags;       // kSurface*
+};
+
+// Binds a texture pbuffer's colour buffer to the GL_TEXTURE_2D bound in the
+// current context (bind 1), or releases it (bind 0).
+struct BindTexImage {
+  uint32_t surface_id;
+  uint32_t bind;
 };
 
 struct ResizeSurface {
