@@ -2,7 +2,8 @@
 """apitrace traces of real programs, recorded here natively, replay through
 Conduit with the native frames: glxgears and a mix of glmark2's scenes
 (desktop GL, glretrace), es2gears and the same mix of glmark2-es2's
-(OpenGL ES, eglretrace), over a unix socket, over shared memory and through
+(OpenGL ES, eglretrace), two of xscreensaver's OpenGL hacks (desktop GL
+on EGL, eglretrace), over a unix socket, over shared memory and through
 `conduit run`'s private host. Every frame the replayer snapshots is compared
 with the native replay's, and the GL state the replayer dumps with the
 native one's.
@@ -48,8 +49,9 @@ class Trace:
     before the resize reaches the driver, natively too, and reading it back
     reads pixels no frame wrote (natively whatever memory held)."""
 
-    def __init__(self, argv, api, replayer, skipped, interval=None):
+    def __init__(self, argv, api, replayer, skipped, interval=None, seconds=RECORD_SECONDS):
         self.argv, self.api, self.replayer, self.skipped, self.interval = argv, api, replayer, skipped, interval
+        self.seconds = seconds
 
 
 TRACES = {
@@ -58,6 +60,14 @@ TRACES = {
     "glmark2": Trace(["glmark2", "-s", "300x300", *GLMARK2_SCENES], "gl", "glretrace", 0, interval=10),
     "glmark2-es2": Trace(["glmark2-es2", "-s", "300x300", *GLMARK2_SCENES], "egl", "eglretrace", 0, interval=10),
 }
+# xscreensaver's OpenGL hacks (Debian's xscreensaver-gl): legacy GL on EGL,
+# with lighting, textured text, blending and many small draws. A frame each
+# 10 ms at most; traced for 4 s, so that 40 frames come on a busy machine.
+# Their first frame is drawn before anything is set up: black, natively too.
+XSCREENSAVER = "/usr/libexec/xscreensaver/"
+for hack in ("molecule", "moebiusgears"):
+    TRACES["xscreensaver-" + hack] = Trace([XSCREENSAVER + hack, "-geometry", "320x240", "-delay", "10000"], "egl",
+                                           "eglretrace", 1, seconds=4.0)
 
 
 def lit_share(png):
@@ -87,7 +97,7 @@ class Suite(HostedSuite):
         if trace.interval:
             assert proc.wait(120) == 0, f"{name} failed while traced"
             return full
-        time.sleep(RECORD_SECONDS)
+        time.sleep(trace.seconds)
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(30)
         trace = os.path.join(cls.work, name + ".trace")
