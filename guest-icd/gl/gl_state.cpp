@@ -18,15 +18,6 @@ constexpr size_t kClientAttribStackDepth = 16;
 
 }  // namespace
 
-size_t vertex_type_bytes(GLenum type) {
-  switch (type) {
-    case 0x1400: case 0x1401: return 1;                    // BYTE, UNSIGNED_BYTE
-    case 0x1402: case 0x1403: case 0x140B: case 0x8D61: return 2;  // SHORT, HALF
-    case 0x140A: return 8;                                  // DOUBLE
-    default: return 4;                                      // INT, FLOAT, FIXED, packed
-  }
-}
-
 void GuestNames::allocate(wire::ObjectType type, size_t count, GLuint* out) {
   for (size_t i = 0; i < count; ++i) out[i] = allocate_one(type);
 }

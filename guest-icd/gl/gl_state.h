@@ -24,8 +24,7 @@
 
 namespace icd {
 
-// Bytes of one component of a vertex array of `type` (GL_FLOAT, GL_SHORT...).
-size_t vertex_type_bytes(GLenum type);
+using wire::size::vertex_type_bytes;  // the bytes of one component of a vertex array
 
 // Name allocation for a share group. GL lets programs and shaders share one
 // namespace, so they draw from one counter.

@@ -117,16 +117,6 @@ void switch_state(GLenum name, bool enable, CapEncoder on, CapEncoder off) {
   s->commit();
 }
 
-size_t list_name_bytes(GLenum type) {
-  switch (type) {
-    case 0x1400: case 0x1401: return 1;  // BYTE, UNSIGNED_BYTE
-    case 0x1402: case 0x1403: case 0x1407: return 2;  // SHORT, UNSIGNED_SHORT, 2_BYTES
-    case 0x1408: return 3;  // 3_BYTES
-    case 0x1404: case 0x1405: case 0x1406: case 0x1409: return 4;  // INT, UNSIGNED_INT, FLOAT, 4_BYTES
-    default: return 0;
-  }
-}
-
 }  // namespace
 
 size_t LegacyArray::element_bytes() const {
@@ -277,7 +267,7 @@ GLuint GLAPIENTRY handle_glGenLists(GLsizei range) {
 
 void GLAPIENTRY handle_glCallLists(GLsizei n, GLenum type, const void* lists) {
   Stream* s = current_stream();
-  const size_t elem = list_name_bytes(type);
+  const size_t elem = wire::size::list_name_bytes(type);
   if (!s || s->gl_state().refused_negative(n)) return;
   // An unknown type sends no names: the host's GL reports GL_INVALID_ENUM.
   wire::encode_glCallLists(s->writer(), n, type, lists, elem ? static_cast<size_t>(n) * elem : 0);

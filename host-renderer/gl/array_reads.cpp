@@ -12,6 +12,7 @@
 #include "gl/elements_draw.h"
 #include "wire/gl_decode.h"
 #include "wire/gl_opcodes.h"
+#include "wire/sizes.h"
 
 namespace host {
 namespace {
@@ -25,22 +26,13 @@ struct ArrayExtent {
   int64_t offset, stride, element;
 };
 
-int64_t type_bytes(GLenum type) {
-  switch (type) {
-    case GL_BYTE: case GL_UNSIGNED_BYTE: return 1;
-    case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_HALF_FLOAT: return 2;
-    case GL_DOUBLE: return 8;
-    default: return 4;  // int, float, fixed, packed 2_10_10_10 (a whole vertex)
-  }
-}
-
 bool packed(GLenum type) {
   return type == GL_INT_2_10_10_10_REV || type == GL_UNSIGNED_INT_2_10_10_10_REV ||
          type == GL_UNSIGNED_INT_10F_11F_11F_REV;
 }
 
 ArrayExtent extent(GLuint buffer, int64_t offset, int64_t stride, GLint size, GLenum type) {
-  const int64_t element = packed(type) ? 4 : (size == GL_BGRA ? 4 : size) * type_bytes(type);
+  const int64_t element = packed(type) ? 4 : (size == GL_BGRA ? 4 : size) * static_cast<int64_t>(wire::size::vertex_type_bytes(type));
   return {buffer, offset, stride != 0 ? stride : element, element};
 }
 

@@ -152,16 +152,6 @@ wire::Result<bool> list_calls_fit(const GlContextState::Impl& st, uint32_t opcod
   return st.share->lists.holds(a.list);
 }
 
-size_t list_name_bytes(GLenum type) {
-  switch (type) {
-    case GL_BYTE: case GL_UNSIGNED_BYTE: return 1;
-    case GL_SHORT: case GL_UNSIGNED_SHORT: case GL_2_BYTES: return 2;
-    case GL_3_BYTES: return 3;
-    case GL_INT: case GL_UNSIGNED_INT: case GL_FLOAT: case GL_4_BYTES: return 4;
-    default: return 0;
-  }
-}
-
 void track_list_bounds(GlContextState::Impl& st, uint32_t opcode) {
   const auto op = static_cast<wire::GlOp>(opcode);
   if ((op == wire::GlOp::glBegin || op == wire::GlOp::glEnd) && st.compiling_list != 0) {

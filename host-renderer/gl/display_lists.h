@@ -17,6 +17,7 @@
 #include "host/gl_dispatch.h"
 #include "wire/reader.h"
 #include "wire/result.h"
+#include "wire/sizes.h"
 
 namespace host {
 
@@ -59,8 +60,7 @@ class DisplayListCharges {
 // compiling, if GL compiles it into one. False (GL_OUT_OF_MEMORY waits for
 // the guest's next glGetError) when the command must not run.
 bool admit_list_command(GlContextState::Impl& st, uint32_t opcode, uint64_t bytes);
-// The bytes of one name glCallLists reads for `type` (0: GL_INVALID_ENUM).
-size_t list_name_bytes(GLenum type);
+using wire::size::list_name_bytes;  // the bytes of one name glCallLists reads
 // Before a command runs: false when it is a glCallList or glCallLists that
 // names a list not compiled yet while a list being compiled has an open
 // glBegin (whatever was compiled after it). Mesa 22 looks the called list up at compile time there and

@@ -124,6 +124,23 @@ TEST(IndexBytes, EachIndexType) {
   EXPECT_EQ(wire::size::index_bytes(-1, 0x1405), 0u);
 }
 
+// One size per type for guest and host: ES's GL_HALF_FLOAT_OES is two bytes
+// as GL_HALF_FLOAT is (the host once counted four and refused valid draws).
+TEST(VertexTypeBytes, EachArrayType) {
+  EXPECT_EQ(wire::size::vertex_type_bytes(0x1401), 1u);  // GL_UNSIGNED_BYTE
+  EXPECT_EQ(wire::size::vertex_type_bytes(0x140B), 2u);  // GL_HALF_FLOAT
+  EXPECT_EQ(wire::size::vertex_type_bytes(0x8D61), 2u);  // GL_HALF_FLOAT_OES
+  EXPECT_EQ(wire::size::vertex_type_bytes(0x1406), 4u);  // GL_FLOAT
+  EXPECT_EQ(wire::size::vertex_type_bytes(0x140A), 8u);  // GL_DOUBLE
+  EXPECT_EQ(wire::size::vertex_type_bytes(0x8368), 4u);  // GL_UNSIGNED_INT_2_10_10_10_REV: the vertex
+}
+
+TEST(ListNameBytes, EachNameType) {
+  EXPECT_EQ(wire::size::list_name_bytes(0x1408), 3u);  // GL_3_BYTES
+  EXPECT_EQ(wire::size::list_name_bytes(0x1409), 4u);  // GL_4_BYTES
+  EXPECT_EQ(wire::size::list_name_bytes(0x140A), 0u);  // GL_DOUBLE: GL_INVALID_ENUM
+}
+
 // A quadrant of an 8x8 DXT5 image (4x4 blocks of 16 bytes) read back into
 // the whole image's layout: one row of blocks, skipped to its place; the
 // rest of the program's image is not written.

@@ -105,6 +105,25 @@ size_t texel_bytes(uint32_t format, uint32_t type) { return pixel_size(format, t
 
 size_t bytes(int64_t size) { return nonnegative(size); }
 
+size_t vertex_type_bytes(uint32_t type) {
+  switch (type) {
+    case 0x1400: case 0x1401: return 1;                          // BYTE, UNSIGNED_BYTE
+    case 0x1402: case 0x1403: case 0x140B: case 0x8D61: return 2;  // SHORT, HALF_FLOAT(_OES)
+    case 0x140A: return 8;                                         // DOUBLE
+    default: return 4;
+  }
+}
+
+size_t list_name_bytes(uint32_t type) {
+  switch (type) {
+    case 0x1400: case 0x1401: return 1;                            // BYTE, UNSIGNED_BYTE
+    case 0x1402: case 0x1403: case 0x1407: return 2;               // SHORT, UNSIGNED_SHORT, 2_BYTES
+    case 0x1408: return 3;                                         // 3_BYTES
+    case 0x1404: case 0x1405: case 0x1406: case 0x1409: return 4;  // INT, UNSIGNED_INT, FLOAT, 4_BYTES
+    default: return 0;
+  }
+}
+
 size_t index_bytes(int32_t count, uint32_t type) {
   const size_t each = type == 0x1401 ? 1 : type == 0x1403 ? 2 : type == 0x1405 ? 4 : 0;
   return nonnegative(count) * each;  // fits: 2^31 * 4

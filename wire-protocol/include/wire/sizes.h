@@ -35,6 +35,12 @@ size_t bytes(int64_t size);
 // Bytes of `count` indices of `type` (GL_UNSIGNED_BYTE/SHORT/INT), 0 for
 // another type, which GL refuses before reading any index.
 size_t index_bytes(int32_t count, uint32_t type);
+// Bytes of one component of a vertex array of `type` (GL_BYTE ... GL_DOUBLE,
+// GL_HALF_FLOAT and ES's GL_HALF_FLOAT_OES); 4 for the rest: int, float,
+// fixed, and the packed types, whose one "component" is the whole vertex.
+size_t vertex_type_bytes(uint32_t type);
+// Bytes of one list name glCallLists reads for `type` (0: GL_INVALID_ENUM).
+size_t list_name_bytes(uint32_t type);
 
 // Pixel-store state (glPixelStore*) for one direction: the parts that
 // decide how many bytes a transfer covers.
