@@ -1,0 +1,107 @@
+// Values of a program the host is asked for: uniforms, the program
+// string, and the parameters of uniform blocks and atomic counter buffers.
+// Wire layouts: host-renderer/gl/query_handlers.cpp.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "gl/entry_support.h"
+#include "gl/debug_output.h"
+#include "gl/gl_handlers.h"
+#include "gl/legacy_arrays.h"
+#include "gl/persistent_mappings.h"
+#include "wire/gl_encode.h"
+
+namespace icd {
+
+namespace {
+
+using UniformEncoder = void (*)(wire::Writer&, GLuint, GLint);
+
+template <typename T>
+void get_uniform(UniformEncoder encode, GLuint program, GLint location, T* params) {
+  Stream* s = current_stream();
+  if (!s) return;
+  encode(s->writer(), program, location);
+  auto reply = s->roundtrip();
+  if (!reply) return;
+  wire::Reader r(*reply, 0);
+  copy_reply(r, params, 16 * sizeof(T));
+}
+
+}  // namespace
+
+void GLAPIENTRY handle_glGetUniformfv(GLuint program, GLint location, GLfloat* params) {
+  get_uniform(wire::encode_glGetUniformfv, program, location, params);
+}
+
+void GLAPIENTRY handle_glGetUniformiv(GLuint program, GLint location, GLint* params) {
+  get_uniform(wire::encode_glGetUniformiv, program, location, params);
+}
+
+void GLAPIENTRY handle_glGetUniformuiv(GLuint program, GLint location, GLuint* params) {
+  get_uniform(wire::encode_glGetUniformuiv, program, location, params);
+}
+
+void GLAPIENTRY handle_glGetUniformdv(GLuint program, GLint location, GLdouble* params) {
+  get_uniform(wire::encode_glGetUniformdv, program, location, params);
+}
+
+void GLAPIENTRY handle_glGetUniformi64vARB(GLuint program, GLint location, GLint64* params) {
+  get_uniform(wire::encode_glGetUniformi64vARB, program, location, params);
+}
+
+void GLAPIENTRY handle_glGetUniformui64vARB(GLuint program, GLint location, GLuint64* params) {
+  get_uniform(wire::encode_glGetUniformui64vARB, program, location, params);
+}
+
+void GLAPIENTRY handle_glGetUniformi64vNV(GLuint program, GLint location, GLint64EXT* params) {
+  get_uniform(wire::encode_glGetUniformi64vNV, program, location, params);
+}
+
+void GLAPIENTRY handle_glGetUniformui64vNV(GLuint program, GLint location, GLuint64EXT* params) {
+  get_uniform(wire::encode_glGetUniformui64vNV, program, location, params);
+}
+
+// The host knows the program string's length; the program's buffer holds it.
+void GLAPIENTRY handle_glGetProgramStringARB(GLenum target, GLenum pname, void* string) {
+  Stream* s = current_stream();
+  if (!s) return;
+  wire::encode_glGetProgramStringARB(s->writer(), target, pname);
+  auto reply = s->roundtrip();
+  if (!reply) return;
+  wire::Reader r(*reply, 0);
+  copy_reply(r, string, SIZE_MAX);
+}
+
+namespace {
+
+using BlockQueryEncoder = void (*)(wire::Writer&, GLuint, GLuint, GLenum);
+
+// A block's or buffer's values: as many as the host found.
+void get_block_values(BlockQueryEncoder encode, GLuint program, GLuint index, GLenum pname, GLint* params) {
+  Stream* s = current_stream();
+  if (!s || !params) return;
+  encode(s->writer(), program, index, pname);
+  auto reply = s->roundtrip();
+  if (!reply) return;
+  wire::Reader r(*reply, 0);
+  auto data = r.get_data();
+  if (data) std::memcpy(params, data->bytes.data(), data->bytes.size());
+}
+
+}  // namespace
+
+void GLAPIENTRY handle_glGetActiveUniformBlockiv(GLuint program, GLuint block, GLenum pname,
+                                                 GLint* params) {
+  get_block_values(wire::encode_glGetActiveUniformBlockiv, program, block, pname, params);
+}
+
+void GLAPIENTRY handle_glGetActiveAtomicCounterBufferiv(GLuint program, GLuint buffer, GLenum pname,
+                                                        GLint* params) {
+  get_block_values(wire::encode_glGetActiveAtomicCounterBufferiv, program, buffer, pname, params);
+}
+
+}  // namespace icd
