@@ -39,6 +39,7 @@ struct HostInfo {
   std::string gl_version;
   std::string platform;
   uint64_t guest_memory_bytes = 0;  // what the host lets this guest hold; 0: not told
+  uint32_t max_pbuffer_side = 0;    // the largest pbuffer width and height; 0: not told
 };
 
 // The (context, draw, read) triple the host must have current for a batch.

@@ -19,8 +19,8 @@ wire::Result<HostInfo> parse_hello_reply(std::span<const std::byte> reply) {
   auto strings = r.get_data();
   if (!strings) return strings.error();
   std::string_view rest(reinterpret_cast<const char*>(strings->bytes.data()), strings->bytes.size());
-  std::string memory;
-  std::string* fields[] = {&info.renderer, &info.vendor, &info.gl_version, &info.platform, &memory};
+  std::string memory, pbuffer_side;
+  std::string* fields[] = {&info.renderer, &info.vendor, &info.gl_version, &info.platform, &memory, &pbuffer_side};
   for (std::string* field : fields) {
     const size_t end = rest.find('\0');
     if (end == std::string_view::npos) break;  // an older host may send fewer strings
@@ -28,6 +28,7 @@ wire::Result<HostInfo> parse_hello_reply(std::span<const std::byte> reply) {
     rest.remove_prefix(end + 1);
   }
   info.guest_memory_bytes = std::strtoull(memory.c_str(), nullptr, 10);
+  info.max_pbuffer_side = static_cast<uint32_t>(std::strtoul(pbuffer_side.c_str(), nullptr, 10));
   return info;
 }
 

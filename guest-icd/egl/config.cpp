@@ -59,8 +59,6 @@ const AttribRule* find_rule(EGLint attribute) {
   return nullptr;
 }
 
-constexpr EGLint kMaxPbufferSize = 16384;
-
 // X visual class TrueColor, from X.h; kept here so this file needs no Xlib.
 constexpr EGLint kTrueColor = 4;
 
@@ -106,6 +104,7 @@ std::vector<Config> build_configs(const RenderCaps& caps, std::span<const Visual
           c.conformant = renderable;
           c.surface_type = EGL_PBUFFER_BIT;
           c.bind_to_texture = caps.texture_pbuffers && samples == 0;
+          if (caps.max_pbuffer_side > 0) c.max_pbuffer = std::min(caps.max_pbuffer_side, Config::kLargestPbuffer);
           if (visual) {
             c.surface_type |= EGL_WINDOW_BIT | EGL_PIXMAP_BIT;
             c.visual_depth = visual->depth;
@@ -142,9 +141,9 @@ std::optional<EGLint> config_attrib(const Config& c, EGLint attribute) {
     case EGL_CONFORMANT: return c.conformant;
     case EGL_DEPTH_SIZE: return c.depth;
     case EGL_LEVEL: return 0;
-    case EGL_MAX_PBUFFER_WIDTH: return kMaxPbufferSize;
-    case EGL_MAX_PBUFFER_HEIGHT: return kMaxPbufferSize;
-    case EGL_MAX_PBUFFER_PIXELS: return kMaxPbufferSize * kMaxPbufferSize;
+    case EGL_MAX_PBUFFER_WIDTH: return c.max_pbuffer;
+    case EGL_MAX_PBUFFER_HEIGHT: return c.max_pbuffer;
+    case EGL_MAX_PBUFFER_PIXELS: return c.max_pbuffer * c.max_pbuffer;
     case EGL_MAX_SWAP_INTERVAL: return c.max_swap_interval;
     case EGL_MIN_SWAP_INTERVAL: return 0;
     case EGL_NATIVE_RENDERABLE: return EGL_FALSE;

@@ -26,6 +26,8 @@ struct Config {
   EGLint native_visual_type = EGL_NONE;
   EGLint max_swap_interval = 1;
   bool bind_to_texture = false;  // EGL_BIND_TO_TEXTURE_RGB and _RGBA
+  static constexpr EGLint kLargestPbuffer = 16384;  // offered where the host does not say
+  EGLint max_pbuffer = kLargestPbuffer;              // EGL_MAX_PBUFFER_WIDTH and _HEIGHT
 
   EGLint buffer_size() const { return red + green + blue + alpha; }
   EGLint sample_buffers() const { return samples > 0 ? 1 : 0; }
@@ -45,6 +47,7 @@ struct RenderCaps {
   int max_gl_compat = 0;
   bool gles1 = false;  // OpenGL ES 1.x contexts
   bool texture_pbuffers = false;  // pbuffers bound to textures (eglBindTexImage)
+  int max_pbuffer_side = 0;       // the host's largest pbuffer width and height; 0: not told
 };
 
 // What the host said it can make.

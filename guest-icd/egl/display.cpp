@@ -98,7 +98,9 @@ EGLint Display::initialize() {
   connection_ = Connection::shared();
   if (!connection_) return EGL_NOT_INITIALIZED;
   const auto visuals = true_color_visuals();
-  configs_ = build_configs(render_caps(connection_->host().reply), visuals);
+  RenderCaps caps = render_caps(connection_->host().reply);
+  caps.max_pbuffer_side = static_cast<int>(connection_->host().max_pbuffer_side);
+  configs_ = build_configs(caps, visuals);
   initialized_ = true;
   return EGL_SUCCESS;
 }

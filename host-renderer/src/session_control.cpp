@@ -63,7 +63,8 @@ wire::Status Session::hello(wire::Reader& r) {
   gl_->tell_links(reply.features & wire::kFeatureProgramReflection);
   std::string strings = info.renderer + '\0' + info.vendor + '\0' +
                         (info.gl_compat_version.empty() ? info.gles_version : info.gl_compat_version) +
-                        '\0' + info.platform + '\0' + std::to_string(limits_.guest.max_total_bytes) + '\0';
+                        '\0' + info.platform + '\0' + std::to_string(limits_.guest.max_total_bytes) + '\0' +
+                        std::to_string(largest_pbuffer_side(display_)) + '\0';
   reply_.put(reply);
   reply_.put_data(strings.data(), strings.size());
   stats_->guest_pid = h->pid;

@@ -39,6 +39,21 @@ bool offers_texture_pbuffers(const EglDisplay& display) {
   return eglChooseConfig(display.handle(), attribs, nullptr, 0, &n) && n > 0;
 }
 
+uint32_t largest_pbuffer_side(const EglDisplay& display) {
+  const EGLint attribs[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE};
+  EGLDisplay d = display.handle();
+  EGLint n = 0;
+  if (!eglChooseConfig(d, attribs, nullptr, 0, &n) || n <= 0) return kMaxSurfaceSide;
+  std::vector<EGLConfig> configs(static_cast<size_t>(n));
+  eglChooseConfig(d, attribs, configs.data(), n, &n);
+  uint32_t side = kMaxSurfaceSide;
+  for (EGLConfig c : configs) {
+    for (EGLint limit : {attrib(d, c, EGL_MAX_PBUFFER_WIDTH), attrib(d, c, EGL_MAX_PBUFFER_HEIGHT)})
+      if (limit > 0) side = std::min(side, static_cast<uint32_t>(limit));
+  }
+  return side;
+}
+
 wire::Result<EGLConfig> choose_config(const EglDisplay& display, const wire::SurfaceConfig& want, uint32_t flags) {
   WIRE_TRY(validate(want));
   const EGLint binding = texture_binding(flags);

@@ -45,8 +45,8 @@ TEST(Replies, AReplyGivenUpIsDroppedAndTheNextWaiterGetsItsOwn) {
 }
 
 // The hello's answer names the host's renderer and driver version (what
-// GLX_MESA_query_renderer reports) and how much the guest may hold there:
-// the host's default --max-guest-memory.
+// GLX_MESA_query_renderer reports), how much the guest may hold there (the
+// host's default --max-guest-memory) and its largest pbuffer.
 TEST(Hello, TheHostSaysWhatRendersAndWhatTheGuestMayHold) {
   guesttest::HostProcess host;
   ASSERT_TRUE(host.ok()) << host.error();
@@ -57,6 +57,10 @@ TEST(Hello, TheHostSaysWhatRendersAndWhatTheGuestMayHold) {
   EXPECT_FALSE(info.vendor.empty());
   EXPECT_FALSE(info.gl_version.empty());
   EXPECT_EQ(info.guest_memory_bytes, uint64_t{2} << 30);
+  // The largest pbuffer the host's EGL makes (llvmpipe: 4096), which the
+  // guest's configs offer as EGL_MAX_PBUFFER_WIDTH and _HEIGHT.
+  EXPECT_GT(info.max_pbuffer_side, 0u);
+  EXPECT_LE(info.max_pbuffer_side, 16384u);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "host_fixture.h"
+#include "host/surface.h"
 #include "test_guest.h"
 #include "wire/gl_encode.h"
 #include "wire/reader.h"
@@ -65,10 +66,15 @@ TEST_F(ControlTest, HelloReportsWhatTheHostOffers) {
   auto strings = r.get_data();
   ASSERT_TRUE(strings.ok());
   std::string text(reinterpret_cast<const char*>(strings->bytes.data()), strings->bytes.size());
-  // renderer, vendor, version, platform and the guest's memory limit.
-  EXPECT_EQ(std::count(text.begin(), text.end(), '\0'), 5);
+  // renderer, vendor, version, platform, the guest's memory limit and the
+  // largest pbuffer side.
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\0'), 6);
   EXPECT_EQ(text.rfind(host_->server().display().info().renderer, 0), 0u);
   EXPECT_NE(text.find('\0' + std::to_string(host::GuestLimits{}.max_total_bytes) + '\0'), std::string::npos);
+  const uint32_t side = host::largest_pbuffer_side(host_->server().display());
+  EXPECT_GT(side, 0u);
+  EXPECT_LE(side, host::kMaxSurfaceSide);
+  EXPECT_TRUE(text.ends_with('\0' + std::to_string(side) + '\0'));
 }
 
 TEST_F(ControlTest, CreatesContextsAsAsked) {

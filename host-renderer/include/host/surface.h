@@ -25,6 +25,9 @@ constexpr uint32_t kMaxSurfaceSide = 16384;
 wire::Result<EGLConfig> choose_config(const EglDisplay& display, const wire::SurfaceConfig& want, uint32_t flags = 0);
 // Whether the display has pbuffers that bind to RGBA textures.
 bool offers_texture_pbuffers(const EglDisplay& display);
+// The largest width and height every pbuffer config allows, within
+// kMaxSurfaceSide: what the guest offers as EGL_MAX_PBUFFER_WIDTH/HEIGHT.
+uint32_t largest_pbuffer_side(const EglDisplay& display);
 
 class Surface {
  public:
