@@ -107,6 +107,7 @@ class GearsSuite(unittest.TestCase):
         self.gears = [self.host.guest(["glxgears"]), self.host.guest(["es2gears_x11"])]
 
     def tearDown(self):
+        self.signal_renderers("CONT")
         self.signal("CONT")
         for p in self.gears:
             p.stop()
@@ -120,6 +121,12 @@ class GearsSuite(unittest.TestCase):
                                         text=True).stdout.split() + [str(p.proc.pid)]:
                 subprocess.run(["kill", "-" + name, child], capture_output=True)
 
+    def signal_renderers(self, name):
+        """Signals the host's renderer processes (its children)."""
+        for child in subprocess.run(["pgrep", "-P", str(self.host.proc.pid)], capture_output=True,
+                                    text=True).stdout.split():
+            subprocess.run(["kill", "-" + name, child], capture_output=True)
+
     def capture(self, wid, name):
         return pixels(capture(self.xvfb.display, wid, os.path.join(self.work, name)))
 
@@ -130,13 +137,18 @@ class GearsSuite(unittest.TestCase):
         # No window manager: set them side by side, none covering another.
         for title, (x, y) in {"glxgears": (0, 0), "es2gears": (310, 0), "Conduit": (0, 330)}.items():
             subprocess.run(["xdotool", "windowmove", windows[title], str(x), str(y)], env=env, check=True)
-        # Paused, a program's window and its tile hold one frame each: the
-        # same one, unless it was paused between the host sending a frame
-        # and the guest showing it. Then it runs a little and is paused again.
+        # The host's renderers are paused first, so that no frame is made
+        # after those the guests still have to show (a guest may be frames
+        # behind its renderer); then the guests. Paused, a program's window
+        # and its tile hold the same frame, unless a renderer was paused
+        # between giving a frame to the host window and to its guest. Then
+        # all run a little and are paused again.
         for attempt in range(8):
             time.sleep(1.5)
-            self.signal("STOP")
+            self.signal_renderers("STOP")
             time.sleep(1.0)
+            self.signal("STOP")
+            time.sleep(0.5)
             shown = self.capture(windows["Conduit"], f"host-{attempt}")
             guests = [self.capture(windows[t], f"{t}-{attempt}") for t in ("glxgears", "es2gears")]
             for g in guests:  # gears drawn, not an empty window that black matches anywhere
@@ -144,6 +156,7 @@ class GearsSuite(unittest.TestCase):
             shares = [find_picture(shown, g)[2] for g in guests]
             if max(shares) <= MAX_DIFFERENT_PIXELS:
                 break
+            self.signal_renderers("CONT")
             self.signal("CONT")
         self.assertLessEqual(max(shares), MAX_DIFFERENT_PIXELS, shares)
         self.assertEqual(self.host.errors(), [])
