@@ -1,5 +1,6 @@
 // A guest's EGL surfaces: host pbuffers made, resized and destroyed at its
 // request, and the swap that reads one back as a frame.
+#include <bit>
 #include <string>
 
 #include "control_args.h"
@@ -11,6 +12,21 @@ namespace host {
 using wire::Errc;
 using wire::make_error;
 
+namespace {
+
+constexpr uint32_t kTextureFormats = wire::kSurfaceTextureRgb | wire::kSurfaceTextureRgba;
+constexpr uint32_t kTextureFlags = kTextureFormats | wire::kSurfaceMipmapTexture;
+
+// A texture pbuffer has exactly one format (mipmaps only with one) and is
+// never a window; the driver is asked for such configs only then.
+bool texture_pbuffer_allowed(const EglDisplay& display, uint32_t flags) {
+  if (!(flags & kTextureFlags)) return false;
+  return std::has_single_bit(flags & kTextureFormats) && !(flags & wire::kSurfaceWindow) &&
+         offers_texture_pbuffers(display);
+}
+
+}  // namespace
+
 wire::Status GlHandler::create_surface(wire::Reader& r) {
   auto c = read_control<wire::CreateSurface>(r);
   if (!c) return c.error();
@@ -20,12 +36,7 @@ wire::Status GlHandler::create_surface(wire::Reader& r) {
   if (surfaces_.size() >= limits_.max_surfaces) return make_error(Errc::kLimit, "too many surfaces", r.offset());
   uint32_t known = wire::kSurfaceDoubleBuffered | wire::kSurfaceWindow;
   if (display_.has_extension("EGL_KHR_gl_colorspace")) known |= wire::kSurfaceSrgb;
-  constexpr uint32_t kTexture = wire::kSurfaceTextureRgb | wire::kSurfaceTextureRgba | wire::kSurfaceMipmapTexture;
-  // A texture pbuffer has one format and is never a window.
-  const bool texture_ok = offers_texture_pbuffers(display_) && !(c->flags & wire::kSurfaceWindow) &&
-                          (c->flags & (wire::kSurfaceTextureRgb | wire::kSurfaceTextureRgba)) !=
-                              (wire::kSurfaceTextureRgb | wire::kSurfaceTextureRgba);
-  if (c->flags & kTexture && texture_ok) known |= kTexture;
+  if (texture_pbuffer_allowed(display_, c->flags)) known |= kTextureFlags;
   if (c->flags & ~known) {
     return make_error(Errc::kBadValue, "surface flags", r.offset());
   }
