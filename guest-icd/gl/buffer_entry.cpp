@@ -236,6 +236,10 @@ void* GLAPIENTRY handle_glMapNamedBufferRange(GLuint buffer, GLintptr offset, GL
                                               GLbitfield access) {
   Stream* s = current_stream();
   if (!s) return nullptr;
+  if (buffer == 0) {  // no buffer has the name 0
+    s->gl_state().raise_error(kInvalidOperation);
+    return nullptr;
+  }
   if (access & kMapPersistent) {
     return map_persistent(*s, new_mapping(0, buffer, offset, length, access));
   }
@@ -249,6 +253,8 @@ void* GLAPIENTRY handle_glMapNamedBuffer(GLuint buffer, GLenum access) {
   Stream* s = current_stream();
   if (!s) return nullptr;
   const GLbitfield bits = map_access_bits(access);
+  if (buffer == 0) return handle_glMapNamedBufferRange(0, 0, 0, bits);  // GL_INVALID_OPERATION
+  if (buffer == 0) return handle_glMapNamedBufferRange(0, 0, 0, bits);  // GL_INVALID_OPERATION
   if (!bits) {
     s->gl_state().raise_error(kInvalidEnum);
     return nullptr;

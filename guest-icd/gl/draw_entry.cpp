@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gl/buffer_binding.h"
+#include "gl/direct_state.h"
 #include "gl/entry_support.h"
 #include "icd/stream.h"
 #include "gl/gl_handlers.h"
@@ -291,6 +292,7 @@ void GLAPIENTRY handle_glGetVertexAttribPointerv(GLuint index, GLenum pname, voi
   if (!s || !pointer) return;
   constexpr GLenum kInvalidValue = 0x0501;
   if (index >= static_cast<GLuint>(max_vertex_attribs())) return s->gl_state().raise_error(kInvalidValue);
+  if (bound_vertex_array_pointer(*s, pname, index, pointer)) return;
   (void)pname;  // GL_VERTEX_ATTRIB_ARRAY_POINTER is the only pname
   *pointer = const_cast<void*>(s->gl_state().attrib(index).pointer);
 }

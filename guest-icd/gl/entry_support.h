@@ -16,6 +16,9 @@ namespace icd {
 // (indices, indirect commands).
 inline uint64_t offset_of(const void* pointer) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer)); }
 
+// Whether the context offers extension `name` to the program (query_entry.cpp).
+bool offers_extension(Stream& s, const char* name);
+
 // Starts a hand-written command; pair with `finish`.
 inline size_t begin(Stream& s, wire::GlOp op) {
   return s.writer().begin(static_cast<uint32_t>(op));

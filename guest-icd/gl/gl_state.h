@@ -144,6 +144,7 @@ class GlState {
 
   void bind_vertex_array(GLuint vao) { vertex_array_ = vao; }
   bool default_vertex_array() const { return vertex_array_ == 0; }
+  GLuint vertex_array() const { return vertex_array_; }
   ClientArray& attrib(GLuint index);
   const std::vector<ClientArray>& attribs() const { return attribs_; }
   bool has_client_arrays() const;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "gl/direct_state.h"
 #include "gl/entry_support.h"
 #include "gl/debug_output.h"
 #include "gl/gl_handlers.h"
@@ -38,7 +39,8 @@ size_t pointer_slot(GlState& st, GLenum pname) {
 
 // Every pointer glGetPointerv answers is the program's own, which the guest
 // keeps: array pointers (buffer offsets when a buffer held the array), the
-// selection and feedback buffers, the debug callback.
+// selection and feedback buffers, the debug callback. A vertex array
+// object's arrays are the host's, asked where the host can tell.
 void GLAPIENTRY handle_glGetPointerv(GLenum pname, void** params) {
   Stream* s = current_stream();
   if (!s || !params || s->gl_state().refused_inside_begin()) return;
@@ -46,6 +48,7 @@ void GLAPIENTRY handle_glGetPointerv(GLenum pname, void** params) {
   constexpr GLenum kCallbackFunction = 0x8244, kCallbackUserParam = 0x8245;
   constexpr GLenum kFeedbackBufferPointer = 0x0DF0, kSelectionBufferPointer = 0x0DF3;
   if (const size_t slot = pointer_slot(st, pname); slot < kLegacySlots) {
+    if (bound_vertex_array_pointer(*s, pname, st.legacy_arrays().client_active_texture, params)) return;
     *params = const_cast<void*>(st.legacy_arrays().slots[slot].pointer);
     return;
   }

@@ -65,15 +65,31 @@ void GLAPIENTRY handle_glGetUniformui64vNV(GLuint program, GLint location, GLuin
   get_uniform(wire::encode_glGetUniformui64vNV, program, location, params);
 }
 
+namespace {
+
 // The host knows the program string's length; the program's buffer holds it.
-void GLAPIENTRY handle_glGetProgramStringARB(GLenum target, GLenum pname, void* string) {
+template <typename Encode>
+void get_program_string(void* string, Encode encode) {
   Stream* s = current_stream();
   if (!s) return;
-  wire::encode_glGetProgramStringARB(s->writer(), target, pname);
+  encode(s->writer());
   auto reply = s->roundtrip();
   if (!reply) return;
   wire::Reader r(*reply, 0);
   copy_reply(r, string, SIZE_MAX);
+}
+
+}  // namespace
+
+void GLAPIENTRY handle_glGetProgramStringARB(GLenum target, GLenum pname, void* string) {
+  get_program_string(string, [&](wire::Writer& w) { wire::encode_glGetProgramStringARB(w, target, pname); });
+}
+
+// The same for a named program (GL_EXT_direct_state_access).
+void GLAPIENTRY handle_glGetNamedProgramStringEXT(GLuint program, GLenum target, GLenum pname, void* string) {
+  get_program_string(string, [&](wire::Writer& w) {
+    wire::encode_glGetNamedProgramStringEXT(w, program, target, pname);
+  });
 }
 
 namespace {

@@ -246,4 +246,9 @@ void GLAPIENTRY handle_glGetInteger64v(GLenum pname, GLint64* data) {
   get_values(wire::GlOp::glGetInteger64v, pname, data);
 }
 
+bool offers_extension(Stream& s, const char* name) {
+  const auto& list = extension_list(s);
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
 }  // namespace icd

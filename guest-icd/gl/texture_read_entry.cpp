@@ -120,4 +120,32 @@ void GLAPIENTRY handle_glGetCompressedTextureSubImage(GLuint texture, GLint leve
   finish_compressed_read_back(*s, pixels, room(buf_size), width, height, depth);
 }
 
+// GL_EXT_direct_state_access: a named texture's image at `target` (a cube
+// face or the texture's target), or the one a texture unit has bound there.
+void GLAPIENTRY handle_glGetTextureImageEXT(GLuint texture, GLenum target, GLint level, GLenum format, GLenum type,
+                                            void* pixels) {
+  read_back(pixels, SIZE_MAX, [&](wire::Writer& w, PackTarget to) {
+    wire::encode_glGetTextureImageEXT(w, texture, target, level, format, type, to.data, 0, to.in_buffer);
+  });
+}
+
+void GLAPIENTRY handle_glGetMultiTexImageEXT(GLenum texunit, GLenum target, GLint level, GLenum format,
+                                             GLenum type, void* pixels) {
+  read_back(pixels, SIZE_MAX, [&](wire::Writer& w, PackTarget to) {
+    wire::encode_glGetMultiTexImageEXT(w, texunit, target, level, format, type, to.data, 0, to.in_buffer);
+  });
+}
+
+void GLAPIENTRY handle_glGetCompressedTextureImageEXT(GLuint texture, GLenum target, GLint level, void* pixels) {
+  read_back(pixels, SIZE_MAX, [&](wire::Writer& w, PackTarget to) {
+    wire::encode_glGetCompressedTextureImageEXT(w, texture, target, level, to.data, 0, to.in_buffer);
+  });
+}
+
+void GLAPIENTRY handle_glGetCompressedMultiTexImageEXT(GLenum texunit, GLenum target, GLint level, void* pixels) {
+  read_back(pixels, SIZE_MAX, [&](wire::Writer& w, PackTarget to) {
+    wire::encode_glGetCompressedMultiTexImageEXT(w, texunit, target, level, to.data, 0, to.in_buffer);
+  });
+}
+
 }  // namespace icd

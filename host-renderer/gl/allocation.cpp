@@ -97,6 +97,26 @@ bool compressed_block_format(GLenum f) {
          f == GL_ETC1_RGB8_OES;
 }
 
+// The name bound at `binding`, on texture unit `unit` (GL_TEXTUREi) when
+// one is named, read with that unit active for a moment; none for a unit GL
+// does not have, whose command GL refuses.
+std::optional<GLuint> bound_object(const Allocation& a, GLenum binding) {
+  GLint active = 0, bound = 0;
+  if (a.unit != 0) {
+    GLint units = 0, coords = 0;
+    glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
+    glGetIntegerv(GL_MAX_TEXTURE_COORDS, &coords);
+    if (a.unit < GL_TEXTURE0 || a.unit - GL_TEXTURE0 >= static_cast<GLuint>(std::max(units, coords))) {
+      return std::nullopt;
+    }
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+    glActiveTexture(a.unit);
+  }
+  glGetIntegerv(binding, &bound);
+  if (a.unit != 0) glActiveTexture(static_cast<GLenum>(active));
+  return static_cast<GLuint>(bound);
+}
+
 }  // namespace
 
 void note_texture_size_limit(int64_t max_texture_size) {
@@ -111,9 +131,11 @@ std::optional<StoragePlace> find_storage(const Allocation& a) {
   if (!a.named) {
     const GLenum binding = binding_of(a, &face);
     if (binding == 0) return std::nullopt;
-    GLint bound = 0;
-    glGetIntegerv(binding, &bound);
-    object = static_cast<GLuint>(bound);
+    const auto bound = bound_object(a, binding);
+    if (!bound) return std::nullopt;
+    object = *bound;
+  } else if (a.target != 0 && binding_of(a, &face) == 0) {
+    return std::nullopt;  // a target GL refuses
   }
   // Texture 0 is the context's default texture and holds storage; buffer and
   // renderbuffer 0 are GL errors.

@@ -24,8 +24,9 @@ constexpr int64_t kPastGlLimits = -2;
 
 struct Allocation {
   wire::ObjectType kind;
-  GLenum target = 0;      // the object is the one bound there...
-  GLuint object = 0;      // ...or this host name, when `named`
+  GLenum target = 0;      // the object is the one bound there (on `unit`)...
+  GLenum unit = 0;        // GL_TEXTUREi; 0: the active texture unit
+  GLuint object = 0;      // ...or this host name, when `named` (`target` then names its face)
   bool named = false;
   bool per_level = false; // one texture level (and face) rather than the whole object
   int64_t level = 0;
@@ -43,7 +44,8 @@ struct StoragePlace {
 };
 
 // Looks the object up on the current host context (one glGetIntegerv for a
-// bind target). None when GL allocates nothing: a proxy or unknown target,
+// bind target; a few more on another texture unit), raising no error of its
+// own in contexts that have the commands. None when GL allocates nothing: a proxy or unknown target,
 // nothing bound, a level out of range.
 std::optional<StoragePlace> find_storage(const Allocation& a);
 

@@ -9,6 +9,8 @@ namespace {
 
 constexpr uint64_t kMaxClientArrayBytes = 256u << 20;
 constexpr size_t kMaxScratchArrays = 128;
+// A scratch buffer no client array fills (the arrays use indices below 80).
+constexpr size_t kEmptyArrayIndex = kMaxScratchArrays - 1;
 
 GLuint scratch_array_buffer(GlContextState::Impl& st, size_t index) {
   if (st.scratch_arrays.size() <= index) st.scratch_arrays.resize(index + 1, 0);
@@ -17,6 +19,8 @@ GLuint scratch_array_buffer(GlContextState::Impl& st, size_t index) {
 }
 
 }  // namespace
+
+GLuint empty_array_buffer(GlContextState::Impl& st) { return scratch_array_buffer(st, kEmptyArrayIndex); }
 
 GLenum scratch_usage(GlContextState::Impl& st) {
   return st.gles1() ? GL_DYNAMIC_DRAW : GL_STREAM_DRAW;

@@ -23,6 +23,10 @@ wire::Status set_array_pointer(GlContextState::Impl& st, size_t scratch_index, u
                                const wire::Data& data,
                                const std::function<void(const void*)>& set);
 
+// A buffer of the context's that stays empty: where a vertex array object's
+// null client pointer goes (GL reads nothing from it, never host memory).
+GLuint empty_array_buffer(GlContextState::Impl& st);
+
 // Points an array at an empty scratch buffer, for an array whose buffer was
 // deleted (its offset must never become a pointer): `set` receives the
 // pointer argument (0) with scratch buffer `scratch_index` bound.

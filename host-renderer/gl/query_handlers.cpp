@@ -4,7 +4,9 @@
 // Requests of the queries: annotations.toml [layouts]; their replies:
 //   glGetString, glGetStringi  Data (NUL-terminated, empty when none)
 //   glGetUniform*              Data values, as many as the uniform's type has
-//   glGetProgramStringARB      Data (the program's string, GL_PROGRAM_LENGTH_ARB bytes)
+//   glGetProgramStringARB, glGetNamedProgramStringEXT
+//                              Data (the program's string, GL_PROGRAM_LENGTH_ARB bytes)
+//   glGetVertexArrayPointer(i_)vEXT  u64 (the offset GL answers)
 //   glGetActiveUniformBlockiv  Data values
 //   glGetActiveAtomicCounterBufferiv  Data values
 //   glReadPixels, glReadnPixels, glGetPolygonStipple, glGetPixelMap*: the
@@ -71,8 +73,9 @@ wire::Status get_uniform(DispatchEnv& env, wire::Reader& r, Get get) {
   GLuint program = 0;
   WIRE_TRY(env.state.impl().translate(ObjectType::kProgram, a.program, NameUse::kExisting, &program));
   T values[16] = {};
-  get(program, a.location, values);
-  env.reply.put_data(values, components_at(program, a.location) * sizeof(T));
+  // GL writes nothing for a location it refuses (-1 among them): nor does the guest.
+  const bool answered = answered_by_gl(env.state.impl(), [&] { get(program, a.location, values); });
+  env.reply.put_data(values, answered ? components_at(program, a.location) * sizeof(T) : 0);
   return {};
 }
 
@@ -138,15 +141,79 @@ wire::Status handle_glGetUniformui64vNV(DispatchEnv& env, wire::Reader& r) {
   });
 }
 
+namespace {
+
+// An assembly program's string, as long as `length_of` says GL holds:
+// GL raises its own error for a bad target or pname.
+template <typename Length, typename Read>
+void reply_program_string(DispatchEnv& env, GLenum pname, Length length_of, Read read) {
+  GLint length = 0;
+  if (pname == GL_PROGRAM_STRING_ARB) length_of(&length);
+  std::string text(static_cast<size_t>(std::max(length, 0)), '\0');
+  read(text.data());
+  env.reply.put_data(text.data(), text.size());
+}
+
+}  // namespace
+
 wire::Status handle_glGetProgramStringARB(DispatchEnv& env, wire::Reader& r) {
   wire::Args_glGetProgramStringARB a;
   WIRE_TRY(wire::decode_glGetProgramStringARB(r, a));
-  GLint length = 0;
-  if (a.pname == GL_PROGRAM_STRING_ARB) glGetProgramivARB(a.target, GL_PROGRAM_LENGTH_ARB, &length);
-  std::string text(static_cast<size_t>(std::max(length, 0)), '\0');
-  glGetProgramStringARB(a.target, a.pname, text.data());  // GL's own error for a bad target or pname
-  env.reply.put_data(text.data(), text.size());
+  reply_program_string(
+      env, a.pname, [&](GLint* length) { glGetProgramivARB(a.target, GL_PROGRAM_LENGTH_ARB, length); },
+      [&](char* text) { glGetProgramStringARB(a.target, a.pname, text); });
   return {};
+}
+
+wire::Status handle_glGetNamedProgramStringEXT(DispatchEnv& env, wire::Reader& r) {
+  wire::Args_glGetNamedProgramStringEXT a;
+  WIRE_TRY(wire::decode_glGetNamedProgramStringEXT(r, a));
+  GLuint program = 0;
+  WIRE_TRY(env.state.impl().translate(ObjectType::kAssemblyProgram, a.program, NameUse::kCreateOnUse, &program));
+  reply_program_string(
+      env, a.pname,
+      [&](GLint* length) { glGetNamedProgramivEXT(program, a.target, GL_PROGRAM_LENGTH_ARB, length); },
+      [&](char* text) { glGetNamedProgramStringEXT(program, a.target, a.pname, text); });
+  return {};
+}
+
+namespace {
+
+// A vertex array's pointer (GL_EXT_direct_state_access), a u64: an offset
+// into the buffer the array reads, since the host lets no array of a named
+// vertex array read client memory; 0 when GL refuses the query.
+template <typename Get>
+wire::Status reply_vertex_array_pointer(DispatchEnv& env, GLuint guest_vao, Get get) {
+  auto& st = env.state.impl();
+  uint64_t value = 0;
+  if (guest_vao == 0) {
+    refuse_call(st, GL_INVALID_OPERATION);  // as the host's other commands on a named vertex array
+  } else {
+    GLuint vao = 0;
+    WIRE_TRY(st.translate(ObjectType::kVertexArray, guest_vao, NameUse::kExisting, &vao));
+    void* pointer = nullptr;
+    if (answered_by_gl(st, [&] { get(vao, &pointer); })) value = reinterpret_cast<uintptr_t>(pointer);
+  }
+  env.reply.put(value);
+  return {};
+}
+
+}  // namespace
+
+wire::Status handle_glGetVertexArrayPointervEXT(DispatchEnv& env, wire::Reader& r) {
+  wire::Args_glGetVertexArrayPointervEXT a;
+  WIRE_TRY(wire::decode_glGetVertexArrayPointervEXT(r, a));
+  return reply_vertex_array_pointer(env, a.vaobj, [&](GLuint vao, void** p) {
+    glGetVertexArrayPointervEXT(vao, a.pname, p);
+  });
+}
+
+wire::Status handle_glGetVertexArrayPointeri_vEXT(DispatchEnv& env, wire::Reader& r) {
+  wire::Args_glGetVertexArrayPointeri_vEXT a;
+  WIRE_TRY(wire::decode_glGetVertexArrayPointeri_vEXT(r, a));
+  return reply_vertex_array_pointer(env, a.vaobj, [&](GLuint vao, void** p) {
+    glGetVertexArrayPointeri_vEXT(vao, a.index, a.pname, p);
+  });
 }
 
 namespace {

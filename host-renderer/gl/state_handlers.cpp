@@ -43,10 +43,7 @@ wire::Status reply_get(DispatchEnv& env, GLenum pname, Fn get) {
   get(pname, static_cast<T*>(out->data));
   if (out->bytes >= sizeof(T)) answer_double_buffer(env.state.impl(), pname, static_cast<T*>(out->data));
   if constexpr (std::is_integral_v<T> && sizeof(T) >= 4) {
-    if (auto type = object_named_by(pname); type && out->bytes >= sizeof(T)) {
-      T* value = static_cast<T*>(out->data);
-      *value = static_cast<T>(env.state.impl().names(*type).reverse(static_cast<GLuint>(*value)));
-    }
+    answer_guest_name(env.state.impl(), pname, static_cast<T*>(out->data), out->bytes / sizeof(T));
   }
   env.reply.put_data(out->data, out->bytes);
   return {};

@@ -1,6 +1,6 @@
 // Texture images read back: glGetTexImage and glGetCompressedTexImage by
 // target, their direct-state-access forms by name (a whole level or a
-// region). The host sizes every image from GL and its pack state, and hands
+// region) and GL_EXT_direct_state_access's by name or texture unit. The host sizes every image from GL and its pack state, and hands
 // GL no more room than that (as bufSize where the command takes one).
 //
 // Wire layouts: annotations.toml [layouts]. The pixels are a pack-buffer
@@ -76,6 +76,19 @@ Level level_of_texture(GlContextState::Impl& st, GLuint texture, GLint level, bo
   return l;
 }
 
+// GL_EXT_direct_state_access: a named texture's image at `target`, or the
+// one texture unit `unit` has bound there.
+Level level_of_named_target(GLuint texture, GLenum target, GLint level, bool compressed) {
+  return describe_level(target, compressed, [&](GLenum pname, GLint* v) {
+    glGetTextureLevelParameterivEXT(texture, target, level, pname, v);
+  });
+}
+
+Level level_of_unit(GLenum unit, GLenum target, GLint level, bool compressed) {
+  return describe_level(target, compressed, [&](GLenum pname, GLint* v) {
+    glGetMultiTexLevelParameterivEXT(unit, target, level, pname, v);
+  });
+}
 
 // Sizes are products of guest-set values: worked out wide, then saturated
 // (a size past the reply limit loses the context, as for any image).
@@ -189,6 +202,28 @@ wire::Status handle_glGetTextureImage(DispatchEnv& env, wire::Reader& r) {
                                  });
 }
 
+wire::Status handle_glGetTextureImageEXT(DispatchEnv& env, wire::Reader& r) {
+  wire::Args_glGetTextureImageEXT a;
+  WIRE_TRY(wire::decode_glGetTextureImageEXT(r, a));
+  auto texture = texture_name(env, a.texture);
+  if (!texture) return texture.error();
+  const Level l = level_of_named_target(*texture, a.target, a.level, false);
+  return read_back_pixels_within(env, a.pixels, image_dims(a.target), a.format, a.type, l.width, l.height,
+                                 l.depth, kNoLimit, [&](GLsizei, void* p) {
+                                   glGetTextureImageEXT(*texture, a.target, a.level, a.format, a.type, p);
+                                 });
+}
+
+wire::Status handle_glGetMultiTexImageEXT(DispatchEnv& env, wire::Reader& r) {
+  wire::Args_glGetMultiTexImageEXT a;
+  WIRE_TRY(wire::decode_glGetMultiTexImageEXT(r, a));
+  const Level l = level_of_unit(a.texunit, a.target, a.level, false);
+  return read_back_pixels_within(env, a.pixels, image_dims(a.target), a.format, a.type, l.width, l.height,
+                                 l.depth, kNoLimit, [&](GLsizei, void* p) {
+                                   glGetMultiTexImageEXT(a.texunit, a.target, a.level, a.format, a.type, p);
+                                 });
+}
+
 wire::Status handle_glGetTextureSubImage(DispatchEnv& env, wire::Reader& r) {
   wire::Args_glGetTextureSubImage a;
   WIRE_TRY(wire::decode_glGetTextureSubImage(r, a));
@@ -238,6 +273,28 @@ wire::Status handle_glGetCompressedTextureImage(DispatchEnv& env, wire::Reader& 
   const int64_t bytes = compressed_bytes(l, image_dims(l.target), l.width, l.height, l.depth);
   return read_compressed(env, a.pixels, l, bytes, a.bufSize, [&](GLsizei room, void* p) {
     glGetCompressedTextureImage(*texture, a.level, room, p);
+  });
+}
+
+wire::Status handle_glGetCompressedTextureImageEXT(DispatchEnv& env, wire::Reader& r) {
+  wire::Args_glGetCompressedTextureImageEXT a;
+  WIRE_TRY(wire::decode_glGetCompressedTextureImageEXT(r, a));
+  auto texture = texture_name(env, a.texture);
+  if (!texture) return texture.error();
+  const Level l = level_of_named_target(*texture, a.target, a.lod, true);
+  const int64_t bytes = compressed_bytes(l, image_dims(a.target), l.width, l.height, l.depth);
+  return read_compressed(env, a.img, l, bytes, kNoLimit, [&](GLsizei, void* p) {
+    glGetCompressedTextureImageEXT(*texture, a.target, a.lod, p);
+  });
+}
+
+wire::Status handle_glGetCompressedMultiTexImageEXT(DispatchEnv& env, wire::Reader& r) {
+  wire::Args_glGetCompressedMultiTexImageEXT a;
+  WIRE_TRY(wire::decode_glGetCompressedMultiTexImageEXT(r, a));
+  const Level l = level_of_unit(a.texunit, a.target, a.lod, true);
+  const int64_t bytes = compressed_bytes(l, image_dims(a.target), l.width, l.height, l.depth);
+  return read_compressed(env, a.img, l, bytes, kNoLimit, [&](GLsizei, void* p) {
+    glGetCompressedMultiTexImageEXT(a.texunit, a.target, a.lod, p);
   });
 }
 

@@ -196,6 +196,26 @@ TEST_F(ControlTest, DestroyedObjectsAreGone) {
   EXPECT_EQ(lost.opcode, static_cast<uint32_t>(ControlOp::kSwapBuffers));
 }
 
+// eglBindTexImage reaches the host as a control op in the context's stream:
+// a pbuffer made for textures binds and releases; any other surface is a
+// guest the EGL vendor would have refused, and loses its context.
+TEST_F(ControlTest, OnlyATexturePbufferBindsToATexture) {
+  if (!host::offers_texture_pbuffers(host_->server().display())) GTEST_SKIP() << "no texture pbuffers";
+  context_on_surface(8, 8);
+  guest_->create_surface(2, 16, 16, wire::kSurfaceTextureRgba);
+  guest_->control(ControlOp::kBindTexImage, wire::BindTexImage{2, 1});
+  guest_->control(ControlOp::kBindTexImage, wire::BindTexImage{2, 0});
+  guest_->control(ControlOp::kSync);
+  ASSERT_TRUE(guest_->call().ok());
+  EXPECT_TRUE(guest_->lost.empty());
+
+  guest_->control(ControlOp::kBindTexImage, wire::BindTexImage{1, 1});
+  ASSERT_TRUE(guest_->send().ok());
+  wire::ContextLost lost{};
+  ASSERT_TRUE(guest_->wait_lost(&lost));
+  EXPECT_EQ(lost.opcode, static_cast<uint32_t>(ControlOp::kBindTexImage));
+}
+
 TEST_F(ControlTest, StatsCountTheStream) {
   context_on_surface(8, 8);
   clear(0.0f, 0.0f, 0.0f, 1.0f);

@@ -96,7 +96,7 @@ def _prefixed_expr(expr):
     return re.sub(r"\$(\w+)", r"static_cast<int64_t>(a.\1)", expr)
 
 
-ALLOCATION_KEYS = {"object", "target", "name", "level", "bytes", "mipmaps", "samples", "uses"}
+ALLOCATION_KEYS = {"object", "target", "unit", "name", "face", "level", "bytes", "mipmaps", "samples", "uses"}
 
 
 def allocation_check(model, c):
@@ -117,7 +117,9 @@ def allocation_check(model, c):
         raise SystemExit(f"{where}: samples are of one level")
     if ("target" in spec) == ("name" in spec):
         raise SystemExit(f"{where}: needs exactly one of target and name")
-    used = {spec[k] for k in ("target", "name", "level", "samples", "uses") if k in spec}
+    if ("unit" in spec and "target" not in spec) or ("face" in spec and "name" not in spec):
+        raise SystemExit(f"{where}: a unit goes with a target, a face with a name")
+    used = {spec[k] for k in ("target", "unit", "name", "face", "level", "samples", "uses") if k in spec}
     used |= set(re.findall(r"\$(\w+)", spec.get("bytes", "")))
     if used - args:
         raise SystemExit(f"{where}: no argument {sorted(used - args)}")
@@ -127,7 +129,11 @@ def allocation_check(model, c):
     fields = [f".kind = ObjectType::{OBJECT_TYPES[spec['object']]}"]
     if "target" in spec:
         fields.append(f".target = a.{spec['target']}")
+        if "unit" in spec:
+            fields.append(f".unit = a.{spec['unit']}")
     else:
+        if "face" in spec:
+            fields.append(f".target = a.{spec['face']}")
         # The name was translated above into a local of the same name.
         fields += [f".object = {spec['name']}", ".named = true"]
     if "level" in spec:
@@ -145,6 +151,54 @@ def allocation_check(model, c):
     return f"  if (!st.admit_allocation({{{', '.join(fields)}}})) return {{}};"
 
 
+def _matching(pattern, name):
+    return re.fullmatch(pattern, name) is not None
+
+
+def nonzero_check(model, c):
+    """The [nonzero] refusal of a command: GL_INVALID_OPERATION, GL not
+    called, when a parameter the annotation names is zero."""
+    names = [param for param, pattern in model.notes.get("nonzero", {}).items()
+             if _matching(pattern, c.name) and any(p.name == param for p in c.params)]
+    if not names:
+        return []
+    if c.custom in ("host", "both", "manual"):
+        raise SystemExit(f"annotations: [nonzero] {c.name}: the host handler is hand-written")
+    zero = " || ".join(f"a.{n} == 0" for n in names)
+    outputs = sum(1 for p in c.params if _is_output(p))
+    return [f"  if ({zero}) {{",
+            "    refuse_call(st, GL_INVALID_OPERATION);",
+            f"    return {'refused_reply(env, ' + str(outputs) + ')' if outputs else '{}'};",
+            "  }"]
+
+
+def array_offset_check(model, c):
+    """The [array_offsets] check: a zero buffer's offset is a client pointer;
+    a null one goes into the host's empty buffer, any other is refused.
+    Emitted once `buffer` is translated into a local of that name."""
+    pattern = model.notes.get("array_offsets", {}).get("pattern")
+    if not pattern or not _matching(pattern, c.name):
+        return []
+    if {"buffer", "offset"} - {p.name for p in c.params}:
+        raise SystemExit(f"annotations: [array_offsets] {c.name}: needs buffer and offset")
+    return ["  if (a.buffer == 0) {",
+            "    if (a.offset != 0) {",
+            "      refuse_call(st, GL_INVALID_OPERATION);",
+            "      return {};",
+            "    }",
+            "    buffer = empty_array_buffer(st);",
+            "  }"]
+
+
+def _check_patterns(model):
+    """Every [nonzero] and [array_offsets] pattern matches a carried command."""
+    patterns = list(model.notes.get("nonzero", {}).values())
+    patterns += [model.notes.get("array_offsets", {}).get("pattern")] if "array_offsets" in model.notes else []
+    for pattern in patterns:
+        if not any(_matching(pattern, name) for name in model.commands):
+            raise SystemExit(f"annotations: {pattern!r} matches no carried command")
+
+
 def _bool(value):
     return "true" if value else "false"
 
@@ -158,6 +212,10 @@ def _prefixed(c, args):
 def _is_output(p):
     """Parameters dispatch_body hands to _out_arg: each puts one Data in the reply."""
     return not p.gen and p.kind not in ("scalar", "in_string", "in_array")
+
+
+# Integer answers wide enough to hold an object's name.
+NAME_ANSWER_TYPES = ("GLint", "GLuint", "GLint64", "GLuint64", "GLint64EXT", "GLuint64EXT")
 
 
 def _out_arg(model, c, p, lines, post):
@@ -177,6 +235,10 @@ def _out_arg(model, c, p, lines, post):
     one_string = (ctype in ("GLchar", "GLcharARB")
                   and any(q.name == "length" for q in c.params))
     written = f"written_string_bytes({name}->data, {name}->bytes)" if one_string else f"{name}->bytes"
+    if ctype in NAME_ANSWER_TYPES and any(q.name == "pname" for q in c.params):
+        # A pname that asks for a bound object's name: GL answers the host's.
+        post.append(f"  if (answered) answer_guest_name(st, a.pname, static_cast<{ctype}*>({name}->data), "
+                    f"{name}->bytes / sizeof({ctype}));")
     post.append(f"  env.reply.put_data({name}->data, answered ? {written} : 0);")
     return f"static_cast<{ctype}*>({name}->data)"
 
@@ -204,6 +266,7 @@ def dispatch_body(model, c):
         lines.append(f"  return handle_{c.name}(env, a);")
         return "\n".join(lines)
     lines.append("  [[maybe_unused]] auto& st = env.state.impl();")
+    lines.extend(nonzero_check(model, c))
     call_args, post = [], []
     for p in c.params:
         if p.gen:
@@ -218,6 +281,7 @@ def dispatch_body(model, c):
             call_args.append(_array_arg(model, c, p, lines, post))
         else:
             call_args.append(_out_arg(model, c, p, lines, post))
+    lines.extend(array_offset_check(model, c))
     check = allocation_check(model, c)
     if check:
         # Over the guest's limits: GL_OUT_OF_MEMORY, nothing allocated.
@@ -253,8 +317,9 @@ def gl_dispatch_cpp(model):
     unknown = set(model.notes.get("allocations", {})) - set(model.commands)
     if unknown:
         raise SystemExit(f"annotations: [allocations] {sorted(unknown)}: not carried commands")
+    _check_patterns(model)
     out = [HEADER, '#include <epoxy/gl.h>\n\n#include "gl/dispatch_support.h"\n'
-           '#include "gl/pixel_transfer.h"\n'
+           '#include "gl/bound_names.h"\n#include "gl/client_arrays.h"\n#include "gl/pixel_transfer.h"\n'
            '#include "gl_host_handlers.h"\n#include "wire/gl_decode.h"\n#include "wire/sizes.h"\n\n'
            "namespace host {\nnamespace {\n\n"]
     table = []

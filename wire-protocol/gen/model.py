@@ -462,13 +462,20 @@ class Model:
             for api in supported & set(apis):
                 names = {c.get("name") for req in ext.findall("require")
                          if req.get("api") in (None, api)
-                         and "interaction" not in (req.get("comment") or "")
+                         and not self._interaction(req)
                          for c in req.findall("command")}
                 missing = sorted(names - carried)
                 if missing:
                     out[ext.get("name")] = self._missing_reason(missing)
                     break
         return out
+
+    def _interaction(self, req):
+        """A block of commands another extension brings: one the registry
+        calls an interaction, or one "Extended by" an extension not carried."""
+        comment = req.get("comment") or ""
+        extended_by = re.fullmatch(r"Extended by (GL_\w+)", comment)
+        return "interaction" in comment or bool(extended_by and extended_by.group(1) in self.blocked)
 
     def _missing_reason(self, missing):
         def annotated(name):  # an alias has its target's reason
