@@ -1,6 +1,7 @@
 """The docs stay true to the tree: the README's folder table names every
-top-level folder and no other, and every relative link in the README and
-docs/ reaches a file (and a heading, when it names one)."""
+top-level folder and no other, its coverage lines are what the generators
+report, and every relative link in the README and docs/ reaches a file (and
+a heading, when it names one)."""
 import os
 import re
 import sys
@@ -110,6 +111,15 @@ class Docs(unittest.TestCase):
                 elif anchor and where.endswith(".md") and anchor not in anchors(read(where)):
                     broken.append(shown + " (no such heading)")
         self.assertEqual(broken, [])
+
+    def test_readme_coverage_lines_are_what_the_generators_report(self):
+        # meson hands the reports of this configuration to the test.
+        reports = [os.environ[k] for k in ("GL_COVERAGE_REPORT", "VK_COVERAGE_REPORT") if k in os.environ]
+        if not reports:
+            self.skipTest("run by meson, which passes the generators' reports")
+        readme = read(os.path.join(ROOT, "README.md"))
+        for report in reports:
+            self.assertIn(f"`{report}`", readme, "the README's coverage line is stale")
 
     def test_the_checks_see_what_they_check(self):
         # A table or a link the parsers no longer see would pass unnoticed.
