@@ -17,7 +17,7 @@ PACKAGES=(
   libsdl2-ttf-dev libfontconfig-dev fonts-dejavu-core libvncserver-dev xdotool python3-numpy
   novnc vncsnapshot chromium chromium-driver python3-selenium openssl
   vulkan-tools mesa-vulkan-drivers vulkan-validationlayers glslang-tools spirv-tools gfxreconstruct vkd3d-demos faketime
-  apitrace xscreensaver-gl
+  apitrace xscreensaver-gl neverball
 )
 
 log() { printf '\033[1m== %s\033[0m\n' "$*" >&2; }

@@ -3,7 +3,8 @@
 Conduit with the native frames: glxgears and a mix of glmark2's scenes
 (desktop GL, glretrace), es2gears and the same mix of glmark2-es2's
 (OpenGL ES, eglretrace), two of xscreensaver's OpenGL hacks (desktop GL
-on EGL, eglretrace), over a unix socket, over shared memory and through
+on EGL, eglretrace) and neverball's title screen (SDL 2, legacy GL with
+client arrays, glretrace), over a unix socket, over shared memory and through
 `conduit run`'s private host. Every frame the replayer snapshots is compared
 with the native replay's, and the GL state the replayer dumps with the
 native one's.
@@ -51,9 +52,21 @@ class Trace:
     before the resize reaches the driver, natively too, and reading it back
     reads pixels no frame wrote (natively whatever memory held)."""
 
-    def __init__(self, argv, api, replayer, skipped, interval=None, seconds=RECORD_SECONDS):
+    def __init__(self, argv, api, replayer, skipped, interval=None, seconds=RECORD_SECONDS, home=None):
         self.argv, self.api, self.replayer, self.skipped, self.interval = argv, api, replayer, skipped, interval
         self.seconds = seconds
+        self.home = home or {}  # files of a HOME of its own while traced: a game's settings
+
+    def env(self, base, folder):
+        """The environment to trace in: `base`, with HOME a fresh `folder`
+        holding the program's settings, when it has any, and no sound."""
+        if not self.home:
+            return base
+        for path, text in self.home.items():
+            os.makedirs(os.path.dirname(os.path.join(folder, path)), exist_ok=True)
+            with open(os.path.join(folder, path), "w") as f:
+                f.write(text)
+        return {**base, "HOME": folder, "SDL_AUDIODRIVER": "dummy"}
 
 
 TRACES = {
@@ -66,6 +79,11 @@ TRACES = {
 # with lighting, textured text, blending and many small draws. A frame each
 # 10 ms at most; traced for 4 s, so that 40 frames come on a busy machine.
 # Their first frame is drawn before anything is set up: black, natively too.
+# Neverball (Debian's neverball, SDL 2 and legacy GL with client arrays):
+# its title screen plays a recorded game, textured, lit and blended, under
+# the menu. Traced for 12 s, in which a busy machine draws 40 frames.
+TRACES["neverball"] = Trace(["/usr/games/neverball"], "gl", "glretrace", 1, seconds=12.0,
+                            home={".neverball/neverballrc": "width 320\nheight 240\nfullscreen 0\naudio 0\n"})
 XSCREENSAVER = "/usr/libexec/xscreensaver/"
 for hack in ("molecule", "moebiusgears"):
     TRACES["xscreensaver-" + hack] = Trace([XSCREENSAVER + hack, "-geometry", "320x240", "-delay", "10000"], "egl",
@@ -77,6 +95,24 @@ def lit_share(png):
     out = subprocess.run(["convert", png, "-colorspace", "Gray", "-threshold", "2%", "-format", "%[fx:mean]",
                           "info:"], capture_output=True, text=True, check=True).stdout
     return float(out)
+
+
+def end_group(proc):
+    """Stops a traced program and everything it started: SIGTERM flushes the
+    trace; what is left a few seconds later (xscreensaver's hacks outlived
+    it) gets SIGKILL."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    proc.wait(30)
+    for _ in range(50):
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 class Suite(HostedSuite):
@@ -94,14 +130,14 @@ class Suite(HostedSuite):
         """Traces the program natively: whole when it ends by itself, else
         for a while, keeping its first FRAMES frames."""
         full = os.path.join(cls.work, name + "-full.trace")
-        proc = subprocess.Popen(["apitrace", "trace", "--api", trace.api, "-o", full, *trace.argv], env=cls.env,
+        env = trace.env(cls.env, os.path.join(cls.work, name + "-home"))
+        proc = subprocess.Popen(["apitrace", "trace", "--api", trace.api, "-o", full, *trace.argv], env=env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         if trace.interval:
             assert proc.wait(120) == 0, f"{name} failed while traced"
             return full
         time.sleep(trace.seconds)
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(30)
+        end_group(proc)
         trace = os.path.join(cls.work, name + ".trace")
         rc, out = run_program(["apitrace", "trim", f"--frames=0-{FRAMES - 1}", "-o", trace, full], cls.env)
         assert rc == 0 and os.path.exists(trace), out[-3000:]
@@ -115,7 +151,9 @@ class Suite(HostedSuite):
         os.makedirs(folder)
         trace = TRACES[name]
         every = [f"--snapshot-interval={trace.interval}"] if trace.interval else []
-        rc, out = run_program(prefix + [trace.replayer, f"--snapshot-prefix={folder}/", "--snapshot=frame", *every,
+        # -b: no glGetError after every call, which through Conduit is a
+        # round trip each (neverball: 8,000 a frame, 45 s against 7 s).
+        rc, out = run_program(prefix + [trace.replayer, "-b", f"--snapshot-prefix={folder}/", "--snapshot=frame", *every,
                                         cls.traces[name]], cls.env)
         replayer = trace.replayer
         assert rc == 0, f"{replayer} {where}:\n{out[-3000:]}"
@@ -148,7 +186,8 @@ class Suite(HostedSuite):
                     self.assertGreaterEqual(frames, 2 * GLMARK2_SCENE_COUNT, out[-3000:])
                     self.assertEqual(len(shots), -(-frames // trace.interval), out[-3000:])  # the first, then each interval-th
                 else:
-                    self.assertEqual(len(shots), FRAMES, out[-3000:])
+                    # Traced for a while: a busy machine may draw fewer.
+                    self.assertIn(len(shots), range(FRAMES // 2, FRAMES + 1), out[-3000:])
                 skipped = trace.skipped
                 self.assertGreater(lit_share(shots[skipped]), MIN_LIT_SHARE)
                 # The pictures move: equal frames below are the frames, not one picture.
@@ -162,7 +201,8 @@ class Suite(HostedSuite):
                     shots, out = self.replay(name, where.replace(" ", "-"), prefix)
                     self.assertNotIn("conduit: ", out)
                     if host:
-                        self.assertGreaterEqual(self.frames_when_done(host) - before, FRAMES,
+                        # At least a frame a native snapshot (a snapshot each frame, or fewer).
+                        self.assertGreaterEqual(self.frames_when_done(host) - before, len(self.native[name][0]),
                                                 "the replay did not go through Conduit")
                     self.assert_same_frames(name, shots, out)
 
