@@ -7,7 +7,7 @@
 // The wire headers come before Xlib, whose `Status` macro would rename
 // wire::Status.
 #include "conn/connection.h"
-#include "conn/context_stream.h"
+#include "gl/context_stream.h"
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>

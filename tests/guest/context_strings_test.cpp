@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "conn/context_stream.h"
+#include "gl/context_stream.h"
 #include "gl_state_fixture.h"
 #include "wire/gl_encode.h"
 #include "wire/gl_opcodes.h"

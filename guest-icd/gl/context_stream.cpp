@@ -1,4 +1,4 @@
-#include "conn/context_stream.h"
+#include "gl/context_stream.h"
 
 namespace icd {
 namespace {
