@@ -1,5 +1,6 @@
 // A renderer whose guests went quiet gives back the heap pages its session
-// threads freed (src/idle_trim.h): once per quiet spell, after a while.
+// threads freed (src/renderer/idle_trim.h): once per quiet spell, after a
+// while.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -8,7 +9,7 @@
 
 #include "../sanitizers.h"
 #include "host/memory_budget.h"
-#include "src/idle_trim.h"
+#include "src/renderer/idle_trim.h"
 
 namespace hosttest {
 namespace {

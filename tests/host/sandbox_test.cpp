@@ -1,9 +1,9 @@
 // The renderer sandbox from the inside: a renderer under test (--test-faults)
 // does what a renderer taken over through its driver would try first
-// (host-renderer/src/forbidden_attempts.h), for real, after its sandbox is
-// in place; each must be refused, and the supervisor and a witness guest
-// must carry on. From the outside: what a renderer process holds (its
-// capabilities, filter, environment), and memory shared with the
+// (host-renderer/src/renderer/forbidden_attempts.h), for real, after its
+// sandbox is in place; each must be refused, and the supervisor and a
+// witness guest must carry on. From the outside: what a renderer process
+// holds (its capabilities, filter, environment), and memory shared with the
 // supervisor that someone shrinks.
 #include <dirent.h>
 #include <fcntl.h>
@@ -26,7 +26,7 @@
 
 #include "host_fixture.h"
 #include "renderer_guests.h"
-#include "src/forbidden_attempts.h"
+#include "src/renderer/forbidden_attempts.h"
 #include "wire/address.h"
 
 namespace hosttest {

@@ -1,6 +1,7 @@
-// Each renderer's private shader cache (host-renderer/src/shader_cache.h):
-// a folder of its own that its driver fills, that it may write and no other
-// renderer may, removed when the renderer ends.
+// Each renderer's private shader cache
+// (host-renderer/src/supervisor/shader_cache.h): a folder of its own that its
+// driver fills, that it may write and no other renderer may, removed when
+// the renderer ends.
 #include <dirent.h>
 #include <ftw.h>
 #include <gtest/gtest.h>

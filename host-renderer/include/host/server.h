@@ -39,12 +39,12 @@ struct HostOptions {
   // A renderer busy this long with one piece of its guest's work (a batch,
   // its frames, its teardown: a driver call that does not return) is killed.
   std::chrono::milliseconds renderer_stall{120000};
-  // Whom renderers of a root host run as (src/renderer_user.h): a user's
-  // name or number, or "auto".
+  // Whom renderers of a root host run as (src/common/renderer_user.h): a
+  // user's name or number, or "auto".
   std::string renderer_user = "auto";
-  // Renderers' private shader caches (src/shader_cache.h): "auto" (a fresh
-  // folder under TMPDIR, removed at exit), a folder of this user's, or
-  // "off" (drivers' disk caches off).
+  // Renderers' private shader caches (src/supervisor/shader_cache.h): "auto"
+  // (a fresh folder under TMPDIR, removed at exit), a folder of this user's,
+  // or "off" (drivers' disk caches off).
   std::string renderer_cache = "auto";
   // The persistent program cache (shaders-cache/), kept by the supervisor:
   // "auto" ($XDG_CACHE_HOME/conduit, else ~/.cache/conduit; `conduit host`'s
