@@ -1,24 +1,6 @@
 #include "egl/context_attribs.h"
 
 namespace icd {
-namespace {
-
-
-bool valid_gles_version(int major, int minor) {
-  return (major == 1 && minor <= 1) || (major == 2 && minor == 0) || (major == 3 && minor >= 0 && minor <= 2);
-}
-
-bool valid_gl_version(int major, int minor) {
-  switch (major) {
-    case 1: return minor >= 0 && minor <= 5;
-    case 2: return minor >= 0 && minor <= 1;
-    case 3: return minor >= 0 && minor <= 3;
-    case 4: return minor >= 0 && minor <= 6;
-    default: return false;
-  }
-}
-
-}  // namespace
 
 ContextRequest parse_context_attribs(EGLenum api, const EGLint* attribs) {
   ContextRequest r;
@@ -85,13 +67,13 @@ EGLint check_context_request(const ContextRequest& r, const Config* config, cons
   const int version = r.major * 10 + r.minor;
   EGLint needed_bit = 0;
   if (r.profile == wire::Profile::kNone) {  // OpenGL ES
-    if (!valid_gles_version(r.major, r.minor)) return EGL_BAD_MATCH;
+    if (!gles_version_exists(r.major, r.minor)) return EGL_BAD_MATCH;
     // OpenGL ES 1.x is an API of its own: 2.0 and later do not include it.
     if (r.major == 1 ? !caps.gles1 : version > caps.max_gles) return EGL_BAD_MATCH;
     needed_bit = r.major >= 3 ? EGL_OPENGL_ES3_BIT : r.major == 2 ? EGL_OPENGL_ES2_BIT : EGL_OPENGL_ES_BIT;
   } else {
     const int max = r.profile == wire::Profile::kCore ? caps.max_gl_core : caps.max_gl_compat;
-    if (!valid_gl_version(r.major, r.minor) || version > max) return EGL_BAD_MATCH;
+    if (!gl_version_exists(r.major, r.minor) || version > max) return EGL_BAD_MATCH;
     needed_bit = EGL_OPENGL_BIT;
   }
   if (config && !(config->renderable_type & needed_bit)) return EGL_BAD_MATCH;

@@ -10,27 +10,6 @@ constexpr int kKnownProfiles = GLX_CONTEXT_CORE_PROFILE_BIT_ARB |
                                GLX_CONTEXT_COMPATIBILITY_PROFILE_BIT_ARB |
                                GLX_CONTEXT_ES_PROFILE_BIT_EXT;
 
-// OpenGL ES versions that exist (GLX_EXT_create_context_es_profile).
-bool valid_es_version(int major, int minor) {
-  switch (major) {
-    case 1: return minor >= 0 && minor <= 1;
-    case 2: return minor == 0;
-    case 3: return minor >= 0 && minor <= 2;
-    default: return false;
-  }
-}
-
-// OpenGL versions that exist (GLX_ARB_create_context: others are BadMatch).
-bool valid_version(int major, int minor) {
-  switch (major) {
-    case 1: return minor >= 0 && minor <= 5;
-    case 2: return minor >= 0 && minor <= 1;
-    case 3: return minor >= 0 && minor <= 3;
-    case 4: return minor >= 0 && minor <= 6;
-    default: return false;
-  }
-}
-
 }  // namespace
 
 ContextRequest parse_context_attribs(const int* attribs) {
@@ -59,7 +38,7 @@ ContextRequest parse_context_attribs(const int* attribs) {
   if (r.flags & ~kKnownFlags) r.error = BadValue;
   else if (r.render_type == GLX_COLOR_INDEX_TYPE) r.error = BadMatch;  // a type GLX has, no context offers
   else if (r.render_type != GLX_RGBA_TYPE) r.error = BadValue;
-  else if (es ? !valid_es_version(r.major, r.minor) : !valid_version(r.major, r.minor)) r.error = BadMatch;
+  else if (es ? !gles_version_exists(r.major, r.minor) : !gl_version_exists(r.major, r.minor)) r.error = BadMatch;
   else if ((r.flags & GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB) && r.major < 3) r.error = BadMatch;
   else if (r.profile_mask & ~kKnownProfiles || __builtin_popcount(r.profile_mask & kKnownProfiles) != 1) {  // one profile
     r.error = GLXBadProfileARB;
