@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gl/dispatch_support.h"
 #include "gl/memory_ledger.h"
 #include "wire/sizes.h"
 
@@ -103,12 +104,7 @@ bool compressed_block_format(GLenum f) {
 std::optional<GLuint> bound_object(const Allocation& a, GLenum binding) {
   GLint active = 0, bound = 0;
   if (a.unit != 0) {
-    GLint units = 0, coords = 0;
-    glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
-    glGetIntegerv(GL_MAX_TEXTURE_COORDS, &coords);
-    if (a.unit < GL_TEXTURE0 || a.unit - GL_TEXTURE0 >= static_cast<GLuint>(std::max(units, coords))) {
-      return std::nullopt;
-    }
+    if (!texture_unit_exists(a.unit)) return std::nullopt;
     glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
     glActiveTexture(a.unit);
   }

@@ -167,4 +167,11 @@ void forget_array(GlContextState::Impl& st, ObjectType t, const void* guest, siz
   }
 }
 
+bool texture_unit_exists(GLenum unit) {
+  GLint units = 0, coords = 0;
+  glGetIntegerv(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS, &units);
+  glGetIntegerv(GL_MAX_TEXTURE_COORDS, &coords);
+  return unit >= GL_TEXTURE0 && unit - GL_TEXTURE0 < static_cast<GLuint>(std::max(units, coords));
+}
+
 }  // namespace host

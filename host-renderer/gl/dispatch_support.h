@@ -114,6 +114,10 @@ inline size_t written_string_bytes(const void* data, size_t bytes) {
   return bytes == 0 ? 0 : std::min(bytes, ::strnlen(static_cast<const char*>(data), bytes) + 1);
 }
 
+// Whether GL has texture unit `unit` (GL_TEXTUREi): glActiveTexture takes
+// it without an error. Compatibility contexts.
+bool texture_unit_exists(GLenum unit);
+
 // The target a texture was created with (GL 4.5 named commands have none);
 // 0 when GL does not say. Mesa answers GL_TEXTURE_TARGET in core profiles
 // only: the error it raises elsewhere is the host's and is dropped, while an

@@ -60,15 +60,10 @@ Level level_of_target(GLenum target, GLint level, bool compressed) {
   });
 }
 
-Level level_of_texture(GlContextState::Impl& st, GLuint texture, GLint level, bool compressed) {
-  // A name never bound is no texture yet (glIsTexture): GL refuses the read
-  // itself (GL_INVALID_OPERATION), where a level query's error would differ.
-  if (!glIsTexture(texture)) return Level{};
-  Level l = describe_level(texture_target(st, texture), compressed, [&](GLenum pname, GLint* v) {
-    glGetTextureLevelParameteriv(texture, level, pname, v);
-  });
-  // GL describes a cube map's level by its first face; read by name, the
-  // level is all six.
+// GL describes a cube map's level by its first face; read as a whole (by
+// name, or GL_EXT_direct_state_access's GL_TEXTURE_CUBE_MAP target), the
+// level is all six, one after another.
+Level whole_cube(Level l) {
   if (l.target == GL_TEXTURE_CUBE_MAP && l.width > 0) {
     l.depth = 6;
     l.compressed_bytes *= 6;
@@ -76,18 +71,41 @@ Level level_of_texture(GlContextState::Impl& st, GLuint texture, GLint level, bo
   return l;
 }
 
+// The target whose level parameters describe `target`'s image: a whole cube
+// map's are its first face's.
+GLenum described_by(GLenum target) {
+  return target == GL_TEXTURE_CUBE_MAP ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : target;
+}
+
+Level level_of_texture(GlContextState::Impl& st, GLuint texture, GLint level, bool compressed) {
+  // A name never bound is no texture yet (glIsTexture): GL refuses the read
+  // itself (GL_INVALID_OPERATION), where a level query's error would differ.
+  if (!glIsTexture(texture)) return Level{};
+  return whole_cube(describe_level(texture_target(st, texture), compressed, [&](GLenum pname, GLint* v) {
+    glGetTextureLevelParameteriv(texture, level, pname, v);
+  }));
+}
+
 // GL_EXT_direct_state_access: a named texture's image at `target`, or the
 // one texture unit `unit` has bound there.
 Level level_of_named_target(GLuint texture, GLenum target, GLint level, bool compressed) {
-  return describe_level(target, compressed, [&](GLenum pname, GLint* v) {
-    glGetTextureLevelParameterivEXT(texture, target, level, pname, v);
-  });
+  return whole_cube(describe_level(target, compressed, [&](GLenum pname, GLint* v) {
+    glGetTextureLevelParameterivEXT(texture, described_by(target), level, pname, v);
+  }));
 }
 
+// Read with the unit active for a moment: Mesa's multitexture level query
+// refuses cube faces. A unit GL has not is no level (GL refuses the read).
 Level level_of_unit(GLenum unit, GLenum target, GLint level, bool compressed) {
-  return describe_level(target, compressed, [&](GLenum pname, GLint* v) {
-    glGetMultiTexLevelParameterivEXT(unit, target, level, pname, v);
+  if (!texture_unit_exists(unit)) return Level{};
+  GLint active = GL_TEXTURE0;
+  glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+  glActiveTexture(unit);
+  const Level l = describe_level(target, compressed, [&](GLenum pname, GLint* v) {
+    glGetTexLevelParameteriv(described_by(target), level, pname, v);
   });
+  glActiveTexture(static_cast<GLenum>(active));
+  return whole_cube(l);
 }
 
 // Sizes are products of guest-set values: worked out wide, then saturated

@@ -2,7 +2,9 @@
 // or a name gives is charged like any other (faces apart, refused past the
 // guest's limit, the active unit left alone), and a named vertex array's
 // offset never becomes a pointer into host memory.
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "memory_fixture.h"
 #include "witness.h"
@@ -76,6 +78,35 @@ TEST_F(DirectStateTest, ANamedCubeMapsFacesAreChargedApart) {
   EXPECT_EQ(memory(), surfaces_ + 6 * 32 * 32 * 4);
   delete_names(wire::encode_glDeleteTextures, 7);
   EXPECT_EQ(memory(), surfaces_);
+}
+
+// GL_TEXTURE_CUBE_MAP reads all six faces, one after another: the host
+// must give GL room for six (on main it gave one, and GL wrote past it).
+TEST_F(DirectStateTest, AWholeCubeMapReadsBackAsSixFaces) {
+  const std::vector<std::byte> face(8 * 8 * 4, std::byte{0x55});
+  for (GLenum f = 0; f < 6; ++f) {
+    wire::encode_glTextureImage2DEXT(guest_->w(), 7, kCubeMapPositiveX + f, 0, static_cast<GLint>(kRgba), 8, 8, 0,
+                                     kRgba, kUnsignedByte, face.data(), face.size(), false);
+  }
+  wire::encode_glBindMultiTextureEXT(guest_->w(), kTexture0 + 2, kCubeMap, 7);
+  for (bool by_unit : {false, true}) {
+    if (by_unit) {
+      wire::encode_glGetMultiTexImageEXT(guest_->w(), kTexture0 + 2, kCubeMap, 0, kRgba, kUnsignedByte, nullptr, 0,
+                                         false);
+    } else {
+      wire::encode_glGetTextureImageEXT(guest_->w(), 7, kCubeMap, 0, kRgba, kUnsignedByte, nullptr, 0, false);
+    }
+    auto reply = guest_->call();
+    ASSERT_TRUE(reply.ok());
+    wire::Reader r(*reply, 0);
+    auto image = r.get_data();
+    ASSERT_TRUE(image.ok());
+    EXPECT_EQ(image->bytes.size(), 6 * face.size());
+    EXPECT_EQ(std::count(image->bytes.begin(), image->bytes.end(), std::byte{0x55}),
+              static_cast<std::ptrdiff_t>(6 * face.size()));
+  }
+  EXPECT_EQ(get_error(), kNoError);
+  EXPECT_TRUE(guest_->lost.empty());
 }
 
 // A zero buffer makes the offset a client pointer: natively an address in
