@@ -6,8 +6,10 @@
 // mappings are kept by buffer name and in step with their buffer while they
 // last (gl/persistent_mappings.h).
 #include <algorithm>
+#include <cstring>
 #include <map>
 
+#include "conn/changed_ranges.h"
 #include "gl/buffer_binding.h"
 #include "gl/entry_support.h"
 #include "gl/gl_handlers.h"
@@ -67,6 +69,17 @@ bool keeps_contents(GLbitfield access) {
   return (access & kMapRead) || !(access & (kInvalidateRange | kInvalidateBuffer));
 }
 
+// A write map flushed explicitly that keeps the buffer's contents: bytes
+// written but never flushed are undefined in GL, yet they land natively,
+// where such a mapping is the buffer itself (piglit's DSA named-buffers
+// test relies on it). Its host_copy follows what the host has, so that
+// unmap sends them too. Invalidating maps (a program's streaming ring) are
+// left alone: their unflushed bytes are garbage either way.
+bool sends_unflushed(GLbitfield access) {
+  return (access & kMapWrite) && (access & kFlushExplicit) && !(access & kMapPersistent) &&
+         !(access & (kInvalidateRange | kInvalidateBuffer));
+}
+
 // Makes m's shadow, filled from the host unless the map invalidates; the
 // program's pointer, null (and GL's error raised) when GL refuses the map.
 void* map_shadow(Stream& s, Mapping& m, bool mapped) {
@@ -76,6 +89,7 @@ void* map_shadow(Stream& s, Mapping& m, bool mapped) {
   }
   m.shadow.assign(static_cast<size_t>(m.length), m.offset);
   if (keeps_contents(m.access) && !read_range(s, m, 0, m.length, m.shadow.data())) return nullptr;
+  if (sends_unflushed(m.access)) m.host_copy.assign(m.shadow.data(), m.shadow.data() + m.shadow.size());
   return m.shadow.data();
 }
 
@@ -102,16 +116,21 @@ void* map_kept(Stream& s, std::map<Key, Mapping>& maps, Key key, Mapping m) {
   return pointer;
 }
 
-// Sends a mapping written without explicit flushes back as it ends.
+// Sends a mapping written without explicit flushes back as it ends, and
+// what one flushed explicitly changed but did not flush (sends_unflushed).
 void unmap(Stream& s, const Mapping& m) {
   if ((m.access & kMapWrite) && !(m.access & kFlushExplicit)) send_range(s, m, 0, m.length, m.access);
+  if (m.host_copy.empty()) return;
+  for (ByteRange r : changed_ranges(m.shadow.data(), m.host_copy.data(), m.shadow.size()))
+    send_range(s, m, static_cast<int64_t>(r.offset), static_cast<int64_t>(r.length), m.access);
 }
 
 // The part of a mapping the program flushes explicitly.
-void flush_range(Stream& s, const Mapping& m, GLintptr offset, GLsizeiptr length) {
+void flush_range(Stream& s, Mapping& m, GLintptr offset, GLsizeiptr length) {
   if (offset < 0 || length < 0 || offset + length > m.length) return;
   // Invalidating the whole buffer again would drop ranges flushed before.
   send_range(s, m, offset, length, m.access & ~kInvalidateBuffer);
+  if (!m.host_copy.empty()) std::memcpy(m.host_copy.data() + offset, m.shadow.data() + offset, length);
 }
 
 // Ends the mapping kept under `key` (a binding or a name); false if none.
