@@ -35,14 +35,14 @@ std::atomic<bool> g_server_running{false};
 void library_log(const char*, ...) {}
 
 void library_error(const char* format, ...) {
-  char text[512];
   va_list args;
   va_start(args, format);
-  std::vsnprintf(text, sizeof text, format, args);
+  const std::string text = wire::format_text(format, args);
   va_end(args);
   // Wrong passwords are told by check_password().
-  if (std::strstr(text, "authentication failed") || std::strstr(text, "password check failed")) return;
-  log_peer("%s", text);
+  if (text.find("authentication failed") != std::string::npos || text.find("password check failed") != std::string::npos)
+    return;
+  log_peer("%s", text.c_str());
 }
 
 using wire::Fd;

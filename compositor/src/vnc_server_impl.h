@@ -54,6 +54,7 @@ extern "C" {
 #include "vnc_doors.h"
 #include "vnc_net.h"
 #include "wire/fd.h"
+#include "wire/log_line.h"
 
 namespace comp {
 
@@ -65,11 +66,7 @@ using namespace std::chrono_literals;
 constexpr int kMaxPeerLogsPerMinute = 30;
 
 inline void vlog(const char* format, va_list args) {
-  char text[512];
-  std::vsnprintf(text, sizeof text, format, args);
-  size_t n = std::strlen(text);
-  while (n > 0 && text[n - 1] == '\n') text[--n] = '\0';
-  std::fprintf(stderr, "conduit host: vnc: %s\n", text);
+  wire::write_line("conduit host: vnc", wire::format_text(format, args));
 }
 
 [[gnu::format(printf, 1, 2)]] inline void log_line(const char* format, ...) {
@@ -79,24 +76,19 @@ inline void vlog(const char* format, va_list args) {
   va_end(args);
 }
 
-// At most kMaxPeerLogsPerMinute lines a minute from one budget.
+// At most kMaxPeerLogsPerMinute lines a minute from one budget; the next
+// line let through after a full minute says how many were not.
 class LogBudget {
  public:
   bool allows() {
-    std::lock_guard lock(mutex_);
-    const auto now = Clock::now();
-    if (now - window_ > 1min) {
-      window_ = now;
-      count_ = 0;
-    }
-    if (++count_ == kMaxPeerLogsPerMinute + 1) log_line("more viewer messages this minute are not shown");
-    return count_ <= kMaxPeerLogsPerMinute;
+    uint64_t dropped = 0;
+    if (!limiter_.allow(&dropped)) return false;
+    if (dropped) log_line("%llu viewer messages were not shown", static_cast<unsigned long long>(dropped));
+    return true;
   }
 
  private:
-  std::mutex mutex_;
-  Clock::time_point window_;
-  int count_ = 0;
+  wire::RateLimiter limiter_{kMaxPeerLogsPerMinute, 1min};
 };
 
 // Viewers (anyone who can connect) decide how often these happen; an

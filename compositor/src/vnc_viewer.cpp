@@ -19,6 +19,7 @@
 #include "comp/sdl_keys.h"
 #include "comp/view_fit.h"
 #include "comp/vnc_server.h"
+#include "wire/log_line.h"
 
 namespace comp {
 namespace {
@@ -34,14 +35,10 @@ char g_data_tag;  // the viewer's key for rfbClientSetClientData
 thread_local std::string t_last_message;
 
 void keep_last_message(const char* format, ...) {
-  char text[512];
   va_list args;
   va_start(args, format);
-  std::vsnprintf(text, sizeof text, format, args);
+  t_last_message = wire::format_text(format, args);
   va_end(args);
-  size_t n = std::strlen(text);
-  while (n > 0 && text[n - 1] == '\n') text[--n] = '\0';
-  t_last_message = text;
 }
 
 wire::Error failure(std::string text) { return wire::make_error(wire::Errc::kIo, std::move(text)); }
