@@ -14,6 +14,7 @@
 #include "handshake.h"
 #include "local_access.h"
 #include "shm_channel.h"
+#include "socket_pending_peer.h"
 #include "transports.h"
 
 namespace wire::transport {
@@ -70,53 +71,23 @@ Result<std::unique_ptr<Channel>> serve(Fd sock, const Layout& layout, const Tran
 }
 
 // The handshake runs in complete(): uid, then kind and token, then the region.
-class ShmPendingPeer final : public PendingPeer {
+class ShmPendingPeer final : public SocketPendingPeer {
  public:
   ShmPendingPeer(Fd sock, PeerIdentity peer, Layout layout, TransportOptions opts)
-      : sock_(std::move(sock)),
-        abandon_fd_(::fcntl(sock_.get(), F_DUPFD_CLOEXEC, 0)),
-        peer_(std::move(peer)),
-        layout_(layout),
-        opts_(std::move(opts)) {}
-
-  const PeerIdentity& peer() const override { return peer_; }
-
-  Result<std::unique_ptr<Channel>> complete() override {
-    auto ch = handshake();
-    {
-      std::lock_guard lock(abandon_mutex_);
-      abandon_fd_ = Fd();  // the channel's socket is no longer ours to end
-    }
-    if (ch) return ch;
-    Error e = ch.error();
-    e.detail = peer_.describe() + ": " + e.detail;
-    return e;
-  }
-
-  // Ends the connection under the handshake (which then fails at its next
-  // read or write) through a descriptor of its own, as stream links do.
-  void abandon() override {
-    std::lock_guard lock(abandon_mutex_);
-    if (abandon_fd_.valid()) ::shutdown(abandon_fd_.get(), SHUT_RDWR);
-  }
+      : SocketPendingPeer(std::move(sock), std::move(peer)), layout_(layout), opts_(std::move(opts)) {}
 
  private:
-  Result<std::unique_ptr<Channel>> handshake() {
-    if (!sock_.valid()) return make_error(Errc::kBadValue, "already completed");
+  Result<std::unique_ptr<Channel>> handshake(Fd sock) override {
     Deadline deadline(opts_.io_timeout);
-    auto hello = read_hello(sock_.get(), deadline);
+    auto hello = read_hello(sock.get(), deadline);
     if (!hello) return hello.error();
-    if (auto allowed = check_peer_allowed(peer_, opts_); !allowed) {
-      return refuse(sock_.get(), kLinkPeerNotAllowed, allowed.error(), deadline);
+    if (auto allowed = check_peer_allowed(peer(), opts_); !allowed) {
+      return refuse(sock.get(), kLinkPeerNotAllowed, allowed.error(), deadline);
     }
-    WIRE_TRY(check_hello(sock_.get(), *hello, LinkKind::kShm, opts_.token, deadline));
-    return serve(std::move(sock_), layout_, opts_, peer_.address + " (peer)", deadline);
+    WIRE_TRY(check_hello(sock.get(), *hello, LinkKind::kShm, opts_.token, deadline));
+    return serve(std::move(sock), layout_, opts_, peer().address + " (peer)", deadline);
   }
 
-  Fd sock_;
-  std::mutex abandon_mutex_;
-  Fd abandon_fd_;  // until the handshake ends; under abandon_mutex_
-  PeerIdentity peer_;
   Layout layout_;
   TransportOptions opts_;
 };

@@ -6,49 +6,23 @@
 
 #include <mutex>
 
+#include "socket_pending_peer.h"
 #include "socket_stream.h"
 
 namespace wire::transport {
 namespace {
 
-class StreamPendingPeer final : public PendingPeer {
+class StreamPendingPeer final : public SocketPendingPeer {
  public:
   StreamPendingPeer(Fd fd, PeerIdentity peer, std::shared_ptr<const StreamHandshake> handshake,
                     std::chrono::milliseconds timeout)
-      : fd_(std::move(fd)),
-        abandon_fd_(::fcntl(fd_.get(), F_DUPFD_CLOEXEC, 0)),
-        peer_(std::move(peer)),
-        handshake_(std::move(handshake)),
-        timeout_(timeout) {}
-
-  const PeerIdentity& peer() const override { return peer_; }
-
-  Result<std::unique_ptr<Channel>> complete() override {
-    if (!fd_.valid()) return make_error(Errc::kBadValue, peer_.describe() + ": already completed");
-    auto ch = (*handshake_)(std::move(fd_), peer_, Deadline(timeout_));
-    {
-      std::lock_guard lock(abandon_mutex_);
-      abandon_fd_ = Fd();  // the channel's socket is no longer ours to end
-    }
-    if (ch) return ch;
-    Error e = ch.error();
-    e.detail = peer_.describe() + ": " + e.detail;
-    return e;
-  }
-
-  // Ends the connection under the handshake (which then fails at its next
-  // read) through a descriptor of its own: the handshake's may be closed,
-  // and its number reused, at any moment.
-  void abandon() override {
-    std::lock_guard lock(abandon_mutex_);
-    if (abandon_fd_.valid()) ::shutdown(abandon_fd_.get(), SHUT_RDWR);
-  }
+      : SocketPendingPeer(std::move(fd), std::move(peer)), handshake_(std::move(handshake)), timeout_(timeout) {}
 
  private:
-  Fd fd_;
-  std::mutex abandon_mutex_;
-  Fd abandon_fd_;  // until the handshake ends; under abandon_mutex_
-  PeerIdentity peer_;
+  Result<std::unique_ptr<Channel>> handshake(Fd fd) override {
+    return (*handshake_)(std::move(fd), peer(), Deadline(timeout_));
+  }
+
   std::shared_ptr<const StreamHandshake> handshake_;
   std::chrono::milliseconds timeout_;
 };
