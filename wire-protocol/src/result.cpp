@@ -30,22 +30,29 @@ std::string Error::describe() const {
   return text;
 }
 
-Result<size_t> checked_mul(size_t a, size_t b, const char* what_a, const char* what_b) {
+namespace {
+
+// a OP b, or an overflow error that shows both operands.
+template <typename Op>
+Result<size_t> checked(Op overflows, const char* op, size_t a, size_t b, const char* what_a, const char* what_b) {
   size_t out = 0;
-  if (__builtin_mul_overflow(a, b, &out)) {
-    return make_error(Errc::kOverflow, std::string(what_a) + " * " + what_b + " = " +
-                                           std::to_string(a) + " * " + std::to_string(b));
+  if (overflows(a, b, &out)) {
+    return make_error(Errc::kOverflow, std::string(what_a) + op + what_b + " = " + std::to_string(a) + op +
+                                           std::to_string(b));
   }
   return out;
 }
 
+}  // namespace
+
+Result<size_t> checked_mul(size_t a, size_t b, const char* what_a, const char* what_b) {
+  return checked([](size_t x, size_t y, size_t* out) { return __builtin_mul_overflow(x, y, out); }, " * ", a, b,
+                 what_a, what_b);
+}
+
 Result<size_t> checked_add(size_t a, size_t b, const char* what_a, const char* what_b) {
-  size_t out = 0;
-  if (__builtin_add_overflow(a, b, &out)) {
-    return make_error(Errc::kOverflow, std::string(what_a) + " + " + what_b + " = " +
-                                           std::to_string(a) + " + " + std::to_string(b));
-  }
-  return out;
+  return checked([](size_t x, size_t y, size_t* out) { return __builtin_add_overflow(x, y, out); }, " + ", a, b,
+                 what_a, what_b);
 }
 
 }  // namespace wire
