@@ -145,17 +145,14 @@ VKAPI_ATTR void VKAPI_CALL push_with_template(VkCommandBuffer cb, VkDescriptorUp
 
 }  // namespace
 
-PFN_vkVoidFunction descriptor_templates_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkCreateDescriptorUpdateTemplate", entry_fn(create_template)},
-      {"vkCreateDescriptorUpdateTemplateKHR", entry_fn(create_template)},
-      {"vkDestroyDescriptorUpdateTemplate", entry_fn(destroy_template)},
-      {"vkDestroyDescriptorUpdateTemplateKHR", entry_fn(destroy_template)},
-      {"vkUpdateDescriptorSetWithTemplate", entry_fn(update_with_template)},
-      {"vkUpdateDescriptorSetWithTemplateKHR", entry_fn(update_with_template)},
-      {"vkCmdPushDescriptorSetWithTemplateKHR", entry_fn(push_with_template)},
-  };
-  return find_entry(kEntries, name);
-}
+const std::vector<NamedEntry> kDescriptorTemplatesEntries = {
+    {"vkCreateDescriptorUpdateTemplate", proc(create_template)},
+    {"vkCreateDescriptorUpdateTemplateKHR", proc(create_template)},
+    {"vkDestroyDescriptorUpdateTemplate", proc(destroy_template)},
+    {"vkDestroyDescriptorUpdateTemplateKHR", proc(destroy_template)},
+    {"vkUpdateDescriptorSetWithTemplate", proc(update_with_template)},
+    {"vkUpdateDescriptorSetWithTemplateKHR", proc(update_with_template)},
+    {"vkCmdPushDescriptorSetWithTemplateKHR", proc(push_with_template)},
+};
 
 }  // namespace icd::vk

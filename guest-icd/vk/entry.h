@@ -12,6 +12,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "entry_table.h"
 #include "wire/vk_commands.h"
 
 namespace icd {
@@ -90,22 +91,14 @@ PFN_vkVoidFunction generated_entry(const char* name);
 // Any of the ICD's entry points by name, as the loader finds them.
 PFN_vkVoidFunction icd_lookup(const char* name);
 
-// A table of hand-written entry points, searched by name.
-struct NamedEntry {
-  const char* name;
-  PFN_vkVoidFunction fn;
-};
-PFN_vkVoidFunction find_entry(std::span<const NamedEntry> table, const char* name);
-template <typename F>
-PFN_vkVoidFunction entry_fn(F f) {
-  return reinterpret_cast<PFN_vkVoidFunction>(f);
-}
-PFN_vkVoidFunction handwritten_entry(const char* name);
-PFN_vkVoidFunction memory_entry(const char* name);      // memory.cpp
-PFN_vkVoidFunction memory_fds_entry(const char* name);  // memory_fds.cpp
-PFN_vkVoidFunction gpu_writes_entry(const char* name);  // gpu_writes.cpp
-PFN_vkVoidFunction fences_entry(const char* name);      // fences.cpp
-PFN_vkVoidFunction queues_entry(const char* name);      // queues.cpp
-PFN_vkVoidFunction descriptor_templates_entry(const char* name);  // descriptor_templates.cpp
+// The hand-written entry points of each file, found before the generated ones.
+extern const std::vector<NamedEntry> kMemoryEntries;               // memory.cpp
+extern const std::vector<NamedEntry> kMemoryFdsEntries;            // memory_fds.cpp
+extern const std::vector<NamedEntry> kGpuWritesEntries;            // gpu_writes.cpp
+extern const std::vector<NamedEntry> kFencesEntries;               // fences.cpp
+extern const std::vector<NamedEntry> kQueuesEntries;               // queues.cpp
+extern const std::vector<NamedEntry> kDescriptorTemplatesEntries;  // descriptor_templates.cpp
+extern const std::vector<NamedEntry> kWsiEntries;                  // wsi.cpp
+extern const std::vector<NamedEntry> kSwapchainEntries;            // swapchain.cpp
 
 }  // namespace icd::vk

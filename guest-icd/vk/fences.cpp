@@ -199,13 +199,10 @@ VKAPI_ATTR VkResult VKAPI_CALL reset_fences(VkDevice device, uint32_t count, con
 
 }  // namespace
 
-PFN_vkVoidFunction fences_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkCreateFence", entry_fn(create_fence)},
-      {"vkDestroyFence", entry_fn(destroy_fence)},
-      {"vkResetFences", entry_fn(reset_fences)},
-  };
-  return find_entry(kEntries, name);
-}
+const std::vector<NamedEntry> kFencesEntries = {
+    {"vkCreateFence", proc(create_fence)},
+    {"vkDestroyFence", proc(destroy_fence)},
+    {"vkResetFences", proc(reset_fences)},
+};
 
 }  // namespace icd::vk

@@ -112,19 +112,16 @@ VKAPI_ATTR VkResult VKAPI_CALL queue_bind_sparse(VkQueue queue, uint32_t count, 
 
 }  // namespace
 
-PFN_vkVoidFunction gpu_writes_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkCreateBuffer", entry_fn(create_buffer)},
-      {"vkDestroyBuffer", entry_fn(destroy_buffer)},
-      {"vkBindBufferMemory", entry_fn(bind_buffer_memory)},
-      {"vkBindBufferMemory2", entry_fn(bind_buffer_memory2)},
-      {"vkBindBufferMemory2KHR", entry_fn(bind_buffer_memory2)},
-      {"vkBindImageMemory", entry_fn(bind_image_memory)},
-      {"vkBindImageMemory2", entry_fn(bind_image_memory2)},
-      {"vkBindImageMemory2KHR", entry_fn(bind_image_memory2)},
-      {"vkQueueBindSparse", entry_fn(queue_bind_sparse)},
-  };
-  return find_entry(kEntries, name);
-}
+const std::vector<NamedEntry> kGpuWritesEntries = {
+    {"vkCreateBuffer", proc(create_buffer)},
+    {"vkDestroyBuffer", proc(destroy_buffer)},
+    {"vkBindBufferMemory", proc(bind_buffer_memory)},
+    {"vkBindBufferMemory2", proc(bind_buffer_memory2)},
+    {"vkBindBufferMemory2KHR", proc(bind_buffer_memory2)},
+    {"vkBindImageMemory", proc(bind_image_memory)},
+    {"vkBindImageMemory2", proc(bind_image_memory2)},
+    {"vkBindImageMemory2KHR", proc(bind_image_memory2)},
+    {"vkQueueBindSparse", proc(queue_bind_sparse)},
+};
 
 }  // namespace icd::vk

@@ -1,7 +1,6 @@
 // The Vulkan loader's ICD interface (the loader-ICD interface document,
 // version 5): negotiation and the proc-address queries the loader asks.
-#include <cstring>
-
+#include <span>
 #include <vector>
 
 #include "vk/entry.h"
@@ -58,30 +57,24 @@ VKAPI_ATTR VkResult VKAPI_CALL enumerate_device_extensions(VkPhysicalDevice devi
   return extensions(ask, kGuestDeviceExtensions, count, props);
 }
 
-}  // namespace
+const NamedEntry kLoaderEntries[] = {
+    {"vkGetInstanceProcAddr", proc(get_instance_proc_addr)},
+    {"vkGetDeviceProcAddr", proc(get_device_proc_addr)},
+    {"vkEnumerateInstanceExtensionProperties", proc(enumerate_instance_extensions)},
+    {"vkEnumerateDeviceExtensionProperties", proc(enumerate_device_extensions)},
+};
 
-PFN_vkVoidFunction find_entry(std::span<const NamedEntry> table, const char* name) {
-  for (const NamedEntry& e : table)
-    if (std::strcmp(name, e.name) == 0) return e.fn;
+PFN_vkVoidFunction handwritten_entry(const char* name) {
+  const std::span<const NamedEntry> tables[] = {
+      kLoaderEntries, kWsiEntries, kSwapchainEntries, kGpuWritesEntries, kFencesEntries,
+      kQueuesEntries, kDescriptorTemplatesEntries, kMemoryFdsEntries, kMemoryEntries,
+  };
+  for (std::span<const NamedEntry> table : tables)
+    if (Proc f = find_entry(table, name)) return reinterpret_cast<PFN_vkVoidFunction>(f);
   return nullptr;
 }
 
-PFN_vkVoidFunction handwritten_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkGetInstanceProcAddr", entry_fn(get_instance_proc_addr)},
-      {"vkGetDeviceProcAddr", entry_fn(get_device_proc_addr)},
-      {"vkEnumerateInstanceExtensionProperties", entry_fn(enumerate_instance_extensions)},
-      {"vkEnumerateDeviceExtensionProperties", entry_fn(enumerate_device_extensions)},
-  };
-  if (auto f = find_entry(kEntries, name)) return f;
-  if (auto f = wsi_entry(name)) return f;
-  if (auto f = gpu_writes_entry(name)) return f;
-  if (auto f = fences_entry(name)) return f;
-  if (auto f = queues_entry(name)) return f;
-  if (auto f = descriptor_templates_entry(name)) return f;
-  if (auto f = memory_fds_entry(name)) return f;
-  return memory_entry(name);
-}
+}  // namespace
 
 PFN_vkVoidFunction icd_lookup(const char* name) {
   if (!name) return nullptr;

@@ -420,28 +420,25 @@ VKAPI_ATTR VkResult VKAPI_CALL device_wait_idle(VkDevice device) {
 
 }  // namespace
 
-PFN_vkVoidFunction memory_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkCreateDevice", entry_fn(create_device)},
-      {"vkCreateImage", entry_fn(create_image)},
-      {"vkAllocateMemory", entry_fn(allocate_memory)},
-      {"vkFreeMemory", entry_fn(free_memory)},
-      {"vkMapMemory", entry_fn(map_memory)},
-      {"vkUnmapMemory", entry_fn(unmap_memory)},
-      {"vkFlushMappedMemoryRanges", entry_fn(flush_ranges)},
-      {"vkInvalidateMappedMemoryRanges", entry_fn(invalidate_ranges)},
-      {"vkQueueSubmit", entry_fn(queue_submit)},
-      {"vkQueueSubmit2", entry_fn(queue_submit2)},
-      {"vkQueueSubmit2KHR", entry_fn(queue_submit2)},
-      {"vkWaitForFences", entry_fn(wait_for_fences)},
-      {"vkGetFenceStatus", entry_fn(get_fence_status)},
-      {"vkQueueWaitIdle", entry_fn(queue_wait_idle)},
-      {"vkDeviceWaitIdle", entry_fn(device_wait_idle)},
-      {"vkWaitSemaphores", entry_fn(wait_semaphores)},
-      {"vkGetQueryPoolResults", entry_fn(get_query_pool_results)},
-      {"vkWaitSemaphoresKHR", entry_fn(wait_semaphores)},
-  };
-  return find_entry(kEntries, name);
-}
+const std::vector<NamedEntry> kMemoryEntries = {
+    {"vkCreateDevice", proc(create_device)},
+    {"vkCreateImage", proc(create_image)},
+    {"vkAllocateMemory", proc(allocate_memory)},
+    {"vkFreeMemory", proc(free_memory)},
+    {"vkMapMemory", proc(map_memory)},
+    {"vkUnmapMemory", proc(unmap_memory)},
+    {"vkFlushMappedMemoryRanges", proc(flush_ranges)},
+    {"vkInvalidateMappedMemoryRanges", proc(invalidate_ranges)},
+    {"vkQueueSubmit", proc(queue_submit)},
+    {"vkQueueSubmit2", proc(queue_submit2)},
+    {"vkQueueSubmit2KHR", proc(queue_submit2)},
+    {"vkWaitForFences", proc(wait_for_fences)},
+    {"vkGetFenceStatus", proc(get_fence_status)},
+    {"vkQueueWaitIdle", proc(queue_wait_idle)},
+    {"vkDeviceWaitIdle", proc(device_wait_idle)},
+    {"vkWaitSemaphores", proc(wait_semaphores)},
+    {"vkGetQueryPoolResults", proc(get_query_pool_results)},
+    {"vkWaitSemaphoresKHR", proc(wait_semaphores)},
+};
 
 }  // namespace icd::vk

@@ -111,12 +111,9 @@ void FdImport::imported() {
   fd_ = -1;
 }
 
-PFN_vkVoidFunction memory_fds_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkGetMemoryFdKHR", entry_fn(get_memory_fd)},
-      {"vkGetMemoryFdPropertiesKHR", entry_fn(get_memory_fd_properties)},
-  };
-  return find_entry(kEntries, name);
-}
+const std::vector<NamedEntry> kMemoryFdsEntries = {
+    {"vkGetMemoryFdKHR", proc(get_memory_fd)},
+    {"vkGetMemoryFdPropertiesKHR", proc(get_memory_fd_properties)},
+};
 
 }  // namespace icd::vk

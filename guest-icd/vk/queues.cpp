@@ -60,12 +60,9 @@ VKAPI_ATTR void VKAPI_CALL get_device_queue2(VkDevice device, const VkDeviceQueu
 
 }  // namespace
 
-PFN_vkVoidFunction queues_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkGetDeviceQueue", entry_fn(get_device_queue)},
-      {"vkGetDeviceQueue2", entry_fn(get_device_queue2)},
-  };
-  return find_entry(kEntries, name);
-}
+const std::vector<NamedEntry> kQueuesEntries = {
+    {"vkGetDeviceQueue", proc(get_device_queue)},
+    {"vkGetDeviceQueue2", proc(get_device_queue2)},
+};
 
 }  // namespace icd::vk

@@ -290,16 +290,13 @@ VKAPI_ATTR VkResult VKAPI_CALL queue_present(VkQueue, const VkPresentInfoKHR* in
 
 }  // namespace
 
-PFN_vkVoidFunction swapchain_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkCreateSwapchainKHR", entry_fn(create_swapchain)},
-      {"vkDestroySwapchainKHR", entry_fn(destroy_swapchain)},
-      {"vkGetSwapchainImagesKHR", entry_fn(swapchain_images)},
-      {"vkAcquireNextImageKHR", entry_fn(acquire_next_image)},
-      {"vkAcquireNextImage2KHR", entry_fn(acquire_next_image2)},
-      {"vkQueuePresentKHR", entry_fn(queue_present)},
-  };
-  return find_entry(kEntries, name);
-}
+const std::vector<NamedEntry> kSwapchainEntries = {
+    {"vkCreateSwapchainKHR", proc(create_swapchain)},
+    {"vkDestroySwapchainKHR", proc(destroy_swapchain)},
+    {"vkGetSwapchainImagesKHR", proc(swapchain_images)},
+    {"vkAcquireNextImageKHR", proc(acquire_next_image)},
+    {"vkAcquireNextImage2KHR", proc(acquire_next_image2)},
+    {"vkQueuePresentKHR", proc(queue_present)},
+};
 
 }  // namespace icd::vk

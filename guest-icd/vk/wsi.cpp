@@ -180,26 +180,22 @@ VKAPI_ATTR VkResult VKAPI_CALL group_surface_present_modes(VkDevice, VkSurfaceKH
 
 }  // namespace
 
-PFN_vkVoidFunction wsi_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkCreateXcbSurfaceKHR", entry_fn(create_xcb_surface)},
-      {"vkCreateXlibSurfaceKHR", entry_fn(create_xlib_surface)},
-      {"vkCreateHeadlessSurfaceEXT", entry_fn(create_headless_surface)},
-      {"vkDestroySurfaceKHR", entry_fn(destroy_surface)},
-      {"vkGetPhysicalDeviceSurfaceSupportKHR", entry_fn(surface_support)},
-      {"vkGetPhysicalDeviceXcbPresentationSupportKHR", entry_fn(xcb_presentation_support)},
-      {"vkGetPhysicalDeviceXlibPresentationSupportKHR", entry_fn(xlib_presentation_support)},
-      {"vkGetPhysicalDeviceSurfaceCapabilitiesKHR", entry_fn(surface_capabilities)},
-      {"vkGetPhysicalDeviceSurfaceFormatsKHR", entry_fn(surface_formats)},
-      {"vkGetPhysicalDeviceSurfaceCapabilities2KHR", entry_fn(surface_capabilities2)},
-      {"vkGetPhysicalDeviceSurfaceFormats2KHR", entry_fn(surface_formats2)},
-      {"vkGetPhysicalDeviceSurfacePresentModesKHR", entry_fn(surface_present_modes)},
-      {"vkGetPhysicalDevicePresentRectanglesKHR", entry_fn(present_rectangles)},
-      {"vkGetDeviceGroupPresentCapabilitiesKHR", entry_fn(group_present_capabilities)},
-      {"vkGetDeviceGroupSurfacePresentModesKHR", entry_fn(group_surface_present_modes)},
-  };
-  if (auto f = find_entry(kEntries, name)) return f;
-  return swapchain_entry(name);
-}
+const std::vector<NamedEntry> kWsiEntries = {
+    {"vkCreateXcbSurfaceKHR", proc(create_xcb_surface)},
+    {"vkCreateXlibSurfaceKHR", proc(create_xlib_surface)},
+    {"vkCreateHeadlessSurfaceEXT", proc(create_headless_surface)},
+    {"vkDestroySurfaceKHR", proc(destroy_surface)},
+    {"vkGetPhysicalDeviceSurfaceSupportKHR", proc(surface_support)},
+    {"vkGetPhysicalDeviceXcbPresentationSupportKHR", proc(xcb_presentation_support)},
+    {"vkGetPhysicalDeviceXlibPresentationSupportKHR", proc(xlib_presentation_support)},
+    {"vkGetPhysicalDeviceSurfaceCapabilitiesKHR", proc(surface_capabilities)},
+    {"vkGetPhysicalDeviceSurfaceFormatsKHR", proc(surface_formats)},
+    {"vkGetPhysicalDeviceSurfaceCapabilities2KHR", proc(surface_capabilities2)},
+    {"vkGetPhysicalDeviceSurfaceFormats2KHR", proc(surface_formats2)},
+    {"vkGetPhysicalDeviceSurfacePresentModesKHR", proc(surface_present_modes)},
+    {"vkGetPhysicalDevicePresentRectanglesKHR", proc(present_rectangles)},
+    {"vkGetDeviceGroupPresentCapabilitiesKHR", proc(group_present_capabilities)},
+    {"vkGetDeviceGroupSurfacePresentModesKHR", proc(group_surface_present_modes)},
+};
 
 }  // namespace icd::vk

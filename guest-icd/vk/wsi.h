@@ -23,9 +23,6 @@ struct GuestSurface {
 
 inline GuestSurface* surface_of(VkSurfaceKHR s) { return reinterpret_cast<GuestSurface*>(s); }
 
-PFN_vkVoidFunction wsi_entry(const char* name);        // wsi.cpp
-PFN_vkVoidFunction swapchain_entry(const char* name);  // swapchain.cpp
-
 // The extensions the guest adds to the host's: surfaces and swapchains are its own.
 extern const VkExtensionProperties kGuestInstanceExtensions[6];
 extern const VkExtensionProperties kGuestDeviceExtensions[2];
