@@ -53,17 +53,6 @@ struct RenderCaps {
 // What the host said it can make.
 RenderCaps render_caps(const wire::HelloReply& host);
 
-// The OpenGL and OpenGL ES versions that exist, which EGL's and GLX's
-// context requests are checked against (others are EGL_BAD_MATCH, BadMatch).
-inline bool gl_version_exists(int major, int minor) {
-  static constexpr int kLastMinor[] = {-1, 5, 1, 3, 6};  // by major version
-  return major >= 1 && major <= 4 && minor >= 0 && minor <= kLastMinor[major];
-}
-inline bool gles_version_exists(int major, int minor) {
-  static constexpr int kLastMinor[] = {-1, 1, 0, 2};
-  return major >= 1 && major <= 3 && minor >= 0 && minor <= kLastMinor[major];
-}
-
 EGLint renderable_bits(const RenderCaps& caps);
 
 // Builds the configs: RGBA8888 / RGB888 x depth 0/24 x stencil 0/8 x
