@@ -132,6 +132,12 @@ class Context {
   ContextStream stream_;
 };
 
+// What the host answered a CreateContext: made, refused (a version or
+// profile it cannot make), or nothing (it could not be asked, or is gone).
+enum class HostAnswer { kMade, kRefused, kNoAnswer };
+// Asks the host to make the context `request` describes, and waits for it.
+HostAnswer make_on_host(Connection& connection, const wire::CreateContext& request);
+
 // A fence: signalled once the host ran every command sent before it.
 struct Sync {
   EGLenum type = EGL_SYNC_FENCE;
@@ -200,6 +206,18 @@ struct CurrentState {
   Display* display = nullptr;
 };
 CurrentState& current_state();
+
+// Lets the calling thread's current context (EGL's `CurrentState` or GLX's
+// `Current`) go of its surfaces and of the thread; its commands went first.
+template <typename Current>
+void clear_current(Current& cur) {
+  cur.context->draw.reset();
+  cur.context->read.reset();
+  cur.context->current = false;
+  cur.context.reset();
+  cur.display = nullptr;
+  set_current_stream(nullptr);
+}
 
 // `surface` of an initialized `dpy` that the calling thread's context draws
 // into, with that context; sets the EGL error and gives nulls otherwise.
