@@ -4,6 +4,7 @@
 
 #include <EGL/egl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -91,5 +92,16 @@ class ConfigFilter {
 
 // The configs matching `attribs`, best first.
 std::vector<const Config*> choose_configs(std::span<const Config> configs, const ConfigFilter& filter);
+
+// The configs `filter` matches, best first, as eglChooseConfig and
+// glXChooseFBConfig answer alike; `Filter` has matches() and before().
+template <typename C, typename Filter>
+std::vector<const C*> matching_best_first(std::span<const C> configs, const Filter& filter) {
+  std::vector<const C*> out;
+  for (const auto& c : configs)
+    if (filter.matches(c)) out.push_back(&c);
+  std::stable_sort(out.begin(), out.end(), [&](const C* a, const C* b) { return filter.before(*a, *b); });
+  return out;
+}
 
 }  // namespace icd
