@@ -99,11 +99,7 @@ EGLContext CreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share, con
 }
 
 EGLBoolean DestroyContext(EGLDisplay dpy, EGLContext ctx) {
-  std::lock_guard lock(api_mutex());
-  Display* d = initialized_display(dpy);
-  if (!d) return EGL_FALSE;
-  if (!d->contexts.erase(ctx)) return fail(EGL_BAD_CONTEXT, EGL_FALSE);
-  return ok();
+  return destroy_handle(dpy, &Display::contexts, ctx, EGL_BAD_CONTEXT);
 }
 
 EGLBoolean MakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx) {

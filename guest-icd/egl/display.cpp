@@ -121,13 +121,11 @@ const Config* Display::find_config(EGLConfig handle) const {
 }
 
 std::shared_ptr<Surface> Display::find_surface(EGLSurface handle) const {
-  auto it = surfaces.find(handle);
-  return it == surfaces.end() ? nullptr : it->second;
+  return find_handle(surfaces, handle);
 }
 
 std::shared_ptr<Context> Display::find_context(EGLContext handle) const {
-  auto it = contexts.find(handle);
-  return it == contexts.end() ? nullptr : it->second;
+  return find_handle(contexts, handle);
 }
 
 Sync* Display::find_sync(EGLSync handle) const {

@@ -20,11 +20,20 @@
 #include <vector>
 
 #include "egl/config.h"
+#include "egl/error.h"
 #include "x11/presenter.h"
 
 namespace icd {
 
 class Display;
+
+// What a display's table holds for `handle` (EGL's and GLX's alike), or
+// null: a stale or foreign handle is an error, never a dereference.
+template <typename Table>
+typename Table::mapped_type find_handle(const Table& table, const typename Table::key_type& handle) {
+  auto it = table.find(handle);
+  return it == table.end() ? nullptr : it->second;
+}
 
 class Surface final : public FrameSink {
  public:
@@ -199,6 +208,17 @@ Display* find_display(EGLDisplay handle);
 // The same for a display that must be initialized; null, with the EGL
 // error set, when it is not one of ours or not initialized.
 Display* initialized_display(EGLDisplay handle);
+
+// eglDestroyContext, eglDestroySurface and eglDestroySync: `handle` leaves
+// `table` of an initialized `dpy`; when it is not there, `bad_handle`.
+template <typename Table, typename Handle>
+EGLBoolean destroy_handle(EGLDisplay dpy, Table Display::*table, Handle handle, EGLint bad_handle) {
+  std::lock_guard lock(api_mutex());
+  Display* d = initialized_display(dpy);
+  if (!d) return EGL_FALSE;
+  if (!(d->*table).erase(handle)) return fail(bad_handle, EGL_FALSE);
+  return ok();
+}
 
 // The calling thread's current EGL state.
 struct CurrentState {

@@ -109,13 +109,11 @@ const FbConfig* GlxDisplay::config_for(const XVisualInfo* info) const {
 }
 
 std::shared_ptr<GlxDrawable> GlxDisplay::find_drawable(GLXDrawable xid) const {
-  auto it = drawables.find(xid);
-  return it == drawables.end() ? nullptr : it->second;
+  return find_handle(drawables, xid);
 }
 
 std::shared_ptr<GlxContext> GlxDisplay::find_context(GLXContext handle) const {
-  auto it = contexts.find(handle);
-  return it == contexts.end() ? nullptr : it->second;
+  return find_handle(contexts, handle);
 }
 
 // A window bound with glXMakeCurrent has no destroy call: its drawable goes
