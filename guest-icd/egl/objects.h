@@ -186,7 +186,6 @@ class Display {
 
  private:
   bool open_x_display();
-  std::vector<VisualInfo> true_color_visuals() const;
 
   EGLenum platform_;
   void* native_;
@@ -208,6 +207,11 @@ Display* find_display(EGLDisplay handle);
 // The same for a display that must be initialized; null, with the EGL
 // error set, when it is not one of ours or not initialized.
 Display* initialized_display(EGLDisplay handle);
+
+// The TrueColor 8-bit-per-channel visuals of `x_display`'s default screen,
+// its default visual first, which EGL's and GLX's configs carry; none
+// without an X display (surfaceless).
+std::vector<VisualInfo> true_color_visuals(::Display* x_display);
 
 // eglDestroyContext, eglDestroySurface and eglDestroySync: `handle` leaves
 // `table` of an initialized `dpy`; when it is not there, `bad_handle`.
