@@ -91,14 +91,52 @@ PFN_vkVoidFunction generated_entry(const char* name);
 // Any of the ICD's entry points by name, as the loader finds them.
 PFN_vkVoidFunction icd_lookup(const char* name);
 
-// The hand-written entry points of each file, found before the generated ones.
-extern const std::vector<NamedEntry> kMemoryEntries;               // memory.cpp
-extern const std::vector<NamedEntry> kMemoryFdsEntries;            // memory_fds.cpp
-extern const std::vector<NamedEntry> kGpuWritesEntries;            // gpu_writes.cpp
-extern const std::vector<NamedEntry> kFencesEntries;               // fences.cpp
-extern const std::vector<NamedEntry> kQueuesEntries;               // queues.cpp
-extern const std::vector<NamedEntry> kDescriptorTemplatesEntries;  // descriptor_templates.cpp
-extern const std::vector<NamedEntry> kWsiEntries;                  // wsi.cpp
-extern const std::vector<NamedEntry> kSwapchainEntries;            // swapchain.cpp
+// The hand-written entry points, found before the generated ones (icd.cpp
+// lists them). Each is declared with the type of the command it implements,
+// so that a table entry cannot pair a name with a function of another
+// signature; surfaces and swapchains are in wsi.h.
+template <typename Pfn>
+using EntryPoint = std::remove_pointer_t<Pfn>;
+
+// memory.cpp
+EntryPoint<PFN_vkCreateDevice> create_device;
+EntryPoint<PFN_vkCreateImage> create_image;
+EntryPoint<PFN_vkAllocateMemory> allocate_memory;
+EntryPoint<PFN_vkFreeMemory> free_memory;
+EntryPoint<PFN_vkMapMemory> map_memory;
+EntryPoint<PFN_vkUnmapMemory> unmap_memory;
+EntryPoint<PFN_vkFlushMappedMemoryRanges> flush_ranges;
+EntryPoint<PFN_vkInvalidateMappedMemoryRanges> invalidate_ranges;
+EntryPoint<PFN_vkQueueSubmit> queue_submit;
+EntryPoint<PFN_vkQueueSubmit2> queue_submit2;
+EntryPoint<PFN_vkWaitForFences> wait_for_fences;
+EntryPoint<PFN_vkGetFenceStatus> get_fence_status;
+EntryPoint<PFN_vkQueueWaitIdle> queue_wait_idle;
+EntryPoint<PFN_vkDeviceWaitIdle> device_wait_idle;
+EntryPoint<PFN_vkWaitSemaphores> wait_semaphores;
+EntryPoint<PFN_vkGetQueryPoolResults> get_query_pool_results;
+// memory_fds.cpp
+EntryPoint<PFN_vkGetMemoryFdKHR> get_memory_fd;
+EntryPoint<PFN_vkGetMemoryFdPropertiesKHR> get_memory_fd_properties;
+// gpu_writes.cpp
+EntryPoint<PFN_vkCreateBuffer> create_buffer;
+EntryPoint<PFN_vkDestroyBuffer> destroy_buffer;
+EntryPoint<PFN_vkBindBufferMemory> bind_buffer_memory;
+EntryPoint<PFN_vkBindBufferMemory2> bind_buffer_memory2;
+EntryPoint<PFN_vkBindImageMemory> bind_image_memory;
+EntryPoint<PFN_vkBindImageMemory2> bind_image_memory2;
+EntryPoint<PFN_vkQueueBindSparse> queue_bind_sparse;
+// fences.cpp
+EntryPoint<PFN_vkCreateFence> create_fence;
+EntryPoint<PFN_vkDestroyFence> destroy_fence;
+EntryPoint<PFN_vkResetFences> reset_fences;
+// queues.cpp
+EntryPoint<PFN_vkGetDeviceQueue> get_device_queue;
+EntryPoint<PFN_vkGetDeviceQueue2> get_device_queue2;
+// descriptor_templates.cpp
+EntryPoint<PFN_vkCreateDescriptorUpdateTemplate> create_template;
+EntryPoint<PFN_vkDestroyDescriptorUpdateTemplate> destroy_template;
+EntryPoint<PFN_vkUpdateDescriptorSetWithTemplate> update_with_template;
+EntryPoint<PFN_vkCmdPushDescriptorSetWithTemplateKHR> push_with_template;
 
 }  // namespace icd::vk

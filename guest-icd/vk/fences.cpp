@@ -175,8 +175,6 @@ bool known_signalled(VkFence fence) {
   return known(f, fence) == Known::kSignalled;
 }
 
-namespace {
-
 VKAPI_ATTR VkResult VKAPI_CALL create_fence(VkDevice device, const VkFenceCreateInfo* info,
                                            const VkAllocationCallbacks* allocator, VkFence* fence) {
   VkArgs_vkCreateFence a{device, info, allocator, fence};
@@ -196,13 +194,5 @@ VKAPI_ATTR VkResult VKAPI_CALL reset_fences(VkDevice device, uint32_t count, con
   VkArgs_vkResetFences a{device, count, list};
   return as_result(run_generated(VkOp::vkResetFences, a));
 }
-
-}  // namespace
-
-const std::vector<NamedEntry> kFencesEntries = {
-    {"vkCreateFence", proc(create_fence)},
-    {"vkDestroyFence", proc(destroy_fence)},
-    {"vkResetFences", proc(reset_fences)},
-};
 
 }  // namespace icd::vk

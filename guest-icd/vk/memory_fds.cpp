@@ -56,6 +56,8 @@ int export_file(uint32_t number) {
   return fd;
 }
 
+}  // namespace
+
 VKAPI_ATTR VkResult VKAPI_CALL get_memory_fd(VkDevice device, const VkMemoryGetFdInfoKHR* info, int* fd) {
   int number = 0;
   VkArgs_vkGetMemoryFdKHR a{device, info, &number};
@@ -74,8 +76,6 @@ VKAPI_ATTR VkResult VKAPI_CALL get_memory_fd_properties(VkDevice, VkExternalMemo
                                                        VkMemoryFdPropertiesKHR*) {
   return VK_ERROR_INVALID_EXTERNAL_HANDLE;
 }
-
-}  // namespace
 
 VkResult FdImport::read(const VkMemoryAllocateInfo& info) {
   info_ = info;
@@ -110,10 +110,5 @@ void FdImport::imported() {
   if (fd_ >= 0) close(fd_);
   fd_ = -1;
 }
-
-const std::vector<NamedEntry> kMemoryFdsEntries = {
-    {"vkGetMemoryFdKHR", proc(get_memory_fd)},
-    {"vkGetMemoryFdPropertiesKHR", proc(get_memory_fd_properties)},
-};
 
 }  // namespace icd::vk

@@ -44,6 +44,8 @@ void find_queue(const QueueKey& key, VkQueue* queue, Get get) {
   if (*queue) q.known[key] = *queue;
 }
 
+}  // namespace
+
 VKAPI_ATTR void VKAPI_CALL get_device_queue(VkDevice device, uint32_t family, uint32_t index, VkQueue* queue) {
   find_queue(key_of(device, family, index, 0), queue, [&] {
     VkArgs_vkGetDeviceQueue a{device, family, index, queue};
@@ -57,12 +59,5 @@ VKAPI_ATTR void VKAPI_CALL get_device_queue2(VkDevice device, const VkDeviceQueu
     run_generated(VkOp::vkGetDeviceQueue2, a);
   });
 }
-
-}  // namespace
-
-const std::vector<NamedEntry> kQueuesEntries = {
-    {"vkGetDeviceQueue", proc(get_device_queue)},
-    {"vkGetDeviceQueue2", proc(get_device_queue2)},
-};
 
 }  // namespace icd::vk

@@ -45,6 +45,8 @@ using wire::vk::answer_enumeration;
 
 VkSurfaceKHR handle_of(GuestSurface* s) { return reinterpret_cast<VkSurfaceKHR>(s); }
 
+}  // namespace
+
 VKAPI_ATTR VkResult VKAPI_CALL create_xcb_surface(VkInstance, const VkXcbSurfaceCreateInfoKHR* info,
                                                  const VkAllocationCallbacks*, VkSurfaceKHR* surface) {
   // Our own connection must find the window the program just made.
@@ -115,11 +117,15 @@ VKAPI_ATTR VkResult VKAPI_CALL surface_capabilities(VkPhysicalDevice, VkSurfaceK
   return VK_SUCCESS;
 }
 
+namespace {
+
 // The presenter shows BGRA bytes.
 constexpr VkSurfaceFormatKHR kShownFormats[] = {
     {VK_FORMAT_B8G8R8A8_SRGB, VK_COLOR_SPACE_SRGB_NONLINEAR_KHR},
     {VK_FORMAT_B8G8R8A8_UNORM, VK_COLOR_SPACE_SRGB_NONLINEAR_KHR},
 };
+
+}  // namespace
 
 VKAPI_ATTR VkResult VKAPI_CALL surface_formats(VkPhysicalDevice, VkSurfaceKHR, uint32_t* count,
                                               VkSurfaceFormatKHR* formats) {
@@ -177,25 +183,5 @@ VKAPI_ATTR VkResult VKAPI_CALL group_surface_present_modes(VkDevice, VkSurfaceKH
   *modes = VK_DEVICE_GROUP_PRESENT_MODE_LOCAL_BIT_KHR;
   return VK_SUCCESS;
 }
-
-}  // namespace
-
-const std::vector<NamedEntry> kWsiEntries = {
-    {"vkCreateXcbSurfaceKHR", proc(create_xcb_surface)},
-    {"vkCreateXlibSurfaceKHR", proc(create_xlib_surface)},
-    {"vkCreateHeadlessSurfaceEXT", proc(create_headless_surface)},
-    {"vkDestroySurfaceKHR", proc(destroy_surface)},
-    {"vkGetPhysicalDeviceSurfaceSupportKHR", proc(surface_support)},
-    {"vkGetPhysicalDeviceXcbPresentationSupportKHR", proc(xcb_presentation_support)},
-    {"vkGetPhysicalDeviceXlibPresentationSupportKHR", proc(xlib_presentation_support)},
-    {"vkGetPhysicalDeviceSurfaceCapabilitiesKHR", proc(surface_capabilities)},
-    {"vkGetPhysicalDeviceSurfaceFormatsKHR", proc(surface_formats)},
-    {"vkGetPhysicalDeviceSurfaceCapabilities2KHR", proc(surface_capabilities2)},
-    {"vkGetPhysicalDeviceSurfaceFormats2KHR", proc(surface_formats2)},
-    {"vkGetPhysicalDeviceSurfacePresentModesKHR", proc(surface_present_modes)},
-    {"vkGetPhysicalDevicePresentRectanglesKHR", proc(present_rectangles)},
-    {"vkGetDeviceGroupPresentCapabilitiesKHR", proc(group_present_capabilities)},
-    {"vkGetDeviceGroupSurfacePresentModesKHR", proc(group_surface_present_modes)},
-};
 
 }  // namespace icd::vk
