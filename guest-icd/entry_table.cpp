@@ -10,9 +10,9 @@ Proc find_entry(std::span<const NamedEntry> table, const char* name) {
   return nullptr;
 }
 
-VendorEntries::VendorEntries(std::span<const NamedEntry> core, std::span<const NamedEntry> extensions,
-                             std::span<const Proc> stubs)
-    : core_(core), extensions_(extensions), stubs_(stubs), dispatch_index_(extensions.size(), -1) {}
+VendorEntries::VendorEntries(std::span<const NamedEntry> core,
+                             std::span<const ExtensionEntry> extensions)
+    : core_(core), extensions_(extensions), dispatch_index_(extensions.size(), -1) {}
 
 int VendorEntries::slot(const char* name) const {
   if (!name) return -1;
@@ -22,14 +22,14 @@ int VendorEntries::slot(const char* name) const {
 }
 
 void* VendorEntries::function(const char* name) const {
-  Proc f = find_entry(core_, name);
-  if (!f) f = find_entry(extensions_, name);
-  return reinterpret_cast<void*>(f);
+  if (Proc f = find_entry(core_, name)) return reinterpret_cast<void*>(f);
+  const int s = slot(name);
+  return s >= 0 ? reinterpret_cast<void*>(extensions_[static_cast<size_t>(s)].fn) : nullptr;
 }
 
 void* VendorEntries::stub(const char* name) const {
   const int s = slot(name);
-  return s >= 0 ? reinterpret_cast<void*>(stubs_[static_cast<size_t>(s)]) : nullptr;
+  return s >= 0 ? reinterpret_cast<void*>(extensions_[static_cast<size_t>(s)].stub) : nullptr;
 }
 
 void VendorEntries::set_dispatch_index(const char* name, int index) {

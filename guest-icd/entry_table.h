@@ -25,14 +25,20 @@ struct NamedEntry {
 // The entry called `name` in `table`, or null.
 Proc find_entry(std::span<const NamedEntry> table, const char* name);
 
+// An extension function libglvnd dispatches: ours, and the stub libglvnd
+// calls, which finds the vendor and calls its entry.
+struct ExtensionEntry {
+  const char* name;
+  Proc fn;
+  Proc stub;
+};
+
 // A libglvnd vendor's entry points (EGL and GLX alike): the core functions
 // libglvnd calls as they are, and the extension functions it calls through
 // stubs of ours, which dispatch by the index libglvnd gives each one.
 class VendorEntries {
  public:
-  // `stubs[i]` is the stub of `extensions[i]`.
-  VendorEntries(std::span<const NamedEntry> core, std::span<const NamedEntry> extensions,
-                std::span<const Proc> stubs);
+  VendorEntries(std::span<const NamedEntry> core, std::span<const ExtensionEntry> extensions);
 
   // getProcAddress: a core or extension function of this vendor, or null.
   void* function(const char* name) const;
@@ -48,8 +54,7 @@ class VendorEntries {
   int slot(const char* name) const;
 
   std::span<const NamedEntry> core_;
-  std::span<const NamedEntry> extensions_;
-  std::span<const Proc> stubs_;
+  std::span<const ExtensionEntry> extensions_;
   std::vector<int> dispatch_index_;
 };
 

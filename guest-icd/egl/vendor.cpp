@@ -1,7 +1,6 @@
 // The libglvnd EGL vendor interface: __egl_Main hands libEGL our entry
 // points by name; EGL extension functions that libEGL does not dispatch
 // itself get stubs here that find the vendor through the display.
-#include <array>
 #include <string_view>
 
 #include "egl/api.h"
@@ -76,24 +75,6 @@ enum Ext : size_t {
   kExtCount
 };
 
-const NamedEntry kExt[kExtCount] = {
-    {"eglCreateSyncKHR", proc(CreateSyncKHR)},
-    {"eglDestroySyncKHR", proc(DestroySync)},
-    {"eglClientWaitSyncKHR", proc(ClientWaitSync)},
-    {"eglGetSyncAttribKHR", proc(GetSyncAttribKHR)},
-    {"eglWaitSyncKHR", proc(WaitSyncKHR)},
-    {"eglCreatePlatformWindowSurfaceEXT", proc(CreatePlatformWindowSurfaceEXT)},
-    {"eglCreatePlatformPixmapSurfaceEXT", proc(CreatePlatformPixmapSurfaceEXT)},
-    {"eglCreateImageKHR", proc(CreateImageKHR)},
-    {"eglDestroyImageKHR", proc(DestroyImage)},
-    {"eglGetDisplayDriverName", proc(GetDisplayDriverName)},
-    {"eglGetDisplayDriverConfig", proc(GetDisplayDriverConfig)},
-    {"eglQueryDisplayAttribEXT", proc(QueryDisplayAttribEXT)},
-    {"eglQueryDisplayAttribKHR", proc(QueryDisplayAttribEXT)},
-    {"eglQueryDeviceStringEXT", proc(QueryDeviceStringEXT)},
-    {"eglQueryDeviceAttribEXT", proc(QueryDeviceAttribEXT)},
-};
-
 // What a stub routes by: its first argument, a display or (libEGL keeps
 // no stubs of its own for them) a device.
 enum class RouteBy { kDisplay, kDevice };
@@ -123,25 +104,35 @@ struct Stub<kSlot, Ret (*)(void*, Args...), kBy> {
   }
 };
 
-const std::array<Proc, kExtCount> kExtStubs = {
-    proc(&Stub<kCreateSyncKHR, decltype(&CreateSyncKHR)>::call),
-    proc(&Stub<kDestroySyncKHR, decltype(&DestroySync)>::call),
-    proc(&Stub<kClientWaitSyncKHR, decltype(&ClientWaitSync)>::call),
-    proc(&Stub<kGetSyncAttribKHR, decltype(&GetSyncAttribKHR)>::call),
-    proc(&Stub<kWaitSyncKHR, decltype(&WaitSyncKHR)>::call),
-    proc(&Stub<kCreatePlatformWindowSurfaceEXT, decltype(&CreatePlatformWindowSurfaceEXT)>::call),
-    proc(&Stub<kCreatePlatformPixmapSurfaceEXT, decltype(&CreatePlatformPixmapSurfaceEXT)>::call),
-    proc(&Stub<kCreateImageKHR, decltype(&CreateImageKHR)>::call),
-    proc(&Stub<kDestroyImageKHR, decltype(&DestroyImage)>::call),
-    proc(&Stub<kGetDisplayDriverName, decltype(&GetDisplayDriverName)>::call),
-    proc(&Stub<kGetDisplayDriverConfig, decltype(&GetDisplayDriverConfig)>::call),
-    proc(&Stub<kQueryDisplayAttribEXT, decltype(&QueryDisplayAttribEXT)>::call),
-    proc(&Stub<kQueryDisplayAttribKHR, decltype(&QueryDisplayAttribEXT)>::call),
-    proc(&Stub<kQueryDeviceStringEXT, decltype(&QueryDeviceStringEXT), RouteBy::kDevice>::call),
-    proc(&Stub<kQueryDeviceAttribEXT, decltype(&QueryDeviceAttribEXT), RouteBy::kDevice>::call),
+// Extension `kSlot`: ours, and its stub.
+template <size_t kSlot, RouteBy kBy = RouteBy::kDisplay, typename Fn>
+ExtensionEntry extension(const char* name, Fn fn) {
+  return {name, proc(fn), proc(&Stub<kSlot, Fn, kBy>::call)};
+}
+
+const ExtensionEntry kExt[kExtCount] = {
+    extension<kCreateSyncKHR>("eglCreateSyncKHR", CreateSyncKHR),
+    extension<kDestroySyncKHR>("eglDestroySyncKHR", DestroySync),
+    extension<kClientWaitSyncKHR>("eglClientWaitSyncKHR", ClientWaitSync),
+    extension<kGetSyncAttribKHR>("eglGetSyncAttribKHR", GetSyncAttribKHR),
+    extension<kWaitSyncKHR>("eglWaitSyncKHR", WaitSyncKHR),
+    extension<kCreatePlatformWindowSurfaceEXT>("eglCreatePlatformWindowSurfaceEXT",
+                                               CreatePlatformWindowSurfaceEXT),
+    extension<kCreatePlatformPixmapSurfaceEXT>("eglCreatePlatformPixmapSurfaceEXT",
+                                               CreatePlatformPixmapSurfaceEXT),
+    extension<kCreateImageKHR>("eglCreateImageKHR", CreateImageKHR),
+    extension<kDestroyImageKHR>("eglDestroyImageKHR", DestroyImage),
+    extension<kGetDisplayDriverName>("eglGetDisplayDriverName", GetDisplayDriverName),
+    extension<kGetDisplayDriverConfig>("eglGetDisplayDriverConfig", GetDisplayDriverConfig),
+    extension<kQueryDisplayAttribEXT>("eglQueryDisplayAttribEXT", QueryDisplayAttribEXT),
+    extension<kQueryDisplayAttribKHR>("eglQueryDisplayAttribKHR", QueryDisplayAttribEXT),
+    extension<kQueryDeviceStringEXT, RouteBy::kDevice>("eglQueryDeviceStringEXT",
+                                                       QueryDeviceStringEXT),
+    extension<kQueryDeviceAttribEXT, RouteBy::kDevice>("eglQueryDeviceAttribEXT",
+                                                       QueryDeviceAttribEXT),
 };
 
-VendorEntries g_entries{kCore, kExt, kExtStubs};
+VendorEntries g_entries{kCore, kExt};
 
 void* get_proc_address(const char* name) {
   if (!name) return nullptr;

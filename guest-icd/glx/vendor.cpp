@@ -4,7 +4,6 @@
 // drawable, the config or the current context.
 #include <dlfcn.h>
 
-#include <array>
 #include <string_view>
 
 #include "glx/objects.h"
@@ -68,18 +67,6 @@ enum Ext : size_t {
   kQueryRendererStringMESA,
   kQueryCurrentRendererStringMESA,
   kExtCount
-};
-
-const NamedEntry kExt[kExtCount] = {
-    {"glXCreateContextAttribsARB", proc(CreateContextAttribsARB)},
-    {"glXSwapIntervalEXT", proc(SwapIntervalEXT)},
-    {"glXSwapIntervalMESA", proc(SwapIntervalMESA)},
-    {"glXGetSwapIntervalMESA", proc(GetSwapIntervalMESA)},
-    {"glXSwapIntervalSGI", proc(SwapIntervalSGI)},
-    {"glXQueryRendererIntegerMESA", proc(QueryRendererIntegerMESA)},
-    {"glXQueryCurrentRendererIntegerMESA", proc(QueryCurrentRendererIntegerMESA)},
-    {"glXQueryRendererStringMESA", proc(QueryRendererStringMESA)},
-    {"glXQueryCurrentRendererStringMESA", proc(QueryCurrentRendererStringMESA)},
 };
 
 // Made once the stubs below exist; they dispatch by its indices.
@@ -159,15 +146,24 @@ const char* stub_QueryCurrentRendererStringMESA(int attribute) {
   return fn ? fn(attribute) : nullptr;
 }
 
-const std::array<Proc, kExtCount> kExtStubs = {
-    proc(stub_CreateContextAttribsARB),       proc(stub_SwapIntervalEXT),
-    proc(stub_SwapIntervalMESA),              proc(stub_GetSwapIntervalMESA),
-    proc(stub_SwapIntervalSGI),               proc(stub_QueryRendererIntegerMESA),
-    proc(stub_QueryCurrentRendererIntegerMESA), proc(stub_QueryRendererStringMESA),
-    proc(stub_QueryCurrentRendererStringMESA),
+const ExtensionEntry kExt[kExtCount] = {
+    {"glXCreateContextAttribsARB", proc(CreateContextAttribsARB),
+     proc(stub_CreateContextAttribsARB)},
+    {"glXSwapIntervalEXT", proc(SwapIntervalEXT), proc(stub_SwapIntervalEXT)},
+    {"glXSwapIntervalMESA", proc(SwapIntervalMESA), proc(stub_SwapIntervalMESA)},
+    {"glXGetSwapIntervalMESA", proc(GetSwapIntervalMESA), proc(stub_GetSwapIntervalMESA)},
+    {"glXSwapIntervalSGI", proc(SwapIntervalSGI), proc(stub_SwapIntervalSGI)},
+    {"glXQueryRendererIntegerMESA", proc(QueryRendererIntegerMESA),
+     proc(stub_QueryRendererIntegerMESA)},
+    {"glXQueryCurrentRendererIntegerMESA", proc(QueryCurrentRendererIntegerMESA),
+     proc(stub_QueryCurrentRendererIntegerMESA)},
+    {"glXQueryRendererStringMESA", proc(QueryRendererStringMESA),
+     proc(stub_QueryRendererStringMESA)},
+    {"glXQueryCurrentRendererStringMESA", proc(QueryCurrentRendererStringMESA),
+     proc(stub_QueryCurrentRendererStringMESA)},
 };
 
-VendorEntries g_entries{kCore, kExt, kExtStubs};
+VendorEntries g_entries{kCore, kExt};
 
 // The GLX functions libglvnd answers itself (glXGetCurrentDisplay,
 // glXGetCurrentDrawable, glXQueryVersion...). A program that looks one up
