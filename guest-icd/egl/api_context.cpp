@@ -1,8 +1,6 @@
 // Contexts, binding them to threads and surfaces, and waiting for them.
 #include "egl/objects.h"
 
-#include <cstring>
-
 #include "egl/api.h"
 #include "egl/context_attribs.h"
 #include "egl/error.h"
@@ -24,12 +22,7 @@ void release_current() {
   cur.context->stream().flush();
   if (cur.context->draw) cur.context->draw->bound_context = nullptr;
   if (cur.context->read) cur.context->read->bound_context = nullptr;
-  cur.context->draw.reset();
-  cur.context->read.reset();
-  cur.context->current = false;
-  cur.context.reset();
-  cur.display = nullptr;
-  set_current_stream(nullptr);
+  clear_current(cur);
 }
 
 // Whether a surface of config `s` can be used with a context of config `c`.
@@ -90,13 +83,11 @@ EGLContext CreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share, con
                           static_cast<uint32_t>(request.minor),
                           static_cast<uint32_t>(request.profile),
                           request.flags};
-  uint64_t ticket = 0;
-  if (!conn.send_control(wire::ControlOp::kCreateContext, msg, &ticket))
-    return fail(EGL_BAD_ALLOC, EGL_NO_CONTEXT);
-  auto reply = conn.wait_reply(ticket);
-  uint32_t status = 1;
-  if (reply && reply->size() >= sizeof status) std::memcpy(&status, reply->data(), sizeof status);
-  if (!reply || status != 0) return fail(reply ? EGL_BAD_MATCH : EGL_BAD_ALLOC, EGL_NO_CONTEXT);
+  switch (make_on_host(conn, msg)) {
+    case HostAnswer::kMade: break;
+    case HostAnswer::kRefused: return fail(EGL_BAD_MATCH, EGL_NO_CONTEXT);
+    case HostAnswer::kNoAnswer: return fail(EGL_BAD_ALLOC, EGL_NO_CONTEXT);
+  }
 
   auto ctx = std::make_shared<Context>(*d, d->connection(), msg, c);
   // Names are allocated guest-side, so a share group allocates from one pool.
@@ -108,11 +99,7 @@ EGLContext CreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share, con
 }
 
 EGLBoolean DestroyContext(EGLDisplay dpy, EGLContext ctx) {
-  std::lock_guard lock(api_mutex());
-  Display* d = initialized_display(dpy);
-  if (!d) return EGL_FALSE;
-  if (!d->contexts.erase(ctx)) return fail(EGL_BAD_CONTEXT, EGL_FALSE);
-  return ok();
+  return destroy_handle(dpy, &Display::contexts, ctx, EGL_BAD_CONTEXT);
 }
 
 EGLBoolean MakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx) {

@@ -212,11 +212,7 @@ EGLSurface CreatePbufferFromClientBuffer(EGLDisplay dpy, EGLenum, EGLClientBuffe
 }
 
 EGLBoolean DestroySurface(EGLDisplay dpy, EGLSurface surface) {
-  std::lock_guard lock(api_mutex());
-  Display* d = initialized_display(dpy);
-  if (!d) return EGL_FALSE;
-  if (!d->surfaces.erase(surface)) return fail(EGL_BAD_SURFACE, EGL_FALSE);
-  return ok();
+  return destroy_handle(dpy, &Display::surfaces, surface, EGL_BAD_SURFACE);
 }
 
 EGLBoolean QuerySurface(EGLDisplay dpy, EGLSurface surface, EGLint attribute, EGLint* value) {

@@ -46,11 +46,7 @@ EGLSyncKHR CreateSyncKHR(EGLDisplay dpy, EGLenum type, const EGLint* attribs) {
 }
 
 EGLBoolean DestroySync(EGLDisplay dpy, EGLSync sync) {
-  std::lock_guard lock(api_mutex());
-  Display* d = initialized_display(dpy);
-  if (!d) return EGL_FALSE;
-  if (!d->syncs.erase(sync)) return fail(EGL_BAD_PARAMETER, EGL_FALSE);
-  return ok();
+  return destroy_handle(dpy, &Display::syncs, sync, EGL_BAD_PARAMETER);
 }
 
 EGLint ClientWaitSync(EGLDisplay dpy, EGLSync sync, EGLint flags, EGLTime) {

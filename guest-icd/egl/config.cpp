@@ -249,12 +249,7 @@ bool ConfigFilter::before(const Config& a, const Config& b) const {
 }
 
 std::vector<const Config*> choose_configs(std::span<const Config> configs, const ConfigFilter& filter) {
-  std::vector<const Config*> out;
-  for (const auto& c : configs)
-    if (filter.matches(c)) out.push_back(&c);
-  std::stable_sort(out.begin(), out.end(),
-                   [&](const Config* a, const Config* b) { return filter.before(*a, *b); });
-  return out;
+  return matching_best_first(configs, filter);
 }
 
 }  // namespace icd

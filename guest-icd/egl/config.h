@@ -4,6 +4,7 @@
 
 #include <EGL/egl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -53,17 +54,6 @@ struct RenderCaps {
 // What the host said it can make.
 RenderCaps render_caps(const wire::HelloReply& host);
 
-// The OpenGL and OpenGL ES versions that exist, which EGL's and GLX's
-// context requests are checked against (others are EGL_BAD_MATCH, BadMatch).
-inline bool gl_version_exists(int major, int minor) {
-  static constexpr int kLastMinor[] = {-1, 5, 1, 3, 6};  // by major version
-  return major >= 1 && major <= 4 && minor >= 0 && minor <= kLastMinor[major];
-}
-inline bool gles_version_exists(int major, int minor) {
-  static constexpr int kLastMinor[] = {-1, 1, 0, 2};
-  return major >= 1 && major <= 3 && minor >= 0 && minor <= kLastMinor[major];
-}
-
 EGLint renderable_bits(const RenderCaps& caps);
 
 // Builds the configs: RGBA8888 / RGB888 x depth 0/24 x stencil 0/8 x
@@ -102,5 +92,16 @@ class ConfigFilter {
 
 // The configs matching `attribs`, best first.
 std::vector<const Config*> choose_configs(std::span<const Config> configs, const ConfigFilter& filter);
+
+// The configs `filter` matches, best first, as eglChooseConfig and
+// glXChooseFBConfig answer alike; `Filter` has matches() and before().
+template <typename C, typename Filter>
+std::vector<const C*> matching_best_first(std::span<const C> configs, const Filter& filter) {
+  std::vector<const C*> out;
+  for (const auto& c : configs)
+    if (filter.matches(c)) out.push_back(&c);
+  std::stable_sort(out.begin(), out.end(), [&](const C* a, const C* b) { return filter.before(*a, *b); });
+  return out;
+}
 
 }  // namespace icd

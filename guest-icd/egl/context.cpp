@@ -1,6 +1,18 @@
 #include "egl/objects.h"
 
+#include <cstring>
+
 namespace icd {
+
+HostAnswer make_on_host(Connection& connection, const wire::CreateContext& request) {
+  uint64_t ticket = 0;
+  if (!connection.send_control(wire::ControlOp::kCreateContext, request, &ticket)) return HostAnswer::kNoAnswer;
+  auto reply = connection.wait_reply(ticket);
+  if (!reply) return HostAnswer::kNoAnswer;
+  uint32_t status = 1;  // a reply too short to hold one is a refusal
+  if (reply->size() >= sizeof status) std::memcpy(&status, reply->data(), sizeof status);
+  return status == 0 ? HostAnswer::kMade : HostAnswer::kRefused;
+}
 
 Context::Context(Display& display, std::shared_ptr<Connection> connection, const wire::CreateContext& request,
                  const Config* config)

@@ -1,6 +1,15 @@
 #include "egl/context_attribs.h"
 
 namespace icd {
+namespace {
+
+// The EGL_RENDERABLE_TYPE bit a config needs for the request.
+EGLint renderable_bit(const ContextRequest& r) {
+  if (r.profile != wire::Profile::kNone) return EGL_OPENGL_BIT;
+  return r.major >= 3 ? EGL_OPENGL_ES3_BIT : r.major == 2 ? EGL_OPENGL_ES2_BIT : EGL_OPENGL_ES_BIT;
+}
+
+}  // namespace
 
 ContextRequest parse_context_attribs(EGLenum api, const EGLint* attribs) {
   ContextRequest r;
@@ -49,34 +58,17 @@ ContextRequest parse_context_attribs(EGLenum api, const EGLint* attribs) {
     if (!r.ok()) return r;
   }
   if (gl) {
-    const bool profiled = r.major > 3 || (r.major == 3 && r.minor >= 2);
-    if (!profiled) {
-      r.profile = wire::Profile::kCompatibility;
-    } else if (profile_mask == EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT) {
-      r.profile = wire::Profile::kCore;
-    } else if (profile_mask == EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT) {
-      r.profile = wire::Profile::kCompatibility;
-    } else {  // none, both, or unknown bits (EGL_KHR_create_context)
-      r.error = EGL_BAD_MATCH;
-    }
+    const auto profile = desktop_profile(r.major, r.minor, profile_mask, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                                         EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT);
+    if (profile) r.profile = *profile;
+    else r.error = EGL_BAD_MATCH;  // none, both, or unknown bits (EGL_KHR_create_context)
   }
   return r;
 }
 
 EGLint check_context_request(const ContextRequest& r, const Config* config, const RenderCaps& caps) {
-  const int version = r.major * 10 + r.minor;
-  EGLint needed_bit = 0;
-  if (r.profile == wire::Profile::kNone) {  // OpenGL ES
-    if (!gles_version_exists(r.major, r.minor)) return EGL_BAD_MATCH;
-    // OpenGL ES 1.x is an API of its own: 2.0 and later do not include it.
-    if (r.major == 1 ? !caps.gles1 : version > caps.max_gles) return EGL_BAD_MATCH;
-    needed_bit = r.major >= 3 ? EGL_OPENGL_ES3_BIT : r.major == 2 ? EGL_OPENGL_ES2_BIT : EGL_OPENGL_ES_BIT;
-  } else {
-    const int max = r.profile == wire::Profile::kCore ? caps.max_gl_core : caps.max_gl_compat;
-    if (!gl_version_exists(r.major, r.minor) || version > max) return EGL_BAD_MATCH;
-    needed_bit = EGL_OPENGL_BIT;
-  }
-  if (config && !(config->renderable_type & needed_bit)) return EGL_BAD_MATCH;
+  if (!host_offers(caps, r.profile, r.major, r.minor)) return EGL_BAD_MATCH;
+  if (config && !(config->renderable_type & renderable_bit(r))) return EGL_BAD_MATCH;
   return EGL_SUCCESS;
 }
 

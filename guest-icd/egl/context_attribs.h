@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "context_request.h"
 #include "egl/config.h"
 #include "wire/control.h"
 

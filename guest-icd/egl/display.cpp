@@ -66,18 +66,18 @@ bool Display::open_x_display() {
   return x_display_ != nullptr;
 }
 
-std::vector<VisualInfo> Display::true_color_visuals() const {
+std::vector<VisualInfo> true_color_visuals(::Display* x_display) {
   std::vector<VisualInfo> out;
-  if (!x_display_) return out;
+  if (!x_display) return out;
   XVisualInfo templ{};
-  templ.screen = DefaultScreen(x_display_);
+  templ.screen = DefaultScreen(x_display);
   templ.c_class = TrueColor;
   int count = 0;
   XVisualInfo* infos =
-      XGetVisualInfo(x_display_, VisualScreenMask | VisualClassMask, &templ, &count);
+      XGetVisualInfo(x_display, VisualScreenMask | VisualClassMask, &templ, &count);
   // The screen's default visual first, so configs carry the visual windows
   // are usually created with.
-  const VisualID default_id = XVisualIDFromVisual(DefaultVisual(x_display_, templ.screen));
+  const VisualID default_id = XVisualIDFromVisual(DefaultVisual(x_display, templ.screen));
   for (int i = 0; i < count; ++i) {
     const XVisualInfo& v = infos[i];
     if (v.depth != 24 && v.depth != 32) continue;
@@ -97,7 +97,7 @@ EGLint Display::initialize() {
   if (!open_x_display()) return EGL_NOT_INITIALIZED;
   connection_ = Connection::shared();
   if (!connection_) return EGL_NOT_INITIALIZED;
-  const auto visuals = true_color_visuals();
+  const auto visuals = true_color_visuals(x_display_);
   RenderCaps caps = render_caps(connection_->host().reply);
   caps.max_pbuffer_side = static_cast<int>(connection_->host().max_pbuffer_side);
   configs_ = build_configs(caps, visuals);
@@ -121,13 +121,11 @@ const Config* Display::find_config(EGLConfig handle) const {
 }
 
 std::shared_ptr<Surface> Display::find_surface(EGLSurface handle) const {
-  auto it = surfaces.find(handle);
-  return it == surfaces.end() ? nullptr : it->second;
+  return find_handle(surfaces, handle);
 }
 
 std::shared_ptr<Context> Display::find_context(EGLContext handle) const {
-  auto it = contexts.find(handle);
-  return it == contexts.end() ? nullptr : it->second;
+  return find_handle(contexts, handle);
 }
 
 Sync* Display::find_sync(EGLSync handle) const {

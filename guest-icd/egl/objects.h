@@ -20,11 +20,20 @@
 #include <vector>
 
 #include "egl/config.h"
+#include "egl/error.h"
 #include "x11/presenter.h"
 
 namespace icd {
 
 class Display;
+
+// What a display's table holds for `handle` (EGL's and GLX's alike), or
+// null: a stale or foreign handle is an error, never a dereference.
+template <typename Table>
+typename Table::mapped_type find_handle(const Table& table, const typename Table::key_type& handle) {
+  auto it = table.find(handle);
+  return it == table.end() ? nullptr : it->second;
+}
 
 class Surface final : public FrameSink {
  public:
@@ -132,6 +141,12 @@ class Context {
   ContextStream stream_;
 };
 
+// What the host answered a CreateContext: made, refused (a version or
+// profile it cannot make), or nothing (it could not be asked, or is gone).
+enum class HostAnswer { kMade, kRefused, kNoAnswer };
+// Asks the host to make the context `request` describes, and waits for it.
+HostAnswer make_on_host(Connection& connection, const wire::CreateContext& request);
+
 // A fence: signalled once the host ran every command sent before it.
 struct Sync {
   EGLenum type = EGL_SYNC_FENCE;
@@ -171,7 +186,6 @@ class Display {
 
  private:
   bool open_x_display();
-  std::vector<VisualInfo> true_color_visuals() const;
 
   EGLenum platform_;
   void* native_;
@@ -194,12 +208,40 @@ Display* find_display(EGLDisplay handle);
 // error set, when it is not one of ours or not initialized.
 Display* initialized_display(EGLDisplay handle);
 
+// The TrueColor 8-bit-per-channel visuals of `x_display`'s default screen,
+// its default visual first, which EGL's and GLX's configs carry; none
+// without an X display (surfaceless).
+std::vector<VisualInfo> true_color_visuals(::Display* x_display);
+
+// eglDestroyContext, eglDestroySurface and eglDestroySync: `handle` leaves
+// `table` of an initialized `dpy`; when it is not there, `bad_handle`.
+template <typename Table, typename Handle>
+EGLBoolean destroy_handle(EGLDisplay dpy, Table Display::*table, Handle handle, EGLint bad_handle) {
+  std::lock_guard lock(api_mutex());
+  Display* d = initialized_display(dpy);
+  if (!d) return EGL_FALSE;
+  if (!(d->*table).erase(handle)) return fail(bad_handle, EGL_FALSE);
+  return ok();
+}
+
 // The calling thread's current EGL state.
 struct CurrentState {
   std::shared_ptr<Context> context;
   Display* display = nullptr;
 };
 CurrentState& current_state();
+
+// Lets the calling thread's current context (EGL's `CurrentState` or GLX's
+// `Current`) go of its surfaces and of the thread; its commands went first.
+template <typename Current>
+void clear_current(Current& cur) {
+  cur.context->draw.reset();
+  cur.context->read.reset();
+  cur.context->current = false;
+  cur.context.reset();
+  cur.display = nullptr;
+  set_current_stream(nullptr);
+}
 
 // `surface` of an initialized `dpy` that the calling thread's context draws
 // into, with that context; sets the EGL error and gives nulls otherwise.

@@ -5,8 +5,6 @@
 #include "glx/protocol.h"
 #include <X11/Xutil.h>
 
-#include <cstring>
-
 #include "glx/api.h"
 #include "glx/context_attribs.h"
 
@@ -28,12 +26,7 @@ void release_current() {
   if (!cur.context) return;
   cur.context->context->stream().flush();
   cur.context->context->stream().set_at_flush(nullptr, nullptr);
-  cur.context->draw.reset();
-  cur.context->read.reset();
-  cur.context->current = false;
-  cur.context.reset();
-  cur.display = nullptr;
-  set_current_stream(nullptr);
+  clear_current(cur);
 }
 
 // Asks the host for a context; null (with the X error sent) on failure.
@@ -69,13 +62,7 @@ GLXContext create(::Display* dpy, GlxDisplay& d, const FbConfig* config, GLXCont
   wire::CreateContext msg{id, shared ? shared->context->id() : 0, static_cast<uint32_t>(api),
                           static_cast<uint32_t>(host.major), static_cast<uint32_t>(host.minor),
                           static_cast<uint32_t>(profile), flags};
-  uint64_t ticket = 0;
-  uint32_t status = 1;
-  if (conn.send_control(wire::ControlOp::kCreateContext, msg, &ticket)) {
-    auto reply = conn.wait_reply(ticket);
-    if (reply && reply->size() >= sizeof status) std::memcpy(&status, reply->data(), sizeof status);
-  }
-  if (status != 0) {
+  if (make_on_host(conn, msg) != HostAnswer::kMade) {
     send_error(dpy, BadAlloc, 0, minor_opcode, true);
     return nullptr;
   }

@@ -48,28 +48,28 @@ ContextRequest parse_context_attribs(const int* attribs) {
 }
 
 HostContext host_context_for(ContextRequest& r, const RenderCaps& caps) {
-  const int wanted = r.major * 10 + r.minor;
   if (r.profile_mask & GLX_CONTEXT_ES_PROFILE_BIT_EXT) {
-    // OpenGL ES 1.x is an API of its own: 2.0 and later do not include it.
-    const bool offered = r.major == 1 ? caps.gles1 && r.minor <= 1 : r.major >= 2 && wanted <= caps.max_gles;
-    if (r.profile_mask != GLX_CONTEXT_ES_PROFILE_BIT_EXT || !offered) {
+    const bool es_only = r.profile_mask == GLX_CONTEXT_ES_PROFILE_BIT_EXT;
+    if (!es_only || !host_offers(caps, wire::Profile::kNone, r.major, r.minor)) {
       r.error = BadMatch;
       return {};
     }
     return HostContext{r.major, r.minor, false, true};
   }
   // Before 3.2 there are no profiles: such requests get compatibility,
-  // unless forward-compatible (3.0/3.1 without deprecated features: core).
+  // unless forward-compatible (3.0/3.1 without deprecated features: 3.2 core).
   const bool forward = (r.flags & GLX_CONTEXT_FORWARD_COMPATIBLE_BIT_ARB) != 0;
-  const bool core = (wanted >= 32 && (r.profile_mask & GLX_CONTEXT_CORE_PROFILE_BIT_ARB)) || forward;
-  const int max = core ? caps.max_gl_core : caps.max_gl_compat;
-  const int asked = core && wanted < 32 ? 32 : wanted;
-  if (max == 0 || asked > max) {
+  const bool core = forward || desktop_profile(r.major, r.minor, r.profile_mask, GLX_CONTEXT_CORE_PROFILE_BIT_ARB,
+                                               GLX_CONTEXT_COMPATIBILITY_PROFILE_BIT_ARB) == wire::Profile::kCore;
+  const bool raised = core && !has_profiles(r.major, r.minor);
+  const int major = raised ? 3 : r.major;
+  const int minor = raised ? 2 : r.minor;
+  if (!host_offers(caps, core ? wire::Profile::kCore : wire::Profile::kCompatibility, major, minor)) {
     r.error = BadMatch;
     return {};
   }
-  if (core) return HostContext{asked / 10, asked % 10, true};
-  return HostContext{max / 10, max % 10, false};
+  if (core) return HostContext{major, minor, true};
+  return HostContext{caps.max_gl_compat / 10, caps.max_gl_compat % 10, false};
 }
 
 }  // namespace icd::glx

@@ -4,7 +4,7 @@
 
 #include <GL/glx.h>
 
-#include "egl/config.h"
+#include "context_request.h"
 
 namespace icd::glx {
 

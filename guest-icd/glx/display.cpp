@@ -17,28 +17,6 @@ std::vector<std::unique_ptr<GlxDisplay>>& registry() {
   return *displays;
 }
 
-// TrueColor 8-bit-per-channel visuals of the default screen, its default
-// visual first.
-std::vector<VisualInfo> true_color_visuals(::Display* dpy) {
-  std::vector<VisualInfo> out;
-  XVisualInfo templ{};
-  templ.screen = DefaultScreen(dpy);
-  templ.c_class = TrueColor;
-  int count = 0;
-  XVisualInfo* infos = XGetVisualInfo(dpy, VisualScreenMask | VisualClassMask, &templ, &count);
-  const VisualID default_id = XVisualIDFromVisual(DefaultVisual(dpy, templ.screen));
-  for (int i = 0; i < count; ++i) {
-    const XVisualInfo& v = infos[i];
-    if (v.depth != 24 && v.depth != 32) continue;
-    if (v.red_mask != 0xff0000 || v.green_mask != 0xff00 || v.blue_mask != 0xff) continue;
-    VisualInfo info{static_cast<EGLint>(v.visualid), v.depth, v.c_class};
-    if (v.visualid == default_id) out.insert(out.begin(), info);
-    else out.push_back(info);
-  }
-  if (infos) XFree(infos);
-  return out;
-}
-
 }  // namespace
 
 std::mutex& api_mutex() {
@@ -109,13 +87,11 @@ const FbConfig* GlxDisplay::config_for(const XVisualInfo* info) const {
 }
 
 std::shared_ptr<GlxDrawable> GlxDisplay::find_drawable(GLXDrawable xid) const {
-  auto it = drawables.find(xid);
-  return it == drawables.end() ? nullptr : it->second;
+  return find_handle(drawables, xid);
 }
 
 std::shared_ptr<GlxContext> GlxDisplay::find_context(GLXContext handle) const {
-  auto it = contexts.find(handle);
-  return it == contexts.end() ? nullptr : it->second;
+  return find_handle(contexts, handle);
 }
 
 // A window bound with glXMakeCurrent has no destroy call: its drawable goes

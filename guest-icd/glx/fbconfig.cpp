@@ -1,7 +1,5 @@
 #include "glx/fbconfig.h"
 
-#include <algorithm>
-
 namespace icd::glx {
 namespace {
 
@@ -226,12 +224,7 @@ bool FbConfigFilter::before(const FbConfig& a, const FbConfig& b) const {
 
 std::vector<const FbConfig*> choose_fbconfigs(std::span<const FbConfig> configs,
                                               const FbConfigFilter& filter) {
-  std::vector<const FbConfig*> out;
-  for (const auto& c : configs)
-    if (filter.matches(c)) out.push_back(&c);
-  std::stable_sort(out.begin(), out.end(),
-                   [&](const FbConfig* a, const FbConfig* b) { return filter.before(*a, *b); });
-  return out;
+  return matching_best_first(configs, filter);
 }
 
 }  // namespace icd::glx

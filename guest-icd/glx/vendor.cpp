@@ -4,8 +4,6 @@
 // drawable, the config or the current context.
 #include <dlfcn.h>
 
-#include <array>
-#include <cstring>
 #include <string_view>
 
 #include "glx/objects.h"
@@ -13,60 +11,49 @@
 #include "glx/protocol.h"
 #include <glvnd/libglxabi.h>
 
+#include "entry_table.h"
 #include "glx/api.h"
 #include "icd/stream.h"
 
 namespace icd::glx {
 namespace {
 
-using Proc = void (*)();
-
-template <typename F>
-Proc proc(F f) {
-  return reinterpret_cast<Proc>(f);
-}
-
-struct Entry {
-  const char* name;
-  Proc impl;
-};
-
 const __GLXapiExports* g_exports = nullptr;
 
 // Every GLX 1.4 function libGLX requires of a vendor.
-const std::array kCore = {
-    Entry{"glXChooseFBConfig", proc(ChooseFBConfig)},
-    Entry{"glXChooseVisual", proc(ChooseVisual)},
-    Entry{"glXCopyContext", proc(CopyContext)},
-    Entry{"glXCreateContext", proc(CreateContext)},
-    Entry{"glXCreateGLXPixmap", proc(CreateGLXPixmap)},
-    Entry{"glXCreateNewContext", proc(CreateNewContext)},
-    Entry{"glXCreatePbuffer", proc(CreatePbuffer)},
-    Entry{"glXCreatePixmap", proc(CreatePixmap)},
-    Entry{"glXCreateWindow", proc(CreateWindow)},
-    Entry{"glXDestroyContext", proc(DestroyContext)},
-    Entry{"glXDestroyGLXPixmap", proc(DestroyGLXPixmap)},
-    Entry{"glXDestroyPbuffer", proc(DestroyPbuffer)},
-    Entry{"glXDestroyPixmap", proc(DestroyPixmap)},
-    Entry{"glXDestroyWindow", proc(DestroyWindow)},
-    Entry{"glXGetClientString", proc(GetClientString)},
-    Entry{"glXGetConfig", proc(GetConfig)},
-    Entry{"glXGetFBConfigAttrib", proc(GetFBConfigAttrib)},
-    Entry{"glXGetFBConfigs", proc(GetFBConfigs)},
-    Entry{"glXGetSelectedEvent", proc(GetSelectedEvent)},
-    Entry{"glXGetVisualFromFBConfig", proc(GetVisualFromFBConfig)},
-    Entry{"glXIsDirect", proc(IsDirect)},
-    Entry{"glXMakeContextCurrent", proc(MakeContextCurrent)},
-    Entry{"glXMakeCurrent", proc(MakeCurrent)},
-    Entry{"glXQueryContext", proc(QueryContext)},
-    Entry{"glXQueryDrawable", proc(QueryDrawable)},
-    Entry{"glXQueryExtensionsString", proc(QueryExtensionsString)},
-    Entry{"glXQueryServerString", proc(QueryServerString)},
-    Entry{"glXSelectEvent", proc(SelectEvent)},
-    Entry{"glXSwapBuffers", proc(SwapBuffers)},
-    Entry{"glXUseXFont", proc(UseXFont)},
-    Entry{"glXWaitGL", proc(WaitGL)},
-    Entry{"glXWaitX", proc(WaitX)},
+const NamedEntry kCore[] = {
+    {"glXChooseFBConfig", proc(ChooseFBConfig)},
+    {"glXChooseVisual", proc(ChooseVisual)},
+    {"glXCopyContext", proc(CopyContext)},
+    {"glXCreateContext", proc(CreateContext)},
+    {"glXCreateGLXPixmap", proc(CreateGLXPixmap)},
+    {"glXCreateNewContext", proc(CreateNewContext)},
+    {"glXCreatePbuffer", proc(CreatePbuffer)},
+    {"glXCreatePixmap", proc(CreatePixmap)},
+    {"glXCreateWindow", proc(CreateWindow)},
+    {"glXDestroyContext", proc(DestroyContext)},
+    {"glXDestroyGLXPixmap", proc(DestroyGLXPixmap)},
+    {"glXDestroyPbuffer", proc(DestroyPbuffer)},
+    {"glXDestroyPixmap", proc(DestroyPixmap)},
+    {"glXDestroyWindow", proc(DestroyWindow)},
+    {"glXGetClientString", proc(GetClientString)},
+    {"glXGetConfig", proc(GetConfig)},
+    {"glXGetFBConfigAttrib", proc(GetFBConfigAttrib)},
+    {"glXGetFBConfigs", proc(GetFBConfigs)},
+    {"glXGetSelectedEvent", proc(GetSelectedEvent)},
+    {"glXGetVisualFromFBConfig", proc(GetVisualFromFBConfig)},
+    {"glXIsDirect", proc(IsDirect)},
+    {"glXMakeContextCurrent", proc(MakeContextCurrent)},
+    {"glXMakeCurrent", proc(MakeCurrent)},
+    {"glXQueryContext", proc(QueryContext)},
+    {"glXQueryDrawable", proc(QueryDrawable)},
+    {"glXQueryExtensionsString", proc(QueryExtensionsString)},
+    {"glXQueryServerString", proc(QueryServerString)},
+    {"glXSelectEvent", proc(SelectEvent)},
+    {"glXSwapBuffers", proc(SwapBuffers)},
+    {"glXUseXFont", proc(UseXFont)},
+    {"glXWaitGL", proc(WaitGL)},
+    {"glXWaitX", proc(WaitX)},
 };
 
 enum Ext : size_t {
@@ -82,29 +69,15 @@ enum Ext : size_t {
   kExtCount
 };
 
-const std::array<Entry, kExtCount> kExt = {
-    Entry{"glXCreateContextAttribsARB", proc(CreateContextAttribsARB)},
-    Entry{"glXSwapIntervalEXT", proc(SwapIntervalEXT)},
-    Entry{"glXSwapIntervalMESA", proc(SwapIntervalMESA)},
-    Entry{"glXGetSwapIntervalMESA", proc(GetSwapIntervalMESA)},
-    Entry{"glXSwapIntervalSGI", proc(SwapIntervalSGI)},
-    Entry{"glXQueryRendererIntegerMESA", proc(QueryRendererIntegerMESA)},
-    Entry{"glXQueryCurrentRendererIntegerMESA", proc(QueryCurrentRendererIntegerMESA)},
-    Entry{"glXQueryRendererStringMESA", proc(QueryRendererStringMESA)},
-    Entry{"glXQueryCurrentRendererStringMESA", proc(QueryCurrentRendererStringMESA)},
-};
-
-std::array<int, kExtCount> g_ext_index = [] {
-  std::array<int, kExtCount> a{};
-  a.fill(-1);
-  return a;
-}();
+// Made once the stubs below exist; they dispatch by its indices.
+extern VendorEntries g_entries;
 
 // The vendor's entry for an extension slot, or null.
 template <typename Fn>
 Fn entry(__GLXvendorInfo* vendor, Ext slot) {
-  if (!g_exports || !vendor || g_ext_index[slot] < 0) return nullptr;
-  return reinterpret_cast<Fn>(g_exports->fetchDispatchEntry(vendor, g_ext_index[slot]));
+  const int index = g_entries.dispatch_index(slot);
+  if (!g_exports || !vendor || index < 0) return nullptr;
+  return reinterpret_cast<Fn>(g_exports->fetchDispatchEntry(vendor, index));
 }
 
 GLXContext stub_CreateContextAttribsARB(::Display* dpy, GLXFBConfig config, GLXContext share, Bool direct,
@@ -173,19 +146,24 @@ const char* stub_QueryCurrentRendererStringMESA(int attribute) {
   return fn ? fn(attribute) : nullptr;
 }
 
-const std::array<Proc, kExtCount> kExtStubs = {
-    proc(stub_CreateContextAttribsARB),       proc(stub_SwapIntervalEXT),
-    proc(stub_SwapIntervalMESA),              proc(stub_GetSwapIntervalMESA),
-    proc(stub_SwapIntervalSGI),               proc(stub_QueryRendererIntegerMESA),
-    proc(stub_QueryCurrentRendererIntegerMESA), proc(stub_QueryRendererStringMESA),
-    proc(stub_QueryCurrentRendererStringMESA),
+const ExtensionEntry kExt[kExtCount] = {
+    {"glXCreateContextAttribsARB", proc(CreateContextAttribsARB),
+     proc(stub_CreateContextAttribsARB)},
+    {"glXSwapIntervalEXT", proc(SwapIntervalEXT), proc(stub_SwapIntervalEXT)},
+    {"glXSwapIntervalMESA", proc(SwapIntervalMESA), proc(stub_SwapIntervalMESA)},
+    {"glXGetSwapIntervalMESA", proc(GetSwapIntervalMESA), proc(stub_GetSwapIntervalMESA)},
+    {"glXSwapIntervalSGI", proc(SwapIntervalSGI), proc(stub_SwapIntervalSGI)},
+    {"glXQueryRendererIntegerMESA", proc(QueryRendererIntegerMESA),
+     proc(stub_QueryRendererIntegerMESA)},
+    {"glXQueryCurrentRendererIntegerMESA", proc(QueryCurrentRendererIntegerMESA),
+     proc(stub_QueryCurrentRendererIntegerMESA)},
+    {"glXQueryRendererStringMESA", proc(QueryRendererStringMESA),
+     proc(stub_QueryRendererStringMESA)},
+    {"glXQueryCurrentRendererStringMESA", proc(QueryCurrentRendererStringMESA),
+     proc(stub_QueryCurrentRendererStringMESA)},
 };
 
-int ext_slot(const char* name) {
-  for (size_t i = 0; i < kExt.size(); ++i)
-    if (std::strcmp(kExt[i].name, name) == 0) return static_cast<int>(i);
-  return -1;
-}
+VendorEntries g_entries{kCore, kExt};
 
 // The GLX functions libglvnd answers itself (glXGetCurrentDisplay,
 // glXGetCurrentDrawable, glXQueryVersion...). A program that looks one up
@@ -201,23 +179,18 @@ void* glvnd_glx_function(const char* name) {
 void* get_proc_address(const GLubyte* procName) {
   const char* name = reinterpret_cast<const char*>(procName);
   if (!name) return nullptr;
-  for (const auto& e : kCore)
-    if (std::strcmp(e.name, name) == 0) return reinterpret_cast<void*>(e.impl);
-  if (int slot = ext_slot(name); slot >= 0) return reinterpret_cast<void*>(kExt[static_cast<size_t>(slot)].impl);
+  if (void* f = g_entries.function(name)) return f;
   if (std::string_view(name).starts_with("glX")) return glvnd_glx_function(name);
   if (std::string_view(name).starts_with("gl")) return icd::gl_proc_address(name);
   return nullptr;
 }
 
 void* get_dispatch_address(const GLubyte* procName) {
-  const char* name = reinterpret_cast<const char*>(procName);
-  const int slot = name ? ext_slot(name) : -1;
-  return slot >= 0 ? reinterpret_cast<void*>(kExtStubs[static_cast<size_t>(slot)]) : nullptr;
+  return g_entries.stub(reinterpret_cast<const char*>(procName));
 }
 
 void set_dispatch_index(const GLubyte* procName, int index) {
-  const char* name = reinterpret_cast<const char*>(procName);
-  if (int slot = name ? ext_slot(name) : -1; slot >= 0) g_ext_index[static_cast<size_t>(slot)] = index;
+  g_entries.set_dispatch_index(reinterpret_cast<const char*>(procName), index);
 }
 
 }  // namespace

@@ -33,6 +33,8 @@ Templates& templates() {
 
 uint64_t id_of(VkDescriptorUpdateTemplate t) { return reinterpret_cast<uint64_t>(t); }
 
+}  // namespace
+
 VKAPI_ATTR VkResult VKAPI_CALL create_template(VkDevice device, const VkDescriptorUpdateTemplateCreateInfo* info,
                                               const VkAllocationCallbacks* allocator,
                                               VkDescriptorUpdateTemplate* out) {
@@ -56,6 +58,8 @@ VKAPI_ATTR void VKAPI_CALL destroy_template(VkDevice device, VkDescriptorUpdateT
   VkArgs_vkDestroyDescriptorUpdateTemplate a{device, t, allocator};
   run_generated(VkOp::vkDestroyDescriptorUpdateTemplate, a);
 }
+
+namespace {
 
 // One entry's descriptors, element i at offset + i * stride in pData.
 template <typename T>
@@ -124,6 +128,8 @@ bool writes_of(VkDescriptorUpdateTemplate t, VkDescriptorSet set, const void* da
   return true;
 }
 
+}  // namespace
+
 VKAPI_ATTR void VKAPI_CALL update_with_template(VkDevice device, VkDescriptorSet set, VkDescriptorUpdateTemplate t,
                                                const void* data) {
   WriteData keep;
@@ -141,21 +147,6 @@ VKAPI_ATTR void VKAPI_CALL push_with_template(VkCommandBuffer cb, VkDescriptorUp
   if (!writes_of(t, VK_NULL_HANDLE, data, writes, keep, &bind_point)) return;
   VkArgs_vkCmdPushDescriptorSetKHR a{cb, bind_point, layout, set, static_cast<uint32_t>(writes.size()), writes.data()};
   run_generated(VkOp::vkCmdPushDescriptorSetKHR, a);
-}
-
-}  // namespace
-
-PFN_vkVoidFunction descriptor_templates_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkCreateDescriptorUpdateTemplate", entry_fn(create_template)},
-      {"vkCreateDescriptorUpdateTemplateKHR", entry_fn(create_template)},
-      {"vkDestroyDescriptorUpdateTemplate", entry_fn(destroy_template)},
-      {"vkDestroyDescriptorUpdateTemplateKHR", entry_fn(destroy_template)},
-      {"vkUpdateDescriptorSetWithTemplate", entry_fn(update_with_template)},
-      {"vkUpdateDescriptorSetWithTemplateKHR", entry_fn(update_with_template)},
-      {"vkCmdPushDescriptorSetWithTemplateKHR", entry_fn(push_with_template)},
-  };
-  return find_entry(kEntries, name);
 }
 
 }  // namespace icd::vk

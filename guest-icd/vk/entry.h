@@ -12,6 +12,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include "entry_table.h"
 #include "wire/vk_commands.h"
 
 namespace icd {
@@ -90,22 +91,52 @@ PFN_vkVoidFunction generated_entry(const char* name);
 // Any of the ICD's entry points by name, as the loader finds them.
 PFN_vkVoidFunction icd_lookup(const char* name);
 
-// A table of hand-written entry points, searched by name.
-struct NamedEntry {
-  const char* name;
-  PFN_vkVoidFunction fn;
-};
-PFN_vkVoidFunction find_entry(std::span<const NamedEntry> table, const char* name);
-template <typename F>
-PFN_vkVoidFunction entry_fn(F f) {
-  return reinterpret_cast<PFN_vkVoidFunction>(f);
-}
-PFN_vkVoidFunction handwritten_entry(const char* name);
-PFN_vkVoidFunction memory_entry(const char* name);      // memory.cpp
-PFN_vkVoidFunction memory_fds_entry(const char* name);  // memory_fds.cpp
-PFN_vkVoidFunction gpu_writes_entry(const char* name);  // gpu_writes.cpp
-PFN_vkVoidFunction fences_entry(const char* name);      // fences.cpp
-PFN_vkVoidFunction queues_entry(const char* name);      // queues.cpp
-PFN_vkVoidFunction descriptor_templates_entry(const char* name);  // descriptor_templates.cpp
+// The hand-written entry points, found before the generated ones (icd.cpp
+// lists them). Each is declared with the type of the command it implements,
+// so that a table entry cannot pair a name with a function of another
+// signature; surfaces and swapchains are in wsi.h.
+template <typename Pfn>
+using EntryPoint = std::remove_pointer_t<Pfn>;
+
+// memory.cpp
+EntryPoint<PFN_vkCreateDevice> create_device;
+EntryPoint<PFN_vkCreateImage> create_image;
+EntryPoint<PFN_vkAllocateMemory> allocate_memory;
+EntryPoint<PFN_vkFreeMemory> free_memory;
+EntryPoint<PFN_vkMapMemory> map_memory;
+EntryPoint<PFN_vkUnmapMemory> unmap_memory;
+EntryPoint<PFN_vkFlushMappedMemoryRanges> flush_ranges;
+EntryPoint<PFN_vkInvalidateMappedMemoryRanges> invalidate_ranges;
+EntryPoint<PFN_vkQueueSubmit> queue_submit;
+EntryPoint<PFN_vkQueueSubmit2> queue_submit2;
+EntryPoint<PFN_vkWaitForFences> wait_for_fences;
+EntryPoint<PFN_vkGetFenceStatus> get_fence_status;
+EntryPoint<PFN_vkQueueWaitIdle> queue_wait_idle;
+EntryPoint<PFN_vkDeviceWaitIdle> device_wait_idle;
+EntryPoint<PFN_vkWaitSemaphores> wait_semaphores;
+EntryPoint<PFN_vkGetQueryPoolResults> get_query_pool_results;
+// memory_fds.cpp
+EntryPoint<PFN_vkGetMemoryFdKHR> get_memory_fd;
+EntryPoint<PFN_vkGetMemoryFdPropertiesKHR> get_memory_fd_properties;
+// gpu_writes.cpp
+EntryPoint<PFN_vkCreateBuffer> create_buffer;
+EntryPoint<PFN_vkDestroyBuffer> destroy_buffer;
+EntryPoint<PFN_vkBindBufferMemory> bind_buffer_memory;
+EntryPoint<PFN_vkBindBufferMemory2> bind_buffer_memory2;
+EntryPoint<PFN_vkBindImageMemory> bind_image_memory;
+EntryPoint<PFN_vkBindImageMemory2> bind_image_memory2;
+EntryPoint<PFN_vkQueueBindSparse> queue_bind_sparse;
+// fences.cpp
+EntryPoint<PFN_vkCreateFence> create_fence;
+EntryPoint<PFN_vkDestroyFence> destroy_fence;
+EntryPoint<PFN_vkResetFences> reset_fences;
+// queues.cpp
+EntryPoint<PFN_vkGetDeviceQueue> get_device_queue;
+EntryPoint<PFN_vkGetDeviceQueue2> get_device_queue2;
+// descriptor_templates.cpp
+EntryPoint<PFN_vkCreateDescriptorUpdateTemplate> create_template;
+EntryPoint<PFN_vkDestroyDescriptorUpdateTemplate> destroy_template;
+EntryPoint<PFN_vkUpdateDescriptorSetWithTemplate> update_with_template;
+EntryPoint<PFN_vkCmdPushDescriptorSetWithTemplateKHR> push_with_template;
 
 }  // namespace icd::vk

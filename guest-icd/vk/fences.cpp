@@ -175,8 +175,6 @@ bool known_signalled(VkFence fence) {
   return known(f, fence) == Known::kSignalled;
 }
 
-namespace {
-
 VKAPI_ATTR VkResult VKAPI_CALL create_fence(VkDevice device, const VkFenceCreateInfo* info,
                                            const VkAllocationCallbacks* allocator, VkFence* fence) {
   VkArgs_vkCreateFence a{device, info, allocator, fence};
@@ -195,17 +193,6 @@ VKAPI_ATTR VkResult VKAPI_CALL reset_fences(VkDevice device, uint32_t count, con
   note_fence_gone({list, count});
   VkArgs_vkResetFences a{device, count, list};
   return as_result(run_generated(VkOp::vkResetFences, a));
-}
-
-}  // namespace
-
-PFN_vkVoidFunction fences_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkCreateFence", entry_fn(create_fence)},
-      {"vkDestroyFence", entry_fn(destroy_fence)},
-      {"vkResetFences", entry_fn(reset_fences)},
-  };
-  return find_entry(kEntries, name);
 }
 
 }  // namespace icd::vk

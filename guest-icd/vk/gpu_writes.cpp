@@ -44,6 +44,8 @@ bool gpu_writes_buffer(VkBuffer buffer) {
   return it == b.usage.end() || (it->second & ~kReadOnlyUses) != 0;
 }
 
+}  // namespace
+
 VKAPI_ATTR VkResult VKAPI_CALL create_buffer(VkDevice device, const VkBufferCreateInfo* info,
                                             const VkAllocationCallbacks* allocator, VkBuffer* buffer) {
   VkArgs_vkCreateBuffer a{device, info, allocator, buffer};
@@ -93,11 +95,15 @@ VKAPI_ATTR VkResult VKAPI_CALL bind_image_memory2(VkDevice device, uint32_t coun
   return as_result(run_generated(VkOp::vkBindImageMemory2, a));
 }
 
+namespace {
+
 template <typename Bind>
 void note_sparse(const Bind* binds, uint32_t count) {
   for (uint32_t i = 0; i < count; ++i)
     for (uint32_t j = 0; j < binds[i].bindCount; ++j) note_gpu_writes(id_of(binds[i].pBinds[j].memory));
 }
+
+}  // namespace
 
 VKAPI_ATTR VkResult VKAPI_CALL queue_bind_sparse(VkQueue queue, uint32_t count, const VkBindSparseInfo* infos,
                                                 VkFence fence) {
@@ -108,23 +114,6 @@ VKAPI_ATTR VkResult VKAPI_CALL queue_bind_sparse(VkQueue queue, uint32_t count, 
   }
   VkArgs_vkQueueBindSparse a{queue, count, infos, fence};
   return as_result(run_generated(VkOp::vkQueueBindSparse, a));
-}
-
-}  // namespace
-
-PFN_vkVoidFunction gpu_writes_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkCreateBuffer", entry_fn(create_buffer)},
-      {"vkDestroyBuffer", entry_fn(destroy_buffer)},
-      {"vkBindBufferMemory", entry_fn(bind_buffer_memory)},
-      {"vkBindBufferMemory2", entry_fn(bind_buffer_memory2)},
-      {"vkBindBufferMemory2KHR", entry_fn(bind_buffer_memory2)},
-      {"vkBindImageMemory", entry_fn(bind_image_memory)},
-      {"vkBindImageMemory2", entry_fn(bind_image_memory2)},
-      {"vkBindImageMemory2KHR", entry_fn(bind_image_memory2)},
-      {"vkQueueBindSparse", entry_fn(queue_bind_sparse)},
-  };
-  return find_entry(kEntries, name);
 }
 
 }  // namespace icd::vk

@@ -1,7 +1,5 @@
 // The Vulkan loader's ICD interface (the loader-ICD interface document,
 // version 5): negotiation and the proc-address queries the loader asks.
-#include <cstring>
-
 #include <vector>
 
 #include "vk/entry.h"
@@ -58,34 +56,81 @@ VKAPI_ATTR VkResult VKAPI_CALL enumerate_device_extensions(VkPhysicalDevice devi
   return extensions(ask, kGuestDeviceExtensions, count, props);
 }
 
+// Every hand-written entry point.
+const NamedEntry kHandwritten[] = {
+    {"vkGetInstanceProcAddr", proc(get_instance_proc_addr)},
+    {"vkGetDeviceProcAddr", proc(get_device_proc_addr)},
+    {"vkEnumerateInstanceExtensionProperties", proc(enumerate_instance_extensions)},
+    {"vkEnumerateDeviceExtensionProperties", proc(enumerate_device_extensions)},
+    {"vkCreateXcbSurfaceKHR", proc(create_xcb_surface)},
+    {"vkCreateXlibSurfaceKHR", proc(create_xlib_surface)},
+    {"vkCreateHeadlessSurfaceEXT", proc(create_headless_surface)},
+    {"vkDestroySurfaceKHR", proc(destroy_surface)},
+    {"vkGetPhysicalDeviceSurfaceSupportKHR", proc(surface_support)},
+    {"vkGetPhysicalDeviceXcbPresentationSupportKHR", proc(xcb_presentation_support)},
+    {"vkGetPhysicalDeviceXlibPresentationSupportKHR", proc(xlib_presentation_support)},
+    {"vkGetPhysicalDeviceSurfaceCapabilitiesKHR", proc(surface_capabilities)},
+    {"vkGetPhysicalDeviceSurfaceFormatsKHR", proc(surface_formats)},
+    {"vkGetPhysicalDeviceSurfaceCapabilities2KHR", proc(surface_capabilities2)},
+    {"vkGetPhysicalDeviceSurfaceFormats2KHR", proc(surface_formats2)},
+    {"vkGetPhysicalDeviceSurfacePresentModesKHR", proc(surface_present_modes)},
+    {"vkGetPhysicalDevicePresentRectanglesKHR", proc(present_rectangles)},
+    {"vkGetDeviceGroupPresentCapabilitiesKHR", proc(group_present_capabilities)},
+    {"vkGetDeviceGroupSurfacePresentModesKHR", proc(group_surface_present_modes)},
+    {"vkCreateSwapchainKHR", proc(create_swapchain)},
+    {"vkDestroySwapchainKHR", proc(destroy_swapchain)},
+    {"vkGetSwapchainImagesKHR", proc(swapchain_images)},
+    {"vkAcquireNextImageKHR", proc(acquire_next_image)},
+    {"vkAcquireNextImage2KHR", proc(acquire_next_image2)},
+    {"vkQueuePresentKHR", proc(queue_present)},
+    {"vkCreateBuffer", proc(create_buffer)},
+    {"vkDestroyBuffer", proc(destroy_buffer)},
+    {"vkBindBufferMemory", proc(bind_buffer_memory)},
+    {"vkBindBufferMemory2", proc(bind_buffer_memory2)},
+    {"vkBindBufferMemory2KHR", proc(bind_buffer_memory2)},
+    {"vkBindImageMemory", proc(bind_image_memory)},
+    {"vkBindImageMemory2", proc(bind_image_memory2)},
+    {"vkBindImageMemory2KHR", proc(bind_image_memory2)},
+    {"vkQueueBindSparse", proc(queue_bind_sparse)},
+    {"vkCreateFence", proc(create_fence)},
+    {"vkDestroyFence", proc(destroy_fence)},
+    {"vkResetFences", proc(reset_fences)},
+    {"vkGetDeviceQueue", proc(get_device_queue)},
+    {"vkGetDeviceQueue2", proc(get_device_queue2)},
+    {"vkCreateDescriptorUpdateTemplate", proc(create_template)},
+    {"vkCreateDescriptorUpdateTemplateKHR", proc(create_template)},
+    {"vkDestroyDescriptorUpdateTemplate", proc(destroy_template)},
+    {"vkDestroyDescriptorUpdateTemplateKHR", proc(destroy_template)},
+    {"vkUpdateDescriptorSetWithTemplate", proc(update_with_template)},
+    {"vkUpdateDescriptorSetWithTemplateKHR", proc(update_with_template)},
+    {"vkCmdPushDescriptorSetWithTemplateKHR", proc(push_with_template)},
+    {"vkGetMemoryFdKHR", proc(get_memory_fd)},
+    {"vkGetMemoryFdPropertiesKHR", proc(get_memory_fd_properties)},
+    {"vkCreateDevice", proc(create_device)},
+    {"vkCreateImage", proc(create_image)},
+    {"vkAllocateMemory", proc(allocate_memory)},
+    {"vkFreeMemory", proc(free_memory)},
+    {"vkMapMemory", proc(map_memory)},
+    {"vkUnmapMemory", proc(unmap_memory)},
+    {"vkFlushMappedMemoryRanges", proc(flush_ranges)},
+    {"vkInvalidateMappedMemoryRanges", proc(invalidate_ranges)},
+    {"vkQueueSubmit", proc(queue_submit)},
+    {"vkQueueSubmit2", proc(queue_submit2)},
+    {"vkQueueSubmit2KHR", proc(queue_submit2)},
+    {"vkWaitForFences", proc(wait_for_fences)},
+    {"vkGetFenceStatus", proc(get_fence_status)},
+    {"vkQueueWaitIdle", proc(queue_wait_idle)},
+    {"vkDeviceWaitIdle", proc(device_wait_idle)},
+    {"vkWaitSemaphores", proc(wait_semaphores)},
+    {"vkGetQueryPoolResults", proc(get_query_pool_results)},
+    {"vkWaitSemaphoresKHR", proc(wait_semaphores)},
+};
+
 }  // namespace
-
-PFN_vkVoidFunction find_entry(std::span<const NamedEntry> table, const char* name) {
-  for (const NamedEntry& e : table)
-    if (std::strcmp(name, e.name) == 0) return e.fn;
-  return nullptr;
-}
-
-PFN_vkVoidFunction handwritten_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkGetInstanceProcAddr", entry_fn(get_instance_proc_addr)},
-      {"vkGetDeviceProcAddr", entry_fn(get_device_proc_addr)},
-      {"vkEnumerateInstanceExtensionProperties", entry_fn(enumerate_instance_extensions)},
-      {"vkEnumerateDeviceExtensionProperties", entry_fn(enumerate_device_extensions)},
-  };
-  if (auto f = find_entry(kEntries, name)) return f;
-  if (auto f = wsi_entry(name)) return f;
-  if (auto f = gpu_writes_entry(name)) return f;
-  if (auto f = fences_entry(name)) return f;
-  if (auto f = queues_entry(name)) return f;
-  if (auto f = descriptor_templates_entry(name)) return f;
-  if (auto f = memory_fds_entry(name)) return f;
-  return memory_entry(name);
-}
 
 PFN_vkVoidFunction icd_lookup(const char* name) {
   if (!name) return nullptr;
-  if (auto f = handwritten_entry(name)) return f;
+  if (Proc f = find_entry(kHandwritten, name)) return reinterpret_cast<PFN_vkVoidFunction>(f);
   return generated_entry(name);
 }
 

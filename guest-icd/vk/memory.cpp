@@ -123,8 +123,6 @@ void note_gpu_writes(uint64_t memory) {
   if (auto it = m.by_id.find(memory); it != m.by_id.end()) it->second.gpu_writes = true;
 }
 
-namespace {
-
 VKAPI_ATTR VkResult VKAPI_CALL create_device(VkPhysicalDevice gpu, const VkDeviceCreateInfo* info,
                                             const VkAllocationCallbacks* allocator, VkDevice* device) {
   VkArgs_vkCreateDevice a{gpu, info, allocator, device};
@@ -149,6 +147,8 @@ VKAPI_ATTR VkResult VKAPI_CALL create_image(VkDevice device, const VkImageCreate
   VkArgs_vkCreateImage a{device, info, allocator, image};
   return as_result(run_generated(VkOp::vkCreateImage, a));
 }
+
+namespace {
 
 // Memory with device addresses may be written through a pointer in any shader.
 bool shaders_may_address(const VkMemoryAllocateInfo& info) {
@@ -210,6 +210,8 @@ std::optional<VkResult> allocate_in_area(VkDevice device, const VkMemoryAllocate
   if (auto conn = vulkan_connection()) conn->stats().shared_allocations.fetch_add(1, std::memory_order_relaxed);
   return VK_SUCCESS;
 }
+
+}  // namespace
 
 VKAPI_ATTR VkResult VKAPI_CALL allocate_memory(VkDevice device, const VkMemoryAllocateInfo* info,
                                               const VkAllocationCallbacks* allocator, VkDeviceMemory* memory) {
@@ -302,6 +304,8 @@ VKAPI_ATTR VkResult VKAPI_CALL invalidate_ranges(VkDevice, uint32_t count, const
   return VK_SUCCESS;
 }
 
+namespace {
+
 void send_all_changes() { each_mapped([](uint64_t id, Shadow& s) { send_changes(id, s); }); }
 
 // A wait, and in the same round trip the host's contents of every mapped
@@ -332,6 +336,8 @@ bool gpu_written_mappings() {
   return any;
 }
 
+}  // namespace
+
 // Submissions: what the program wrote into mapped memory goes first.
 VKAPI_ATTR VkResult VKAPI_CALL queue_submit(VkQueue queue, uint32_t count, const VkSubmitInfo* submits, VkFence fence) {
   send_all_changes();
@@ -347,6 +353,8 @@ VKAPI_ATTR VkResult VKAPI_CALL queue_submit2(VkQueue queue, uint32_t count, cons
   VkArgs_vkQueueSubmit2 a{queue, count, submits, fence};
   return as_result(run_generated(VkOp::vkQueueSubmit2, a));
 }
+
+namespace {
 
 // A wait with no memory to bring back ends as soon as the host tells that
 // the fences signalled, which it does after each batch: the program goes on
@@ -372,6 +380,8 @@ VkResult wait_in_slices(uint64_t timeout, Ask ask) {
     if (r != VK_TIMEOUT || left <= kMostWaitNs) return r;
   }
 }
+
+}  // namespace
 
 // Waits: once the GPU's work is done, mapped memory shows what it wrote.
 // Without such memory, fences the host told of need no round trip.
@@ -416,32 +426,6 @@ VKAPI_ATTR VkResult VKAPI_CALL queue_wait_idle(VkQueue queue) {
 VKAPI_ATTR VkResult VKAPI_CALL device_wait_idle(VkDevice device) {
   VkArgs_vkDeviceWaitIdle a{device};
   return wait_in_slices(UINT64_MAX, [&](uint64_t) { return wait_and_fetch(VkOp::vkDeviceWaitIdle, a); });
-}
-
-}  // namespace
-
-PFN_vkVoidFunction memory_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkCreateDevice", entry_fn(create_device)},
-      {"vkCreateImage", entry_fn(create_image)},
-      {"vkAllocateMemory", entry_fn(allocate_memory)},
-      {"vkFreeMemory", entry_fn(free_memory)},
-      {"vkMapMemory", entry_fn(map_memory)},
-      {"vkUnmapMemory", entry_fn(unmap_memory)},
-      {"vkFlushMappedMemoryRanges", entry_fn(flush_ranges)},
-      {"vkInvalidateMappedMemoryRanges", entry_fn(invalidate_ranges)},
-      {"vkQueueSubmit", entry_fn(queue_submit)},
-      {"vkQueueSubmit2", entry_fn(queue_submit2)},
-      {"vkQueueSubmit2KHR", entry_fn(queue_submit2)},
-      {"vkWaitForFences", entry_fn(wait_for_fences)},
-      {"vkGetFenceStatus", entry_fn(get_fence_status)},
-      {"vkQueueWaitIdle", entry_fn(queue_wait_idle)},
-      {"vkDeviceWaitIdle", entry_fn(device_wait_idle)},
-      {"vkWaitSemaphores", entry_fn(wait_semaphores)},
-      {"vkGetQueryPoolResults", entry_fn(get_query_pool_results)},
-      {"vkWaitSemaphoresKHR", entry_fn(wait_semaphores)},
-  };
-  return find_entry(kEntries, name);
 }
 
 }  // namespace icd::vk

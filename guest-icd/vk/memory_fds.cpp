@@ -56,6 +56,8 @@ int export_file(uint32_t number) {
   return fd;
 }
 
+}  // namespace
+
 VKAPI_ATTR VkResult VKAPI_CALL get_memory_fd(VkDevice device, const VkMemoryGetFdInfoKHR* info, int* fd) {
   int number = 0;
   VkArgs_vkGetMemoryFdKHR a{device, info, &number};
@@ -74,8 +76,6 @@ VKAPI_ATTR VkResult VKAPI_CALL get_memory_fd_properties(VkDevice, VkExternalMemo
                                                        VkMemoryFdPropertiesKHR*) {
   return VK_ERROR_INVALID_EXTERNAL_HANDLE;
 }
-
-}  // namespace
 
 VkResult FdImport::read(const VkMemoryAllocateInfo& info) {
   info_ = info;
@@ -109,14 +109,6 @@ VkResult FdImport::read(const VkMemoryAllocateInfo& info) {
 void FdImport::imported() {
   if (fd_ >= 0) close(fd_);
   fd_ = -1;
-}
-
-PFN_vkVoidFunction memory_fds_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkGetMemoryFdKHR", entry_fn(get_memory_fd)},
-      {"vkGetMemoryFdPropertiesKHR", entry_fn(get_memory_fd_properties)},
-  };
-  return find_entry(kEntries, name);
 }
 
 }  // namespace icd::vk

@@ -44,6 +44,8 @@ void find_queue(const QueueKey& key, VkQueue* queue, Get get) {
   if (*queue) q.known[key] = *queue;
 }
 
+}  // namespace
+
 VKAPI_ATTR void VKAPI_CALL get_device_queue(VkDevice device, uint32_t family, uint32_t index, VkQueue* queue) {
   find_queue(key_of(device, family, index, 0), queue, [&] {
     VkArgs_vkGetDeviceQueue a{device, family, index, queue};
@@ -56,16 +58,6 @@ VKAPI_ATTR void VKAPI_CALL get_device_queue2(VkDevice device, const VkDeviceQueu
     VkArgs_vkGetDeviceQueue2 a{device, info, queue};
     run_generated(VkOp::vkGetDeviceQueue2, a);
   });
-}
-
-}  // namespace
-
-PFN_vkVoidFunction queues_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkGetDeviceQueue", entry_fn(get_device_queue)},
-      {"vkGetDeviceQueue2", entry_fn(get_device_queue2)},
-  };
-  return find_entry(kEntries, name);
 }
 
 }  // namespace icd::vk

@@ -175,6 +175,8 @@ VkResult build(Swapchain& sc, const VkSwapchainCreateInfoKHR& ci) {
   return VK_SUCCESS;
 }
 
+}  // namespace
+
 VKAPI_ATTR VkResult VKAPI_CALL create_swapchain(VkDevice device, const VkSwapchainCreateInfoKHR* ci,
                                                const VkAllocationCallbacks*, VkSwapchainKHR* out) {
   auto* sc = new Swapchain;
@@ -200,6 +202,8 @@ VKAPI_ATTR VkResult VKAPI_CALL swapchain_images(VkDevice, VkSwapchainKHR swapcha
   return wire::vk::answer_enumeration<VkImage>(images, count, out);
 }
 
+namespace {
+
 // The next image in turn: presenting finished with it already. The
 // semaphore and fence are signalled on the host, in queue order.
 VkResult acquire(VkSwapchainKHR swapchain, VkSemaphore semaphore, VkFence fence, uint32_t* index) {
@@ -213,6 +217,8 @@ VkResult acquire(VkSwapchainKHR swapchain, VkSemaphore semaphore, VkFence fence,
   return ICD(vkQueueSubmit)(sc.queue, 1, &signal, fence);
 }
 
+}  // namespace
+
 VKAPI_ATTR VkResult VKAPI_CALL acquire_next_image(VkDevice, VkSwapchainKHR swapchain, uint64_t, VkSemaphore semaphore,
                                                  VkFence fence, uint32_t* index) {
   return acquire(swapchain, semaphore, fence, index);
@@ -221,6 +227,8 @@ VKAPI_ATTR VkResult VKAPI_CALL acquire_next_image(VkDevice, VkSwapchainKHR swapc
 VKAPI_ATTR VkResult VKAPI_CALL acquire_next_image2(VkDevice, const VkAcquireNextImageInfoKHR* info, uint32_t* index) {
   return acquire(info->swapchain, info->semaphore, info->fence, index);
 }
+
+namespace {
 
 uint64_t id_of(VkFence f) { return reinterpret_cast<uint64_t>(f); }
 uint64_t id_of(VkDeviceMemory m) { return reinterpret_cast<uint64_t>(m); }
@@ -275,6 +283,8 @@ VkResult present_one(Swapchain& sc, uint32_t index, std::span<const VkSemaphore>
   return now.width == sc.extent.width && now.height == sc.extent.height ? VK_SUCCESS : VK_SUBOPTIMAL_KHR;
 }
 
+}  // namespace
+
 VKAPI_ATTR VkResult VKAPI_CALL queue_present(VkQueue, const VkPresentInfoKHR* info) {
   VkResult worst = VK_SUCCESS;
   for (uint32_t i = 0; i < info->swapchainCount; ++i) {
@@ -286,20 +296,6 @@ VKAPI_ATTR VkResult VKAPI_CALL queue_present(VkQueue, const VkPresentInfoKHR* in
     if (r < 0 || worst == VK_SUCCESS) worst = r < 0 || r == VK_SUBOPTIMAL_KHR ? r : worst;
   }
   return worst;
-}
-
-}  // namespace
-
-PFN_vkVoidFunction swapchain_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkCreateSwapchainKHR", entry_fn(create_swapchain)},
-      {"vkDestroySwapchainKHR", entry_fn(destroy_swapchain)},
-      {"vkGetSwapchainImagesKHR", entry_fn(swapchain_images)},
-      {"vkAcquireNextImageKHR", entry_fn(acquire_next_image)},
-      {"vkAcquireNextImage2KHR", entry_fn(acquire_next_image2)},
-      {"vkQueuePresentKHR", entry_fn(queue_present)},
-  };
-  return find_entry(kEntries, name);
 }
 
 }  // namespace icd::vk

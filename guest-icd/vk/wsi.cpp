@@ -45,6 +45,8 @@ using wire::vk::answer_enumeration;
 
 VkSurfaceKHR handle_of(GuestSurface* s) { return reinterpret_cast<VkSurfaceKHR>(s); }
 
+}  // namespace
+
 VKAPI_ATTR VkResult VKAPI_CALL create_xcb_surface(VkInstance, const VkXcbSurfaceCreateInfoKHR* info,
                                                  const VkAllocationCallbacks*, VkSurfaceKHR* surface) {
   // Our own connection must find the window the program just made.
@@ -115,11 +117,15 @@ VKAPI_ATTR VkResult VKAPI_CALL surface_capabilities(VkPhysicalDevice, VkSurfaceK
   return VK_SUCCESS;
 }
 
+namespace {
+
 // The presenter shows BGRA bytes.
 constexpr VkSurfaceFormatKHR kShownFormats[] = {
     {VK_FORMAT_B8G8R8A8_SRGB, VK_COLOR_SPACE_SRGB_NONLINEAR_KHR},
     {VK_FORMAT_B8G8R8A8_UNORM, VK_COLOR_SPACE_SRGB_NONLINEAR_KHR},
 };
+
+}  // namespace
 
 VKAPI_ATTR VkResult VKAPI_CALL surface_formats(VkPhysicalDevice, VkSurfaceKHR, uint32_t* count,
                                               VkSurfaceFormatKHR* formats) {
@@ -176,30 +182,6 @@ VKAPI_ATTR VkResult VKAPI_CALL group_surface_present_modes(VkDevice, VkSurfaceKH
                                                           VkDeviceGroupPresentModeFlagsKHR* modes) {
   *modes = VK_DEVICE_GROUP_PRESENT_MODE_LOCAL_BIT_KHR;
   return VK_SUCCESS;
-}
-
-}  // namespace
-
-PFN_vkVoidFunction wsi_entry(const char* name) {
-  static const NamedEntry kEntries[] = {
-      {"vkCreateXcbSurfaceKHR", entry_fn(create_xcb_surface)},
-      {"vkCreateXlibSurfaceKHR", entry_fn(create_xlib_surface)},
-      {"vkCreateHeadlessSurfaceEXT", entry_fn(create_headless_surface)},
-      {"vkDestroySurfaceKHR", entry_fn(destroy_surface)},
-      {"vkGetPhysicalDeviceSurfaceSupportKHR", entry_fn(surface_support)},
-      {"vkGetPhysicalDeviceXcbPresentationSupportKHR", entry_fn(xcb_presentation_support)},
-      {"vkGetPhysicalDeviceXlibPresentationSupportKHR", entry_fn(xlib_presentation_support)},
-      {"vkGetPhysicalDeviceSurfaceCapabilitiesKHR", entry_fn(surface_capabilities)},
-      {"vkGetPhysicalDeviceSurfaceFormatsKHR", entry_fn(surface_formats)},
-      {"vkGetPhysicalDeviceSurfaceCapabilities2KHR", entry_fn(surface_capabilities2)},
-      {"vkGetPhysicalDeviceSurfaceFormats2KHR", entry_fn(surface_formats2)},
-      {"vkGetPhysicalDeviceSurfacePresentModesKHR", entry_fn(surface_present_modes)},
-      {"vkGetPhysicalDevicePresentRectanglesKHR", entry_fn(present_rectangles)},
-      {"vkGetDeviceGroupPresentCapabilitiesKHR", entry_fn(group_present_capabilities)},
-      {"vkGetDeviceGroupSurfacePresentModesKHR", entry_fn(group_surface_present_modes)},
-  };
-  if (auto f = find_entry(kEntries, name)) return f;
-  return swapchain_entry(name);
 }
 
 }  // namespace icd::vk
