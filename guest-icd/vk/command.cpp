@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "conn/connection.h"
+#include "conn/thin_lock.h"
 #include "vk/entry.h"
 #include "vk/objects.h"
 #include "wire/control.h"
@@ -24,7 +25,7 @@ namespace {
 constexpr size_t kFlushBytes = 8 * 1024;
 
 struct Outgoing {
-  std::mutex mu;
+  ThinLock mu;
   wire::Writer pending;
   // The program's Vulkan objects live on one connection, taken at the first
   // command and kept: another (after a loss) would reach a renderer that
@@ -176,6 +177,10 @@ std::optional<uint64_t> run_command_unless(const CommandDesc& cmd, void* args, s
 uint64_t run_command_then_read(const CommandDesc& cmd, void* args, std::span<const MemoryRead> reads,
                                bool* read) {
   return *run_command_unless(cmd, args, reads, read, [] { return false; });
+}
+
+void run_recorded(const CommandDesc& cmd, const void* args) {
+  send_async(cmd.opcode, [&](wire::Writer& w) { encode_args(w, cmd, args, GuestObjects::instance()); });
 }
 
 uint64_t run_command(const CommandDesc& cmd, void* args) {

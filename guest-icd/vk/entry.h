@@ -25,6 +25,10 @@ namespace icd::vk {
 // host only when the command returns something. The command's return value
 // (VK_ERROR_DEVICE_LOST once the host lost this guest's Vulkan or is gone).
 uint64_t run_command(const wire::vk::CommandDesc& cmd, void* args);
+// The same for a command recorded into a command buffer that returns
+// nothing and makes or ends no object: straight into the buffer, with none
+// of the steps of a reply (most of a frame's commands).
+void run_recorded(const wire::vk::CommandDesc& cmd, const void* args);
 
 // What writes into a batch, borrowed for one call: nothing is copied or
 // allocated for it, once for every command a program records.

@@ -356,6 +356,14 @@ def vk_host_dispatch_h(m):
     return "".join(out)
 
 
+def _recorded_only(m, c):
+    """A command recorded into a command buffer that returns nothing, waits
+    for nothing and makes or ends no object (the guest's run_recorded)."""
+    return (bool(c.render_pass) and c.ret == "void" and not _synchronous(m, c)
+            and not any(p.kind.startswith("out_") for p in c.params)
+            and not c.name.startswith(("vkDestroy", "vkFree")))
+
+
 def vk_guest_entry_cpp(m):
     """The guest ICD's entry point for each generated command: the arguments
     go to the codec as their record; hand-written ones live in guest-icd/vk."""
@@ -368,10 +376,11 @@ def vk_guest_entry_cpp(m):
         inits = ", ".join(p.name for p in c.params)
         ret = "" if c.ret == "void" else f"return static_cast<{c.ret}>(static_cast<int64_t>("
         close = "" if c.ret == "void" else "))"
+        run = "run_recorded" if _recorded_only(m, c) else "run_command"
         out.append(f"VKAPI_ATTR {c.ret} VKAPI_CALL entry_{c.name}({params}) {{\n"
                    f"  static const CommandDesc& desc = *command_desc({c.opcode});\n"
                    f"  VkArgs_{c.name} a{{{inits}}};\n"
-                   f"  {ret}run_command(desc, &a){close};\n}}\n\n")
+                   f"  {ret}{run}(desc, &a){close};\n}}\n\n")
     out.append("}  // namespace\n\nPFN_vkVoidFunction generated_entry(const char* name) {\n")
     for c in commands:
         for n in [c.name] + c.aliases:
