@@ -38,11 +38,7 @@ class HostilePointersTest : public AttackSuite<HostilePointersTest> {
   static constexpr bool kRingFile = true;
 
  protected:
-  void SetUp() override {
-    AttackSuite::SetUp();
-    if (HasFatalFailure()) return;
-    expect_witness_renders(*witness_, 1);
-  }
+  void set_up_attack() override { expect_witness_renders(*witness_, 1); }
 
   static std::unique_ptr<TestGuest> desktop_attacker() {
     return guest_with_context(host_->address(), Api::kGl, 2, 1);
