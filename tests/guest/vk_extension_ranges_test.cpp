@@ -294,15 +294,28 @@ VkQueryPool stream_queries(VkDevice device, uint32_t count) {
   return guesttest::created(device, info, vkCreateQueryPool);
 }
 
+// The indexed query commands, and a recording that reset a pool of two
+// stream queries.
+struct StreamQueries {
+  explicit StreamQueries(VkDevice device)
+      : begin(device_command<PFN_vkCmdBeginQueryIndexedEXT>(device, "vkCmdBeginQueryIndexedEXT")),
+        end(device_command<PFN_vkCmdEndQueryIndexedEXT>(device, "vkCmdEndQueryIndexedEXT")),
+        pool(stream_queries(device, 2)),
+        cb(recording_buffer(device)) {
+    vkCmdResetQueryPool(cb, pool, 0, 2);
+  }
+
+  PFN_vkCmdBeginQueryIndexedEXT begin;
+  PFN_vkCmdEndQueryIndexedEXT end;
+  VkQueryPool pool;
+  VkCommandBuffer cb;
+};
+
 void query_stream(VkDevice device, uint32_t query, uint32_t begun_stream, uint32_t ended_stream) {
-  auto begin = device_command<PFN_vkCmdBeginQueryIndexedEXT>(device, "vkCmdBeginQueryIndexedEXT");
-  auto end = device_command<PFN_vkCmdEndQueryIndexedEXT>(device, "vkCmdEndQueryIndexedEXT");
-  VkQueryPool pool = stream_queries(device, 2);
-  VkCommandBuffer cb = recording_buffer(device);
-  vkCmdResetQueryPool(cb, pool, 0, 2);
-  begin(cb, pool, query, 0, begun_stream);
-  end(cb, pool, query, ended_stream);
-  end_and_submit(device, cb);
+  const StreamQueries q(device);
+  q.begin(q.cb, q.pool, query, 0, begun_stream);
+  q.end(q.cb, q.pool, query, ended_stream);
+  end_and_submit(device, q.cb);
 }
 
 TEST(VulkanExtensionRanges, StreamQueryOfTheLastStreamRuns) {
@@ -330,16 +343,12 @@ TEST(VulkanExtensionRanges, StreamQueryEndedOfAnotherStream) {
 // Begins two queries of one pool, each on its stream, and ends them.
 void query_two_streams(VkDevice device, uint32_t first_query, uint32_t first_stream, uint32_t second_query,
                        uint32_t second_stream) {
-  auto begin = device_command<PFN_vkCmdBeginQueryIndexedEXT>(device, "vkCmdBeginQueryIndexedEXT");
-  auto end = device_command<PFN_vkCmdEndQueryIndexedEXT>(device, "vkCmdEndQueryIndexedEXT");
-  VkQueryPool pool = stream_queries(device, 2);
-  VkCommandBuffer cb = recording_buffer(device);
-  vkCmdResetQueryPool(cb, pool, 0, 2);
-  begin(cb, pool, first_query, 0, first_stream);
-  begin(cb, pool, second_query, 0, second_stream);
-  end(cb, pool, second_query, second_stream);
-  end(cb, pool, first_query, first_stream);
-  end_and_submit(device, cb);
+  const StreamQueries q(device);
+  q.begin(q.cb, q.pool, first_query, 0, first_stream);
+  q.begin(q.cb, q.pool, second_query, 0, second_stream);
+  q.end(q.cb, q.pool, second_query, second_stream);
+  q.end(q.cb, q.pool, first_query, first_stream);
+  end_and_submit(device, q.cb);
 }
 
 // query_two_streams as a guest's use, for expect_accepted_with and
