@@ -114,16 +114,18 @@ void make_resources(wire::Writer& w) {
       wire::vk::VkArgs_vkBindBufferMemory{device, as<VkBuffer>(kLargeBuffer), as<VkDeviceMemory>(kMemory),
                                           kLargeBufferAt});
 
-  VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-  image.imageType = VK_IMAGE_TYPE_2D;
-  image.format = kImageFormat;
-  image.extent = {kImageSize, kImageSize, 1};
-  image.mipLevels = kImageMips;
-  image.arrayLayers = kImageLayers;
-  image.samples = VK_SAMPLE_COUNT_1_BIT;
-  image.tiling = VK_IMAGE_TILING_OPTIMAL;
-  image.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
-                VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
+  const VkImageCreateInfo image{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                                .imageType = VK_IMAGE_TYPE_2D,
+                                .format = kImageFormat,
+                                .extent = {kImageSize, kImageSize, 1},
+                                .mipLevels = kImageMips,
+                                .arrayLayers = kImageLayers,
+                                .samples = VK_SAMPLE_COUNT_1_BIT,
+                                .tiling = VK_IMAGE_TILING_OPTIMAL,
+                                .usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                         VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                         VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                                         VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT};
   VkImage made_image{};
   put(w, VkOp::vkCreateImage, wire::vk::VkArgs_vkCreateImage{device, &image, nullptr, &made_image}, {kImage});
   put(w, VkOp::vkBindImageMemory,
@@ -174,11 +176,12 @@ void make_descriptors(wire::Writer& w) {
 
   const auto set_layout = as<VkDescriptorSetLayout>(kSetLayout);
   const VkPushConstantRange push{VK_SHADER_STAGE_ALL, 0, kPushConstantBytes};
-  VkPipelineLayoutCreateInfo pipeline_layout{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  pipeline_layout.setLayoutCount = 1;
-  pipeline_layout.pSetLayouts = &set_layout;
-  pipeline_layout.pushConstantRangeCount = 1;
-  pipeline_layout.pPushConstantRanges = &push;
+  const VkPipelineLayoutCreateInfo pipeline_layout{
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .setLayoutCount = 1,
+      .pSetLayouts = &set_layout,
+      .pushConstantRangeCount = 1,
+      .pPushConstantRanges = &push};
   VkPipelineLayout made_pipeline_layout{};
   put(w, VkOp::vkCreatePipelineLayout,
       wire::vk::VkArgs_vkCreatePipelineLayout{device, &pipeline_layout, nullptr, &made_pipeline_layout},
@@ -186,11 +189,11 @@ void make_descriptors(wire::Writer& w) {
 
   std::vector<VkDescriptorPoolSize> sizes;
   for (const auto& b : bindings) sizes.push_back({b.descriptorType, 4});
-  VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  pool.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
-  pool.maxSets = 4;
-  pool.poolSizeCount = static_cast<uint32_t>(sizes.size());
-  pool.pPoolSizes = sizes.data();
+  const VkDescriptorPoolCreateInfo pool{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                        .flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT,
+                                        .maxSets = 4,
+                                        .poolSizeCount = static_cast<uint32_t>(sizes.size()),
+                                        .pPoolSizes = sizes.data()};
   VkDescriptorPool made_pool{};
   put(w, VkOp::vkCreateDescriptorPool, wire::vk::VkArgs_vkCreateDescriptorPool{device, &pool, nullptr, &made_pool},
       {kDescriptorPool});
@@ -236,16 +239,22 @@ void make_shader(wire::Writer& w, uint64_t id, std::span<const uint32_t> code) {
       wire::vk::VkArgs_vkCreateShaderModule{as<VkDevice>(kDevice), &info, nullptr, &made}, {id});
 }
 
+// Encodes the creation of one pipeline of `info`, the object `id`; `Args`
+// is the command's generated argument list.
+template <typename Args, typename Info>
+void put_pipeline(wire::Writer& w, VkOp op, const Info& info, uint64_t id) {
+  VkPipeline made{};
+  put(w, op, Args{as<VkDevice>(kDevice), VK_NULL_HANDLE, 1, &info, nullptr, &made}, {id});
+}
+
 void make_compute_pipeline(wire::Writer& w) {
   make_shader(w, kComputeShader, add_one_comp);
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
                 as<VkShaderModule>(kComputeShader), "main", nullptr};
   info.layout = as<VkPipelineLayout>(kPipelineLayout);
-  VkPipeline made{};
-  put(w, VkOp::vkCreateComputePipelines,
-      wire::vk::VkArgs_vkCreateComputePipelines{as<VkDevice>(kDevice), VK_NULL_HANDLE, 1, &info, nullptr, &made},
-      {kComputePipeline});
+  put_pipeline<wire::vk::VkArgs_vkCreateComputePipelines>(w, VkOp::vkCreateComputePipelines, info,
+                                                          kComputePipeline);
 }
 
 void make_render_pass(wire::Writer& w) {
@@ -317,22 +326,20 @@ void make_graphics_pipeline(wire::Writer& w) {
   VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
   dynamic.dynamicStateCount = std::size(dynamic_states);
   dynamic.pDynamicStates = dynamic_states;
-  VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-  info.stageCount = std::size(stages);
-  info.pStages = stages;
-  info.pVertexInputState = &input;
-  info.pInputAssemblyState = &assembly;
-  info.pViewportState = &viewport;
-  info.pRasterizationState = &raster;
-  info.pMultisampleState = &multisample;
-  info.pColorBlendState = &blend;
-  info.pDynamicState = &dynamic;
-  info.layout = as<VkPipelineLayout>(kPipelineLayout);
-  info.renderPass = as<VkRenderPass>(kRenderPass);
-  VkPipeline made{};
-  put(w, VkOp::vkCreateGraphicsPipelines,
-      wire::vk::VkArgs_vkCreateGraphicsPipelines{as<VkDevice>(kDevice), VK_NULL_HANDLE, 1, &info, nullptr, &made},
-      {kGraphicsPipeline});
+  const VkGraphicsPipelineCreateInfo info{.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+                                          .stageCount = static_cast<uint32_t>(std::size(stages)),
+                                          .pStages = stages,
+                                          .pVertexInputState = &input,
+                                          .pInputAssemblyState = &assembly,
+                                          .pViewportState = &viewport,
+                                          .pRasterizationState = &raster,
+                                          .pMultisampleState = &multisample,
+                                          .pColorBlendState = &blend,
+                                          .pDynamicState = &dynamic,
+                                          .layout = as<VkPipelineLayout>(kPipelineLayout),
+                                          .renderPass = as<VkRenderPass>(kRenderPass)};
+  put_pipeline<wire::vk::VkArgs_vkCreateGraphicsPipelines>(w, VkOp::vkCreateGraphicsPipelines, info,
+                                                           kGraphicsPipeline);
 }
 
 void make_commands(wire::Writer& w) {
