@@ -294,8 +294,7 @@ TEST_F(Isolation, MemoryBeyondTheRendererLimitIsRefused) {
 TEST_F(Isolation, MaxGuestsCapsRenderers) {
   RunningHost host(isolated(2));
   ASSERT_TRUE(host.ok()) << host.error();
-  auto a = ready_guest(host.address());
-  auto b = ready_guest(host.address());
+  auto [a, b] = two_ready_guests(host.address());
   ASSERT_TRUE(a && b);
   auto refused = TestGuest::connect(host.address());
   ASSERT_TRUE(refused);
@@ -310,8 +309,7 @@ TEST_F(Isolation, MaxGuestsCapsRenderers) {
 TEST_F(Isolation, AGuestSeesOnlyItsOwnSession) {
   RunningHost host(isolated());
   ASSERT_TRUE(host.ok()) << host.error();
-  auto a = ready_guest(host.address());
-  auto b = ready_guest(host.address());
+  auto [a, b] = two_ready_guests(host.address());
   ASSERT_TRUE(a && b);
   ASSERT_TRUE(renders(*b, 60, 1));
   a->control(wire::ControlOp::kGetStats);
