@@ -18,12 +18,7 @@
 
 namespace {
 
-using host::vk::descriptor_bit;
-using host::vk::EntryPoint;
-using host::vk::ModuleFacts;
-using host::vk::SpirvTarget;
-using host::vk::SpirvValidator;
-using host::vk::UsedDescriptor;
+using namespace host::vk;  // the facts under test
 
 template <size_t N>
 std::vector<uint32_t> words_of(const uint32_t (&code)[N]) {
