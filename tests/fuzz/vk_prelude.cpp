@@ -253,14 +253,13 @@ void make_compute_pipeline(wire::Writer& w) {
 }
 
 void make_render_pass(wire::Writer& w) {
-  VkAttachmentDescription colour{};
-  colour.format = kImageFormat;
-  colour.samples = VK_SAMPLE_COUNT_1_BIT;
-  colour.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  colour.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  colour.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-  colour.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-  colour.finalLayout = VK_IMAGE_LAYOUT_GENERAL;
+  const VkAttachmentDescription colour{.format = kImageFormat,
+                                       .samples = VK_SAMPLE_COUNT_1_BIT,
+                                       .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+                                       .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                       .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                       .finalLayout = VK_IMAGE_LAYOUT_GENERAL};
   const VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
   VkSubpassDescription subpass{};
   subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
