@@ -339,12 +339,21 @@ TEST(Compositor, WriterIsNeverHeldBackByAbsentViewers) {
   EXPECT_EQ(c.tiles()[0].last.frame_id, 1000u);
 }
 
-TEST(Compositor, ClickFocusesAndGoesToTheSurfaceUnderThePointer) {
+// A compositor showing guests A and B of 100x100, its input recorded.
+struct SideBySide {
+  SideBySide() {
+    c.add_surface(kA, label_of("a", 1), a.reader());
+    c.add_surface(kB, label_of("b", 2), b.reader());
+  }
   Recorder rec;
-  Compositor c({}, rec.route());
-  Guest a({100, 100}), b({100, 100});
-  c.add_surface(kA, label_of("a", 1), a.reader());
-  c.add_surface(kB, label_of("b", 2), b.reader());
+  Compositor c{{}, rec.route()};
+  Guest a{{100, 100}}, b{{100, 100}};
+};
+
+TEST(Compositor, ClickFocusesAndGoesToTheSurfaceUnderThePointer) {
+  SideBySide shown;
+  Compositor& c = shown.c;
+  Recorder& rec = shown.rec;
   const auto tiles = c.tiles();
   const Rect fb = tiles[1].frame;
   EXPECT_FALSE(c.focused());
@@ -379,11 +388,9 @@ TEST(Compositor, ClickFocusesAndGoesToTheSurfaceUnderThePointer) {
 }
 
 TEST(Compositor, DragKeepsGoingToThePressedSurface) {
-  Recorder rec;
-  Compositor c({}, rec.route());
-  Guest a({100, 100}), b({100, 100});
-  c.add_surface(kA, label_of("a", 1), a.reader());
-  c.add_surface(kB, label_of("b", 2), b.reader());
+  SideBySide shown;
+  Compositor& c = shown.c;
+  Recorder& rec = shown.rec;
   const auto tiles = c.tiles();
   const Rect fa = tiles[0].frame, fb = tiles[1].frame;
   ASSERT_LT(fa.x + fa.width, fb.x);  // side by side

@@ -12,7 +12,8 @@ import time
 import unittest
 
 import guest_e2e
-from x11_support import MAX_DIFFERENT_PIXELS, capture, differing_share, gear_pixels, glmark2_outcomes, screenshot
+from x11_support import (MAX_DIFFERENT_PIXELS, capture, differing_share, gear_pixels, glmark2_native_and_conduit,
+                         screenshot)
 
 DEMO = None
 
@@ -119,14 +120,7 @@ class Glx(guest_e2e.Hosted):
         self.assert_images_match(native, ours, max_share=0.0)
 
     def test_glmark2_validate_matches_native(self):
-        def results(conduit):
-            run = self.run_program(["glmark2", "--validate"], conduit=conduit, timeout=600)
-            found = glmark2_outcomes(run.stdout)
-            self.assertTrue(found, run.stdout + run.stderr)
-            return found, run
-
-        native, _ = results(False)
-        ours, run = results(True)
+        native, ours, run = glmark2_native_and_conduit(self, ["glmark2", "--validate"])
         self.assertEqual(ours, native)
         self.assertNotIn("conduit: ", run.stderr)
 

@@ -12,7 +12,7 @@ import unittest
 
 from host_support import HostedSuite
 from x11_support import (MAX_DIFFERENT_PIXELS, conduit_problems, differing_share, gear_pixels,
-                         glmark2_outcomes, screenshot)
+                         glmark2_native_and_conduit, screenshot)
 
 CONDUIT = None
 
@@ -93,14 +93,7 @@ class Suite(Hosted):
             self.assertGreater(n, 500, f"no {color} gear in the es2gears frame")
 
     def test_glmark2_validate_matches_native(self):
-        def results(conduit):
-            run = self.run_program(["glmark2-es2", "--validate"], conduit=conduit, timeout=600)
-            found = glmark2_outcomes(run.stdout)
-            self.assertTrue(found, run.stdout + run.stderr)
-            return found, run
-
-        native, _ = results(False)
-        ours, run = results(True)
+        native, ours, run = glmark2_native_and_conduit(self, ["glmark2-es2", "--validate"])
         self.assert_clean_conduit_run(run)
         self.assertIn("Success", native.values())
         for scene, outcome in native.items():

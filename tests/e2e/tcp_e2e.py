@@ -16,7 +16,7 @@ import time
 import unittest
 
 from x11_support import (MAX_DIFFERENT_PIXELS, Xvfb, conduit_problems, differing_share, gear_pixels,
-                         glmark2_outcomes, screenshot)
+                         glmark2_native_and_conduit, screenshot)
 
 CONDUIT = None
 TOKEN = "e2e-" + os.urandom(16).hex()
@@ -119,15 +119,7 @@ class Suite(unittest.TestCase):
         self.assertIn("not starting", run.stderr)
 
     def test_glmark2_validate_matches_native_over_tls(self):
-        def results(conduit):
-            run = self.run_program(["glmark2-es2", "--validate"] + GLMARK2_SCENES, conduit=conduit,
-                                   timeout=600)
-            found = glmark2_outcomes(run.stdout)
-            self.assertTrue(found, run.stdout + run.stderr)
-            return found, run
-
-        native, _ = results(False)
-        ours, run = results(True)
+        native, ours, run = glmark2_native_and_conduit(self, ["glmark2-es2", "--validate"] + GLMARK2_SCENES)
         self.assert_clean_conduit_run(run)
         self.assertIn("Success", native.values())
         self.assertEqual(ours, native)

@@ -146,3 +146,18 @@ def glmark2_outcomes(stdout):
     """'[scene] options' -> Success/Failure/Unknown from `glmark2 --validate` output."""
     return {f"[{scene}] {opts}": outcome for scene, opts, outcome in
             re.findall(r"^\[(.*?)\] (.*): Validation: (\w+)", stdout, re.M)}
+
+
+def glmark2_native_and_conduit(test, argv):
+    """`argv` (glmark2 --validate …) run by `test.run_program` natively and
+    through Conduit: both runs' outcomes, each asserted non-empty, and
+    Conduit's run."""
+    def outcomes(conduit):
+        run = test.run_program(argv, conduit=conduit, timeout=600)
+        found = glmark2_outcomes(run.stdout)
+        test.assertTrue(found, run.stdout + run.stderr)
+        return found, run
+
+    native, _ = outcomes(False)
+    ours, run = outcomes(True)
+    return native, ours, run

@@ -10,11 +10,6 @@
 #include "fuzz_session.h"
 #include "vk_stream_mutator.h"
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  fuzz::open_shared_host();
-  return 0;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::run_vk_stream({data, size});
   return 0;

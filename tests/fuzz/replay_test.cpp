@@ -35,15 +35,21 @@ std::vector<uint8_t> read_file(const fs::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-TEST(FuzzReplay, RecordedSeedsReachTheDriverWithoutLosingAContext) {
-  auto seeds = inputs_in("session");
+// Every seed under `subdir`, through `run` (run_stream or run_vk_stream),
+// runs more than `least` commands without losing a context.
+void expect_seeds_run(const std::string& subdir,
+                      fuzz::StreamOutcome (*run)(std::span<const uint8_t>), uint64_t least) {
+  auto seeds = inputs_in(subdir);
   ASSERT_FALSE(seeds.empty()) << "no seeds under " << FUZZ_SEEDS_DIR;
   for (const auto& path : seeds) {
-    auto bytes = read_file(path);
-    auto outcome = fuzz::run_stream(bytes);
-    EXPECT_GT(outcome.commands, 10u) << path;
+    auto outcome = run(read_file(path));
+    EXPECT_GT(outcome.commands, least) << path;
     EXPECT_EQ(outcome.contexts_lost, 0u) << path;
   }
+}
+
+TEST(FuzzReplay, RecordedSeedsReachTheDriverWithoutLosingAContext) {
+  expect_seeds_run("session", fuzz::run_stream, 10);
 }
 
 // The Vulkan target's prelude and epilogue alone: every object made, the
@@ -55,14 +61,7 @@ TEST(FuzzReplay, VulkanPreludeRunsWithoutLosingTheDevice) {
 }
 
 TEST(FuzzReplay, VulkanSeedsPassTheHostsChecks) {
-  auto seeds = inputs_in("vk-session");
-  ASSERT_FALSE(seeds.empty()) << "no seeds under " << FUZZ_SEEDS_DIR;
-  for (const auto& path : seeds) {
-    auto bytes = read_file(path);
-    auto outcome = fuzz::run_vk_stream(bytes);
-    EXPECT_GT(outcome.commands, 30u) << path;
-    EXPECT_EQ(outcome.contexts_lost, 0u) << path;
-  }
+  expect_seeds_run("vk-session", fuzz::run_vk_stream, 30);
 }
 
 // Crash inputs of valid use, whose fix was to run them (the host, not the

@@ -1,14 +1,10 @@
 // libFuzzer target: a GL (or recorded Vulkan) command stream run by a real
-// host session after the GL prelude (fuzz_session.cpp).
+// host session after the GL prelude (fuzz_session.cpp); the host opened by
+// session_target_init.cpp.
 #include <cstddef>
 #include <cstdint>
 
 #include "fuzz_session.h"
-
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  fuzz::open_shared_host();
-  return 0;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::run_stream({data, size});

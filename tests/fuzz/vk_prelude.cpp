@@ -1,6 +1,7 @@
 #include "vk_prelude.h"
 
 #include <array>
+#include <type_traits>
 #include <vector>
 
 #include "add_one_comp.h"
@@ -52,6 +53,16 @@ constexpr PreludeObject kObjects[] = {
     {VK_OBJECT_TYPE_QUERY_POOL, kQueryPool},
 };
 
+// Encodes the creation of the object `id` of the device from `info`;
+// `Args` is the command's generated argument list (device, info,
+// allocator, where the handle goes).
+template <typename Args, typename Info>
+void put_create(wire::Writer& w, VkOp op, const Info& info, uint64_t id) {
+  [[maybe_unused]] const auto [device, create_info, allocator, handle] = Args{};
+  std::remove_pointer_t<decltype(handle)> made{};
+  put(w, op, Args{as<VkDevice>(kDevice), &info, nullptr, &made}, {id});
+}
+
 void make_device(wire::Writer& w) {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.apiVersion = VK_API_VERSION_1_3;
@@ -84,9 +95,7 @@ void make_device(wire::Writer& w) {
 void make_memory(wire::Writer& w, uint64_t id, VkDeviceSize size) {
   // Lavapipe's one memory type: device-local, host-visible and coherent.
   VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, nullptr, size, 0};
-  VkDeviceMemory made{};
-  put(w, VkOp::vkAllocateMemory, wire::vk::VkArgs_vkAllocateMemory{as<VkDevice>(kDevice), &info, nullptr, &made},
-      {id});
+  put_create<wire::vk::VkArgs_vkAllocateMemory>(w, VkOp::vkAllocateMemory, info, id);
 }
 
 void make_buffer(wire::Writer& w, uint64_t id, VkDeviceSize size) {
@@ -97,8 +106,7 @@ void make_buffer(wire::Writer& w, uint64_t id, VkDeviceSize size) {
                VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
                VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
-  VkBuffer made{};
-  put(w, VkOp::vkCreateBuffer, wire::vk::VkArgs_vkCreateBuffer{as<VkDevice>(kDevice), &info, nullptr, &made}, {id});
+  put_create<wire::vk::VkArgs_vkCreateBuffer>(w, VkOp::vkCreateBuffer, info, id);
 }
 
 void make_resources(wire::Writer& w) {
@@ -114,18 +122,19 @@ void make_resources(wire::Writer& w) {
       wire::vk::VkArgs_vkBindBufferMemory{device, as<VkBuffer>(kLargeBuffer), as<VkDeviceMemory>(kMemory),
                                           kLargeBufferAt});
 
-  VkImageCreateInfo image{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-  image.imageType = VK_IMAGE_TYPE_2D;
-  image.format = kImageFormat;
-  image.extent = {kImageSize, kImageSize, 1};
-  image.mipLevels = kImageMips;
-  image.arrayLayers = kImageLayers;
-  image.samples = VK_SAMPLE_COUNT_1_BIT;
-  image.tiling = VK_IMAGE_TILING_OPTIMAL;
-  image.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
-                VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT;
-  VkImage made_image{};
-  put(w, VkOp::vkCreateImage, wire::vk::VkArgs_vkCreateImage{device, &image, nullptr, &made_image}, {kImage});
+  const VkImageCreateInfo image{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+                                .imageType = VK_IMAGE_TYPE_2D,
+                                .format = kImageFormat,
+                                .extent = {kImageSize, kImageSize, 1},
+                                .mipLevels = kImageMips,
+                                .arrayLayers = kImageLayers,
+                                .samples = VK_SAMPLE_COUNT_1_BIT,
+                                .tiling = VK_IMAGE_TILING_OPTIMAL,
+                                .usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                         VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                         VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                                         VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT};
+  put_create<wire::vk::VkArgs_vkCreateImage>(w, VkOp::vkCreateImage, image, kImage);
   put(w, VkOp::vkBindImageMemory,
       wire::vk::VkArgs_vkBindImageMemory{device, as<VkImage>(kImage), as<VkDeviceMemory>(kMemory), kImageAt});
 
@@ -134,23 +143,17 @@ void make_resources(wire::Writer& w) {
   view.viewType = VK_IMAGE_VIEW_TYPE_2D;
   view.format = kImageFormat;
   view.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  VkImageView made_view{};
-  put(w, VkOp::vkCreateImageView, wire::vk::VkArgs_vkCreateImageView{device, &view, nullptr, &made_view},
-      {kImageView});
+  put_create<wire::vk::VkArgs_vkCreateImageView>(w, VkOp::vkCreateImageView, view, kImageView);
 
   VkBufferViewCreateInfo texels{VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO};
   texels.buffer = as<VkBuffer>(kSmallBuffer);
   texels.format = VK_FORMAT_R32_UINT;
   texels.range = VK_WHOLE_SIZE;
-  VkBufferView made_texels{};
-  put(w, VkOp::vkCreateBufferView, wire::vk::VkArgs_vkCreateBufferView{device, &texels, nullptr, &made_texels},
-      {kBufferView});
+  put_create<wire::vk::VkArgs_vkCreateBufferView>(w, VkOp::vkCreateBufferView, texels, kBufferView);
 
   VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
   sampler.maxLod = VK_LOD_CLAMP_NONE;
-  VkSampler made_sampler{};
-  put(w, VkOp::vkCreateSampler, wire::vk::VkArgs_vkCreateSampler{device, &sampler, nullptr, &made_sampler},
-      {kSampler});
+  put_create<wire::vk::VkArgs_vkCreateSampler>(w, VkOp::vkCreateSampler, sampler, kSampler);
 }
 
 // Binding 0: a uniform buffer, 1: a storage buffer (add_one.comp's two),
@@ -168,32 +171,29 @@ void make_descriptors(wire::Writer& w) {
   VkDescriptorSetLayoutCreateInfo layout{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   layout.bindingCount = std::size(bindings);
   layout.pBindings = bindings;
-  VkDescriptorSetLayout made_layout{};
-  put(w, VkOp::vkCreateDescriptorSetLayout,
-      wire::vk::VkArgs_vkCreateDescriptorSetLayout{device, &layout, nullptr, &made_layout}, {kSetLayout});
+  put_create<wire::vk::VkArgs_vkCreateDescriptorSetLayout>(w, VkOp::vkCreateDescriptorSetLayout,
+                                                           layout, kSetLayout);
 
   const auto set_layout = as<VkDescriptorSetLayout>(kSetLayout);
   const VkPushConstantRange push{VK_SHADER_STAGE_ALL, 0, kPushConstantBytes};
-  VkPipelineLayoutCreateInfo pipeline_layout{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  pipeline_layout.setLayoutCount = 1;
-  pipeline_layout.pSetLayouts = &set_layout;
-  pipeline_layout.pushConstantRangeCount = 1;
-  pipeline_layout.pPushConstantRanges = &push;
-  VkPipelineLayout made_pipeline_layout{};
-  put(w, VkOp::vkCreatePipelineLayout,
-      wire::vk::VkArgs_vkCreatePipelineLayout{device, &pipeline_layout, nullptr, &made_pipeline_layout},
-      {kPipelineLayout});
+  const VkPipelineLayoutCreateInfo pipeline_layout{
+      .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+      .setLayoutCount = 1,
+      .pSetLayouts = &set_layout,
+      .pushConstantRangeCount = 1,
+      .pPushConstantRanges = &push};
+  put_create<wire::vk::VkArgs_vkCreatePipelineLayout>(w, VkOp::vkCreatePipelineLayout,
+                                                      pipeline_layout, kPipelineLayout);
 
   std::vector<VkDescriptorPoolSize> sizes;
   for (const auto& b : bindings) sizes.push_back({b.descriptorType, 4});
-  VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  pool.flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT;
-  pool.maxSets = 4;
-  pool.poolSizeCount = static_cast<uint32_t>(sizes.size());
-  pool.pPoolSizes = sizes.data();
-  VkDescriptorPool made_pool{};
-  put(w, VkOp::vkCreateDescriptorPool, wire::vk::VkArgs_vkCreateDescriptorPool{device, &pool, nullptr, &made_pool},
-      {kDescriptorPool});
+  const VkDescriptorPoolCreateInfo pool{.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+                                        .flags = VK_DESCRIPTOR_POOL_CREATE_FREE_DESCRIPTOR_SET_BIT,
+                                        .maxSets = 4,
+                                        .poolSizeCount = static_cast<uint32_t>(sizes.size()),
+                                        .pPoolSizes = sizes.data()};
+  put_create<wire::vk::VkArgs_vkCreateDescriptorPool>(w, VkOp::vkCreateDescriptorPool, pool,
+                                                      kDescriptorPool);
   VkDescriptorSetAllocateInfo set{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
   set.descriptorPool = as<VkDescriptorPool>(kDescriptorPool);
   set.descriptorSetCount = 1;
@@ -231,9 +231,15 @@ void make_shader(wire::Writer& w, uint64_t id, std::span<const uint32_t> code) {
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = code.size_bytes();
   info.pCode = code.data();
-  VkShaderModule made{};
-  put(w, VkOp::vkCreateShaderModule,
-      wire::vk::VkArgs_vkCreateShaderModule{as<VkDevice>(kDevice), &info, nullptr, &made}, {id});
+  put_create<wire::vk::VkArgs_vkCreateShaderModule>(w, VkOp::vkCreateShaderModule, info, id);
+}
+
+// Encodes the creation of one pipeline of `info`, the object `id`; `Args`
+// is the command's generated argument list.
+template <typename Args, typename Info>
+void put_pipeline(wire::Writer& w, VkOp op, const Info& info, uint64_t id) {
+  VkPipeline made{};
+  put(w, op, Args{as<VkDevice>(kDevice), VK_NULL_HANDLE, 1, &info, nullptr, &made}, {id});
 }
 
 void make_compute_pipeline(wire::Writer& w) {
@@ -242,22 +248,18 @@ void make_compute_pipeline(wire::Writer& w) {
   info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
                 as<VkShaderModule>(kComputeShader), "main", nullptr};
   info.layout = as<VkPipelineLayout>(kPipelineLayout);
-  VkPipeline made{};
-  put(w, VkOp::vkCreateComputePipelines,
-      wire::vk::VkArgs_vkCreateComputePipelines{as<VkDevice>(kDevice), VK_NULL_HANDLE, 1, &info, nullptr, &made},
-      {kComputePipeline});
+  put_pipeline<wire::vk::VkArgs_vkCreateComputePipelines>(w, VkOp::vkCreateComputePipelines, info,
+                                                          kComputePipeline);
 }
 
 void make_render_pass(wire::Writer& w) {
-  const auto device = as<VkDevice>(kDevice);
-  VkAttachmentDescription colour{};
-  colour.format = kImageFormat;
-  colour.samples = VK_SAMPLE_COUNT_1_BIT;
-  colour.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-  colour.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-  colour.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-  colour.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-  colour.finalLayout = VK_IMAGE_LAYOUT_GENERAL;
+  const VkAttachmentDescription colour{.format = kImageFormat,
+                                       .samples = VK_SAMPLE_COUNT_1_BIT,
+                                       .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                       .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+                                       .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+                                       .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+                                       .finalLayout = VK_IMAGE_LAYOUT_GENERAL};
   const VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
   VkSubpassDescription subpass{};
   subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
@@ -268,9 +270,7 @@ void make_render_pass(wire::Writer& w) {
   pass.pAttachments = &colour;
   pass.subpassCount = 1;
   pass.pSubpasses = &subpass;
-  VkRenderPass made_pass{};
-  put(w, VkOp::vkCreateRenderPass, wire::vk::VkArgs_vkCreateRenderPass{device, &pass, nullptr, &made_pass},
-      {kRenderPass});
+  put_create<wire::vk::VkArgs_vkCreateRenderPass>(w, VkOp::vkCreateRenderPass, pass, kRenderPass);
 
   const auto view = as<VkImageView>(kImageView);
   VkFramebufferCreateInfo framebuffer{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
@@ -279,9 +279,8 @@ void make_render_pass(wire::Writer& w) {
   framebuffer.pAttachments = &view;
   framebuffer.width = framebuffer.height = kImageSize;
   framebuffer.layers = 1;
-  VkFramebuffer made_framebuffer{};
-  put(w, VkOp::vkCreateFramebuffer,
-      wire::vk::VkArgs_vkCreateFramebuffer{device, &framebuffer, nullptr, &made_framebuffer}, {kFramebuffer});
+  put_create<wire::vk::VkArgs_vkCreateFramebuffer>(w, VkOp::vkCreateFramebuffer, framebuffer,
+                                                   kFramebuffer);
 }
 
 // Viewport and scissor dynamic, so a stream sets them (hostile ones too).
@@ -317,31 +316,28 @@ void make_graphics_pipeline(wire::Writer& w) {
   VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
   dynamic.dynamicStateCount = std::size(dynamic_states);
   dynamic.pDynamicStates = dynamic_states;
-  VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-  info.stageCount = std::size(stages);
-  info.pStages = stages;
-  info.pVertexInputState = &input;
-  info.pInputAssemblyState = &assembly;
-  info.pViewportState = &viewport;
-  info.pRasterizationState = &raster;
-  info.pMultisampleState = &multisample;
-  info.pColorBlendState = &blend;
-  info.pDynamicState = &dynamic;
-  info.layout = as<VkPipelineLayout>(kPipelineLayout);
-  info.renderPass = as<VkRenderPass>(kRenderPass);
-  VkPipeline made{};
-  put(w, VkOp::vkCreateGraphicsPipelines,
-      wire::vk::VkArgs_vkCreateGraphicsPipelines{as<VkDevice>(kDevice), VK_NULL_HANDLE, 1, &info, nullptr, &made},
-      {kGraphicsPipeline});
+  const VkGraphicsPipelineCreateInfo info{.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+                                          .stageCount = static_cast<uint32_t>(std::size(stages)),
+                                          .pStages = stages,
+                                          .pVertexInputState = &input,
+                                          .pInputAssemblyState = &assembly,
+                                          .pViewportState = &viewport,
+                                          .pRasterizationState = &raster,
+                                          .pMultisampleState = &multisample,
+                                          .pColorBlendState = &blend,
+                                          .pDynamicState = &dynamic,
+                                          .layout = as<VkPipelineLayout>(kPipelineLayout),
+                                          .renderPass = as<VkRenderPass>(kRenderPass)};
+  put_pipeline<wire::vk::VkArgs_vkCreateGraphicsPipelines>(w, VkOp::vkCreateGraphicsPipelines, info,
+                                                           kGraphicsPipeline);
 }
 
 void make_commands(wire::Writer& w) {
   const auto device = as<VkDevice>(kDevice);
   VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  VkCommandPool made_pool{};
-  put(w, VkOp::vkCreateCommandPool, wire::vk::VkArgs_vkCreateCommandPool{device, &pool, nullptr, &made_pool},
-      {kCommandPool});
+  put_create<wire::vk::VkArgs_vkCreateCommandPool>(w, VkOp::vkCreateCommandPool, pool,
+                                                   kCommandPool);
   for (auto [level, id] : {std::pair{VK_COMMAND_BUFFER_LEVEL_PRIMARY, kCommandBuffer},
                            std::pair{VK_COMMAND_BUFFER_LEVEL_SECONDARY, kSecondaryBuffer}}) {
     VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
@@ -353,21 +349,15 @@ void make_commands(wire::Writer& w) {
   }
 
   VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-  VkFence made_fence{};
-  put(w, VkOp::vkCreateFence, wire::vk::VkArgs_vkCreateFence{device, &fence, nullptr, &made_fence}, {kFence});
+  put_create<wire::vk::VkArgs_vkCreateFence>(w, VkOp::vkCreateFence, fence, kFence);
   VkSemaphoreCreateInfo semaphore{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-  VkSemaphore made_semaphore{};
-  put(w, VkOp::vkCreateSemaphore, wire::vk::VkArgs_vkCreateSemaphore{device, &semaphore, nullptr, &made_semaphore},
-      {kSemaphore});
+  put_create<wire::vk::VkArgs_vkCreateSemaphore>(w, VkOp::vkCreateSemaphore, semaphore, kSemaphore);
   VkEventCreateInfo event{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
-  VkEvent made_event{};
-  put(w, VkOp::vkCreateEvent, wire::vk::VkArgs_vkCreateEvent{device, &event, nullptr, &made_event}, {kEvent});
+  put_create<wire::vk::VkArgs_vkCreateEvent>(w, VkOp::vkCreateEvent, event, kEvent);
   VkQueryPoolCreateInfo queries{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   queries.queryType = VK_QUERY_TYPE_OCCLUSION;
   queries.queryCount = kQueries;
-  VkQueryPool made_queries{};
-  put(w, VkOp::vkCreateQueryPool, wire::vk::VkArgs_vkCreateQueryPool{device, &queries, nullptr, &made_queries},
-      {kQueryPool});
+  put_create<wire::vk::VkArgs_vkCreateQueryPool>(w, VkOp::vkCreateQueryPool, queries, kQueryPool);
 
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   put(w, VkOp::vkBeginCommandBuffer,

@@ -30,10 +30,7 @@ void GLAPIENTRY listen(GLenum source, GLenum type, GLuint, GLenum, GLsizei lengt
 class DebugOutput : public GlState {
  protected:
   void SetUp() override {
-    GlState::SetUp();
-    if (HasFatalFailure()) return;
-    if (!offers("GL_KHR_debug")) GTEST_SKIP() << "the host offers no debug output";
-    enable(kDebugOutput);
+    if (set_up_offering("GL_KHR_debug", "debug output")) enable(kDebugOutput);
   }
   void enable(GLenum cap) { gl<void (*)(GLenum)>("glEnable")(cap); }
   void set_callback(Heard* heard) {

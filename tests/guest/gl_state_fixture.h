@@ -63,19 +63,28 @@ class GlState : public ::testing::Test {
     DestroySurface(dpy_, surface_);
   }
 
+  // Compiles a shader of `type` from `text` and attaches it to `program`.
+  static void attach_shader(GLuint program, GLenum type, const char* text) {
+    GLuint shader = gl<GLuint (*)(GLenum)>("glCreateShader")(type);
+    gl<void (*)(GLuint, GLsizei, const GLchar* const*, const GLint*)>("glShaderSource")(
+        shader, 1, &text, nullptr);
+    gl<void (*)(GLuint)>("glCompileShader")(shader);
+    gl<void (*)(GLuint, GLuint)>("glAttachShader")(program, shader);
+  }
+
+  // A program of one shader of `type` from `text`, linked.
+  static GLuint linked_program(GLenum type, const char* text) {
+    GLuint program = gl<GLuint (*)()>("glCreateProgram")();
+    attach_shader(program, type, text);
+    gl<void (*)(GLuint)>("glLinkProgram")(program);
+    return program;
+  }
+
   // A program of `vs` and `fs`, attributes 0 "pos" and 1 "col", in use.
   GLuint use_program(const char* vs, const char* fs) {
-    auto create_shader = gl<GLuint (*)(GLenum)>("glCreateShader");
-    auto source = gl<void (*)(GLuint, GLsizei, const GLchar* const*, const GLint*)>("glShaderSource");
-    auto compile = gl<void (*)(GLuint)>("glCompileShader");
-    auto attach = gl<void (*)(GLuint, GLuint)>("glAttachShader");
     GLuint program = gl<GLuint (*)()>("glCreateProgram")();
-    for (auto [type, text] : {std::pair{kVertexShader, vs}, std::pair{kFragmentShader, fs}}) {
-      GLuint s = create_shader(type);
-      source(s, 1, &text, nullptr);
-      compile(s);
-      attach(program, s);
-    }
+    attach_shader(program, kVertexShader, vs);
+    attach_shader(program, kFragmentShader, fs);
     auto bind = gl<void (*)(GLuint, GLuint, const GLchar*)>("glBindAttribLocation");
     bind(program, 0, "pos");
     bind(program, 1, "col");
@@ -98,18 +107,40 @@ class GlState : public ::testing::Test {
     return rgba;
   }
 
+  // The left and right halves of the surface show `left` and `right`.
+  void expect_halves(std::array<uint8_t, 4> left, std::array<uint8_t, 4> right) {
+    EXPECT_EQ(pixel(4, 8), left);
+    EXPECT_EQ(pixel(12, 8), right);
+  }
+
   // Client arrays 0 (positions) and 1 (colours) of eight vertices: the
   // first four `left`, the last four `right`.
   void eight_vertex_arrays(const float* pos, std::array<uint8_t, 4> left, std::array<uint8_t, 4> right) {
     for (int v = 0; v < 8; ++v) std::memcpy(colours_[v], (v < 4 ? left : right).data(), 4);
+    vertex_arrays(pos, colours_);
+  }
+  uint8_t colours_[8][4] = {};
+
+  // Client arrays 0 (two floats a vertex) and 1 (four normalized bytes a vertex), enabled.
+  static void vertex_arrays(const float* pos, const void* colours) {
     auto pointer = gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>(
         "glVertexAttribPointer");
     pointer(0, 2, kFloat, 0, 0, pos);
-    pointer(1, 4, kUbyte, 1, 0, colours_);
+    pointer(1, 4, kUbyte, 1, 0, colours);
     gl<void (*)(GLuint)>("glEnableVertexAttribArray")(0);
     gl<void (*)(GLuint)>("glEnableVertexAttribArray")(1);
   }
-  uint8_t colours_[8][4] = {};
+
+  // GlState's SetUp for tests of `feature`: false where the test cannot
+  // go on (set-up failed, or skipped as the host lacks `extension`).
+  bool set_up_offering(const char* extension, const char* feature) {
+    GlState::SetUp();
+    if (HasFatalFailure()) return false;
+    if (offers(extension)) return true;
+    skip_without(feature);
+    return false;
+  }
+  void skip_without(const char* feature) { GTEST_SKIP() << "the host offers no " << feature; }
 
   // Whether the guest's GL offers an extension, as a program sees it.
   bool offers(const char* name) {

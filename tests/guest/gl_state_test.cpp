@@ -50,8 +50,7 @@ TEST_F(GlState, MultiDrawElementsBaseVertexDrawsEveryPart) {
   const GLint bases[] = {0, 4};
   const void* client_parts[] = {quad, quad};
   multi_draw(kTriangles, counts, kUshort, client_parts, 2, bases);
-  EXPECT_EQ(pixel(4, 8), (std::array<uint8_t, 4>{0, 255, 0, 255}));
-  EXPECT_EQ(pixel(12, 8), (std::array<uint8_t, 4>{0, 0, 255, 255}));
+  expect_halves({0, 255, 0, 255}, {0, 0, 255, 255});
 
   gl<void (*)(GLfloat, GLfloat, GLfloat, GLfloat)>("glClearColor")(0, 0, 0, 1);
   gl<void (*)(GLbitfield)>("glClear")(kColorBufferBit);
@@ -75,8 +74,7 @@ TEST_F(GlState, MultiDrawElementsBaseVertexDrawsEveryPart) {
   pointer(1, 4, kUbyte, 1, 0, reinterpret_cast<const void*>(sizeof pos));
   const void* offsets[] = {nullptr, nullptr};
   multi_draw(kTriangles, counts, kUshort, offsets, 2, bases);
-  EXPECT_EQ(pixel(4, 8), (std::array<uint8_t, 4>{0, 255, 0, 255}));
-  EXPECT_EQ(pixel(12, 8), (std::array<uint8_t, 4>{0, 0, 255, 255}));
+  expect_halves({0, 255, 0, 255}, {0, 0, 255, 255});
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
@@ -91,8 +89,7 @@ TEST_F(GlState, PrimitiveRestartDrawsFromClientArrays) {
   gl<void (*)(GLenum)>("glEnable")(kRestartFixedIndex);
   gl<void (*)(GLenum, GLsizei, GLenum, const void*)>("glDrawElements")(kTriangleStrip, 9, kUshort,
                                                                       strips);
-  EXPECT_EQ(pixel(4, 8), (std::array<uint8_t, 4>{255, 0, 0, 255}));
-  EXPECT_EQ(pixel(12, 8), (std::array<uint8_t, 4>{0, 0, 255, 255}));
+  expect_halves({255, 0, 0, 255}, {0, 0, 255, 255});
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
@@ -110,12 +107,7 @@ TEST_F(GlState, InstancedClientArraysSendEveryInstancesElements) {
     const uint8_t c[4] = {static_cast<uint8_t>(30 * i), static_cast<uint8_t>(255 - 30 * i), 128, 255};
     std::memcpy(col[i], c, 4);
   }
-  auto pointer = gl<void (*)(GLuint, GLint, GLenum, GLboolean, GLsizei, const void*)>(
-      "glVertexAttribPointer");
-  pointer(0, 2, kFloat, 0, 0, pos);
-  pointer(1, 4, kUbyte, 1, 0, col);
-  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(0);
-  gl<void (*)(GLuint)>("glEnableVertexAttribArray")(1);
+  vertex_arrays(pos, col);
   gl<void (*)(GLuint, GLuint)>("glVertexAttribDivisor")(1, 1);
   gl<void (*)(GLenum, GLint, GLsizei, GLsizei)>("glDrawArraysInstanced")(kTriangleStrip, 0, 4, 8);
   for (int i = 0; i < 8; ++i) {
@@ -496,13 +488,7 @@ TEST_F(GlState, MultiValuedQueriesComeBackWhole) {
   EXPECT_GT(range[1], 0.0f);
 
   const char* source = "#version 310 es\nlayout(local_size_x = 4, local_size_y = 2) in;\nvoid main() {}\n";
-  GLuint shader = gl<GLuint (*)(GLenum)>("glCreateShader")(kComputeShader);
-  gl<void (*)(GLuint, GLsizei, const GLchar* const*, const GLint*)>("glShaderSource")(shader, 1, &source,
-                                                                                    nullptr);
-  gl<void (*)(GLuint)>("glCompileShader")(shader);
-  GLuint program = gl<GLuint (*)()>("glCreateProgram")();
-  gl<void (*)(GLuint, GLuint)>("glAttachShader")(program, shader);
-  gl<void (*)(GLuint)>("glLinkProgram")(program);
+  GLuint program = linked_program(kComputeShader, source);
   auto program_iv = gl<void (*)(GLuint, GLenum, GLint*)>("glGetProgramiv");
   GLint linked = 0;
   program_iv(program, kLinkStatus, &linked);

@@ -376,8 +376,7 @@ TEST_F(LegacyGlState, MultiDrawArraysFromClientMemory) {
   gl<void (*)(GLenum, const GLint*, const GLsizei*, GLsizei)>("glMultiDrawArrays")(
       kTriangleFan, first.data(), count.data(), 2);
   const std::array<uint8_t, 4> red{255, 0, 0, 255};
-  EXPECT_EQ(pixel(4, 8), red);
-  EXPECT_EQ(pixel(12, 8), red);
+  expect_halves(red, red);
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
@@ -398,8 +397,7 @@ TEST_F(LegacyGlState, MultiModeDrawArraysDrawsEachPartInItsMode) {
   gl<void (*)(GLenum)>("glEnableClientState")(kVertexArray);
   gl<void (*)(const GLenum*, const GLint*, const GLsizei*, GLsizei, GLint)>("glMultiModeDrawArraysIBM")(
       modes.data(), first.data(), count.data(), 2, 2 * sizeof(GLenum));
-  EXPECT_EQ(pixel(4, 8), (std::array<uint8_t, 4>{255, 0, 0, 255}));
-  EXPECT_EQ(pixel(12, 8), (std::array<uint8_t, 4>{0, 0, 0, 255}));
+  expect_halves({255, 0, 0, 255}, {0, 0, 0, 255});
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
@@ -426,8 +424,7 @@ TEST_F(LegacyGlState, MultiDrawElementsOfClientVerticesWithIndicesInABuffer) {
   gl<void (*)(GLenum, const GLsizei*, GLenum, const void* const*, GLsizei)>("glMultiDrawElements")(
       kTriangleFan, count.data(), kUshort, offsets.data(), 2);
   const std::array<uint8_t, 4> blue{0, 0, 255, 255};
-  EXPECT_EQ(pixel(4, 8), blue);
-  EXPECT_EQ(pixel(12, 8), blue);
+  expect_halves(blue, blue);
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
@@ -448,8 +445,7 @@ TEST_F(LegacyGlState, ArrayElementFromClientMemory) {
   gl<void (*)(GLenum)>("glBegin")(kQuads);
   for (GLint i = 0; i < 8; ++i) gl<void (*)(GLint)>("glArrayElement")(i);
   gl<void (*)()>("glEnd")();
-  EXPECT_EQ(pixel(4, 8), (std::array<uint8_t, 4>{0, 255, 0, 255}));
-  EXPECT_EQ(pixel(12, 8), (std::array<uint8_t, 4>{0, 0, 255, 255}));
+  expect_halves({0, 255, 0, 255}, {0, 0, 255, 255});
   // The pointers are the program's own, answered by the guest.
   constexpr GLenum kVertexArrayPointer = 0x808E, kColorArrayPointer = 0x8090;
   void* got = nullptr;
@@ -519,13 +515,11 @@ TEST_F(LegacyGlState, IndirectMultiDrawsReadTheirBuffers) {
   clear();
   gl<void (*)(GLenum, const void*, GLsizei, GLsizei)>("glMultiDrawArraysIndirect")(kTriangleFan, nullptr,
                                                                                    1, 0);
-  EXPECT_EQ(pixel(4, 8), red);
-  EXPECT_EQ(pixel(12, 8), black);
+  expect_halves(red, black);
   clear();
   gl<void (*)(GLenum, const void*, GLintptr, GLsizei, GLsizei)>("glMultiDrawArraysIndirectCount")(
       kTriangleFan, nullptr, 0, 2, 0);
-  EXPECT_EQ(pixel(4, 8), red);
-  EXPECT_EQ(pixel(12, 8), red);
+  expect_halves(red, red);
   EXPECT_EQ(gl<GLenum (*)()>("glGetError")(), 0u);
 }
 
@@ -596,13 +590,7 @@ TEST_F(LegacyGlState, DoubleUniformsReadBack) {
   const char* vs = "#version 150\n#extension GL_ARB_gpu_shader_fp64 : require\n"
                    "uniform dvec3 d; in vec4 p;\n"
                    "void main() { gl_Position = p + vec4(vec3(d), 0.0); }";
-  GLuint shader = gl<GLuint (*)(GLenum)>("glCreateShader")(kVertexShader);
-  gl<void (*)(GLuint, GLsizei, const GLchar* const*, const GLint*)>("glShaderSource")(shader, 1, &vs,
-                                                                                     nullptr);
-  gl<void (*)(GLuint)>("glCompileShader")(shader);
-  GLuint program = gl<GLuint (*)()>("glCreateProgram")();
-  gl<void (*)(GLuint, GLuint)>("glAttachShader")(program, shader);
-  gl<void (*)(GLuint)>("glLinkProgram")(program);
+  GLuint program = linked_program(kVertexShader, vs);
   gl<void (*)(GLuint)>("glUseProgram")(program);
   const GLint location = gl<GLint (*)(GLuint, const GLchar*)>("glGetUniformLocation")(program, "d");
   ASSERT_GE(location, 0);

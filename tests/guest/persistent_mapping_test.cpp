@@ -20,11 +20,7 @@ constexpr GLsizeiptr kBytes = 4096;
 
 class PersistentMapping : public GlState {
  protected:
-  void SetUp() override {
-    GlState::SetUp();
-    if (HasFatalFailure()) return;
-    if (!offers("GL_EXT_buffer_storage")) GTEST_SKIP() << "the host offers no buffer storage";
-  }
+  void SetUp() override { set_up_offering("GL_EXT_buffer_storage", "buffer storage"); }
 
   // A buffer of `bytes` immutable storage with `flags`, bound to `target`.
   GLuint storage(GLenum target, GLbitfield flags, const void* data = nullptr,

@@ -3,6 +3,7 @@
 // written into the driver's memory silently): refused before the driver
 // indexes its descriptor arrays by them.
 #include <cstdint>
+#include <functional>
 
 #include "vk_objects.h"
 #include "vk_refused.h"
@@ -25,6 +26,15 @@ struct UniformWrite {
 
 VkDescriptorSet add_one_set(VkDevice device) { return set_of(device, add_one_set_layout(device)); }
 
+// A uniform write into an add_one set that `spoil` breaks is refused.
+void expect_write_refused(const std::function<void(UniformWrite&)>& spoil) {
+  expect_refused([&](VkInstance, VkPhysicalDevice, VkDevice device) {
+    UniformWrite w(add_one_set(device), buffer_of(device, 4096));
+    spoil(w);
+    vkUpdateDescriptorSets(device, 1, &w.write, 0, nullptr);
+  });
+}
+
 TEST(VulkanDescriptorRanges, WritesInsideTheLayoutRun) {
   expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
     VkDescriptorSet set = add_one_set(device);
@@ -41,27 +51,15 @@ TEST(VulkanDescriptorRanges, WritesInsideTheLayoutRun) {
 }
 
 TEST(VulkanDescriptorRanges, ArrayElementOfTwoToThe28th) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    UniformWrite w(add_one_set(device), buffer_of(device, 4096));
-    w.write.dstArrayElement = 1u << 28;
-    vkUpdateDescriptorSets(device, 1, &w.write, 0, nullptr);
-  });
+  expect_write_refused([](UniformWrite& w) { w.write.dstArrayElement = 1u << 28; });
 }
 
 TEST(VulkanDescriptorRanges, ArrayElementPastTheBindingsCount) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    UniformWrite w(add_one_set(device), buffer_of(device, 4096));
-    w.write.dstArrayElement = 64;
-    vkUpdateDescriptorSets(device, 1, &w.write, 0, nullptr);
-  });
+  expect_write_refused([](UniformWrite& w) { w.write.dstArrayElement = 64; });
 }
 
 TEST(VulkanDescriptorRanges, BindingTheLayoutLacks) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    UniformWrite w(add_one_set(device), buffer_of(device, 4096));
-    w.write.dstBinding = 4096;
-    vkUpdateDescriptorSets(device, 1, &w.write, 0, nullptr);
-  });
+  expect_write_refused([](UniformWrite& w) { w.write.dstBinding = 4096; });
 }
 
 TEST(VulkanDescriptorRanges, MoreDescriptorsThanTheBindingsAfterHold) {
@@ -76,27 +74,15 @@ TEST(VulkanDescriptorRanges, MoreDescriptorsThanTheBindingsAfterHold) {
 }
 
 TEST(VulkanDescriptorRanges, TypeTheBindingDoesNotHave) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    UniformWrite w(add_one_set(device), buffer_of(device, 4096));
-    w.write.dstBinding = 1;  // a storage buffer
-    vkUpdateDescriptorSets(device, 1, &w.write, 0, nullptr);
-  });
+  expect_write_refused([](UniformWrite& w) { w.write.dstBinding = 1; });  // a storage buffer
 }
 
 TEST(VulkanDescriptorRanges, BufferRangePastItsEnd) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    UniformWrite w(add_one_set(device), buffer_of(device, 4096));
-    w.info.offset = 4000;
-    vkUpdateDescriptorSets(device, 1, &w.write, 0, nullptr);
-  });
+  expect_write_refused([](UniformWrite& w) { w.info.offset = 4000; });
 }
 
 TEST(VulkanDescriptorRanges, BufferWriteWithoutBufferInfos) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    UniformWrite w(add_one_set(device), buffer_of(device, 4096));
-    w.write.pBufferInfo = nullptr;
-    vkUpdateDescriptorSets(device, 1, &w.write, 0, nullptr);
-  });
+  expect_write_refused([](UniformWrite& w) { w.write.pBufferInfo = nullptr; });
 }
 
 TEST(VulkanDescriptorRanges, CopyPastTheSourcesBinding) {
@@ -116,9 +102,7 @@ VkDescriptorSetLayout dynamic_layout(VkDevice device) {
   VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   info.bindingCount = 1;
   info.pBindings = &binding;
-  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
-  vkCreateDescriptorSetLayout(device, &info, nullptr, &layout);
-  return layout;
+  return guesttest::created(device, info, vkCreateDescriptorSetLayout);
 }
 
 // A set of one dynamic uniform buffer of 256 bytes at 0 of a 4 KiB buffer,

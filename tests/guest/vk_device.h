@@ -13,6 +13,38 @@
 
 namespace guesttest {
 
+// What `create` (vkCreateEvent, vkAllocateMemory, ...) makes of `info`; a
+// null handle where it fails, which the misuse tests go on to use.
+template <typename Info, typename Handle>
+Handle created(VkDevice device, const Info& info,
+               VkResult (*create)(VkDevice, const Info*, const VkAllocationCallbacks*, Handle*)) {
+  Handle made = VK_NULL_HANDLE;
+  create(device, &info, nullptr, &made);
+  return made;
+}
+
+// Writes one descriptor of `type` into binding 0 of `set` at `element`,
+// from `buffer` or `image` as the type wants.
+inline void write_descriptor(VkDevice device, VkDescriptorSet set, VkDescriptorType type,
+                             const VkDescriptorBufferInfo* buffer,
+                             const VkDescriptorImageInfo* image = nullptr, uint32_t element = 0) {
+  VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  write.dstSet = set;
+  write.dstArrayElement = element;
+  write.descriptorCount = 1;
+  write.descriptorType = type;
+  write.pBufferInfo = buffer;
+  write.pImageInfo = image;
+  vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+}
+
+// The same of a create info of defaults, of structure `type`.
+template <typename Info, typename Handle>
+Handle created(VkDevice device, VkStructureType type,
+               VkResult (*create)(VkDevice, const Info*, const VkAllocationCallbacks*, Handle*)) {
+  return created(device, Info{type}, create);
+}
+
 // Before the loader's first use: Conduit's ICD alone, against `host`.
 inline void use_conduit_icd(const HostProcess& host) {
   setenv("VK_DRIVER_FILES", std::getenv("CONDUIT_VK_ICD"), 1);
@@ -37,19 +69,26 @@ inline VkPhysicalDevice first_gpu(VkInstance instance) {
   return gpu;
 }
 
-// A device with one queue of family 0 and the extensions named.
-inline VkDevice make_device(VkPhysicalDevice gpu, const std::vector<const char*>& extensions = {}) {
+// Creates in `made` a device with one queue of family 0, the extensions
+// named, and `features` (or nothing) chained to its create info.
+inline VkResult create_device(VkPhysicalDevice gpu, const std::vector<const char*>& extensions,
+                              const void* features, VkDevice* made) {
   float priority = 1;
   VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   queue.queueCount = 1;
   queue.pQueuePriorities = &priority;
-  VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, features};
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue;
   info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
   info.ppEnabledExtensionNames = extensions.data();
+  return vkCreateDevice(gpu, &info, nullptr, made);
+}
+
+// A device with one queue of family 0 and the extensions named.
+inline VkDevice make_device(VkPhysicalDevice gpu, const std::vector<const char*>& extensions = {}) {
   VkDevice device = VK_NULL_HANDLE;
-  EXPECT_EQ(vkCreateDevice(gpu, &info, nullptr, &device), VK_SUCCESS);
+  EXPECT_EQ(create_device(gpu, extensions, nullptr, &device), VK_SUCCESS);
   return device;
 }
 

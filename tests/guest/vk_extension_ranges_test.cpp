@@ -158,19 +158,22 @@ VkBuffer buffer_for(VkDevice device, VkDeviceSize size, VkBufferUsageFlags usage
   info.usage = usage;
   VkBuffer buffer = VK_NULL_HANDLE;
   vkCreateBuffer(device, &info, nullptr, &buffer);
-  VkMemoryRequirements need{};
-  vkGetBufferMemoryRequirements(device, buffer, &need);
-  vkBindBufferMemory(device, buffer, memory_of(device, need.size, first_type(need.memoryTypeBits)), 0);
+  bind_own_memory(device, buffer);
   return buffer;
 }
 
-VkPhysicalDeviceTransformFeedbackPropertiesEXT feedback_limits(VkPhysicalDevice gpu) {
-  VkPhysicalDeviceTransformFeedbackPropertiesEXT limits{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_PROPERTIES_EXT};
-  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-  props.pNext = &limits;
+// An extension's properties (`Limits`, of structure `type`) of `gpu`.
+template <typename Limits>
+Limits limits_of(VkPhysicalDevice gpu, VkStructureType type) {
+  Limits limits{type};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &limits};
   vkGetPhysicalDeviceProperties2(gpu, &props);
   return limits;
+}
+
+VkPhysicalDeviceTransformFeedbackPropertiesEXT feedback_limits(VkPhysicalDevice gpu) {
+  return limits_of<VkPhysicalDeviceTransformFeedbackPropertiesEXT>(
+      gpu, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_PROPERTIES_EXT);
 }
 
 // What one capture names: the binding's range and the counter's offset.
@@ -260,22 +263,25 @@ TEST(VulkanExtensionRanges, DrawOfAByteCountOfStrideZero) {
   expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) { capture(device, {}, 0); });
 }
 
-TEST(VulkanExtensionRanges, TransformFeedbackEndedWhileNotActive) {
-  expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
+// A rendering whose only transform feedback command is `name` (its Begin
+// or End, of no counter buffers) is refused.
+template <typename Command>
+void expect_lone_feedback_command_refused(const char* name) {
+  expect_refused_with(kFeedback, [name](VkInstance, VkPhysicalDevice, VkDevice device) {
     VkCommandBuffer cb = rendering_buffer(device);
-    device_command<PFN_vkCmdEndTransformFeedbackEXT>(device, "vkCmdEndTransformFeedbackEXT")(cb, 0, 0, nullptr,
-                                                                                             nullptr);
+    device_command<Command>(device, name)(cb, 0, 0, nullptr, nullptr);
     end_rendering_and_submit(device, cb);
   });
 }
 
+TEST(VulkanExtensionRanges, TransformFeedbackEndedWhileNotActive) {
+  expect_lone_feedback_command_refused<PFN_vkCmdEndTransformFeedbackEXT>(
+      "vkCmdEndTransformFeedbackEXT");
+}
+
 TEST(VulkanExtensionRanges, RenderingEndedWithTransformFeedbackActive) {
-  expect_refused_with(kFeedback, [](VkInstance, VkPhysicalDevice, VkDevice device) {
-    VkCommandBuffer cb = rendering_buffer(device);
-    device_command<PFN_vkCmdBeginTransformFeedbackEXT>(device, "vkCmdBeginTransformFeedbackEXT")(cb, 0, 0, nullptr,
-                                                                                                 nullptr);
-    end_rendering_and_submit(device, cb);
-  });
+  expect_lone_feedback_command_refused<PFN_vkCmdBeginTransformFeedbackEXT>(
+      "vkCmdBeginTransformFeedbackEXT");
 }
 
 // Indexed queries: a query of the pool, a stream of the device's, begun
@@ -285,20 +291,31 @@ VkQueryPool stream_queries(VkDevice device, uint32_t count) {
   VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   info.queryType = VK_QUERY_TYPE_TRANSFORM_FEEDBACK_STREAM_EXT;
   info.queryCount = count;
-  VkQueryPool pool = VK_NULL_HANDLE;
-  vkCreateQueryPool(device, &info, nullptr, &pool);
-  return pool;
+  return guesttest::created(device, info, vkCreateQueryPool);
 }
 
+// The indexed query commands, and a recording that reset a pool of two
+// stream queries.
+struct StreamQueries {
+  explicit StreamQueries(VkDevice device)
+      : begin(device_command<PFN_vkCmdBeginQueryIndexedEXT>(device, "vkCmdBeginQueryIndexedEXT")),
+        end(device_command<PFN_vkCmdEndQueryIndexedEXT>(device, "vkCmdEndQueryIndexedEXT")),
+        pool(stream_queries(device, 2)),
+        cb(recording_buffer(device)) {
+    vkCmdResetQueryPool(cb, pool, 0, 2);
+  }
+
+  PFN_vkCmdBeginQueryIndexedEXT begin;
+  PFN_vkCmdEndQueryIndexedEXT end;
+  VkQueryPool pool;
+  VkCommandBuffer cb;
+};
+
 void query_stream(VkDevice device, uint32_t query, uint32_t begun_stream, uint32_t ended_stream) {
-  auto begin = device_command<PFN_vkCmdBeginQueryIndexedEXT>(device, "vkCmdBeginQueryIndexedEXT");
-  auto end = device_command<PFN_vkCmdEndQueryIndexedEXT>(device, "vkCmdEndQueryIndexedEXT");
-  VkQueryPool pool = stream_queries(device, 2);
-  VkCommandBuffer cb = recording_buffer(device);
-  vkCmdResetQueryPool(cb, pool, 0, 2);
-  begin(cb, pool, query, 0, begun_stream);
-  end(cb, pool, query, ended_stream);
-  end_and_submit(device, cb);
+  const StreamQueries q(device);
+  q.begin(q.cb, q.pool, query, 0, begun_stream);
+  q.end(q.cb, q.pool, query, ended_stream);
+  end_and_submit(device, q.cb);
 }
 
 TEST(VulkanExtensionRanges, StreamQueryOfTheLastStreamRuns) {
@@ -326,16 +343,12 @@ TEST(VulkanExtensionRanges, StreamQueryEndedOfAnotherStream) {
 // Begins two queries of one pool, each on its stream, and ends them.
 void query_two_streams(VkDevice device, uint32_t first_query, uint32_t first_stream, uint32_t second_query,
                        uint32_t second_stream) {
-  auto begin = device_command<PFN_vkCmdBeginQueryIndexedEXT>(device, "vkCmdBeginQueryIndexedEXT");
-  auto end = device_command<PFN_vkCmdEndQueryIndexedEXT>(device, "vkCmdEndQueryIndexedEXT");
-  VkQueryPool pool = stream_queries(device, 2);
-  VkCommandBuffer cb = recording_buffer(device);
-  vkCmdResetQueryPool(cb, pool, 0, 2);
-  begin(cb, pool, first_query, 0, first_stream);
-  begin(cb, pool, second_query, 0, second_stream);
-  end(cb, pool, second_query, second_stream);
-  end(cb, pool, first_query, first_stream);
-  end_and_submit(device, cb);
+  const StreamQueries q(device);
+  q.begin(q.cb, q.pool, first_query, 0, first_stream);
+  q.begin(q.cb, q.pool, second_query, 0, second_stream);
+  q.end(q.cb, q.pool, second_query, second_stream);
+  q.end(q.cb, q.pool, first_query, first_stream);
+  end_and_submit(device, q.cb);
 }
 
 // query_two_streams as a guest's use, for expect_accepted_with and
@@ -398,11 +411,9 @@ TEST(VulkanExtensionRanges, DivisorOfABindingThePipelineLacks) {
 const std::vector<const char*> kMultiDraw = {VK_EXT_MULTI_DRAW_EXTENSION_NAME, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME};
 
 uint32_t most_multi_draws(VkPhysicalDevice gpu) {
-  VkPhysicalDeviceMultiDrawPropertiesEXT limits{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT};
-  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-  props.pNext = &limits;
-  vkGetPhysicalDeviceProperties2(gpu, &props);
-  return limits.maxMultiDrawCount;
+  return limits_of<VkPhysicalDeviceMultiDrawPropertiesEXT>(
+             gpu, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MULTI_DRAW_PROPERTIES_EXT)
+      .maxMultiDrawCount;
 }
 
 // Indexed draws of `draws` (firstIndex, indexCount), records `stride`
@@ -544,9 +555,7 @@ VkDescriptorSetLayout add_one_set_layout(VkDevice device, bool pushed) {
   info.flags = pushed ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0;
   info.bindingCount = 2;
   info.pBindings = bindings;
-  VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-  vkCreateDescriptorSetLayout(device, &info, nullptr, &set_layout);
-  return set_layout;
+  return guesttest::created(device, info, vkCreateDescriptorSetLayout);
 }
 
 VkPipelineLayout add_one_layout(VkDevice device, bool pushed = true) {
@@ -634,16 +643,15 @@ VkDescriptorUpdateTemplate push_template(VkDevice device, VkPipelineLayout layou
   VkDescriptorUpdateTemplateEntry entries[2] = {
       {0, 0, 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0, sizeof(VkDescriptorBufferInfo)},
       {1, 0, 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, sizeof(VkDescriptorBufferInfo), sizeof(VkDescriptorBufferInfo)}};
-  VkDescriptorUpdateTemplateCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO};
-  info.descriptorUpdateEntryCount = 2;
-  info.pDescriptorUpdateEntries = entries;
-  info.templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR;
-  info.pipelineBindPoint = VK_PIPELINE_BIND_POINT_COMPUTE;
-  info.pipelineLayout = layout;
-  info.set = set;
-  VkDescriptorUpdateTemplate t = VK_NULL_HANDLE;
-  vkCreateDescriptorUpdateTemplate(device, &info, nullptr, &t);
-  return t;
+  const VkDescriptorUpdateTemplateCreateInfo info{
+      .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO,
+      .descriptorUpdateEntryCount = 2,
+      .pDescriptorUpdateEntries = entries,
+      .templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR,
+      .pipelineBindPoint = VK_PIPELINE_BIND_POINT_COMPUTE,
+      .pipelineLayout = layout,
+      .set = set};
+  return guesttest::created(device, info, vkCreateDescriptorUpdateTemplate);
 }
 
 void push_with_template(VkDevice device, VkDeviceSize uniform_offset) {
@@ -685,21 +693,10 @@ const std::vector<const char*> kDynamicState3 = {VK_EXT_EXTENDED_DYNAMIC_STATE_3
 VkDevice dynamic_state3_device(VkPhysicalDevice gpu) {
   VkPhysicalDeviceExtendedDynamicState3FeaturesEXT features{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTENDED_DYNAMIC_STATE_3_FEATURES_EXT};
-  VkPhysicalDeviceFeatures2 all{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  all.pNext = &features;
+  VkPhysicalDeviceFeatures2 all{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &features};
   vkGetPhysicalDeviceFeatures2(gpu, &all);
-  float priority = 1;
-  VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-  queue.queueCount = 1;
-  queue.pQueuePriorities = &priority;
-  VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-  info.pNext = &features;
-  info.queueCreateInfoCount = 1;
-  info.pQueueCreateInfos = &queue;
-  info.enabledExtensionCount = static_cast<uint32_t>(kDynamicState3.size());
-  info.ppEnabledExtensionNames = kDynamicState3.data();
   VkDevice device = VK_NULL_HANDLE;
-  if (vkCreateDevice(gpu, &info, nullptr, &device) != VK_SUCCESS) std::exit(8);
+  if (create_device(gpu, kDynamicState3, &features, &device) != VK_SUCCESS) std::exit(8);
   return device;
 }
 

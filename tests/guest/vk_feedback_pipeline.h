@@ -31,24 +31,41 @@ inline VkPipelineShaderStageCreateInfo feedback_stage(VkDevice device) {
   return stage;
 }
 
+// The fixed states of a pipeline of points whose rasterization is
+// discarded, so that it needs no fragment stage and no attachments.
+struct DiscardedPoints {
+  DiscardedPoints() {
+    assembly.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+    raster.rasterizerDiscardEnable = VK_TRUE;
+    raster.lineWidth = 1;
+  }
+  // Points `info` at these states.
+  void set_in(VkGraphicsPipelineCreateInfo& info) const {
+    info.pVertexInputState = &input;
+    info.pInputAssemblyState = &assembly;
+    info.pRasterizationState = &raster;
+  }
+
+  VkPipelineVertexInputStateCreateInfo input{
+      VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+  VkPipelineInputAssemblyStateCreateInfo assembly{
+      VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+  VkPipelineRasterizationStateCreateInfo raster{
+      VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+};
+
 // A pipeline of feedback.vert alone, rasterization discarded, for dynamic
 // rendering without attachments; of `vertex_input` where given.
 inline VkPipeline feedback_pipeline(VkDevice device, const VkPipelineVertexInputStateCreateInfo* vertex_input = nullptr) {
   const VkPipelineShaderStageCreateInfo stage = feedback_stage(device);
-  VkPipelineVertexInputStateCreateInfo input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-  VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-  assembly.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
-  VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-  raster.rasterizerDiscardEnable = VK_TRUE;
-  raster.lineWidth = 1;
+  const DiscardedPoints states;
   VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
   VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
   info.pNext = &rendering;
   info.stageCount = 1;
   info.pStages = &stage;
-  info.pVertexInputState = vertex_input ? vertex_input : &input;
-  info.pInputAssemblyState = &assembly;
-  info.pRasterizationState = &raster;
+  states.set_in(info);
+  if (vertex_input) info.pVertexInputState = vertex_input;
   VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   vkCreatePipelineLayout(device, &layout_info, nullptr, &info.layout);
   VkPipeline pipeline = VK_NULL_HANDLE;

@@ -93,10 +93,8 @@ TEST(VulkanGoneObjects, FreeOfAMissingArrayOfSets) {
 
 // A pipeline cache merged into itself (VUID-vkMergePipelineCaches-dstCache-00770).
 VkPipelineCache empty_cache(VkDevice device) {
-  VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-  VkPipelineCache cache = VK_NULL_HANDLE;
-  vkCreatePipelineCache(device, &info, nullptr, &cache);
-  return cache;
+  return guesttest::created(device, VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO,
+                            vkCreatePipelineCache);
 }
 
 TEST(VulkanGoneObjects, MergeOfOtherCachesRuns) {

@@ -196,9 +196,7 @@ VkImage unbound_image(VkDevice device, VkImageTiling tiling = VK_IMAGE_TILING_LI
   info.samples = VK_SAMPLE_COUNT_1_BIT;
   info.tiling = tiling;
   info.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-  VkImage image = VK_NULL_HANDLE;
-  vkCreateImage(device, &info, nullptr, &image);
-  return image;
+  return guesttest::created(device, info, vkCreateImage);
 }
 
 VkSubresourceLayout subresource_layout(VkDevice device, VkImage image, VkImageAspectFlags aspect, uint32_t mip,

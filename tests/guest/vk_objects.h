@@ -15,9 +15,41 @@ inline VkDeviceMemory memory_of(VkDevice device, VkDeviceSize size, uint32_t typ
   VkMemoryAllocateInfo info{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   info.allocationSize = size;
   info.memoryTypeIndex = type;
-  VkDeviceMemory memory = VK_NULL_HANDLE;
-  vkAllocateMemory(device, &info, nullptr, &memory);
+  return created(device, info, vkAllocateMemory);
+}
+
+// `size` bytes of memory of the first type `need` allows.
+inline VkDeviceMemory memory_for(VkDevice device, const VkMemoryRequirements& need,
+                                 VkDeviceSize size) {
+  return memory_of(device, size, first_type(need.memoryTypeBits));
+}
+
+inline VkMemoryRequirements requirements_of(VkDevice device, VkBuffer buffer) {
+  VkMemoryRequirements need{};
+  vkGetBufferMemoryRequirements(device, buffer, &need);
+  return need;
+}
+
+inline VkMemoryRequirements requirements_of(VkDevice device, VkImage image) {
+  VkMemoryRequirements need{};
+  vkGetImageMemoryRequirements(device, image, &need);
+  return need;
+}
+
+// Binds `object` (a buffer or an image) to memory of its own, all it
+// needs; that memory.
+template <typename Object, typename Bind>
+VkDeviceMemory bind_own_memory(VkDevice device, Object object, Bind bind) {
+  const VkMemoryRequirements need = requirements_of(device, object);
+  const VkDeviceMemory memory = memory_for(device, need, need.size);
+  bind(device, object, memory, 0);
   return memory;
+}
+inline VkDeviceMemory bind_own_memory(VkDevice device, VkBuffer buffer) {
+  return bind_own_memory(device, buffer, vkBindBufferMemory);
+}
+inline VkDeviceMemory bind_own_memory(VkDevice device, VkImage image) {
+  return bind_own_memory(device, image, vkBindImageMemory);
 }
 
 inline VkBuffer bare_buffer(VkDevice device, VkDeviceSize size) {
@@ -27,17 +59,13 @@ inline VkBuffer bare_buffer(VkDevice device, VkDeviceSize size) {
                VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_INDEX_BUFFER_BIT |
                VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT;
-  VkBuffer buffer = VK_NULL_HANDLE;
-  vkCreateBuffer(device, &info, nullptr, &buffer);
-  return buffer;
+  return created(device, info, vkCreateBuffer);
 }
 
 // A buffer of `size` bytes with memory of its own bound.
 inline VkBuffer buffer_of(VkDevice device, VkDeviceSize size) {
   VkBuffer buffer = bare_buffer(device, size);
-  VkMemoryRequirements need{};
-  vkGetBufferMemoryRequirements(device, buffer, &need);
-  vkBindBufferMemory(device, buffer, memory_of(device, need.size, first_type(need.memoryTypeBits)), 0);
+  bind_own_memory(device, buffer);
   return buffer;
 }
 
@@ -53,18 +81,14 @@ inline VkImage bare_image(VkDevice device, uint32_t width, uint32_t height, uint
   info.samples = VK_SAMPLE_COUNT_1_BIT;
   info.tiling = VK_IMAGE_TILING_OPTIMAL;
   info.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
-  VkImage image = VK_NULL_HANDLE;
-  vkCreateImage(device, &info, nullptr, &image);
-  return image;
+  return created(device, info, vkCreateImage);
 }
 
 // The same with memory bound.
 inline VkImage image_of(VkDevice device, uint32_t width, uint32_t height, uint32_t mips = 1, uint32_t layers = 1,
                         VkFormat format = VK_FORMAT_R8G8B8A8_UNORM) {
   VkImage image = bare_image(device, width, height, mips, layers, format);
-  VkMemoryRequirements need{};
-  vkGetImageMemoryRequirements(device, image, &need);
-  vkBindImageMemory(device, image, memory_of(device, need.size, first_type(need.memoryTypeBits)), 0);
+  bind_own_memory(device, image);
   return image;
 }
 
@@ -111,9 +135,7 @@ inline VkPipelineLayout layout_of(VkDevice device, VkDescriptorSetLayout set_lay
   VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   info.setLayoutCount = 1;
   info.pSetLayouts = &set_layout;
-  VkPipelineLayout layout = VK_NULL_HANDLE;
-  vkCreatePipelineLayout(device, &info, nullptr, &layout);
-  return layout;
+  return created(device, info, vkCreatePipelineLayout);
 }
 
 inline VkPipeline add_one_pipeline(VkDevice device, VkPipelineLayout layout) {

@@ -161,22 +161,15 @@ struct PipelinePart {
 };
 
 VkPipelineLayout empty_layout(VkDevice device) {
-  VkPipelineLayoutCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  VkPipelineLayout layout = VK_NULL_HANDLE;
-  vkCreatePipelineLayout(device, &info, nullptr, &layout);
-  return layout;
+  return guesttest::created(device, VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                            vkCreatePipelineLayout);
 }
 
 // Rasterization discarded, so no fragment part is needed.
 VkPipeline pipeline_part(VkDevice device, const PipelinePart& p) {
   const VkPipelineShaderStageCreateInfo stage =
       p.vertex_stage ? feedback_stage(device) : VkPipelineShaderStageCreateInfo{};
-  VkPipelineVertexInputStateCreateInfo input{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-  VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-  assembly.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
-  VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-  raster.rasterizerDiscardEnable = VK_TRUE;
-  raster.lineWidth = 1;
+  const guesttest::DiscardedPoints states;
   VkPipelineLibraryCreateInfoKHR linked{VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR};
   linked.libraryCount = static_cast<uint32_t>(p.linked.size());
   linked.pLibraries = p.linked.data();
@@ -190,9 +183,7 @@ VkPipeline pipeline_part(VkDevice device, const PipelinePart& p) {
   info.flags = p.library ? VK_PIPELINE_CREATE_LIBRARY_BIT_KHR : 0;
   info.stageCount = p.vertex_stage ? 1 : 0;
   info.pStages = &stage;
-  info.pVertexInputState = &input;
-  info.pInputAssemblyState = &assembly;
-  info.pRasterizationState = &raster;
+  states.set_in(info);
   info.layout = p.layout;
   VkPipeline pipeline = VK_NULL_HANDLE;
   vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);

@@ -95,10 +95,7 @@ TEST(VulkanRanges, CopyOfABufferWithoutMemory) {
 TEST(VulkanRanges, CopyOfABufferWhoseMemoryWasFreed) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
     VkBuffer src = bare_buffer(device, kSmall), dst = buffer_of(device, kSmall);
-    VkMemoryRequirements need{};
-    vkGetBufferMemoryRequirements(device, src, &need);
-    VkDeviceMemory memory = memory_of(device, need.size, first_type(need.memoryTypeBits));
-    vkBindBufferMemory(device, src, memory, 0);
+    VkDeviceMemory memory = bind_own_memory(device, src);
     vkFreeMemory(device, memory, nullptr);
     VkBufferCopy region{0, 0, 64};
     vkCmdCopyBuffer(recording_buffer(device), src, dst, 1, &region);
@@ -130,10 +127,7 @@ TEST(VulkanRanges, CopyWithinABufferOntoItself) {
 TEST(VulkanRanges, CopyBetweenBuffersBoundToTheSameBytes) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
     VkBuffer a = bare_buffer(device, kSmall), b = bare_buffer(device, kSmall);
-    VkMemoryRequirements need{};
-    vkGetBufferMemoryRequirements(device, a, &need);
-    VkDeviceMemory memory = memory_of(device, need.size, first_type(need.memoryTypeBits));
-    vkBindBufferMemory(device, a, memory, 0);
+    VkDeviceMemory memory = bind_own_memory(device, a);
     vkBindBufferMemory(device, b, memory, 0);
     VkBufferCopy region{0, 16, 256};
     vkCmdCopyBuffer(recording_buffer(device), a, b, 1, &region);
@@ -145,27 +139,23 @@ TEST(VulkanRanges, CopyBetweenBuffersBoundToTheSameBytes) {
 TEST(VulkanRanges, BindPastTheMemorysEnd) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
     VkBuffer buffer = bare_buffer(device, kSmall);
-    VkMemoryRequirements need{};
-    vkGetBufferMemoryRequirements(device, buffer, &need);
-    vkBindBufferMemory(device, buffer, memory_of(device, need.size, first_type(need.memoryTypeBits)), need.size);
+    const VkMemoryRequirements need = requirements_of(device, buffer);
+    vkBindBufferMemory(device, buffer, memory_for(device, need, need.size), need.size);
   });
 }
 
 TEST(VulkanRanges, BindToMemoryTooSmall) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
     VkBuffer buffer = bare_buffer(device, 1 << 20);
-    VkMemoryRequirements need{};
-    vkGetBufferMemoryRequirements(device, buffer, &need);
-    vkBindBufferMemory(device, buffer, memory_of(device, kSmall, first_type(need.memoryTypeBits)), 0);
+    vkBindBufferMemory(device, buffer, memory_for(device, requirements_of(device, buffer), kSmall),
+                       0);
   });
 }
 
 TEST(VulkanRanges, BindOfABufferBoundAlready) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
     VkBuffer buffer = buffer_of(device, kSmall);
-    VkMemoryRequirements need{};
-    vkGetBufferMemoryRequirements(device, buffer, &need);
-    vkBindBufferMemory(device, buffer, memory_of(device, need.size, first_type(need.memoryTypeBits)), 0);
+    bind_own_memory(device, buffer);
   });
 }
 
@@ -178,11 +168,8 @@ TEST(VulkanRanges, ImageBoundToMemoryTooSmall) {
     info.mipLevels = info.arrayLayers = 1;
     info.samples = VK_SAMPLE_COUNT_1_BIT;
     info.usage = VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    VkImage image;
-    vkCreateImage(device, &info, nullptr, &image);
-    VkMemoryRequirements need{};
-    vkGetImageMemoryRequirements(device, image, &need);
-    vkBindImageMemory(device, image, memory_of(device, kSmall, first_type(need.memoryTypeBits)), 0);
+    const VkImage image = created(device, info, vkCreateImage);
+    vkBindImageMemory(device, image, memory_for(device, requirements_of(device, image), kSmall), 0);
   });
 }
 
@@ -332,9 +319,7 @@ VkQueryPool query_pool(VkDevice device, uint32_t count) {
   VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   info.queryType = VK_QUERY_TYPE_TIMESTAMP;
   info.queryCount = count;
-  VkQueryPool pool = VK_NULL_HANDLE;
-  vkCreateQueryPool(device, &info, nullptr, &pool);
-  return pool;
+  return guesttest::created(device, info, vkCreateQueryPool);
 }
 
 // A pool's queries count as objects for its size (--max-objects, 2^20 by
@@ -388,10 +373,8 @@ TEST(VulkanRanges, HostResetOfQueriesPastThePool) {
 // the Vulkan session fuzzer: lavapipe follows it as a pointer).
 
 VkPrivateDataSlot private_data_slot(VkDevice device) {
-  VkPrivateDataSlotCreateInfo info{VK_STRUCTURE_TYPE_PRIVATE_DATA_SLOT_CREATE_INFO};
-  VkPrivateDataSlot slot = VK_NULL_HANDLE;
-  vkCreatePrivateDataSlot(device, &info, nullptr, &slot);
-  return slot;
+  return guesttest::created(device, VK_STRUCTURE_TYPE_PRIVATE_DATA_SLOT_CREATE_INFO,
+                            vkCreatePrivateDataSlot);
 }
 
 TEST(VulkanRanges, PrivateDataOfABufferRuns) {

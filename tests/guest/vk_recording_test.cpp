@@ -2,6 +2,7 @@
 // (lavapipe reads through a null pointer ending a render pass never begun):
 // the host refuses each, and only the program's Vulkan is lost.
 #include <cstdint>
+#include <functional>
 
 #include "vk_objects.h"
 #include "vk_refused.h"
@@ -31,9 +32,7 @@ VkRenderPass render_pass(VkDevice device, uint32_t colours = 0) {
   pass_info.pAttachments = &colour;
   pass_info.subpassCount = 1;
   pass_info.pSubpasses = &subpass;
-  VkRenderPass pass;
-  vkCreateRenderPass(device, &pass_info, nullptr, &pass);
-  return pass;
+  return guesttest::created(device, pass_info, vkCreateRenderPass);
 }
 
 // 16x16, without attachments.
@@ -42,9 +41,7 @@ VkFramebuffer framebuffer_of(VkDevice device, VkRenderPass pass) {
   fb_info.renderPass = pass;
   fb_info.width = fb_info.height = 16;
   fb_info.layers = 1;
-  VkFramebuffer framebuffer;
-  vkCreateFramebuffer(device, &fb_info, nullptr, &framebuffer);
-  return framebuffer;
+  return guesttest::created(device, fb_info, vkCreateFramebuffer);
 }
 
 // Inside a render pass of one subpass and no attachments, 16x16.
@@ -114,24 +111,10 @@ TEST(VulkanRecording, SecondaryWithoutInheritance) {
 
 TEST(VulkanRecording, ComputePipelineBoundForGraphics) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    module_info.codeSize = sizeof add_one_comp;
-    module_info.pCode = add_one_comp;
-    VkShaderModule module;
-    vkCreateShaderModule(device, &module_info, nullptr, &module);
-    VkDescriptorSetLayout set_layout = guesttest::add_one_set_layout(device);
-    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layout_info.setLayoutCount = 1;
-    layout_info.pSetLayouts = &set_layout;
-    VkPipelineLayout layout;
-    vkCreatePipelineLayout(device, &layout_info, nullptr, &layout);
-    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT,
-                  module, "main", nullptr};
-    info.layout = layout;
-    VkPipeline pipeline;
-    vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
-    vkCmdBindPipeline(in_render_pass(device), VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    const VkPipelineLayout layout =
+        guesttest::layout_of(device, guesttest::add_one_set_layout(device));
+    vkCmdBindPipeline(in_render_pass(device), VK_PIPELINE_BIND_POINT_GRAPHICS,
+                      guesttest::add_one_pipeline(device, layout));
   });
 }
 
@@ -167,9 +150,15 @@ VkQueryPool occlusion_queries(VkDevice device) {
   VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   info.queryType = VK_QUERY_TYPE_OCCLUSION;
   info.queryCount = 4;
-  VkQueryPool pool = VK_NULL_HANDLE;
-  vkCreateQueryPool(device, &info, nullptr, &pool);
-  return pool;
+  return guesttest::created(device, info, vkCreateQueryPool);
+}
+
+// Query commands that `misuse` records on a pool of occlusion_queries are refused.
+void expect_queries_refused(const std::function<void(VkCommandBuffer, VkQueryPool)>& misuse) {
+  expect_refused([&](VkInstance, VkPhysicalDevice, VkDevice device) {
+    VkQueryPool pool = occlusion_queries(device);
+    misuse(recording(device), pool);
+  });
 }
 
 TEST(VulkanRecording, QueryBegunEndedAndResetRuns) {
@@ -187,36 +176,28 @@ TEST(VulkanRecording, QueryBegunEndedAndResetRuns) {
 }
 
 TEST(VulkanRecording, EndOfAQueryNeverBegun) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    VkQueryPool pool = occlusion_queries(device);
-    VkCommandBuffer cb = recording(device);
+  expect_queries_refused([](VkCommandBuffer cb, VkQueryPool pool) {
     vkCmdResetQueryPool(cb, pool, 0, 4);
     vkCmdEndQuery(cb, pool, 3);
   });
 }
 
 TEST(VulkanRecording, EndOfAnotherQueryThanTheOneBegun) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    VkQueryPool pool = occlusion_queries(device);
-    VkCommandBuffer cb = recording(device);
+  expect_queries_refused([](VkCommandBuffer cb, VkQueryPool pool) {
     vkCmdBeginQuery(cb, pool, 0, 0);
     vkCmdEndQuery(cb, pool, 1);
   });
 }
 
 TEST(VulkanRecording, QueryBegunTwice) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    VkQueryPool pool = occlusion_queries(device);
-    VkCommandBuffer cb = recording(device);
+  expect_queries_refused([](VkCommandBuffer cb, VkQueryPool pool) {
     vkCmdBeginQuery(cb, pool, 0, 0);
     vkCmdBeginQuery(cb, pool, 0, 0);
   });
 }
 
 TEST(VulkanRecording, ResetOfAnActiveQuery) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    VkQueryPool pool = occlusion_queries(device);
-    VkCommandBuffer cb = recording(device);
+  expect_queries_refused([](VkCommandBuffer cb, VkQueryPool pool) {
     vkCmdBeginQuery(cb, pool, 2, 0);
     vkCmdResetQueryPool(cb, pool, 0, 4);
   });
@@ -242,10 +223,7 @@ TEST(VulkanRecording, RenderPassEndedWithAQueryBegunInside) {
 // fuzzer: lavapipe follows a null event when the buffer runs).
 
 VkEvent new_event(VkDevice device) {
-  VkEventCreateInfo info{VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
-  VkEvent event = VK_NULL_HANDLE;
-  vkCreateEvent(device, &info, nullptr, &event);
-  return event;
+  return guesttest::created(device, VK_STRUCTURE_TYPE_EVENT_CREATE_INFO, vkCreateEvent);
 }
 
 TEST(VulkanRecording, EventSetAndWaitedForRuns) {

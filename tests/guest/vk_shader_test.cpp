@@ -18,22 +18,23 @@ using guesttest::expect_refused;
 
 std::vector<uint32_t> add_one_words() { return {std::begin(add_one_comp), std::end(add_one_comp)}; }
 
-VkShaderModule make_module(VkDevice device, const std::vector<uint32_t>& words) {
+// The create info of a module of `words`, which it points to.
+VkShaderModuleCreateInfo module_info(const std::vector<uint32_t>& words) {
   VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   info.codeSize = words.size() * 4;
   info.pCode = words.data();
-  VkShaderModule module = VK_NULL_HANDLE;
-  vkCreateShaderModule(device, &info, nullptr, &module);
-  return module;
+  return info;
+}
+
+VkShaderModule make_module(VkDevice device, const std::vector<uint32_t>& words) {
+  return guesttest::created(device, module_info(words), vkCreateShaderModule);
 }
 
 VkDescriptorSetLayout set_layout(VkDevice device, std::vector<VkDescriptorSetLayoutBinding> bindings) {
   VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   info.bindingCount = static_cast<uint32_t>(bindings.size());
   info.pBindings = bindings.data();
-  VkDescriptorSetLayout layout = VK_NULL_HANDLE;
-  vkCreateDescriptorSetLayout(device, &info, nullptr, &layout);
-  return layout;
+  return guesttest::created(device, info, vkCreateDescriptorSetLayout);
 }
 
 VkPipelineLayout pipeline_layout(VkDevice device, std::vector<VkDescriptorSetLayout> sets,
@@ -43,9 +44,7 @@ VkPipelineLayout pipeline_layout(VkDevice device, std::vector<VkDescriptorSetLay
   info.pSetLayouts = sets.data();
   info.pushConstantRangeCount = static_cast<uint32_t>(push.size());
   info.pPushConstantRanges = push.data();
-  VkPipelineLayout layout = VK_NULL_HANDLE;
-  vkCreatePipelineLayout(device, &info, nullptr, &layout);
-  return layout;
+  return guesttest::created(device, info, vkCreatePipelineLayout);
 }
 
 void compute_pipeline(VkDevice device, VkShaderModule module, VkPipelineLayout layout, const char* entry = "main") {
@@ -57,27 +56,56 @@ void compute_pipeline(VkDevice device, VkShaderModule module, VkPipelineLayout l
   vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
 }
 
+// A pipeline of a created add_one.comp module with a module of `chained`
+// chained to its stage, of `layout`.
+void add_one_beside_chained(VkDevice device, const std::vector<uint32_t>& chained,
+                            VkPipelineLayout layout) {
+  const VkShaderModuleCreateInfo chained_info = module_info(chained);
+  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &chained_info, 0,
+                VK_SHADER_STAGE_COMPUTE_BIT, make_module(device, add_one_words()), "main", nullptr};
+  info.layout = layout;
+  VkPipeline pipeline;
+  vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+}
+
 // tests/guest/shaders/sums.comp's set: `count` storage buffers at binding 0.
 VkDescriptorSetLayout sums_set(VkDevice device, uint32_t count,
                                VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER) {
   return set_layout(device, {{0, type, count, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}});
 }
 
-TEST(VulkanShaders, ModuleWithoutTheMagicNumber) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+// add_one.comp with its word `index` set to `value` is refused.
+void expect_altered_module_refused(size_t index, uint32_t value) {
+  expect_refused([=](VkInstance, VkPhysicalDevice, VkDevice device) {
     std::vector<uint32_t> words = add_one_words();
-    words[0] = 0x03022307;  // the magic number byte-swapped
+    words[index] = value;
     make_module(device, words);
   });
 }
 
-TEST(VulkanShaders, ModuleWithAnIdBoundOfAllOnes) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    std::vector<uint32_t> words = add_one_words();
-    words[3] = 0xffffffff;
-    make_module(device, words);
+// A pipeline of add_one.comp whose layout's one set has `bindings` is refused.
+void expect_add_one_refused_with(const std::vector<VkDescriptorSetLayoutBinding>& bindings) {
+  expect_refused([&](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const VkDescriptorSetLayout set = set_layout(device, bindings);
+    compute_pipeline(device, make_module(device, add_one_words()), pipeline_layout(device, {set}));
   });
 }
+
+// A pipeline of sums.comp with `buffers` storage buffers and `push` is refused.
+void expect_sums_refused_with(uint32_t buffers, const VkPushConstantRange& push) {
+  expect_refused([&](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const std::vector<uint32_t> sums(std::begin(sums_comp), std::end(sums_comp));
+    compute_pipeline(device, make_module(device, sums),
+                     pipeline_layout(device, {sums_set(device, buffers)}, {push}));
+  });
+}
+
+TEST(VulkanShaders, ModuleWithoutTheMagicNumber) {
+  expect_altered_module_refused(0, 0x03022307);  // the magic number byte-swapped
+}
+
+TEST(VulkanShaders, ModuleWithAnIdBoundOfAllOnes) { expect_altered_module_refused(3, 0xffffffff); }
 
 // add_one.comp's addition reads an id nothing defines (the bound itself).
 TEST(VulkanShaders, ModuleWithAMutatedBody) {
@@ -103,56 +131,35 @@ TEST(VulkanShaders, PipelineWhoseLayoutLacksTheSet) {
 }
 
 TEST(VulkanShaders, PipelineWhoseSetLacksTheBinding) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    VkDescriptorSetLayout uniform_only =
-        set_layout(device, {{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}});
-    compute_pipeline(device, make_module(device, add_one_words()), pipeline_layout(device, {uniform_only}));
-  });
+  expect_add_one_refused_with(
+      {{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}});
 }
 
 // add_one.comp's binding 0 is a uniform buffer; the layout says storage.
 TEST(VulkanShaders, BindingOfTheWrongType) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    VkDescriptorSetLayout storage = set_layout(
-        device, {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-                 {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}});
-    compute_pipeline(device, make_module(device, add_one_words()), pipeline_layout(device, {storage}));
-  });
+  expect_add_one_refused_with(
+      {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}});
 }
 
 TEST(VulkanShaders, BindingForAnotherStage) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    VkDescriptorSetLayout vertex_only = set_layout(
-        device, {{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr},
-                 {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr}});
-    compute_pipeline(device, make_module(device, add_one_words()), pipeline_layout(device, {vertex_only}));
-  });
+  expect_add_one_refused_with(
+      {{0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr},
+       {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, nullptr}});
 }
 
 // sums.comp indexes three storage buffers; the layout has two.
 TEST(VulkanShaders, TooFewDescriptors) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    const std::vector<uint32_t> sums(std::begin(sums_comp), std::end(sums_comp));
-    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 32};
-    compute_pipeline(device, make_module(device, sums), pipeline_layout(device, {sums_set(device, 2)}, {push}));
-  });
+  expect_sums_refused_with(2, {VK_SHADER_STAGE_COMPUTE_BIT, 0, 32});
 }
 
 // sums.comp reads bytes 16 to 20 of its push constants; the range ends at 16.
 TEST(VulkanShaders, PushConstantsOutsideTheRange) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    const std::vector<uint32_t> sums(std::begin(sums_comp), std::end(sums_comp));
-    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 16};
-    compute_pipeline(device, make_module(device, sums), pipeline_layout(device, {sums_set(device, 3)}, {push}));
-  });
+  expect_sums_refused_with(3, {VK_SHADER_STAGE_COMPUTE_BIT, 0, 16});
 }
 
 TEST(VulkanShaders, PushConstantsForAnotherStage) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    const std::vector<uint32_t> sums(std::begin(sums_comp), std::end(sums_comp));
-    const VkPushConstantRange push{VK_SHADER_STAGE_VERTEX_BIT, 0, 32};
-    compute_pipeline(device, make_module(device, sums), pipeline_layout(device, {sums_set(device, 3)}, {push}));
-  });
+  expect_sums_refused_with(3, {VK_SHADER_STAGE_VERTEX_BIT, 0, 32});
 }
 
 TEST(VulkanShaders, EntryPointTheModuleLacks) {
@@ -184,15 +191,8 @@ TEST(VulkanShaders, ChainedModuleWithAMutatedHeader) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
     std::vector<uint32_t> words = add_one_words();
     words[3] = 0xffffffff;
-    VkShaderModuleCreateInfo chained{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    chained.codeSize = words.size() * 4;
-    chained.pCode = words.data();
-    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &chained, 0, VK_SHADER_STAGE_COMPUTE_BIT,
-                  make_module(device, add_one_words()), "main", nullptr};
-    info.layout = pipeline_layout(device, {guesttest::add_one_set_layout(device)});
-    VkPipeline pipeline;
-    vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+    add_one_beside_chained(device, words,
+                           pipeline_layout(device, {guesttest::add_one_set_layout(device)}));
   });
 }
 
@@ -201,16 +201,8 @@ TEST(VulkanShaders, ChainedModuleWithAMutatedHeader) {
 TEST(VulkanShaders, ModuleThatDoesNotFitBesideAChainedOneThatDoes) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
     const std::vector<uint32_t> sums(std::begin(sums_comp), std::end(sums_comp));
-    VkShaderModuleCreateInfo chained{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    chained.codeSize = sums.size() * 4;
-    chained.pCode = sums.data();
-    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    info.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, &chained, 0, VK_SHADER_STAGE_COMPUTE_BIT,
-                  make_module(device, add_one_words()), "main", nullptr};
     const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 32};
-    info.layout = pipeline_layout(device, {sums_set(device, 3)}, {push});
-    VkPipeline pipeline;
-    vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline);
+    add_one_beside_chained(device, sums, pipeline_layout(device, {sums_set(device, 3)}, {push}));
   });
 }
 

@@ -31,9 +31,7 @@ VkImageView single_sampled_view(VkDevice device, VkImage* image_out = nullptr) {
   info.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
   VkImage image = VK_NULL_HANDLE;
   vkCreateImage(device, &info, nullptr, &image);
-  VkMemoryRequirements need{};
-  vkGetImageMemoryRequirements(device, image, &need);
-  vkBindImageMemory(device, image, guesttest::memory_of(device, need.size, guesttest::first_type(need.memoryTypeBits)), 0);
+  guesttest::bind_own_memory(device, image);
   VkImageViewCreateInfo view_info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
   view_info.image = image;
   view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
@@ -85,10 +83,7 @@ TEST(VulkanSingleSampledRendering, ClearAtFourSamplesIsResolvedIntoTheImage) {
     VkImage image = VK_NULL_HANDLE;
     VkImageView view = single_sampled_view(device, &image);
     VkBuffer pixels = guesttest::bare_buffer(device, kSide * kSide * 4);
-    VkMemoryRequirements need{};
-    vkGetBufferMemoryRequirements(device, pixels, &need);
-    VkDeviceMemory memory = guesttest::memory_of(device, need.size, guesttest::first_type(need.memoryTypeBits));
-    vkBindBufferMemory(device, pixels, memory, 0);
+    VkDeviceMemory memory = guesttest::bind_own_memory(device, pixels);
 
     VkCommandBuffer cb = guesttest::recording_buffer(device);
     to_layout(cb, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);

@@ -2,6 +2,8 @@
 // buffer destroyed, a descriptor set's buffer gone. Submitting such a
 // command buffer is invalid (the driver would run it against freed memory);
 // the host refuses it, and runs one whose objects all live.
+#include <type_traits>
+
 #include "vk_objects.h"
 #include "vk_refused.h"
 
@@ -21,16 +23,25 @@ struct Copy {
 Copy recorded_copy(VkDevice device) {
   Copy c{};
   c.from = guesttest::bare_buffer(device, 4096);
-  VkMemoryRequirements need{};
-  vkGetBufferMemoryRequirements(device, c.from, &need);
-  c.from_memory = guesttest::memory_of(device, need.size, guesttest::first_type(need.memoryTypeBits));
-  vkBindBufferMemory(device, c.from, c.from_memory, 0);
+  c.from_memory = guesttest::bind_own_memory(device, c.from);
   c.to = guesttest::buffer_of(device, 4096);
   c.cb = guesttest::recording_buffer(device);
   const VkBufferCopy region{0, 0, 4096};
   vkCmdCopyBuffer(c.cb, c.from, c.to, 1, &region);
   vkEndCommandBuffer(c.cb);
   return c;
+}
+
+// What `record` recorded (its command buffer `cb`) is refused once `spoil`
+// took away what it uses.
+template <typename Recorded>
+void expect_refused_after(Recorded (*record)(VkDevice),
+                          std::type_identity_t<void (*)(VkDevice, const Recorded&)> spoil) {
+  expect_refused([record, spoil](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const Recorded recorded = record(device);
+    spoil(device, recorded);
+    guesttest::submit(device, recorded.cb);
+  });
 }
 
 TEST(VulkanStaleRecording, CopyWhoseObjectsLiveRuns) {
@@ -43,19 +54,15 @@ TEST(VulkanStaleRecording, CopyWhoseObjectsLiveRuns) {
 }
 
 TEST(VulkanStaleRecording, CopyFromMemoryFreedAfterRecording) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    Copy c = recorded_copy(device);
+  expect_refused_after(recorded_copy, [](VkDevice device, const Copy& c) {
     vkFreeMemory(device, c.from_memory, nullptr);
-    guesttest::submit(device, c.cb);
   });
 }
 
 TEST(VulkanStaleRecording, CopyFromABufferDestroyedAfterRecording) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    Copy c = recorded_copy(device);
+  expect_refused_after(recorded_copy, [](VkDevice device, const Copy& c) {
     vkDestroyBuffer(device, c.from, nullptr);
     vkFreeMemory(device, c.from_memory, nullptr);
-    guesttest::submit(device, c.cb);
   });
 }
 
@@ -109,10 +116,8 @@ Dispatch recorded_dispatch(VkDevice device) {
 }
 
 TEST(VulkanStaleRecording, DispatchWhoseSetsBufferWasDestroyed) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    Dispatch d = recorded_dispatch(device);
+  expect_refused_after(recorded_dispatch, [](VkDevice device, const Dispatch& d) {
     vkDestroyBuffer(device, d.storage, nullptr);
-    guesttest::submit(device, d.cb);
   });
 }
 
@@ -129,11 +134,28 @@ TEST(VulkanStaleRecording, DispatchAfterItsSetsFormerBufferWentRuns) {
 }
 
 TEST(VulkanStaleRecording, DispatchWhosePipelineWasDestroyed) {
-  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    Dispatch d = recorded_dispatch(device);
+  expect_refused_after(recorded_dispatch, [](VkDevice device, const Dispatch& d) {
     vkDestroyPipeline(device, d.pipeline, nullptr);
-    guesttest::submit(device, d.cb);
   });
+}
+
+// A set layout of `binding` alone; `next` extends its create info.
+VkDescriptorSetLayout layout_of_one(VkDevice device, const VkDescriptorSetLayoutBinding& binding,
+                                    const void* next = nullptr) {
+  VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, next};
+  info.bindingCount = 1;
+  info.pBindings = &binding;
+  return guesttest::created(device, info, vkCreateDescriptorSetLayout);
+}
+
+// A command buffer that binds `set` (of `set_layout`) for compute, recorded.
+VkCommandBuffer recorded_bind(VkDevice device, VkDescriptorSetLayout set_layout,
+                              VkDescriptorSet set) {
+  VkCommandBuffer cb = guesttest::recording_buffer(device);
+  vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE,
+                          guesttest::layout_of(device, set_layout), 0, 1, &set, 0, nullptr);
+  vkEndCommandBuffer(cb);
+  return cb;
 }
 
 // A bindless heap (PARTIALLY_BOUND): its descriptors may name what has
@@ -146,26 +168,12 @@ TEST(VulkanStaleRecording, SetOfAPartiallyBoundBindingWhoseBufferWentRuns) {
     VkDescriptorSetLayoutBindingFlagsCreateInfo flags{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO};
     flags.bindingCount = 1;
     flags.pBindingFlags = &partly;
-    VkDescriptorSetLayoutCreateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    info.pNext = &flags;
-    info.bindingCount = 1;
-    info.pBindings = &binding;
-    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-    vkCreateDescriptorSetLayout(device, &info, nullptr, &set_layout);
+    const VkDescriptorSetLayout set_layout = layout_of_one(device, binding, &flags);
     const VkDescriptorSet set = guesttest::set_of(device, set_layout);
     const VkBuffer gone = guesttest::buffer_of(device, 4096);
     const VkDescriptorBufferInfo named{gone, 0, 256};
-    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = set;
-    write.dstArrayElement = 2;
-    write.descriptorCount = 1;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    write.pBufferInfo = &named;
-    vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
-    VkCommandBuffer cb = guesttest::recording_buffer(device);
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, guesttest::layout_of(device, set_layout), 0, 1, &set,
-                            0, nullptr);
-    vkEndCommandBuffer(cb);
+    guesttest::write_descriptor(device, set, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &named, nullptr, 2);
+    VkCommandBuffer cb = recorded_bind(device, set_layout, set);
     vkDestroyBuffer(device, gone, nullptr);
     guesttest::submit(device, cb);
   });
@@ -176,39 +184,24 @@ TEST(VulkanStaleRecording, SetOfAPartiallyBoundBindingWhoseBufferWentRuns) {
 TEST(VulkanStaleRecording, SetWhoseIgnoredSamplerWentRuns) {
   expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
     auto sampler = [device] {
-      VkSamplerCreateInfo info{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-      VkSampler made = VK_NULL_HANDLE;
-      vkCreateSampler(device, &info, nullptr, &made);
-      return made;
+      return guesttest::created(device, VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO, vkCreateSampler);
     };
     const VkSampler fixed = sampler();
     const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
                                                VK_SHADER_STAGE_COMPUTE_BIT, &fixed};
-    VkDescriptorSetLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    layout_info.bindingCount = 1;
-    layout_info.pBindings = &binding;
-    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-    vkCreateDescriptorSetLayout(device, &layout_info, nullptr, &set_layout);
+    const VkDescriptorSetLayout set_layout = layout_of_one(device, binding);
     const VkDescriptorSet set = guesttest::set_of(device, set_layout);
     VkImageViewCreateInfo view_info{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     view_info.image = guesttest::image_of(device, 16, 16);
     view_info.viewType = VK_IMAGE_VIEW_TYPE_2D;
     view_info.format = VK_FORMAT_R8G8B8A8_UNORM;
     view_info.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    VkImageView view = VK_NULL_HANDLE;
-    vkCreateImageView(device, &view_info, nullptr, &view);
+    const VkImageView view = guesttest::created(device, view_info, vkCreateImageView);
     const VkSampler ignored = sampler();
     const VkDescriptorImageInfo image{ignored, view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = set;
-    write.descriptorCount = 1;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    write.pImageInfo = &image;
-    vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
-    VkCommandBuffer cb = guesttest::recording_buffer(device);
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, guesttest::layout_of(device, set_layout), 0, 1, &set,
-                            0, nullptr);
-    vkEndCommandBuffer(cb);
+    guesttest::write_descriptor(device, set, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, nullptr,
+                                &image);
+    VkCommandBuffer cb = recorded_bind(device, set_layout, set);
     vkDestroySampler(device, ignored, nullptr);
     guesttest::submit(device, cb);
   });

@@ -3,16 +3,17 @@
 // (coherent memory written without a flush, copied on the GPU, read back
 // through another mapping).
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <vulkan/vulkan.h>
 
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
-#include <sys/mman.h>
-#include <unistd.h>
+#include <functional>
 #include <memory>
+#include <span>
 #include <vector>
-
-#include <vulkan/vulkan.h>
 
 #include "add_one_comp.h"
 #include "count_groups_comp.h"
@@ -102,6 +103,21 @@ class VulkanTest : public ::testing::Test {
     EXPECT_EQ(vkBindBufferMemory(device_, b.buffer, b.memory, 0), VK_SUCCESS);
     return b;
   }
+  // A pool of one set of `sizes`, in `pool`, and a set of `layout` from it, in `set`.
+  void allocate_set(std::span<const VkDescriptorPoolSize> sizes, VkDescriptorSetLayout layout,
+                    VkDescriptorPool* pool, VkDescriptorSet* set) {
+    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pool_info.maxSets = 1;
+    pool_info.poolSizeCount = static_cast<uint32_t>(sizes.size());
+    pool_info.pPoolSizes = sizes.data();
+    ASSERT_EQ(vkCreateDescriptorPool(device_, &pool_info, nullptr, pool), VK_SUCCESS);
+    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    alloc.descriptorPool = *pool;
+    alloc.descriptorSetCount = 1;
+    alloc.pSetLayouts = &layout;
+    ASSERT_EQ(vkAllocateDescriptorSets(device_, &alloc, set), VK_SUCCESS);
+  }
+
   void free_buffer(const Buffer& b) {
     vkDestroyBuffer(device_, b.buffer, nullptr);
     vkFreeMemory(device_, b.memory, nullptr);
@@ -266,19 +282,11 @@ TEST_F(VulkanTest, DescriptorSetsWrittenThroughATemplate) {
 
   VkDescriptorSetLayout set_layout = guesttest::add_one_set_layout(device_);
   ASSERT_NE(set_layout, VK_NULL_HANDLE);
-  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
-  VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  pool_info.maxSets = 1;
-  pool_info.poolSizeCount = 2;
-  pool_info.pPoolSizes = sizes;
+  VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
+                                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}};
   VkDescriptorPool pool;
-  ASSERT_EQ(vkCreateDescriptorPool(device_, &pool_info, nullptr, &pool), VK_SUCCESS);
-  VkDescriptorSetAllocateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  set_info.descriptorPool = pool;
-  set_info.descriptorSetCount = 1;
-  set_info.pSetLayouts = &set_layout;
   VkDescriptorSet set;
-  ASSERT_EQ(vkAllocateDescriptorSets(device_, &set_info, &set), VK_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(allocate_set(sizes, set_layout, &pool, &set));
   VkPipelineLayoutCreateInfo pl_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   pl_info.setLayoutCount = 1;
   pl_info.pSetLayouts = &set_layout;
@@ -346,18 +354,9 @@ TEST_F(VulkanTest, PipelineWhoseLayoutFitsItsShaderRuns) {
   VkDescriptorSetLayout set_layout;
   ASSERT_EQ(vkCreateDescriptorSetLayout(device_, &set_info, nullptr, &set_layout), VK_SUCCESS);
   VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3};
-  VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-  pool_info.maxSets = 1;
-  pool_info.poolSizeCount = 1;
-  pool_info.pPoolSizes = &size;
   VkDescriptorPool pool;
-  ASSERT_EQ(vkCreateDescriptorPool(device_, &pool_info, nullptr, &pool), VK_SUCCESS);
-  VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  alloc.descriptorPool = pool;
-  alloc.descriptorSetCount = 1;
-  alloc.pSetLayouts = &set_layout;
   VkDescriptorSet set;
-  ASSERT_EQ(vkAllocateDescriptorSets(device_, &alloc, &set), VK_SUCCESS);
+  ASSERT_NO_FATAL_FAILURE(allocate_set({&size, 1}, set_layout, &pool, &set));
   VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
   write.dstSet = set;
   write.descriptorCount = 3;
@@ -402,42 +401,42 @@ class IndirectDispatchTest : public VulkanTest {
     VulkanTest::SetUp();
     count_ = make_buffer(256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
     counts_ = make_buffer(256, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    ASSERT_NE(set_layout_ = counted_set_layout(0), VK_NULL_HANDLE);
-    layout_ = layout_pushing(device_, set_layout_, {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4});
-    ASSERT_NE(layout_, VK_NULL_HANDLE);
-    pipeline_ = compute_pipeline(device_, count_groups_comp, sizeof count_groups_comp, layout_);
-    ASSERT_NE(pipeline_, VK_NULL_HANDLE);
+    ASSERT_NO_FATAL_FAILURE(make_program(0, &program_));
     const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
-    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pool_info.maxSets = 1;
-    pool_info.poolSizeCount = 1;
-    pool_info.pPoolSizes = &size;
-    ASSERT_EQ(vkCreateDescriptorPool(device_, &pool_info, nullptr, &pool_), VK_SUCCESS);
-    VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    alloc.descriptorPool = pool_;
-    alloc.descriptorSetCount = 1;
-    alloc.pSetLayouts = &set_layout_;
-    ASSERT_EQ(vkAllocateDescriptorSets(device_, &alloc, &set_), VK_SUCCESS);
+    ASSERT_NO_FATAL_FAILURE(allocate_set({&size, 1}, program_.set_layout, &pool_, &set_));
     const VkDescriptorBufferInfo counted{count_.buffer, 0, VK_WHOLE_SIZE};
-    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = set_;
-    write.descriptorCount = 1;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    write.pBufferInfo = &counted;
-    vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+    guesttest::write_descriptor(device_, set_, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, &counted);
     void* p = nullptr;  // memory of the guest's shared area holds what its last user left
     ASSERT_EQ(vkMapMemory(device_, count_.memory, 0, VK_WHOLE_SIZE, 0, &p), VK_SUCCESS);
     *static_cast<uint32_t*>(p) = 0;
     vkUnmapMemory(device_, count_.memory);
   }
   void TearDown() override {
-    vkDestroyPipeline(device_, pipeline_, nullptr);
-    vkDestroyPipelineLayout(device_, layout_, nullptr);
+    destroy_program(program_);
     vkDestroyDescriptorPool(device_, pool_, nullptr);
-    vkDestroyDescriptorSetLayout(device_, set_layout_, nullptr);
     free_buffer(count_);
     free_buffer(counts_);
     VulkanTest::TearDown();
+  }
+
+  // count_groups.comp's pipeline, of a layout pushing 4 bytes.
+  struct Program {
+    VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+  };
+  // Makes `p`, its set layout of `flags`.
+  void make_program(VkDescriptorSetLayoutCreateFlags flags, Program* p) {
+    ASSERT_NE(p->set_layout = counted_set_layout(flags), VK_NULL_HANDLE);
+    p->layout = layout_pushing(device_, p->set_layout, {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4});
+    ASSERT_NE(p->layout, VK_NULL_HANDLE);
+    p->pipeline = compute_pipeline(device_, count_groups_comp, sizeof count_groups_comp, p->layout);
+    ASSERT_NE(p->pipeline, VK_NULL_HANDLE);
+  }
+  void destroy_program(const Program& p) {
+    vkDestroyPipeline(device_, p.pipeline, nullptr);
+    vkDestroyPipelineLayout(device_, p.layout, nullptr);
+    vkDestroyDescriptorSetLayout(device_, p.set_layout, nullptr);
   }
 
   // The layout of count_groups.comp's one storage buffer.
@@ -454,9 +453,10 @@ class IndirectDispatchTest : public VulkanTest {
 
   // The program's state, `add` pushed.
   void bind(VkCommandBuffer cb, uint32_t add) {
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
-    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set_, 0, nullptr);
-    vkCmdPushConstants(cb, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &add);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, program_.pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, program_.layout, 0, 1, &set_, 0,
+                            nullptr);
+    vkCmdPushConstants(cb, program_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &add);
   }
   // The command buffer's writes of `counts_` before the dispatch reads them.
   static void counts_written(VkCommandBuffer cb) {
@@ -465,6 +465,21 @@ class IndirectDispatchTest : public VulkanTest {
     written.dstAccessMask = VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
     vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, 0, 1, &written, 0,
                          nullptr, 0, nullptr);
+  }
+  // Two indirect dispatches of counts the command buffer writes (6 and 8
+  // workgroups), then a direct one; `bind_program` binds the program's state.
+  void run_written_counts(const std::function<void(VkCommandBuffer)>& bind_program) {
+    const VkDispatchIndirectCommand first{2, 3, 1}, second{4, 1, 2};
+    run_and_wait([&](VkCommandBuffer cb) {
+      vkCmdUpdateBuffer(cb, counts_.buffer, 0, sizeof first, &first);
+      vkCmdUpdateBuffer(cb, counts_.buffer, 16, sizeof second, &second);
+      counts_written(cb);
+      bind_program(cb);
+      vkCmdDispatchIndirect(cb, counts_.buffer, 0);  // 6 workgroups
+      // 8 more, the program's state bound again after each clamp
+      vkCmdDispatchIndirect(cb, counts_.buffer, 16);
+      vkCmdDispatch(cb, 1, 1, 1);
+    });
   }
   uint32_t total() {
     void* p = nullptr;
@@ -475,24 +490,13 @@ class IndirectDispatchTest : public VulkanTest {
   }
 
   Buffer count_, counts_;
-  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
-  VkPipelineLayout layout_ = VK_NULL_HANDLE;
-  VkPipeline pipeline_ = VK_NULL_HANDLE;
+  Program program_;
   VkDescriptorPool pool_ = VK_NULL_HANDLE;
   VkDescriptorSet set_ = VK_NULL_HANDLE;
 };
 
 TEST_F(IndirectDispatchTest, RunsTheWorkgroupsItsCommandBufferWrote) {
-  const VkDispatchIndirectCommand first{2, 3, 1}, second{4, 1, 2};
-  run_and_wait([&](VkCommandBuffer cb) {
-    vkCmdUpdateBuffer(cb, counts_.buffer, 0, sizeof first, &first);
-    vkCmdUpdateBuffer(cb, counts_.buffer, 16, sizeof second, &second);
-    counts_written(cb);
-    bind(cb, 5);
-    vkCmdDispatchIndirect(cb, counts_.buffer, 0);  // 6 workgroups
-    vkCmdDispatchIndirect(cb, counts_.buffer, 16);  // 8 more, the state bound again after each clamp
-    vkCmdDispatch(cb, 1, 1, 1);
-  });
+  run_written_counts([&](VkCommandBuffer cb) { bind(cb, 5); });
   EXPECT_EQ(total(), 5u * (6 + 8 + 1));
 }
 
@@ -515,48 +519,31 @@ class PushedIndirectDispatchTest : public IndirectDispatchTest {
   std::vector<const char*> device_extensions() const override { return {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME}; }
   void SetUp() override {
     IndirectDispatchTest::SetUp();
-    ASSERT_NE(pushed_set_layout_ = counted_set_layout(VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR),
-              VK_NULL_HANDLE);
-    pushed_layout_ = layout_pushing(device_, pushed_set_layout_, {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4});
-    ASSERT_NE(pushed_layout_, VK_NULL_HANDLE);
-    pushed_pipeline_ = compute_pipeline(device_, count_groups_comp, sizeof count_groups_comp, pushed_layout_);
-    ASSERT_NE(pushed_pipeline_, VK_NULL_HANDLE);
+    ASSERT_NO_FATAL_FAILURE(
+        make_program(VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR, &pushed_));
   }
   void TearDown() override {
-    vkDestroyPipeline(device_, pushed_pipeline_, nullptr);
-    vkDestroyPipelineLayout(device_, pushed_layout_, nullptr);
-    vkDestroyDescriptorSetLayout(device_, pushed_set_layout_, nullptr);
+    destroy_program(pushed_);
     IndirectDispatchTest::TearDown();
   }
   void bind_pushing(VkCommandBuffer cb, uint32_t add) {
     auto push = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(vkGetDeviceProcAddr(device_, "vkCmdPushDescriptorSetKHR"));
     ASSERT_NE(push, nullptr);
-    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pushed_pipeline_);
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pushed_.pipeline);
     const VkDescriptorBufferInfo counted{count_.buffer, 0, VK_WHOLE_SIZE};
     VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     write.descriptorCount = 1;
     write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     write.pBufferInfo = &counted;
-    push(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pushed_layout_, 0, 1, &write);
-    vkCmdPushConstants(cb, pushed_layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &add);
+    push(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pushed_.layout, 0, 1, &write);
+    vkCmdPushConstants(cb, pushed_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &add);
   }
 
-  VkDescriptorSetLayout pushed_set_layout_ = VK_NULL_HANDLE;
-  VkPipelineLayout pushed_layout_ = VK_NULL_HANDLE;
-  VkPipeline pushed_pipeline_ = VK_NULL_HANDLE;
+  Program pushed_;
 };
 
 TEST_F(PushedIndirectDispatchTest, RunsThroughItsPushedSet) {
-  const VkDispatchIndirectCommand first{2, 3, 1}, second{4, 1, 2};
-  run_and_wait([&](VkCommandBuffer cb) {
-    vkCmdUpdateBuffer(cb, counts_.buffer, 0, sizeof first, &first);
-    vkCmdUpdateBuffer(cb, counts_.buffer, 16, sizeof second, &second);
-    counts_written(cb);
-    bind_pushing(cb, 3);
-    vkCmdDispatchIndirect(cb, counts_.buffer, 0);   // 6 workgroups
-    vkCmdDispatchIndirect(cb, counts_.buffer, 16);  // 8 more
-    vkCmdDispatch(cb, 1, 1, 1);
-  });
+  run_written_counts([&](VkCommandBuffer cb) { bind_pushing(cb, 3); });
   EXPECT_EQ(total(), 3u * (6 + 8 + 1));
 }
 

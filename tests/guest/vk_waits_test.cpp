@@ -25,9 +25,7 @@ using namespace guesttest;
 VkSemaphore timeline(VkDevice device) {
   VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO, nullptr, VK_SEMAPHORE_TYPE_TIMELINE, 0};
   VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, &type};
-  VkSemaphore s = VK_NULL_HANDLE;
-  vkCreateSemaphore(device, &info, nullptr, &s);
-  return s;
+  return guesttest::created(device, info, vkCreateSemaphore);
 }
 
 VkQueue queue_of(VkDevice device) {
@@ -148,10 +146,7 @@ TEST(VulkanWaits, TimelineWaitsKeepTheProgramsTimeout) {
 // The timeline commands name timeline semaphores only: lavapipe asked a
 // binary one for its value through a null entry point.
 VkSemaphore binary(VkDevice device) {
-  VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-  VkSemaphore s = VK_NULL_HANDLE;
-  vkCreateSemaphore(device, &info, nullptr, &s);
-  return s;
+  return guesttest::created(device, VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO, vkCreateSemaphore);
 }
 
 TEST(VulkanWaits, CounterOfATimelineSignalledByTheHostRuns) {
@@ -189,9 +184,7 @@ TEST(VulkanWaits, HostWaitForABinarySemaphore) {
 
 TEST(VulkanWaits, SubmissionWaitingOnABinarySemaphoreNothingSignals) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-    VkSemaphore s;
-    vkCreateSemaphore(device, &info, nullptr, &s);
+    VkSemaphore s = binary(device);
     const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO, nullptr, 1, &s, &stage};
     vkQueueSubmit(queue_of(device), 1, &submit, VK_NULL_HANDLE);
@@ -200,9 +193,7 @@ TEST(VulkanWaits, SubmissionWaitingOnABinarySemaphoreNothingSignals) {
 
 TEST(VulkanWaits, BinarySemaphoreSignalledThenWaitedRuns) {
   expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
-    VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
-    VkSemaphore s;
-    vkCreateSemaphore(device, &info, nullptr, &s);
+    VkSemaphore s = binary(device);
     const VkPipelineStageFlags stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
     VkSubmitInfo signal{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     signal.signalSemaphoreCount = 1;
@@ -242,10 +233,7 @@ TEST(VulkanWaits, MemoryFreedWhileASubmissionWritesIt) {
   expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) {
     constexpr VkDeviceSize kBytes = VkDeviceSize{64} << 20;
     VkBuffer buffer = bare_buffer(device, kBytes);
-    VkMemoryRequirements need{};
-    vkGetBufferMemoryRequirements(device, buffer, &need);
-    VkDeviceMemory memory = memory_of(device, need.size, first_type(need.memoryTypeBits));
-    vkBindBufferMemory(device, buffer, memory, 0);
+    VkDeviceMemory memory = bind_own_memory(device, buffer);
     VkCommandBuffer cb = recording_buffer(device);
     for (uint32_t i = 0; i < 16; ++i) vkCmdFillBuffer(cb, buffer, 0, VK_WHOLE_SIZE, i);
     end_and_submit(device, cb);
@@ -263,9 +251,7 @@ TEST(VulkanWaits, MemoryFreedWhileASubmissionWritesIt) {
 VkFence fence_of(VkDevice device, VkFenceCreateFlags flags) {
   VkFenceCreateInfo info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   info.flags = flags;
-  VkFence fence = VK_NULL_HANDLE;
-  vkCreateFence(device, &info, nullptr, &fence);
-  return fence;
+  return guesttest::created(device, info, vkCreateFence);
 }
 
 // A command buffer of many large fills, ended: work the queue takes a while over.

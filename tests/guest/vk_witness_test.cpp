@@ -52,8 +52,7 @@ bool told_to_stop(int stop_fd) {
   VkPhysicalDevice gpu = first_gpu(make_instance());
   VkDevice device = make_device(gpu);
   VkBuffer buffer = bare_buffer(device, 4096);
-  VkMemoryRequirements need{};
-  vkGetBufferMemoryRequirements(device, buffer, &need);
+  const VkMemoryRequirements need = requirements_of(device, buffer);
   VkDeviceMemory memory = memory_of(device, need.size, host_visible_type(gpu, need.memoryTypeBits));
   vkBindBufferMemory(device, buffer, memory, 0);
   void* mapped = nullptr;
@@ -158,9 +157,8 @@ std::vector<Misuse> attacks() {
       },
       [](VkInstance, VkPhysicalDevice, VkDevice device) {  // memory bound past its end
         VkBuffer buffer = bare_buffer(device, 4096);
-        VkMemoryRequirements need{};
-        vkGetBufferMemoryRequirements(device, buffer, &need);
-        vkBindBufferMemory(device, buffer, memory_of(device, need.size, first_type(need.memoryTypeBits)), need.size);
+        const VkMemoryRequirements need = requirements_of(device, buffer);
+        vkBindBufferMemory(device, buffer, memory_for(device, need, need.size), need.size);
       },
       [](VkInstance, VkPhysicalDevice, VkDevice device) {  // a query past its pool
         VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};

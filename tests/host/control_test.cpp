@@ -43,6 +43,13 @@ class ControlTest : public ::testing::Test {
     wire::encode_glClearColor(guest_->w(), r, g, b, a);
     wire::encode_glClear(guest_->w(), kColorBufferBit);
   }
+  // Swaps surface 1 as frame `frame_id` and waits for a frame in `f`.
+  ::testing::AssertionResult swap_and_receive(uint32_t frame_id, ReceivedFrame* f) {
+    guest_->swap(1, frame_id);
+    if (!guest_->send().ok()) return ::testing::AssertionFailure() << "the swap was not sent";
+    if (!guest_->wait_frame(f)) return ::testing::AssertionFailure() << "no frame came";
+    return ::testing::AssertionSuccess();
+  }
 
   static RunningHost* host_;
   std::unique_ptr<TestGuest> guest_;
@@ -98,10 +105,8 @@ TEST_F(ControlTest, CreatesContextsAsAsked) {
 TEST_F(ControlTest, SwapSendsTheClearedColour) {
   context_on_surface(64, 32);
   clear(0.0f, 1.0f, 0.0f, 1.0f);
-  guest_->swap(1, 1);
-  ASSERT_TRUE(guest_->send().ok());
   ReceivedFrame f;
-  ASSERT_TRUE(guest_->wait_frame(&f));
+  ASSERT_TRUE(swap_and_receive(1, &f));
   EXPECT_EQ(f.frame.surface_id, 1u);
   EXPECT_EQ(f.frame.frame_id, 1u);
   EXPECT_EQ(f.frame.width, 64u);
@@ -119,10 +124,8 @@ TEST_F(ControlTest, FramesArriveTopRowFirstInBgra) {
   wire::encode_glEnable(guest_->w(), kScissorTest);
   wire::encode_glScissor(guest_->w(), 0, 4, 16, 4);  // GL's y grows upwards: the top half
   clear(0.0f, 0.0f, 1.0f, 1.0f);
-  guest_->swap(1, 7);
-  ASSERT_TRUE(guest_->send().ok());
   ReceivedFrame f;
-  ASSERT_TRUE(guest_->wait_frame(&f));
+  ASSERT_TRUE(swap_and_receive(7, &f));
   EXPECT_EQ(f.argb(5, 0), 0xFF0000FFu);  // blue on top
   EXPECT_EQ(f.argb(5, 7), 0xFFFF0000u);  // red below
 }
@@ -147,10 +150,8 @@ TEST_F(ControlTest, DesktopGlContextRendersFrames) {
   if (host_->server().display().info().max_gl_core < 33) GTEST_SKIP() << "no OpenGL 3.3 core";
   context_on_surface(8, 8, Api::kGl);
   clear(0.0f, 0.0f, 1.0f, 0.0f);
-  guest_->swap(1, 1);
-  ASSERT_TRUE(guest_->send().ok());
   ReceivedFrame f;
-  ASSERT_TRUE(guest_->wait_frame(&f));
+  ASSERT_TRUE(swap_and_receive(1, &f));
   EXPECT_EQ(f.argb(0, 0) & 0x00FFFFFFu, 0x000000FFu);
 }
 
@@ -158,10 +159,8 @@ TEST_F(ControlTest, ResizedSurfaceGivesFramesOfTheNewSize) {
   context_on_surface(40, 30);
   guest_->control(ControlOp::kResizeSurface, wire::ResizeSurface{1, 20, 10});
   clear(1.0f, 1.0f, 1.0f, 1.0f);
-  guest_->swap(1, 2);
-  ASSERT_TRUE(guest_->send().ok());
   ReceivedFrame f;
-  ASSERT_TRUE(guest_->wait_frame(&f));
+  ASSERT_TRUE(swap_and_receive(2, &f));
   EXPECT_EQ(f.frame.width, 20u);
   EXPECT_EQ(f.frame.height, 10u);
   EXPECT_EQ(f.argb(19, 9), 0xFFFFFFFFu);

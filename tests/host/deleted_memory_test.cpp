@@ -8,10 +8,8 @@
 namespace hosttest {
 namespace {
 
-constexpr GLenum kElementArrayBuffer = 0x8893;
-constexpr GLenum kFramebuffer = 0x8D40;
-constexpr GLenum kColorAttachment0 = 0x8CE0;
-constexpr GLenum kTexture0 = 0x84C0;
+constexpr GLenum kElementArrayBuffer = 0x8893, kTexture0 = 0x84C0;
+constexpr GLenum kFramebuffer = 0x8D40, kColorAttachment0 = 0x8CE0;
 
 class DeletedObjectTest : public MemoryLimitTest {
  protected:

@@ -12,10 +12,9 @@
 namespace hosttest {
 namespace {
 
-constexpr GLenum kInvalidOperation = 0x0502;
+constexpr GLenum kInvalidOperation = 0x0502, kFloat = 0x1406, kPoints = 0x0000;
 constexpr GLenum kTexture0 = 0x84C0, kActiveTexture = 0x84E0;
 constexpr GLenum kVertexArray = 0x8074, kVertexArrayBufferBinding = 0x8896;
-constexpr GLenum kFloat = 0x1406, kPoints = 0x0000;
 
 class DirectStateTest : public MemoryLimitTest {
  protected:

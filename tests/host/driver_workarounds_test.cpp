@@ -21,11 +21,7 @@ constexpr GLenum kQuads = 0x0007, kFront = 0x0404, kBack = 0x0405, kPoint = 0x1B
 
 class DriverWorkaroundsTest : public AttackSuite<DriverWorkaroundsTest> {
  protected:
-  void SetUp() override {
-    AttackSuite::SetUp();
-    if (HasFatalFailure()) return;
-    connect_attacker(true);
-  }
+  void set_up_attack() override { connect_attacker(true); }
 
   wire::Writer& w() { return attacker_->w(); }
 

@@ -27,14 +27,11 @@ class HostileDataTest : public AttackSuite<HostileDataTest> {
   static constexpr bool kRingFile = true;
 
  protected:
-  void SetUp() override {
-    AttackSuite::SetUp();
-    if (HasFatalFailure()) return;
+  void set_up_attack() override {
     attacker_ = guest_with_context(host_->ring_address(), Api::kGles, 3, 0);
     ASSERT_TRUE(attacker_);
     ASSERT_GE(attacker_->heap_to_host().size(), 8192u);
   }
-
 
   wire::Writer& w() { return attacker_->w(); }
 

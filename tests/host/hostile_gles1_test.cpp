@@ -24,9 +24,7 @@ constexpr GLenum kInvalidValue = 0x0501, kTextureEnv = 0x2300, kTextureEnvColor 
 
 class HostileGles1Test : public AttackSuite<HostileGles1Test> {
  protected:
-  void SetUp() override {
-    AttackSuite::SetUp();
-    if (HasFatalFailure()) return;
+  void set_up_attack() override {
     attacker_ = guest_with_context(host_->address(), Api::kGles, 1, 1);
     if (!attacker_) GTEST_SKIP() << "no OpenGL ES 1.1 context on the host";
   }

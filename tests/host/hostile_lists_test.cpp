@@ -21,9 +21,7 @@ constexpr GLenum kUnsignedByte = 0x1401, kInvalidOperation = 0x0502, kCurrentCol
 
 class HostileListsTest : public AttackSuite<HostileListsTest> {
  protected:
-  void SetUp() override {
-    AttackSuite::SetUp();
-    if (HasFatalFailure()) return;
+  void set_up_attack() override {
     connect_attacker(true);
     if (HasFatalFailure()) return;
     expect_witness_renders(*witness_, 1);

@@ -33,9 +33,7 @@ class HostilePixels : public AttackSuite<HostilePixels> {
   static host::HostOptions host_options() { return host::HostOptions{}; }
 
  protected:
-  void SetUp() override {
-    AttackSuite::SetUp();
-    if (HasFatalFailure()) return;
+  void set_up_attack() override {
     // The attacker: a desktop compatibility context (bitmaps, stipples,
     // glPixelStoref, client attribute stacks).
     attacker_ = TestGuest::connect(host_->address());

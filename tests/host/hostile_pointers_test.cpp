@@ -38,11 +38,7 @@ class HostilePointersTest : public AttackSuite<HostilePointersTest> {
   static constexpr bool kRingFile = true;
 
  protected:
-  void SetUp() override {
-    AttackSuite::SetUp();
-    if (HasFatalFailure()) return;
-    expect_witness_renders(*witness_, 1);
-  }
+  void set_up_attack() override { expect_witness_renders(*witness_, 1); }
 
   static std::unique_ptr<TestGuest> desktop_attacker() {
     return guest_with_context(host_->address(), Api::kGl, 2, 1);
@@ -68,7 +64,17 @@ class HostilePointersTest : public AttackSuite<HostilePointersTest> {
     return out;
   }
 
-
+  // Runs what `g` built, then glRenderMode(GL_RENDER) leaves `mode`,
+  // answering `records`; in `values`, what GL wrote as T.
+  template <typename T>
+  static void leave_render_mode(TestGuest& g, GLenum mode, int32_t records,
+                                std::vector<T>* values) {
+    ASSERT_TRUE(g.call().ok());
+    const RenderModeReply r = render_mode(g, kRender);
+    EXPECT_EQ(r.answer, records);
+    EXPECT_EQ(r.left, mode);
+    *values = values_of<T>(r.words);
+  }
 };
 
 // The command as the registry describes it (a pointer of `size` bytes): on
@@ -162,11 +168,8 @@ TEST_F(HostilePointersTest, SelectionBufferOutlivesLaterCommands) {
   wire::encode_glInitNames(a->w());
   wire::encode_glPushName(a->w(), 7);
   wire::encode_glRectf(a->w(), -0.5f, -0.5f, 0.5f, 0.5f);
-  ASSERT_TRUE(a->call().ok());
-  const RenderModeReply r = render_mode(*a, kRender);
-  EXPECT_EQ(r.answer, 1);
-  EXPECT_EQ(r.left, kSelect);
-  const auto words = values_of<uint32_t>(r.words);
+  std::vector<uint32_t> words;
+  ASSERT_NO_FATAL_FAILURE(leave_render_mode(*a, kSelect, 1, &words));
   ASSERT_EQ(words.size(), 4u) << "one hit: name count, depths, the name";
   EXPECT_EQ(words[0], 1u);
   EXPECT_EQ(words[3], 7u);
@@ -182,11 +185,8 @@ TEST_F(HostilePointersTest, FeedbackBufferOutlivesLaterCommands) {
   wire::encode_glBegin(a->w(), kPoints);
   wire::encode_glVertex2f(a->w(), 0.0f, 0.0f);
   wire::encode_glEnd(a->w());
-  ASSERT_TRUE(a->call().ok());
-  const RenderModeReply r = render_mode(*a, kRender);
-  EXPECT_EQ(r.answer, 3);
-  EXPECT_EQ(r.left, kFeedback);
-  const auto values = values_of<float>(r.words);
+  std::vector<float> values;
+  ASSERT_NO_FATAL_FAILURE(leave_render_mode(*a, kFeedback, 3, &values));
   ASSERT_EQ(values.size(), 3u) << "a point token and its window coordinates";
   EXPECT_EQ(values[0], kPointToken);
   EXPECT_EQ(values[1], 8.0f);

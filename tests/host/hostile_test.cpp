@@ -22,17 +22,34 @@ constexpr GLbitfield kColorBufferBit = 0x4000;
 
 class HostileTest : public AttackSuite<HostileTest> {
  protected:
-  void SetUp() override {
-    AttackSuite::SetUp();
-    if (HasFatalFailure()) return;
-    connect_attacker();
-  }
+  void set_up_attack() override { connect_attacker(); }
 
   // Sends `raw` from the attacker: its context 1 is lost, at `opcode`.
   // Sticky: later commands of the context are skipped, no frame comes.
   void expect_lost(std::span<const std::byte> raw, uint32_t opcode) {
     expect_witness_renders(*witness_, 1);
     lost_then_draw(raw, opcode, 1u, false);
+  }
+
+  // `send` (the attacker sending something broken) ends the attacker's
+  // connection with one loss, while the witness renders before and after.
+  template <typename Send>
+  void expect_connection_ended(Send send) {
+    expect_witness_renders(*witness_, 1);
+    ASSERT_TRUE(send().ok());
+    EXPECT_TRUE(attacker_->wait_closed());
+    EXPECT_EQ(attacker_->lost.size(), 1u);
+    expect_witness_renders(*witness_, 2);
+  }
+
+  // A control message `op` of `payload` loses the attacker's context.
+  template <typename Payload>
+  void expect_control_lost(ControlOp op, const Payload& payload) {
+    wire::Writer w;
+    size_t at = w.begin(static_cast<uint32_t>(op));
+    w.put(payload);
+    w.end(at);
+    expect_lost(bytes_of(w), static_cast<uint32_t>(op));
   }
 
   // A broken Vulkan command loses the guest's Vulkan alone: its GL context
@@ -153,35 +170,20 @@ TEST_F(HostileTest, HostToGuestOpcodeFromTheGuest) {
 }
 
 TEST_F(HostileTest, MakeCurrentOfAnUnknownContext) {
-  wire::Writer w;
-  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kMakeCurrent));
-  w.put(wire::MakeCurrent{99, 1, 1});
-  w.end(at);
-  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kMakeCurrent));
+  expect_control_lost(ControlOp::kMakeCurrent, wire::MakeCurrent{99, 1, 1});
 }
 
 TEST_F(HostileTest, SwapOfAnUnknownSurface) {
-  wire::Writer w;
-  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kSwapBuffers));
-  w.put(wire::SwapBuffers{1234, 1});
-  w.end(at);
-  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kSwapBuffers));
+  expect_control_lost(ControlOp::kSwapBuffers, wire::SwapBuffers{1234, 1});
 }
 
 TEST_F(HostileTest, ImageOfAnUnknownContext) {
-  wire::Writer w;
-  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kCreateImage));
-  w.put(wire::CreateImage{5, 99, 0x30B1 /* EGL_GL_TEXTURE_2D_KHR */, 1, 0, 0, 0});
-  w.end(at);
-  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kCreateImage));
+  expect_control_lost(ControlOp::kCreateImage,
+                      wire::CreateImage{5, 99, 0x30B1 /* EGL_GL_TEXTURE_2D_KHR */, 1, 0, 0, 0});
 }
 
 TEST_F(HostileTest, DestroyOfAnUnknownImage) {
-  wire::Writer w;
-  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kDestroyImage));
-  w.put(wire::ObjectId{77});
-  w.end(at);
-  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kDestroyImage));
+  expect_control_lost(ControlOp::kDestroyImage, wire::ObjectId{77});
 }
 
 // An image of a name that names nothing, or of a target the host has not,
@@ -208,46 +210,32 @@ TEST_F(HostileTest, ImagesOfNothingAreEglErrors) {
 }
 
 TEST_F(HostileTest, DestroyOfAnUnknownSurface) {
-  wire::Writer w;
-  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kDestroySurface));
-  w.put(wire::ObjectId{77});
-  w.end(at);
-  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kDestroySurface));
+  expect_control_lost(ControlOp::kDestroySurface, wire::ObjectId{77});
 }
 
 TEST_F(HostileTest, ControlPayloadTooShortOrTooLong) {
-  wire::Writer w;
-  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kResizeSurface));
-  w.put(uint32_t{1});
-  w.end(at);
-  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kResizeSurface));
+  expect_control_lost(ControlOp::kResizeSurface, uint32_t{1});
   auto again = clearing_guest(host_->address(), 1.0f);
   ASSERT_TRUE(again);
   attacker_ = std::move(again);
-  wire::Writer w2;
-  at = w2.begin(static_cast<uint32_t>(ControlOp::kSwapBuffers));
-  w2.put(wire::SwapBuffers{1, 1});
-  w2.put(uint32_t{5});
-  w2.end(at);
-  expect_lost(bytes_of(w2), static_cast<uint32_t>(ControlOp::kSwapBuffers));
+  wire::Writer w;
+  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kSwapBuffers));
+  w.put(wire::SwapBuffers{1, 1});
+  w.put(uint32_t{5});
+  w.end(at);
+  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kSwapBuffers));
 }
 
 TEST_F(HostileTest, HugeSurface) {
-  wire::Writer w;
-  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kCreateSurface));
-  w.put(wire::CreateSurface{2, 0xFFFFFFFFu, 0xFFFFFFFFu, {8, 8, 8, 8, 24, 8, 0}, 0});
-  w.end(at);
-  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kCreateSurface));
+  expect_control_lost(ControlOp::kCreateSurface,
+                      wire::CreateSurface{2, 0xFFFFFFFFu, 0xFFFFFFFFu, {8, 8, 8, 8, 24, 8, 0}, 0});
 }
 
 // Checked with the formula it is charged by: 2048x2048 pixels of 8 bytes fit
 // the 64 MiB limit, four samples of them and the resolved image (160 MiB) do not.
 TEST_F(HostileTest, MultisampledSurfaceBeyondTheGuestMemoryLimit) {
-  wire::Writer w;
-  size_t at = w.begin(static_cast<uint32_t>(ControlOp::kCreateSurface));
-  w.put(wire::CreateSurface{2, 2048, 2048, {8, 8, 8, 8, 24, 8, 4}, 0});
-  w.end(at);
-  expect_lost(bytes_of(w), static_cast<uint32_t>(ControlOp::kCreateSurface));
+  expect_control_lost(ControlOp::kCreateSurface,
+                      wire::CreateSurface{2, 2048, 2048, {8, 8, 8, 8, 24, 8, 4}, 0});
 }
 
 TEST_F(HostileTest, SurfaceBeyondTheGuestMemoryLimit) {
@@ -272,11 +260,7 @@ TEST_F(HostileTest, BatchOverTheSizeLimitEndsTheConnection) {
   w.end(at);
   std::memcpy(big.data(), w.bytes().data(), w.size());
   patch_u32(big, 4, static_cast<uint32_t>(big.size()));
-  expect_witness_renders(*witness_, 1);
-  ASSERT_TRUE(attacker_->send_raw(big).ok());
-  EXPECT_TRUE(attacker_->wait_closed());
-  EXPECT_EQ(attacker_->lost.size(), 1u);
-  expect_witness_renders(*witness_, 2);
+  expect_connection_ended([&] { return attacker_->send_raw(big); });
 }
 
 TEST_F(HostileTest, CommandsBeforeHelloEndNothingButTheirOwn) {
@@ -298,11 +282,7 @@ TEST_F(HostileTest, BrokenBatchHeaderEndsTheConnection) {
   ASSERT_TRUE(msg.ok());
   std::vector<std::byte> m(msg->begin(), msg->end());
   m[0] = std::byte{0};  // not the batch magic
-  expect_witness_renders(*witness_, 1);
-  ASSERT_TRUE(attacker_->send_message(m).ok());
-  EXPECT_TRUE(attacker_->wait_closed());
-  EXPECT_EQ(attacker_->lost.size(), 1u);
-  expect_witness_renders(*witness_, 2);
+  expect_connection_ended([&] { return attacker_->send_message(m); });
 }
 
 TEST_F(HostileTest, CorruptCompressedBatchEndsTheConnection) {

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../wire/identity_handles.h"
 #include "host_fixture.h"
 #include "renderer_guests.h"
 #include "test_guest.h"
@@ -26,15 +27,8 @@ using wire::vk::VkOp;
 
 // A guest's side of the handles as a raw stream names them: a handle is its
 // id, and new objects take ids from 1 on.
-class RawIds final : public wire::vk::GuestHandles {
- public:
-  uint64_t to_wire(VkObjectType, bool, uint64_t handle) override { return handle; }
-  wire::Result<uint64_t> from_wire(VkObjectType, bool, uint64_t id) override { return id; }
-  uint64_t create(VkObjectType, bool) override { return next_++; }
-  void discard(VkObjectType, bool, uint64_t) override {}
-
- private:
-  uint64_t next_ = 1;
+struct RawIds final : wiretest::IdentityHandles {
+  RawIds() : IdentityHandles(1) {}
 };
 
 constexpr uint64_t kInstanceId = 1;  // RawIds' first

@@ -144,6 +144,27 @@ TEST_F(Isolation, FilesOfTheHostsUserCannotBeWritten) {
   ::unlink(path.c_str());
 }
 
+// Two guests of `host`: a witness, and one that rendered a frame (the
+// one a test then makes stop answering).
+void witness_and_stuck(RunningHost& host, std::unique_ptr<TestGuest>* witness,
+                       std::unique_ptr<TestGuest>* stuck) {
+  *witness = ready_guest(host.address());
+  *stuck = ready_guest(host.address());
+  ASSERT_TRUE(*witness && *stuck);
+  ASSERT_TRUE(renders(**stuck, 90, 1));
+}
+
+// A guest of `address` once a slot frees: tried every 50 ms, 100 times at
+// most; null if none was served.
+std::unique_ptr<TestGuest> served_once_freed(const std::string& address) {
+  std::unique_ptr<TestGuest> later;
+  for (int i = 0; i < 100 && !later; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    later = ready_guest(address);
+  }
+  return later;
+}
+
 // A renderer that stops answering (here: stopped) holds its guest's slot
 // until the watchdog kills it; then the slot serves another guest.
 TEST_F(Isolation, WatchdogEndsARendererThatStopsAnswering) {
@@ -151,18 +172,12 @@ TEST_F(Isolation, WatchdogEndsARendererThatStopsAnswering) {
   o.renderer_watchdog = std::chrono::seconds(2);
   RunningHost host(o);
   ASSERT_TRUE(host.ok()) << host.error();
-  auto witness = ready_guest(host.address());
-  auto stuck = ready_guest(host.address());
-  ASSERT_TRUE(witness && stuck);
-  ASSERT_TRUE(renders(*stuck, 90, 1));
+  std::unique_ptr<TestGuest> witness, stuck;
+  ASSERT_NO_FATAL_FAILURE(witness_and_stuck(host, &witness, &stuck));
   const nlohmann::json stats = host.server().stats_json();
   ASSERT_EQ(::kill(stats["sessions"].at(1)["renderer_pid"].get<int>(), SIGSTOP), 0);
   EXPECT_TRUE(stuck->wait_closed(std::chrono::seconds(30))) << "its guest's connection ends";
-  std::unique_ptr<TestGuest> later;
-  for (int i = 0; i < 100 && !later; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    later = ready_guest(host.address());
-  }
+  auto later = served_once_freed(host.address());
   ASSERT_TRUE(later) << "its slot serves another guest (--max-guests 2)";
   EXPECT_TRUE(renders(*later, 70, 1));
   EXPECT_TRUE(renders(*witness, 60, 1)) << "the witness never noticed";
@@ -197,10 +212,8 @@ TEST_F(Isolation, StallEndsARendererStuckInOneCommand) {
   o.renderer_stall = std::chrono::seconds(3);
   RunningHost host(o);
   ASSERT_TRUE(host.ok()) << host.error();
-  auto witness = ready_guest(host.address());
-  auto stuck = ready_guest(host.address());
-  ASSERT_TRUE(witness && stuck);
-  ASSERT_TRUE(renders(*stuck, 90, 1));
+  std::unique_ptr<TestGuest> witness, stuck;
+  ASSERT_NO_FATAL_FAILURE(witness_and_stuck(host, &witness, &stuck));
   ASSERT_TRUE(stall_for_a_minute(*stuck));
   const auto start = std::chrono::steady_clock::now();
   EXPECT_TRUE(stuck->wait_closed(std::chrono::seconds(30))) << "its guest's connection ends";
@@ -281,18 +294,13 @@ TEST_F(Isolation, MemoryBeyondTheRendererLimitIsRefused) {
 TEST_F(Isolation, MaxGuestsCapsRenderers) {
   RunningHost host(isolated(2));
   ASSERT_TRUE(host.ok()) << host.error();
-  auto a = ready_guest(host.address());
-  auto b = ready_guest(host.address());
+  auto [a, b] = two_ready_guests(host.address());
   ASSERT_TRUE(a && b);
   auto refused = TestGuest::connect(host.address());
   ASSERT_TRUE(refused);
   EXPECT_TRUE(refused->wait_closed()) << "a third guest is refused";
   a.reset();
-  std::unique_ptr<TestGuest> later;
-  for (int i = 0; i < 100 && !later; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    later = ready_guest(host.address());
-  }
+  auto later = served_once_freed(host.address());
   ASSERT_TRUE(later) << "once a guest leaves, another is served";
   EXPECT_TRUE(renders(*later, 80, 1));
   EXPECT_GE(host.server().stats_json()["renderers"]["refused"].get<int>(), 1);
@@ -301,8 +309,7 @@ TEST_F(Isolation, MaxGuestsCapsRenderers) {
 TEST_F(Isolation, AGuestSeesOnlyItsOwnSession) {
   RunningHost host(isolated());
   ASSERT_TRUE(host.ok()) << host.error();
-  auto a = ready_guest(host.address());
-  auto b = ready_guest(host.address());
+  auto [a, b] = two_ready_guests(host.address());
   ASSERT_TRUE(a && b);
   ASSERT_TRUE(renders(*b, 60, 1));
   a->control(wire::ControlOp::kGetStats);

@@ -237,28 +237,50 @@ void tex_image(const void* pixels, void* u) {
   }
 }
 
+using Run = GLenum (*)(GLenum, size_t, void (*)(const void*, void*), void*);
+
+// What a transfer of `t` (by `op`) through a pixel buffer at `target` shows.
+struct Sized {
+  bool gl_takes = false;        // with room to spare
+  std::optional<size_t> bytes;  // what the host sizes; GL takes exactly that
+  std::string what;             // the pair and store, for messages
+};
+
+template <typename Transfer>
+Sized sized_through_buffer(GLenum target, void (*op)(const void*, void*), Transfer& t,
+                           const PixelStore& store, Run run) {
+  Sized sized;
+  const auto ours =
+      wire::size::image_bytes(store, t.dims, t.format, t.type, t.width, t.height, t.depth);
+  const size_t roomy = (ours ? *ours : 0) + (1u << 16);
+  if (run(target, roomy, op, &t) != GL_NO_ERROR) return sized;
+  sized.gl_takes = true;
+  sized.what = describe(t.format, t.type, store);
+  EXPECT_TRUE(ours.has_value()) << "GL takes a pair the host cannot size: " << sized.what;
+  if (ours) {
+    EXPECT_EQ(run(target, *ours, op, &t), GLenum(GL_NO_ERROR)) << sized.what;
+  }
+  sized.bytes = ours;
+  return sized;
+}
+
 // Checks one upload of a pair GL takes; false when GL refuses the pair.
-bool check_upload(void (*op)(const void*, void*), Upload& up, const PixelStore& store,
-                  GLenum (*run)(GLenum, size_t, void (*)(const void*, void*), void*)) {
+bool check_upload(void (*op)(const void*, void*), Upload& up, const PixelStore& store, Run run) {
   // Refused by the host on purpose (sizes.cpp): llvmpipe prints per pixel
   // for stencil bitmaps, and reads colour indices from a pixel buffer past
   // its end.
   if (up.format == GL_STENCIL_INDEX && up.type == GL_BITMAP) return false;
   if (!wire::size::drawable_from_buffer(up.format)) return false;
   apply(store, false);
-  const auto ours = wire::size::image_bytes(store, up.dims, up.format, up.type, up.width,
-                                            up.height, up.depth);
-  const size_t roomy = (ours ? *ours : 0) + (1u << 16);
-  if (run(GL_PIXEL_UNPACK_BUFFER, roomy, op, &up) != GL_NO_ERROR) return false;
-  const std::string what = describe(up.format, up.type, store);
-  EXPECT_TRUE(ours.has_value()) << "GL takes a pair the host cannot size: " << what;
-  if (!ours) return true;
-  EXPECT_EQ(run(GL_PIXEL_UNPACK_BUFFER, *ours, op, &up), GLenum(GL_NO_ERROR)) << what;
+  const Sized sized = sized_through_buffer(GL_PIXEL_UNPACK_BUFFER, op, up, store, run);
+  if (!sized.bytes) return sized.gl_takes;
+  const size_t ours = *sized.bytes;
+  const std::string& what = sized.what;
   // Mesa checks 1-bit images only up to their last whole byte.
   if (up.type != GL_BITMAP) {
-    EXPECT_EQ(run(GL_PIXEL_UNPACK_BUFFER, *ours - 1, op, &up), GLenum(GL_INVALID_OPERATION)) << what;
+    EXPECT_EQ(run(GL_PIXEL_UNPACK_BUFFER, ours - 1, op, &up), GLenum(GL_INVALID_OPERATION)) << what;
   }
-  GuardedBytes client(*ours);
+  GuardedBytes client(ours);
   op(client.data(), &up);  // reads past `ours` fault
   EXPECT_EQ(drain_errors(), GLenum(GL_NO_ERROR)) << what;
   return true;
@@ -311,34 +333,31 @@ void pack_op(void* out, const Readback& rb) {
 void pack_through_buffer(const void*, void* r) { pack_op(nullptr, *static_cast<Readback*>(r)); }
 
 // Checks one read-back of a pair GL takes; false when GL refuses the pair.
-bool check_readback(Readback& rb, const PixelStore& store,
-                    GLenum (*run)(GLenum, size_t, void (*)(const void*, void*), void*)) {
+bool check_readback(Readback& rb, const PixelStore& store, Run run) {
   // Color index read-backs: llvmpipe crashes or writes past the image; the
   // host refuses them (wire::size::readable_pixels). Stencil bitmaps print.
   if (rb.texture_target == 0 && !wire::size::readable_pixels(rb.format, rb.type)) return false;
   if (rb.format == GL_COLOR_INDEX || rb.type == GL_BITMAP) return false;
   apply(store, true);
-  const auto ours = wire::size::image_bytes(store, rb.dims, rb.format, rb.type, rb.width,
-                                            rb.height, rb.depth);
-  const size_t roomy = (ours ? *ours : 0) + (1u << 16);
-  if (run(GL_PIXEL_PACK_BUFFER, roomy, pack_through_buffer, &rb) != GL_NO_ERROR) return false;
-  const std::string what = describe(rb.format, rb.type, store);
-  EXPECT_TRUE(ours.has_value()) << "GL takes a pair the host cannot size: " << what;
-  if (!ours) return true;
-  EXPECT_EQ(run(GL_PIXEL_PACK_BUFFER, *ours, pack_through_buffer, &rb), GLenum(GL_NO_ERROR)) << what;
-  EXPECT_EQ(run(GL_PIXEL_PACK_BUFFER, *ours - 1, pack_through_buffer, &rb),
-            GLenum(GL_INVALID_OPERATION)) << what;
+  const Sized sized =
+      sized_through_buffer(GL_PIXEL_PACK_BUFFER, pack_through_buffer, rb, store, run);
+  if (!sized.bytes) return sized.gl_takes;
+  const size_t ours = *sized.bytes;
+  const std::string& what = sized.what;
+  EXPECT_EQ(run(GL_PIXEL_PACK_BUFFER, ours - 1, pack_through_buffer, &rb),
+            GLenum(GL_INVALID_OPERATION))
+      << what;
   // Into client memory: the last byte is GL's, the canaries after it are not.
   constexpr size_t kCanary = 64;
   bool last_written = false;
   for (unsigned char fill : {0xA5, 0x5A}) {
-    std::vector<unsigned char> out(*ours + kCanary, fill);
+    std::vector<unsigned char> out(ours + kCanary, fill);
     pack_op(out.data(), rb);
     EXPECT_EQ(drain_errors(), GLenum(GL_NO_ERROR)) << what;
-    last_written |= out[*ours - 1] != fill;
-    for (size_t i = out.size(); i > *ours; --i) {
+    last_written |= out[ours - 1] != fill;
+    for (size_t i = out.size(); i > ours; --i) {
       if (out[i - 1] != fill) {
-        ADD_FAILURE() << "GL wrote up to byte " << i - 1 << ", past " << *ours << ": " << what;
+        ADD_FAILURE() << "GL wrote up to byte " << i - 1 << ", past " << ours << ": " << what;
         break;
       }
     }

@@ -15,9 +15,7 @@
 namespace hosttest {
 namespace {
 
-constexpr GLenum kArrayBuffer = 0x8892;
-constexpr GLenum kElementArrayBuffer = 0x8893;
-constexpr GLenum kStreamDraw = 0x88E0;
+constexpr GLenum kArrayBuffer = 0x8892, kElementArrayBuffer = 0x8893, kStreamDraw = 0x88E0;
 constexpr GLenum kFramebuffer = 0x8D40;
 
 struct Guest {

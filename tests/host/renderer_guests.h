@@ -38,6 +38,18 @@ inline std::unique_ptr<TestGuest> ready_guest(const std::string& address) {
   return g;
 }
 
+// Two guests of the host at `address`, served one after the other; each
+// null where it was not served.
+struct TwoGuests {
+  std::unique_ptr<TestGuest> a, b;
+};
+inline TwoGuests two_ready_guests(const std::string& address) {
+  TwoGuests guests;
+  guests.a = ready_guest(address);
+  guests.b = ready_guest(address);
+  return guests;
+}
+
 // Renders one frame of red `level` and checks it came back so.
 inline bool renders(TestGuest& g, uint32_t level, uint32_t frame_id) {
   constexpr GLbitfield kColorBufferBit = 0x4000;

@@ -116,8 +116,7 @@ TEST_F(ShaderCache, EachRendererWritesOnlyInItsOwnFolder) {
   {
     RunningHost host(options());
     ASSERT_TRUE(host.ok()) << host.error();
-    auto a = ready_guest(host.address());
-    auto b = ready_guest(host.address());
+    auto [a, b] = two_ready_guests(host.address());
     ASSERT_TRUE(a && b);
     ASSERT_EQ(create_in(*a, ""), 0u) << "its own folder";
     std::string mine;

@@ -18,12 +18,7 @@
 
 namespace {
 
-using host::vk::descriptor_bit;
-using host::vk::EntryPoint;
-using host::vk::ModuleFacts;
-using host::vk::SpirvTarget;
-using host::vk::SpirvValidator;
-using host::vk::UsedDescriptor;
+using namespace host::vk;  // the facts under test
 
 template <size_t N>
 std::vector<uint32_t> words_of(const uint32_t (&code)[N]) {
@@ -45,12 +40,24 @@ const UsedDescriptor* find(const EntryPoint& e, uint32_t set, uint32_t binding) 
 
 bool accepts(const UsedDescriptor& d, VkDescriptorType type) { return d.accepted & descriptor_bit(type); }
 
+// What the host reads of a module: its facts, and its entry point "main" of
+// one stage, which the facts own.
+struct Main {
+  std::shared_ptr<const ModuleFacts> facts;
+  const EntryPoint* entry = nullptr;
+};
+
+Main main_of(const std::vector<uint32_t>& code, VkShaderStageFlagBits stage) {
+  Main m{read(code)};
+  if (m.facts) m.entry = m.facts->find("main", stage);
+  return m;
+}
+
 TEST(SpirvFacts, UniformAndStorageBuffersOfAComputeShader) {
-  auto facts = read(words_of(add_one_comp));
-  ASSERT_TRUE(facts);
-  const EntryPoint* main = facts->find("main", VK_SHADER_STAGE_COMPUTE_BIT);
-  ASSERT_NE(main, nullptr);
-  EXPECT_EQ(facts->find("main", VK_SHADER_STAGE_VERTEX_BIT), nullptr);
+  const Main m = main_of(words_of(add_one_comp), VK_SHADER_STAGE_COMPUTE_BIT);
+  ASSERT_TRUE(m.facts && m.entry);
+  const EntryPoint* main = m.entry;
+  EXPECT_EQ(m.facts->find("main", VK_SHADER_STAGE_VERTEX_BIT), nullptr);
   ASSERT_EQ(main->descriptors.size(), 2u);
   const UsedDescriptor* in = find(*main, 0, 0);
   const UsedDescriptor* out = find(*main, 0, 1);
@@ -64,10 +71,9 @@ TEST(SpirvFacts, UniformAndStorageBuffersOfAComputeShader) {
 }
 
 TEST(SpirvFacts, DescriptorArrayAndOnePushConstantMember) {
-  auto facts = read(words_of(sums_comp));
-  ASSERT_TRUE(facts);
-  const EntryPoint* main = facts->find("main", VK_SHADER_STAGE_COMPUTE_BIT);
-  ASSERT_NE(main, nullptr);
+  const Main m = main_of(words_of(sums_comp), VK_SHADER_STAGE_COMPUTE_BIT);
+  ASSERT_TRUE(m.facts && m.entry);
+  const EntryPoint* main = m.entry;
   ASSERT_EQ(main->descriptors.size(), 1u);
   EXPECT_EQ(main->descriptors[0].count, 3u);
   EXPECT_FALSE(main->descriptors[0].runtime_array);
@@ -78,10 +84,9 @@ TEST(SpirvFacts, DescriptorArrayAndOnePushConstantMember) {
 }
 
 TEST(SpirvFacts, WhatAFragmentShaderUsesAndOnlyThat) {
-  auto facts = read(words_of(facts_frag));
-  ASSERT_TRUE(facts);
-  const EntryPoint* main = facts->find("main", VK_SHADER_STAGE_FRAGMENT_BIT);
-  ASSERT_NE(main, nullptr);
+  const Main m = main_of(words_of(facts_frag), VK_SHADER_STAGE_FRAGMENT_BIT);
+  ASSERT_TRUE(m.facts && m.entry);
+  const EntryPoint* main = m.entry;
   EXPECT_EQ(main->descriptors.size(), 4u);
   EXPECT_EQ(find(*main, 0, 1), nullptr) << "declared, never used";
   const UsedDescriptor* used = find(*main, 0, 0);
@@ -144,10 +149,9 @@ TEST(SpirvFacts, DecorationGroups) {
   std::vector<uint32_t> words(binary->code, binary->code + binary->wordCount);
   spvBinaryDestroy(binary);
   spvContextDestroy(context);
-  auto facts = read(words);
-  ASSERT_TRUE(facts);
-  const EntryPoint* main = facts->find("main", VK_SHADER_STAGE_COMPUTE_BIT);
-  ASSERT_NE(main, nullptr);
+  const Main m = main_of(words, VK_SHADER_STAGE_COMPUTE_BIT);
+  ASSERT_TRUE(m.facts && m.entry);
+  const EntryPoint* main = m.entry;
   ASSERT_EQ(main->descriptors.size(), 1u);
   EXPECT_EQ(main->descriptors[0].set, 2u);
   EXPECT_EQ(main->descriptors[0].binding, 5u);

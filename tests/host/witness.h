@@ -153,7 +153,11 @@ class AttackSuite : public SharedHostTest<Suite> {
     ASSERT_TRUE(witness_ && witness_->call().ok());
     ASSERT_TRUE(wait_live_sessions(*host_, 1));
     baseline_ = held_memory(*host_);
+    set_up_attack();
   }
+
+  // What a suite sets up once its witness renders alone: its attackers.
+  virtual void set_up_attack() {}
 
   void TearDown() override {
     close_attackers();

@@ -14,11 +14,7 @@ namespace wire {
 namespace {
 
 using namespace std::chrono_literals;
-using wire::testing::fill_pattern;
-using wire::testing::fork_peer;
-using wire::testing::matches_pattern;
-using wire::testing::monotonic_us;
-using wire::testing::wait_peer;
+using namespace wire::testing;  // the peer-process helpers every transport test uses
 
 struct Endpoint {
   std::unique_ptr<Listener> listener;

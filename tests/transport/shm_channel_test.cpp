@@ -20,10 +20,7 @@ namespace wire {
 namespace {
 
 using namespace std::chrono_literals;
-using wire::testing::fill_pattern;
-using wire::testing::fork_peer;
-using wire::testing::matches_pattern;
-using wire::testing::wait_peer;
+using namespace wire::testing;  // the peer-process helpers every transport test uses
 
 std::string temp_name(const char* tag) {
   static int counter = 0;

@@ -8,11 +8,7 @@
 
 namespace {
 
-using wire::size::PixelStore;
-using wire::size::image_bytes;
-using wire::size::kBitmap;
-using wire::size::kColorIndex;
-using wire::size::pixel_bytes;
+using namespace wire::size;  // the sizes under test
 
 constexpr uint32_t kRgba = 0x1908, kRgb = 0x1907, kUbyte = 0x1401, kFloat = 0x1406;
 constexpr uint32_t kUshort565 = 0x8363, kDepthStencil = 0x84F9, kUint248 = 0x84FA;

@@ -7,21 +7,15 @@
 
 #include <vector>
 
+#include "identity_handles.h"
 #include "wire/vk_commands.h"
 
 namespace {
 
 using namespace wire::vk;
 
-class Ids : public GuestHandles {
- public:
-  uint64_t to_wire(VkObjectType, bool, uint64_t h) override { return h; }
-  wire::Result<uint64_t> from_wire(VkObjectType, bool, uint64_t id) override { return id; }
-  uint64_t create(VkObjectType, bool) override { return next_++; }
-  void discard(VkObjectType, bool, uint64_t) override {}
-
- private:
-  uint64_t next_ = 0x100;
+struct Ids final : wiretest::IdentityHandles {
+  Ids() : IdentityHandles(0x100) {}
 };
 
 template <typename Args>
