@@ -30,12 +30,6 @@ inline void finish(Stream& s, size_t start) {
   s.commit();
 }
 
-// Ends the command and waits for the host's answer.
-inline wire::Result<std::span<const std::byte>> finish_and_wait(Stream& s, size_t start) {
-  s.writer().end(start);
-  return s.roundtrip();
-}
-
 // Copies reply bytes into caller memory (at most `capacity` bytes); returns
 // the bytes the host sent.
 inline size_t copy_data(const wire::Data& data, void* dst, size_t capacity) {
