@@ -364,7 +364,7 @@ wire::Status get_pixel_map(DispatchEnv& env, wire::Reader& r, Read read) {
   const bool to_buffer = destination.kind == wire::DataKind::kBufferOffset;
   if (map < GL_PIXEL_MAP_I_TO_I || map > GL_PIXEL_MAP_A_TO_A) {
     refuse_pixels(env.state.impl(), GL_INVALID_ENUM);
-    if (!to_buffer) env.reply.put_data(nullptr, 0);
+    if (!to_buffer) wire::encode_reply_glGetPixelMapfv(env.reply, nullptr, 0);
     return {};
   }
   if (to_buffer) {
@@ -381,7 +381,7 @@ wire::Status get_pixel_map(DispatchEnv& env, wire::Reader& r, Read read) {
   if (!out) return out.error();
   if (out->refused) return refused_reply(env, 1);
   read(map, static_cast<T*>(out->data));
-  env.reply.put_data(out->data, count * sizeof(T));
+  wire::encode_reply_glGetPixelMapfv(env.reply, out->data, count * sizeof(T));  // every glGetPixelMap*'s reply
   return {};
 }
 
