@@ -10,6 +10,7 @@
 #include "gl/gl_handlers.h"
 #include "gl/legacy_arrays.h"
 #include "wire/gl_encode.h"
+#include "wire/gl_replies.h"
 
 namespace icd {
 namespace {
@@ -107,10 +108,10 @@ void default_vertex_arrays() {
 template <typename Encode>
 void get_vertex_array_pointer(Stream& s, void** param, Encode encode) {
   encode(s.writer());
-  auto reply = s.roundtrip();
-  if (!reply) return;
-  wire::Reader r(*reply, 0);
-  if (auto value = r.get<uint64_t>()) *param = reinterpret_cast<void*>(static_cast<uintptr_t>(*value));
+  wire::Reply_glGetVertexArrayPointervEXT out;  // also glGetVertexArrayPointeri_vEXT's
+  if (await_reply(s, out, wire::decode_reply_glGetVertexArrayPointervEXT)) {
+    *param = reinterpret_cast<void*>(static_cast<uintptr_t>(out.pointer));
+  }
 }
 
 }  // namespace

@@ -1,8 +1,7 @@
 // Vertex arrays and draws. Client-side vertex arrays are only recorded when
 // set; each draw sends the vertex range it reads (for glDrawElements the
 // range of its indices), so the host never needs guest memory.
-// Wire layouts: wire-protocol/annotations.toml [layouts]; glMultiDrawElements:
-// host-renderer/gl/elements_draw.h.
+// Wire layouts: wire-protocol/annotations.toml [layouts].
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -207,7 +206,9 @@ void draw_elements(ElementsEncoder encode, const Elements& e) {
 
 // glMultiDrawElements[BaseVertex]: one command, so that GL sees one draw
 // (gl_DrawID counts its parts). Client arrays cover every part's vertices.
-void multi_draw_elements(wire::GlOp op, GLenum mode, const GLsizei* counts, GLenum type,
+using MultiElementsEncoder = decltype(&wire::encode_glMultiDrawElements);
+
+void multi_draw_elements(MultiElementsEncoder encode, GLenum mode, const GLsizei* counts, GLenum type,
                          const void* const* indices, GLsizei drawcount, const GLint* base_vertices) {
   Stream* s = current_stream();
   if (!s || s->gl_state().refused_negative(drawcount) || refused_index_type(s->gl_state(), type) ||
@@ -231,18 +232,11 @@ void multi_draw_elements(wire::GlOp op, GLenum mode, const GLsizei* counts, GLen
     }
     if (hi >= lo) send_client_arrays(*s, lo, hi - lo + 1);
   }
-  size_t cmd = begin(*s, op);
-  auto& w = s->writer();
-  w.put(static_cast<uint32_t>(mode));
-  w.put(static_cast<uint32_t>(type));
-  w.put(static_cast<int32_t>(drawcount));
-  w.put_data(counts, n * sizeof(GLsizei));
-  w.put_data(base_vertices, base_vertices ? n * sizeof(GLint) : 0);
-  for (size_t i = 0; i < n; ++i) {
-    if (in_buffer) w.put_buffer_offset(reinterpret_cast<uintptr_t>(indices[i]));
-    else w.put_data(indices[i], wire::size::index_bytes(counts[i], type));
-  }
-  finish(*s, cmd);
+  std::vector<size_t> index_bytes(in_buffer ? 0 : n);  // offsets have none
+  for (size_t i = 0; i < index_bytes.size(); ++i) index_bytes[i] = wire::size::index_bytes(counts[i], type);
+  encode(s->writer(), mode, type, drawcount, counts, base_vertices, indices, n * sizeof(GLsizei),
+         base_vertices ? n * sizeof(GLint) : 0, index_bytes.data(), in_buffer);
+  s->commit();
 }
 
 }  // namespace
@@ -468,15 +462,14 @@ void GLAPIENTRY handle_glDrawElementsInstancedBaseVertexBaseInstance(
 
 void GLAPIENTRY handle_glMultiDrawElements(GLenum mode, const GLsizei* counts, GLenum type,
                                            const void* const* indices, GLsizei drawcount) {
-  multi_draw_elements(wire::GlOp::glMultiDrawElements, mode, counts, type, indices, drawcount,
-                      nullptr);
+  multi_draw_elements(wire::encode_glMultiDrawElements, mode, counts, type, indices, drawcount, nullptr);
 }
 
 void GLAPIENTRY handle_glMultiDrawElementsBaseVertex(GLenum mode, const GLsizei* counts,
                                                      GLenum type, const void* const* indices,
                                                      GLsizei drawcount, const GLint* base_vertices) {
-  multi_draw_elements(wire::GlOp::glMultiDrawElementsBaseVertex, mode, counts, type, indices,
-                      drawcount, base_vertices);
+  multi_draw_elements(wire::encode_glMultiDrawElementsBaseVertex, mode, counts, type, indices, drawcount,
+                      base_vertices);
 }
 
 void GLAPIENTRY handle_glDrawArraysInstancedBaseInstance(GLenum mode, GLint first, GLsizei count,

@@ -30,20 +30,30 @@ inline void finish(Stream& s, size_t start) {
   s.commit();
 }
 
-// Ends the command and waits for the host's answer.
-inline wire::Result<std::span<const std::byte>> finish_and_wait(Stream& s, size_t start) {
-  s.writer().end(start);
-  return s.roundtrip();
+// Copies reply bytes into caller memory (at most `capacity` bytes); returns
+// the bytes the host sent.
+inline size_t copy_data(const wire::Data& data, void* dst, size_t capacity) {
+  const size_t n = data.bytes.size() < capacity ? data.bytes.size() : capacity;
+  if (dst && n) std::memcpy(dst, data.bytes.data(), n);
+  return data.bytes.size();
 }
 
-// Copies a reply Data into caller memory (at most `capacity` bytes); returns
-// the bytes the host sent.
+// The same for a reply Data read from `r`.
 inline size_t copy_reply(wire::Reader& r, void* dst, size_t capacity) {
   auto data = r.get_data();
-  if (!data) return 0;
-  const size_t n = data->bytes.size() < capacity ? data->bytes.size() : capacity;
-  if (dst && n) std::memcpy(dst, data->bytes.data(), n);
-  return data->bytes.size();
+  return data ? copy_data(*data, dst, capacity) : 0;
+}
+
+// Waits for the reply of the command just encoded and decodes it with its
+// generated decoder (wire/gl_replies.h); false when none came (the host
+// gone) or it is short or malformed: the caller then writes nothing into the
+// program's memory.
+template <typename Reply>
+bool await_reply(Stream& s, Reply& out, wire::Status (*decode)(wire::Reader&, Reply&)) {
+  auto reply = s.roundtrip();
+  if (!reply) return false;
+  wire::Reader r(*reply, 0);
+  return decode(r, out).ok();
 }
 
 // What a read-back command names for the program's `pixels`: the offset

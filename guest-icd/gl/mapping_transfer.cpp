@@ -4,6 +4,7 @@
 
 #include "gl/entry_support.h"
 #include "wire/gl_encode.h"
+#include "wire/gl_replies.h"
 
 namespace icd {
 namespace {
@@ -59,10 +60,9 @@ void send_range(Stream& s, const Mapping& m, int64_t offset, int64_t length, GLb
 bool read_range(Stream& s, const Mapping& m, int64_t offset, int64_t length, std::byte* out) {
   return in_pieces(offset, length, [&](int64_t o, int64_t l) {
     encode_map(s.writer(), m, 0, m.offset + o, l, m.access, nullptr);
-    auto reply = s.roundtrip();
-    if (!reply) return false;
-    wire::Reader r(*reply, 0);
-    copy_reply(r, out + (o - offset), static_cast<size_t>(l));
+    wire::Reply_glMapBufferRange got;  // also glMapNamedBufferRange's
+    if (!await_reply(s, got, wire::decode_reply_glMapBufferRange)) return false;
+    copy_data(got.bytes, out + (o - offset), static_cast<size_t>(l));
     return true;
   });
 }

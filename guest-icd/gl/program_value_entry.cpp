@@ -1,6 +1,7 @@
 // Values of a program the host is asked for: uniforms, the program
 // string, and the parameters of uniform blocks and atomic counter buffers.
-// Wire layouts: host-renderer/gl/query_handlers.cpp.
+// Wire layouts and replies: wire-protocol/annotations.toml [layouts] and
+// [replies].
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include "gl/legacy_arrays.h"
 #include "gl/persistent_mappings.h"
 #include "wire/gl_encode.h"
+#include "wire/gl_replies.h"
 
 namespace icd {
 
@@ -25,10 +27,8 @@ void get_uniform(UniformEncoder encode, GLuint program, GLint location, T* param
   Stream* s = current_stream();
   if (!s) return;
   encode(s->writer(), program, location);
-  auto reply = s->roundtrip();
-  if (!reply) return;
-  wire::Reader r(*reply, 0);
-  copy_reply(r, params, 16 * sizeof(T));
+  wire::Reply_glGetUniformfv out;  // the reply of every glGetUniform*
+  if (await_reply(*s, out, wire::decode_reply_glGetUniformfv)) copy_data(out.values, params, 16 * sizeof(T));
 }
 
 }  // namespace
@@ -73,10 +73,8 @@ void get_program_string(void* string, Encode encode) {
   Stream* s = current_stream();
   if (!s) return;
   encode(s->writer());
-  auto reply = s->roundtrip();
-  if (!reply) return;
-  wire::Reader r(*reply, 0);
-  copy_reply(r, string, SIZE_MAX);
+  wire::Reply_glGetProgramStringARB out;  // also glGetNamedProgramStringEXT's
+  if (await_reply(*s, out, wire::decode_reply_glGetProgramStringARB)) copy_data(out.string, string, SIZE_MAX);
 }
 
 }  // namespace
@@ -101,11 +99,9 @@ void get_block_values(BlockQueryEncoder encode, GLuint program, GLuint index, GL
   Stream* s = current_stream();
   if (!s || !params) return;
   encode(s->writer(), program, index, pname);
-  auto reply = s->roundtrip();
-  if (!reply) return;
-  wire::Reader r(*reply, 0);
-  auto data = r.get_data();
-  if (data) std::memcpy(params, data->bytes.data(), data->bytes.size());
+  wire::Reply_glGetActiveUniformBlockiv out;  // also glGetActiveAtomicCounterBufferiv's
+  if (!await_reply(*s, out, wire::decode_reply_glGetActiveUniformBlockiv)) return;
+  std::memcpy(params, out.values.bytes.data(), out.values.bytes.size());
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Queries the guest answers from its own state or from answers it fetched
 // once per context; the rest ask the host (a round trip).
-// Wire layouts: host-renderer/gl/query_handlers.cpp and state_handlers.cpp.
+// Wire layouts and replies: wire-protocol/annotations.toml [layouts] and
+// [replies].
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -17,6 +18,7 @@
 #include "gl/persistent_mappings.h"
 #include "wire/context_strings.h"
 #include "wire/gl_encode.h"
+#include "wire/gl_replies.h"
 
 namespace icd {
 namespace {
@@ -55,12 +57,9 @@ const std::string* fetch_string(Stream& s, GLenum name, GLuint index, bool index
   } else {
     wire::encode_glGetString(s.writer(), name);
   }
-  auto reply = s.roundtrip();
-  if (!reply) return nullptr;
-  wire::Reader r(*reply, 0);
-  auto data = r.get_data();
-  if (!data || data->bytes.empty()) return nullptr;
-  std::string text(reinterpret_cast<const char*>(data->bytes.data()), data->bytes.size() - 1);
+  wire::Reply_glGetString out;
+  if (!await_reply(s, out, wire::decode_reply_glGetString) || out.string.bytes.empty()) return nullptr;
+  std::string text(reinterpret_cast<const char*>(out.string.bytes.data()), out.string.bytes.size() - 1);
   return &(cache[key] = std::move(text));
 }
 
@@ -94,16 +93,15 @@ template <typename T>
 bool host_values(Stream& s, wire::GlOp op, GLenum pname, T* out, bool cache) {
   size_t cmd = begin(s, op);
   s.writer().put(static_cast<uint32_t>(pname));
-  auto reply = finish_and_wait(s, cmd);
-  if (!reply) return false;
-  wire::Reader r(*reply, 0);
-  auto data = r.get_data();
-  if (!data) return false;
+  s.writer().end(cmd);
+  wire::Reply_glGetIntegerv got;  // the reply of every glGet*v
+  if (!await_reply(s, got, wire::decode_reply_glGetIntegerv)) return false;
   // The host sends exactly the values this pname has.
-  std::memcpy(out, data->bytes.data(), data->bytes.size());
+  const auto& bytes = got.values.bytes;
+  std::memcpy(out, bytes.data(), bytes.size());
   if (cache && immutable_pname(pname) && !cache_disabled()) {
     const uint64_t key = (uint64_t{sizeof(T)} << 32) | pname;
-    s.gl_state().get_cache()[key].assign(data->bytes.begin(), data->bytes.end());
+    s.gl_state().get_cache()[key].assign(bytes.begin(), bytes.end());
   }
   return true;
 }

@@ -13,6 +13,7 @@
 #include "gl/legacy_arrays.h"
 #include "gl/persistent_mappings.h"
 #include "wire/gl_encode.h"
+#include "wire/gl_replies.h"
 
 namespace icd {
 
@@ -154,15 +155,11 @@ void get_n_pixel_map(PixelMapEncoder encode, GLenum map, GLsizei buf_size, void*
   if (s->gl_state().pack_buffer_bound()) return get_pixel_map(encode, map, values);
   constexpr GLenum kInvalidOperation = 0x0502;
   encode(s->writer(), map, nullptr, 0, false);
-  auto reply = s->roundtrip();
-  if (!reply) return;
-  wire::Reader r(*reply, 0);
-  auto data = r.get_data();
-  if (!data) return;
-  if (data->bytes.size() > static_cast<size_t>(std::max(buf_size, 0))) {
-    return s->gl_state().raise_error(kInvalidOperation);
-  }
-  if (values && !data->bytes.empty()) std::memcpy(values, data->bytes.data(), data->bytes.size());
+  wire::Reply_glGetPixelMapfv out;  // every glGetPixelMap*'s reply
+  if (!await_reply(*s, out, wire::decode_reply_glGetPixelMapfv)) return;
+  const auto& bytes = out.values.bytes;
+  if (bytes.size() > static_cast<size_t>(std::max(buf_size, 0))) return s->gl_state().raise_error(kInvalidOperation);
+  if (values && !bytes.empty()) std::memcpy(values, bytes.data(), bytes.size());
 }
 
 }  // namespace

@@ -2,10 +2,11 @@
 // GL_SELECT or GL_FEEDBACK, and the program reads it once glRenderMode
 // leaves the mode. The host's GL writes a buffer of its own; glRenderMode's
 // reply carries what it wrote, copied here into the program's buffer.
-// Wire layouts: host-renderer/gl/render_mode_handlers.cpp.
+// Reply: wire-protocol/annotations.toml [replies].
 #include "gl/entry_support.h"
 #include "gl/gl_handlers.h"
 #include "wire/gl_encode.h"
+#include "wire/gl_replies.h"
 
 namespace icd {
 namespace {
@@ -40,18 +41,14 @@ GLint GLAPIENTRY handle_glRenderMode(GLenum mode) {
   Stream* s = current_stream();
   if (!s) return 0;
   wire::encode_glRenderMode(s->writer(), mode);
-  auto reply = s->roundtrip();
-  if (!reply) return 0;
-  wire::Reader r(*reply, 0);
-  auto answer = r.get<GLint>();
-  auto left = r.get<uint32_t>();
-  if (!answer || !left) return 0;
+  wire::Reply_glRenderMode out;
+  if (!await_reply(*s, out, wire::decode_reply_glRenderMode)) return 0;
   GlState& st = s->gl_state();
   GlState::KeptBuffer none;
   const GlState::KeptBuffer& kept =
-      *left == kSelect ? st.select_buffer : *left == kFeedback ? st.feedback_buffer : none;
-  copy_reply(r, kept.data, kept.bytes);
-  return *answer;
+      out.left == kSelect ? st.select_buffer : out.left == kFeedback ? st.feedback_buffer : none;
+  copy_data(out.words, kept.data, kept.bytes);
+  return out.answer;
 }
 
 }  // namespace icd

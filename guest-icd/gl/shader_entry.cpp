@@ -1,7 +1,7 @@
 // Shaders and programs: the guest chooses their names; sources travel as
 // lists of strings, and so do the named strings shaders include
-// (GL_ARB_shading_language_include). Wire layouts: wire-protocol/annotations.toml [layouts];
-// replies: host-renderer/gl/shader_handlers.cpp.
+// (GL_ARB_shading_language_include). Wire layouts and replies:
+// wire-protocol/annotations.toml [layouts] and [replies].
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -10,6 +10,7 @@
 #include "gl/gl_handlers.h"
 #include "wire/control.h"
 #include "wire/gl_encode.h"
+#include "wire/gl_replies.h"
 
 namespace icd {
 namespace {
@@ -137,10 +138,9 @@ void GLAPIENTRY handle_glGetUniformIndices(GLuint program, GLsizei count,
   if (!s || refused_count(*s, count, names)) return;
   const StringList list(count, names, nullptr, true);
   wire::encode_glGetUniformIndices(s->writer(), program, count, list.at.data(), list.bytes.data());
-  auto reply = s->roundtrip();
-  if (!reply) return;
-  wire::Reader r(*reply, 0);
-  copy_reply(r, indices, static_cast<size_t>(count) * sizeof(GLuint));
+  wire::Reply_glGetUniformIndices out;
+  if (!await_reply(*s, out, wire::decode_reply_glGetUniformIndices)) return;
+  copy_data(out.indices, indices, static_cast<size_t>(count) * sizeof(GLuint));
 }
 
 void GLAPIENTRY handle_glGetAttachedShaders(GLuint program, GLsizei max_count, GLsizei* count,
@@ -148,12 +148,10 @@ void GLAPIENTRY handle_glGetAttachedShaders(GLuint program, GLsizei max_count, G
   Stream* s = current_stream();
   if (!s) return;
   wire::encode_glGetAttachedShaders(s->writer(), program, max_count);
-  auto reply = s->roundtrip();
-  if (!reply) return;
-  wire::Reader r(*reply, 0);
-  auto n = r.get<int32_t>();
-  const size_t got = copy_reply(r, shaders, static_cast<size_t>(std::max(max_count, 0)) * 4);
-  if (count) *count = n ? static_cast<GLsizei>(std::min<size_t>(got / 4, *n)) : 0;
+  wire::Reply_glGetAttachedShaders out;
+  if (!await_reply(*s, out, wire::decode_reply_glGetAttachedShaders)) return;
+  const size_t got = copy_data(out.shaders, shaders, static_cast<size_t>(std::max(max_count, 0)) * 4);
+  if (count) *count = static_cast<GLsizei>(std::min<size_t>(got / 4, out.count));
 }
 
 void GLAPIENTRY handle_glNamedStringARB(GLenum type, GLint namelen, const GLchar* name, GLint stringlen,
@@ -174,51 +172,43 @@ void GLAPIENTRY handle_glDeleteNamedStringARB(GLint namelen, const GLchar* name)
 
 namespace {
 
-// Sends a named-string query and calls `read` with a reader of the host's
-// reply; nothing when there is none (no context, the host gone).
-template <typename Encode, typename Read>
-void ask_about_name(Encode encode, Read read) {
+// Sends a named-string query and decodes the host's reply into `out`;
+// false when there is none (no context, the host gone) or it is malformed.
+template <typename Encode, typename Reply>
+bool ask_about_name(Encode encode, Reply& out, wire::Status (*decode)(wire::Reader&, Reply&)) {
   Stream* s = current_stream();
-  if (!s) return;
+  if (!s) return false;
   encode(s->writer());
-  auto reply = s->roundtrip();
-  if (!reply) return;
-  wire::Reader r(*reply, 0);
-  read(r);
+  return await_reply(*s, out, decode);
 }
 
 }  // namespace
 
 GLboolean GLAPIENTRY handle_glIsNamedStringARB(GLint namelen, const GLchar* name) {
-  GLboolean named = 0;
-  ask_about_name([&](wire::Writer& w) { wire::encode_glIsNamedStringARB(w, name, counted_bytes(name, namelen)); },
-                 [&](wire::Reader& r) {
-                   auto is = r.get<uint32_t>();
-                   named = is && *is ? 1 : 0;
-                 });
-  return named;
+  wire::Reply_glIsNamedStringARB out;
+  const bool answered = ask_about_name(
+      [&](wire::Writer& w) { wire::encode_glIsNamedStringARB(w, name, counted_bytes(name, namelen)); }, out,
+      wire::decode_reply_glIsNamedStringARB);
+  return answered && out.named ? 1 : 0;
 }
 
 void GLAPIENTRY handle_glGetNamedStringARB(GLint namelen, const GLchar* name, GLsizei buf_size, GLint* stringlen,
                                            GLchar* string) {
-  ask_about_name(
-      [&](wire::Writer& w) { wire::encode_glGetNamedStringARB(w, name, buf_size, counted_bytes(name, namelen)); },
-      [&](wire::Reader& r) {
-        auto length = r.get<int32_t>();  // negative: GL wrote nothing
-        if (!length || *length < 0) return;
-        if (stringlen) *stringlen = *length;
-        copy_reply(r, string, static_cast<size_t>(std::max(buf_size, 0)));
-      });
+  wire::Reply_glGetNamedStringARB out;
+  const bool answered = ask_about_name(
+      [&](wire::Writer& w) { wire::encode_glGetNamedStringARB(w, name, buf_size, counted_bytes(name, namelen)); }, out,
+      wire::decode_reply_glGetNamedStringARB);
+  if (!answered || out.length < 0) return;  // negative: GL wrote nothing
+  if (stringlen) *stringlen = out.length;
+  copy_data(out.string, string, static_cast<size_t>(std::max(buf_size, 0)));
 }
 
 void GLAPIENTRY handle_glGetNamedStringivARB(GLint namelen, const GLchar* name, GLenum pname, GLint* params) {
-  ask_about_name(
-      [&](wire::Writer& w) { wire::encode_glGetNamedStringivARB(w, name, pname, counted_bytes(name, namelen)); },
-      [&](wire::Reader& r) {
-        auto written = r.get<uint32_t>();
-        auto value = r.get<int32_t>();
-        if (written && *written && value && params) *params = *value;
-      });
+  wire::Reply_glGetNamedStringivARB out;
+  const bool answered = ask_about_name(
+      [&](wire::Writer& w) { wire::encode_glGetNamedStringivARB(w, name, pname, counted_bytes(name, namelen)); }, out,
+      wire::decode_reply_glGetNamedStringivARB);
+  if (answered && out.written && params) *params = out.value;
 }
 
 void GLAPIENTRY handle_glCompileShaderIncludeARB(GLuint shader, GLsizei count, const GLchar* const* path,

@@ -1,6 +1,6 @@
 // Fence syncs: the guest hands out its own handles, so creating and
-// deleting one never waits. Wire layouts: wire-protocol/annotations.toml
-// [layouts]; replies: host-renderer/gl/sync_handlers.cpp.
+// deleting one never waits. Wire layouts and replies:
+// wire-protocol/annotations.toml [layouts] and [replies].
 #include <algorithm>
 #include <cstring>
 #include <unordered_set>
@@ -9,6 +9,7 @@
 #include "gl/gl_handlers.h"
 #include "gl/persistent_mappings.h"
 #include "wire/gl_encode.h"
+#include "wire/gl_replies.h"
 
 namespace icd {
 namespace {
@@ -49,13 +50,10 @@ GLenum GLAPIENTRY handle_glClientWaitSync(GLsync sync, GLbitfield flags, GLuint6
   Stream* s = current_stream();
   if (!s || !live(*s, sync)) return kWaitFailed;
   wire::encode_glClientWaitSync(s->writer(), handle_of(sync), flags, timeout);
-  auto reply = s->roundtrip();
-  if (!reply) return kWaitFailed;
-  wire::Reader r(*reply, 0);
-  auto status = r.get<uint32_t>();
-  if (!status) return kWaitFailed;
-  if (*status == kAlreadySignaled || *status == kConditionSatisfied) fetch_mapped_reads(*s);
-  return *status;
+  wire::Reply_glClientWaitSync out;
+  if (!await_reply(*s, out, wire::decode_reply_glClientWaitSync)) return kWaitFailed;
+  if (out.status == kAlreadySignaled || out.status == kConditionSatisfied) fetch_mapped_reads(*s);
+  return out.status;
 }
 
 void GLAPIENTRY handle_glWaitSync(GLsync sync, GLbitfield flags, GLuint64 timeout) {
@@ -86,12 +84,10 @@ void GLAPIENTRY handle_glGetSynciv(GLsync sync, GLenum pname, GLsizei count, GLs
   Stream* s = current_stream();
   if (!s || !live(*s, sync)) return;
   wire::encode_glGetSynciv(s->writer(), handle_of(sync), pname, count);
-  auto reply = s->roundtrip();
-  if (!reply) return;
-  wire::Reader r(*reply, 0);
-  auto n = r.get<int32_t>();
-  copy_reply(r, values, static_cast<size_t>(std::max(count, 0)) * sizeof(GLint));
-  if (length) *length = n ? *n : 0;
+  wire::Reply_glGetSynciv out;
+  if (!await_reply(*s, out, wire::decode_reply_glGetSynciv)) return;
+  copy_data(out.values, values, static_cast<size_t>(std::max(count, 0)) * sizeof(GLint));
+  if (length) *length = out.length;
   if (pname == kSyncStatus && count > 0 && values && values[0] == kSignaled) {
     fetch_mapped_reads(*s);
   }
@@ -113,12 +109,10 @@ void GLAPIENTRY handle_glGetObjectPtrLabel(const void* ptr, GLsizei buf_size, GL
   if (!s) return;
   wire::encode_glGetObjectPtrLabel(s->writer(), handle_of(static_cast<GLsync>(const_cast<void*>(ptr))),
                                    buf_size);
-  auto reply = s->roundtrip();
-  if (!reply) return;
-  wire::Reader r(*reply, 0);
-  auto n = r.get<int32_t>();
-  copy_reply(r, label, static_cast<size_t>(std::max(buf_size, 0)));
-  if (length) *length = n ? *n : 0;
+  wire::Reply_glGetObjectPtrLabel out;
+  if (!await_reply(*s, out, wire::decode_reply_glGetObjectPtrLabel)) return;
+  copy_data(out.label, label, static_cast<size_t>(std::max(buf_size, 0)));
+  if (length) *length = out.length;
 }
 
 }  // namespace icd

@@ -282,7 +282,7 @@ wire::Result<VertexSpan> elements_span(wire::Reader& r, const Restart& restart) 
 // Every part of a glMultiDrawElements: unknown when any part is.
 wire::Result<VertexSpan> multi_elements_span(wire::Reader& r, const Restart& restart) {
   MultiElementsDraw d;
-  WIRE_TRY(read_multi_elements_draw(r, true, d));
+  WIRE_TRY(read_multi_elements_draw(r, d));
   VertexSpan all;
   for (size_t i = 0; i < d.size(); ++i) {
     const VertexSpan part = elements_span(d.part(i), restart);

@@ -1,12 +1,11 @@
 // Buffer mapping: the guest maps a shadow copy; the host maps its buffer
 // only to fill the shadow (read maps) or to take the guest's writes.
 //
-// Wire layouts: annotations.toml [layouts]. Phases: 0 reads the range (the
-// reply is Data, its bytes; a write-only map reads it too, through a copy,
+// Wire layouts and replies: annotations.toml [layouts] and [replies].
+// Phases: 0 reads the range (a write-only map reads it too, through a copy,
 // to keep what the program does not overwrite), 1 writes the command's
-// bytes into it; a
-// persistent mapping's are 2 (read through a copy) and 3 (write), with a
-// guest buffer name in place of the target.
+// bytes into it; a persistent mapping's are 2 (read through a copy) and 3
+// (write), with a guest buffer name in place of the target.
 #include <epoxy/gl.h>
 
 #include <algorithm>
@@ -19,6 +18,7 @@
 #include "gl/legacy_arrays.h"
 #include "gl/read_args.h"
 #include "gl/gl_host_handlers.h"
+#include "wire/gl_replies.h"
 
 namespace host {
 
@@ -50,7 +50,7 @@ wire::Status read_through_copy(DispatchEnv& env, int64_t length, GLenum staging_
   glBufferData(staging_target, length, nullptr, GL_STREAM_READ);
   copy();
   const void* mapped = glMapBufferRange(staging_target, 0, length, GL_MAP_READ_BIT);
-  env.reply.put_data(mapped, mapped ? bytes : 0);
+  wire::encode_reply_glMapBufferRange(env.reply, mapped, mapped ? bytes : 0);  // both forms' reply
   if (mapped) glUnmapBuffer(staging_target);
   glDeleteBuffers(1, &staging);
   glBindBuffer(staging_target, static_cast<GLuint>(bound));
@@ -91,7 +91,7 @@ wire::Status map_phase(DispatchEnv& env, uint32_t phase, int64_t offset, int64_t
   if (phase == 0) {
     if (!env.state.impl().charge_reply(bytes)) return refused_reply(env, 1);
     const void* mapped = map(offset, length, GL_MAP_READ_BIT);
-    env.reply.put_data(mapped, mapped ? bytes : 0);  // the reply's copy is the only one
+    wire::encode_reply_glMapBufferRange(env.reply, mapped, mapped ? bytes : 0);  // the reply's copy is the only one
     if (mapped) unmap();
     return {};
   }

@@ -1,7 +1,6 @@
 // Vertex attribute pointers and indexed draws (client arrays: client_arrays.h).
 //
-// Wire layouts: wire-protocol/annotations.toml [layouts]; glMultiDrawElements
-// [BaseVertex]: elements_draw.h.
+// Wire layouts: wire-protocol/annotations.toml [layouts].
 #include <epoxy/gl.h>
 
 #include <string>
@@ -151,7 +150,7 @@ wire::Status bind_multi_indices(GlContextState::Impl& st, const MultiElementsDra
 
 wire::Status multi_draw_elements(DispatchEnv& env, wire::Reader& r, bool base_vertex) {
   MultiElementsDraw d;
-  WIRE_TRY(read_multi_elements_draw(r, true, d));
+  WIRE_TRY(read_multi_elements_draw(r, d));
   std::vector<const void*> offsets;
   GLint restore = -1;
   WIRE_TRY(bind_multi_indices(env.state.impl(), d, offsets, &restore));

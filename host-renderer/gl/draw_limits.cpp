@@ -40,7 +40,7 @@ wire::Result<uint64_t> elements_vertices(wire::Reader& r) {
 
 wire::Result<uint64_t> multi_elements_vertices(wire::Reader& r) {
   MultiElementsDraw d;
-  WIRE_TRY(read_multi_elements_draw(r, false, d));
+  WIRE_TRY(read_multi_elements_draw(r, d));
   uint64_t total = 0;
   for (GLsizei count : d.counts) total += vertices(count, 1);
   return total;

@@ -1,9 +1,6 @@
-// The glDrawElements family, all in glDrawElements's layout
-// (wire-protocol/annotations.toml [layouts]), and glMultiDrawElements
-// [BaseVertex], written by guest-icd/gl/draw_entry.cpp: u32 mode, u32 type,
-// i32 draw count, Data counts (i32 each), Data base vertices (i32 each; none
-// for the plain form), then one Data indices a draw, all client bytes or all
-// offsets.
+// The glDrawElements family, all in glDrawElements's layout, and
+// glMultiDrawElements[BaseVertex], in glMultiDrawElements's
+// (wire-protocol/annotations.toml [layouts]).
 #pragma once
 
 #include <epoxy/gl.h>
@@ -12,7 +9,6 @@
 #include <cstring>
 #include <vector>
 
-#include "gl/read_args.h"
 #include "wire/gl_decode.h"
 #include "wire/reader.h"
 #include "wire/result.h"
@@ -43,7 +39,7 @@ struct MultiElementsDraw {
   GLenum mode = 0, type = 0;
   std::vector<GLsizei> counts;
   std::vector<GLint> base_vertices;  // one a draw, zeros for the plain form
-  std::vector<wire::Data> indices;   // empty unless read with the indices
+  std::vector<wire::Data> indices;   // one a draw
 
   size_t size() const { return counts.size(); }
   // Part `i` as a single elements draw.
@@ -53,15 +49,13 @@ struct MultiElementsDraw {
     d.count = counts[i];
     d.type = type;
     d.base_vertex = base_vertices[i];
-    if (i < indices.size()) d.indices = indices[i];
+    d.indices = indices[i];
     return d;
   }
 };
 
-// Reads an i32 array of exactly `n` values (or none when `optional`).
-inline wire::Status read_int_array(wire::Reader& r, size_t n, bool optional, std::vector<int32_t>& out) {
-  wire::Data data;
-  WIRE_TRY(read_data(r, data));
+// An i32 array of exactly `n` values (or none when `optional`).
+inline wire::Status int_array(const wire::Data& data, size_t n, bool optional, std::vector<int32_t>& out) {
   out.assign(n, 0);
   if (optional && data.bytes.empty()) return {};
   if (data.bytes.size() != n * sizeof(int32_t)) {
@@ -71,18 +65,17 @@ inline wire::Status read_int_array(wire::Reader& r, size_t n, bool optional, std
   return {};
 }
 
-// The counts and base vertices; the indices too with `with_indices`.
-inline wire::Status read_multi_elements_draw(wire::Reader& r, bool with_indices, MultiElementsDraw& d) {
-  GLsizei drawcount = 0;
-  WIRE_TRY(read_args(r, d.mode, d.type, drawcount));
-  if (drawcount < 0) return wire::make_error(wire::Errc::kBadValue, "negative draw count");
-  const auto n = static_cast<size_t>(drawcount);
-  if (n > r.remaining()) return wire::make_error(wire::Errc::kBadLength, "draw count past the command");
-  WIRE_TRY(read_int_array(r, n, false, d.counts));
-  WIRE_TRY(read_int_array(r, n, true, d.base_vertices));
-  if (!with_indices) return {};
-  d.indices.resize(n);
-  for (auto& data : d.indices) WIRE_TRY(read_data(r, data));
+// Either form of glMultiDrawElements, its arrays checked against the draw
+// count (the decoder refuses a negative one).
+inline wire::Status read_multi_elements_draw(wire::Reader& r, MultiElementsDraw& d) {
+  wire::Args_glMultiDrawElements a{};  // the layout of both forms
+  WIRE_TRY(wire::decode_glMultiDrawElements(r, a));
+  d.mode = a.mode;
+  d.type = a.type;
+  const auto n = static_cast<size_t>(a.drawcount);
+  WIRE_TRY(int_array(a.counts, n, false, d.counts));
+  WIRE_TRY(int_array(a.basevertex, n, true, d.base_vertices));
+  d.indices = std::move(a.indices);
   return {};
 }
 

@@ -1,16 +1,9 @@
 // Queries whose answer size the host must work out: strings, uniform
 // values, block parameters and pixels read back into client memory.
 //
-// Requests of the queries: annotations.toml [layouts]; their replies:
-//   glGetString, glGetStringi  Data (NUL-terminated, empty when none)
-//   glGetUniform*              Data values, as many as the uniform's type has
-//   glGetProgramStringARB, glGetNamedProgramStringEXT
-//                              Data (the program's string, GL_PROGRAM_LENGTH_ARB bytes)
-//   glGetVertexArrayPointer(i_)vEXT  u64 (the offset GL answers)
-//   glGetActiveUniformBlockiv  Data values
-//   glGetActiveAtomicCounterBufferiv  Data values
-//   glReadPixels, glReadnPixels, glGetPolygonStipple, glGetPixelMap*: the
-//                              image (or map) when the pixels named no pack buffer
+// Requests of the queries: annotations.toml [layouts]; their replies
+// [replies], and for glReadPixels, glReadnPixels, glGetPolygonStipple and
+// glGetPixelMap*: the image (or map) when the pixels named no pack buffer.
 #include <epoxy/gl.h>
 
 #include <algorithm>
@@ -22,13 +15,14 @@
 #include "gl/read_back.h"
 #include "gl/read_args.h"
 #include "gl/gl_host_handlers.h"
+#include "wire/gl_replies.h"
 
 namespace host {
 namespace {
 
 void reply_string(DispatchEnv& env, const GLubyte* s) {
   const char* text = s ? reinterpret_cast<const char*>(s) : "";
-  env.reply.put_data(text, std::strlen(text) + 1);
+  wire::encode_reply_glGetString(env.reply, text, std::strlen(text) + 1);
 }
 
 // Components of a uniform of GLSL type `type` (at most a 4x4 matrix).
@@ -75,7 +69,7 @@ wire::Status get_uniform(DispatchEnv& env, wire::Reader& r, Get get) {
   T values[16] = {};
   // GL writes nothing for a location it refuses (-1 among them): nor does the guest.
   const bool answered = answered_by_gl(env.state.impl(), [&] { get(program, a.location, values); });
-  env.reply.put_data(values, answered ? components_at(program, a.location) * sizeof(T) : 0);
+  wire::encode_reply_glGetUniformfv(env.reply, values, answered ? components_at(program, a.location) * sizeof(T) : 0);
   return {};
 }
 
@@ -151,7 +145,7 @@ void reply_program_string(DispatchEnv& env, GLenum pname, Length length_of, Read
   if (pname == GL_PROGRAM_STRING_ARB) length_of(&length);
   std::string text(static_cast<size_t>(std::max(length, 0)), '\0');
   read(text.data());
-  env.reply.put_data(text.data(), text.size());
+  wire::encode_reply_glGetProgramStringARB(env.reply, text.data(), text.size());
 }
 
 }  // namespace
@@ -194,7 +188,7 @@ wire::Status reply_vertex_array_pointer(DispatchEnv& env, GLuint guest_vao, Get 
     void* pointer = nullptr;
     if (answered_by_gl(st, [&] { get(vao, &pointer); })) value = reinterpret_cast<uintptr_t>(pointer);
   }
-  env.reply.put(value);
+  wire::encode_reply_glGetVertexArrayPointervEXT(env.reply, value);
   return {};
 }
 
@@ -228,7 +222,8 @@ wire::Status reply_block_values(DispatchEnv& env, GLenum pname, GLenum indices, 
   if (!out) return out.error();
   if (out->refused) return refused_reply(env, 1);
   const bool answered = answered_by_gl(env.state.impl(), [&] { query(pname, static_cast<GLint*>(out->data)); });
-  env.reply.put_data(out->data, answered ? out->bytes : 0);  // a query GL refuses writes nothing
+  // a query GL refuses writes nothing
+  wire::encode_reply_glGetActiveUniformBlockiv(env.reply, out->data, answered ? out->bytes : 0);
   return {};
 }
 
@@ -369,7 +364,7 @@ wire::Status get_pixel_map(DispatchEnv& env, wire::Reader& r, Read read) {
   const bool to_buffer = destination.kind == wire::DataKind::kBufferOffset;
   if (map < GL_PIXEL_MAP_I_TO_I || map > GL_PIXEL_MAP_A_TO_A) {
     refuse_pixels(env.state.impl(), GL_INVALID_ENUM);
-    if (!to_buffer) env.reply.put_data(nullptr, 0);
+    if (!to_buffer) wire::encode_reply_glGetPixelMapfv(env.reply, nullptr, 0);
     return {};
   }
   if (to_buffer) {
@@ -386,7 +381,7 @@ wire::Status get_pixel_map(DispatchEnv& env, wire::Reader& r, Read read) {
   if (!out) return out.error();
   if (out->refused) return refused_reply(env, 1);
   read(map, static_cast<T*>(out->data));
-  env.reply.put_data(out->data, count * sizeof(T));
+  wire::encode_reply_glGetPixelMapfv(env.reply, out->data, count * sizeof(T));  // every glGetPixelMap*'s reply
   return {};
 }
 

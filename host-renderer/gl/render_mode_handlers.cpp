@@ -5,9 +5,7 @@
 // wrote, which the guest copies into the program's buffer.
 //
 // Wire layouts: glSelectBuffer i32 size; glFeedbackBuffer i32 size, u32 type;
-// glRenderMode u32 mode. Reply of glRenderMode: i32 GL's answer, u32 the
-// mode it left, Data the words GL wrote (empty unless it left GL_SELECT or
-// GL_FEEDBACK).
+// glRenderMode u32 mode; its reply: wire-protocol/annotations.toml [replies].
 #include <epoxy/gl.h>
 
 #include <algorithm>
@@ -15,6 +13,7 @@
 #include "gl/dispatch_support.h"
 #include "gl/gl_host_handlers.h"
 #include "gl/kept_buffer.h"
+#include "wire/gl_replies.h"
 
 namespace host {
 namespace {
@@ -84,8 +83,6 @@ wire::Status handle_glRenderMode(DispatchEnv& env, wire::Args_glRenderMode& a) {
   auto& st = env.state.impl();
   const GLenum left = has_render_modes(st) ? render_mode() : GL_RENDER;
   const GLint answer = glRenderMode(a.mode);
-  env.reply.put(answer);
-  env.reply.put(static_cast<uint32_t>(left));
   size_t words = 0;
   KeptBuffer* kept = nullptr;
   if (left == GL_SELECT) {
@@ -95,7 +92,8 @@ wire::Status handle_glRenderMode(DispatchEnv& env, wire::Args_glRenderMode& a) {
     kept = &st.kept.feedback;
     words = answer < 0 ? kept->words() : std::min(static_cast<size_t>(answer), kept->words());
   }
-  env.reply.put_data(kept && words ? kept->data() : nullptr, words * sizeof(uint32_t));
+  wire::encode_reply_glRenderMode(env.reply, answer, left, kept && words ? kept->data() : nullptr,
+                                  words * sizeof(uint32_t));
   return {};
 }
 

@@ -1,13 +1,8 @@
 // Shaders and programs: names the guest chose, arrays of source strings.
 //
-// Wire layouts: wire-protocol/annotations.toml [layouts]. Sources, include
-// paths and named strings travel without terminators, the other strings
-// with. Replies:
-//   glGetUniformIndices    Data indices
-//   glGetAttachedShaders   i32 count, Data guest names
-//   glIsNamedStringARB     u32 boolean
-//   glGetNamedStringARB    i32 length (negative: GL wrote nothing), Data what GL wrote
-//   glGetNamedStringivARB  u32 written, i32 value
+// Wire layouts and replies: wire-protocol/annotations.toml [layouts] and
+// [replies]. Sources, include paths and named strings travel without
+// terminators, the other strings with.
 #include <epoxy/gl.h>
 
 #include <algorithm>
@@ -21,6 +16,7 @@
 #include "gl/gl_host_handlers.h"
 #include "gl/program_binaries.h"
 #include "gl/program_reflection.h"
+#include "wire/gl_replies.h"
 
 namespace host {
 namespace {
@@ -197,7 +193,8 @@ wire::Status handle_glGetUniformIndices(DispatchEnv& env, wire::Reader& r) {
   std::vector<GLuint> indices(a.names.size());
   const bool answered =
       answered_by_gl(env.state.impl(), [&] { glGetUniformIndices(program, a.count, s.list(), indices.data()); });
-  env.reply.put_data(indices.data(), answered ? indices.size() * sizeof(GLuint) : 0);  // refused: writes nothing
+  // refused: writes nothing
+  wire::encode_reply_glGetUniformIndices(env.reply, indices.data(), answered ? indices.size() * sizeof(GLuint) : 0);
   return {};
 }
 
@@ -215,8 +212,8 @@ wire::Status handle_glGetAttachedShaders(DispatchEnv& env, wire::Reader& r) {
   for (GLsizei i = 0; i < count; ++i) {
     names.push_back(st.names(ObjectType::kShader).reverse(host_names[i]));
   }
-  env.reply.put(static_cast<int32_t>(names.size()));
-  env.reply.put_data(names.data(), names.size() * sizeof(GLuint));
+  wire::encode_reply_glGetAttachedShaders(env.reply, static_cast<GLsizei>(names.size()), names.data(),
+                                          names.size() * sizeof(GLuint));
   return {};
 }
 
@@ -261,7 +258,7 @@ wire::Status handle_glIsNamedStringARB(DispatchEnv& env, wire::Reader& r) {
   wire::Args_glIsNamedStringARB a{};
   auto name = decode_named(r, wire::decode_glIsNamedStringARB, a);
   if (!name) return name.error();
-  env.reply.put(uint32_t{glIsNamedStringARB(name->length, name->text) != GL_FALSE});
+  wire::encode_reply_glIsNamedStringARB(env.reply, glIsNamedStringARB(name->length, name->text) != GL_FALSE);
   return {};
 }
 
@@ -276,9 +273,8 @@ wire::Status handle_glGetNamedStringARB(DispatchEnv& env, wire::Reader& r) {
   std::vector<GLchar> text(static_cast<size_t>(std::max<GLsizei>(room, 1)));
   GLint length = -1;
   glGetNamedStringARB(name->length, name->text, room, &length, text.data());
-  env.reply.put(int32_t{length});
   const size_t wrote = length < 0 || room <= 0 ? 0 : std::min<size_t>(static_cast<size_t>(length) + 1, room);
-  env.reply.put_data(text.data(), wrote);
+  wire::encode_reply_glGetNamedStringARB(env.reply, length, text.data(), wrote);
   return {};
 }
 
@@ -289,8 +285,7 @@ wire::Status handle_glGetNamedStringivARB(DispatchEnv& env, wire::Reader& r) {
   constexpr GLint kUnwritten = INT32_MIN;  // no pname answers this
   GLint value = kUnwritten;
   glGetNamedStringivARB(name->length, name->text, a.pname, &value);
-  env.reply.put(uint32_t{value != kUnwritten});
-  env.reply.put(int32_t{value});
+  wire::encode_reply_glGetNamedStringivARB(env.reply, value != kUnwritten, value);
   return {};
 }
 

@@ -7,6 +7,7 @@
 #include "gl/bound_names.h"
 #include "gl/dispatch_support.h"
 #include "gl/gl_host_handlers.h"
+#include "wire/gl_replies.h"
 
 namespace host {
 namespace {
@@ -45,7 +46,7 @@ wire::Status reply_get(DispatchEnv& env, GLenum pname, Fn get) {
   if constexpr (std::is_integral_v<T> && sizeof(T) >= 4) {
     answer_guest_name(env.state.impl(), pname, static_cast<T*>(out->data), out->bytes / sizeof(T));
   }
-  env.reply.put_data(out->data, out->bytes);
+  wire::encode_reply_glGetIntegerv(env.reply, out->data, out->bytes);  // every glGet*v's reply
   return {};
 }
 

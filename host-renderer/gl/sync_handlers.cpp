@@ -1,9 +1,7 @@
 // Fence syncs: the guest names them with 64-bit handles of its own.
 //
-// Wire layouts: wire-protocol/annotations.toml [layouts]. Replies:
-//   glClientWaitSync     u32 status
-//   glGetSynciv          i32 length, Data values
-//   glGetObjectPtrLabel  i32 length, Data label (terminated, at most the buffer size)
+// Wire layouts and replies: wire-protocol/annotations.toml [layouts] and
+// [replies]; a label comes back terminated, at most the buffer's size.
 
 #include <epoxy/gl.h>
 
@@ -14,6 +12,7 @@
 #include "gl/dispatch_support.h"
 #include "gl/read_args.h"
 #include "gl/gl_host_handlers.h"
+#include "wire/gl_replies.h"
 
 namespace host {
 namespace {
@@ -69,7 +68,7 @@ wire::Status handle_glClientWaitSync(DispatchEnv& env, wire::Reader& r) {
   auto sync = find_sync(env.state.impl(), a.sync);
   if (!sync) return sync.error();
   GLenum status = glClientWaitSync(*sync, a.flags, std::min<uint64_t>(a.timeout, kMaxWaitNs));
-  env.reply.put(static_cast<uint32_t>(status));
+  wire::encode_reply_glClientWaitSync(env.reply, status);
   return {};
 }
 
@@ -107,8 +106,7 @@ wire::Status handle_glGetSynciv(DispatchEnv& env, wire::Reader& r) {
   const GLsizei count = std::clamp<GLsizei>(a.count, 0, wire::size::kMaxEnumValues);
   glGetSynciv(*sync, a.pname, count, &length, values);
   length = std::clamp<GLsizei>(length, 0, count);
-  env.reply.put(static_cast<int32_t>(length));
-  env.reply.put_data(values, static_cast<size_t>(length) * sizeof(GLint));
+  wire::encode_reply_glGetSynciv(env.reply, length, values, static_cast<size_t>(length) * sizeof(GLint));
   return {};
 }
 
@@ -131,8 +129,7 @@ wire::Status handle_glGetObjectPtrLabel(DispatchEnv& env, wire::Reader& r) {
   WIRE_TRY(wire::decode_glGetObjectPtrLabel(r, a));
   auto sync = find_sync(env.state.impl(), a.sync);
   if (!sync) {
-    env.reply.put(int32_t{0});
-    env.reply.put_data(nullptr, 0);
+    wire::encode_reply_glGetObjectPtrLabel(env.reply, 0, nullptr, 0);
     return not_a_sync(env.state.impl());
   }
   std::vector<GLchar> text(std::clamp<size_t>(static_cast<size_t>(std::max(a.bufSize, 0)), 0, kMaxLabelBytes));
@@ -141,8 +138,8 @@ wire::Status handle_glGetObjectPtrLabel(DispatchEnv& env, wire::Reader& r) {
   // With no buffer GL answers the label's whole length; else what it wrote.
   const GLsizei most = text.empty() ? static_cast<GLsizei>(kMaxLabelBytes) : static_cast<GLsizei>(text.size()) - 1;
   length = std::clamp<GLsizei>(length, 0, most);
-  env.reply.put(static_cast<int32_t>(length));
-  env.reply.put_data(text.data(), text.empty() ? 0 : static_cast<size_t>(length) + 1);
+  wire::encode_reply_glGetObjectPtrLabel(env.reply, length, text.data(),
+                                         text.empty() ? 0 : static_cast<size_t>(length) + 1);
   return {};
 }
 

@@ -4,7 +4,8 @@ is generated only with a hand-written host side or not at all, and one that
 allocates storage only with an [allocations] entry. The host's facts of
 each command, from [facts]. And which extensions it
 carries: every one of the registry, except those annotated with a reason and
-those with a command it cannot carry."""
+those with a command it cannot carry. The layouts and replies declared for
+hand-written commands."""
 
 import os
 import sys
@@ -235,6 +236,25 @@ class CarriedExtensions(unittest.TestCase):
         self.assertNotIn("glFrobTEST", m.commands)
         self.assertIn("glFrobTEST", m.guest_only)
         self.assertNotIn("GL_TEST_new", m.blocked_extensions())
+
+
+class Layouts(unittest.TestCase):
+    """[layouts] and [replies]: wire fields declared once for both ends."""
+
+    def test_a_list_of_data_or_offsets_is_counted_by_an_earlier_field(self):
+        m = model(extra=HAND_WRITTEN + '\n[layouts]\nglGetPointerv = "GLsizei n, data_or_offset[n] parts"')
+        parts = m.commands["glGetPointerv"].layout[1]
+        self.assertEqual((parts.kind, parts.count_expr, parts.buffer_source), ("data_list", "n", "bound"))
+
+    def test_a_reply_of_a_hand_written_command_is_declared(self):
+        m = model(extra=HAND_WRITTEN + '\n[replies]\nglGetPointerv = "GLint length, data bytes"')
+        reply = m.commands["glGetPointerv"].reply
+        self.assertEqual([(p.name, p.kind) for p in reply], [("length", "scalar"), ("bytes", "in_array")])
+
+    def test_a_reply_of_a_generated_command_is_refused(self):
+        with self.assertRaises(SystemExit) as err:
+            model(extra=HAND_WRITTEN + '\n[replies]\nglClear = "GLenum status"')
+        self.assertIn("[replies] glClear", str(err.exception))
 
 
 if __name__ == "__main__":

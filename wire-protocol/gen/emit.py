@@ -5,6 +5,7 @@ import os
 import emit_fuzz
 import emit_guest
 import emit_host
+import emit_replies
 import emit_tests
 import emit_vk
 import emit_wire
@@ -17,6 +18,8 @@ EMITTERS = {
     "gl_encode.cpp": emit_wire.gl_encode_cpp,
     "gl_decode.h": emit_wire.gl_decode_h,
     "gl_decode.cpp": emit_wire.gl_decode_cpp,
+    "gl_replies.h": emit_replies.gl_replies_h,
+    "gl_replies.cpp": emit_replies.gl_replies_cpp,
     "gl_handlers.h": emit_guest.gl_handlers_h,
     "gl_entry.cpp": emit_guest.gl_entry_cpp,
     "gl_host_handlers.h": emit_host.gl_host_handlers_h,

@@ -20,12 +20,19 @@ def outputs(c):
 
 def encoder_params(c):
     """Parameters of wire::encode_glX: the call's inputs, then input byte counts."""
+    return field_params(inputs(c))
+
+
+def field_params(fields):
+    """Parameters of an encoder of `fields`: their values, then byte counts."""
     parts = []
-    for p in inputs(c):
+    for p in fields:
         parts.append(f"{p.ctype} {p.name}" if p.pointer == 0 else f"{p.ctype}{p.name}")
-    for p in inputs(c):
+    for p in fields:
         if p.kind == "data_list":
             parts.append(f"const size_t* {p.name}_bytes")
+            if p.buffer_source:
+                parts.append(f"bool {p.name}_in_buffer")
         elif p.kind == "in_array":
             parts.append(f"size_t {p.name}_bytes")
             if p.buffer_source:

@@ -37,10 +37,11 @@ def _check(p):
     return f"  EXPECT_EQ(as_bytes(a.{p.name}), {v}) << \"{p.name}\";"
 
 
-def roundtrip_fn(c):
+def _fills(fields):
+    """Random values of `fields`: (declarations, the encoder's arguments)."""
     lines, args, sizes = [], [], []
-    list_counts = {p.count_expr for p in inputs(c) if p.kind == "data_list"}
-    for p in inputs(c):
+    list_counts = {p.count_expr for p in fields if p.kind == "data_list"}
+    for p in fields:
         decl, a = _fill(p, list_counts)
         lines += decl
         args += a
@@ -48,9 +49,14 @@ def roundtrip_fn(c):
             sizes.append(f"v_{p.name}_bytes.data()")
         elif p.kind == "in_array":
             sizes.append(f"v_{p.name}.size()")
-            if p.buffer_source:
-                sizes.append("false")
-    call_args = ", ".join(["out"] + args + sizes)
+        if p.kind in ("data_list", "in_array") and p.buffer_source:
+            sizes.append("false")
+    return lines, args + sizes
+
+
+def roundtrip_fn(c):
+    lines, args = _fills(inputs(c))
+    call_args = ", ".join(["out"] + args)
     checks = "\n".join(_check(p) for p in inputs(c))
     return (f"void roundtrip_{c.name}(Rng& rng) {{\n" + "\n".join(lines) +
             f"\n  wire::Writer out;\n  wire::encode_{c.name}({call_args});\n"
@@ -62,12 +68,30 @@ def roundtrip_fn(c):
             f"    wire::Args_{c.name} b;\n    return wire::decode_{c.name}(cut, b);\n  }});\n}}\n\n")
 
 
+def reply_roundtrip_fn(c):
+    """The same for a reply: what the host encodes, the guest decodes."""
+    lines, args = _fills(c.reply)
+    call_args = ", ".join(["out"] + args)
+    checks = "\n".join(_check(p) for p in c.reply)
+    return (f"void roundtrip_reply_{c.name}(Rng& rng) {{\n" + "\n".join(lines) +
+            f"\n  wire::Writer out;\n  wire::encode_reply_{c.name}({call_args});\n"
+            f"  wire::Reply_{c.name} a;\n"
+            f"  const std::vector<std::byte> payload(out.bytes().begin(), out.bytes().end());\n"
+            f"  wire::Reader in(payload, 0);\n"
+            f"  ASSERT_TRUE(wire::decode_reply_{c.name}(in, a).ok());\n{checks}\n"
+            f"  expect_truncation_fails(payload, [](wire::Reader& cut) {{\n"
+            f"    wire::Reply_{c.name} b;\n    return wire::decode_reply_{c.name}(cut, b);\n  }});\n}}\n\n")
+
+
 def gl_roundtrip_test_cpp(model):
     cmds = [c for c in model.ordered() if encodable(c)]
+    replies = [c for c in model.ordered() if c.reply]
     out = [HEADER, '#include "roundtrip_support.h"\n\n#include "wire/gl_decode.h"\n'
-           '#include "wire/gl_encode.h"\n\nnamespace {\n\n']
+           '#include "wire/gl_encode.h"\n#include "wire/gl_replies.h"\n\nnamespace {\n\n']
     out += [roundtrip_fn(c) for c in cmds]
+    out += [reply_roundtrip_fn(c) for c in replies]
     table = "".join(f'    {{"{c.name}", roundtrip_{c.name}}},\n' for c in cmds)
+    table += "".join(f'    {{"{c.name} reply", roundtrip_reply_{c.name}}},\n' for c in replies)
     out.append("}  // namespace\n\nconst std::vector<RoundTrip>& all_roundtrips() {\n"
                "  static const std::vector<RoundTrip> kAll = {\n" + table + "  };\n"
                "  return kAll;\n}\n")

@@ -147,22 +147,36 @@ def gl_encode_h(model):
 
 def encode_body(c):
     lines = [f"  size_t wire_start = wire_out.begin({c.opcode});"]
-    for p in inputs(c):
+    lines += put_fields(inputs(c))
+    lines.append("  wire_out.end(wire_start);")
+    return "\n".join(lines)
+
+
+def put_fields(fields):
+    """Statements writing `fields` to `wire_out` in order."""
+    lines = []
+    for p in fields:
         if p.kind == "scalar":
             lines.append(f"  wire_out.put<{p.base}>({p.name});")
         elif p.kind == "in_string":
             lines.append(f"  wire_out.put_data({p.name}, {p.name} ? std::strlen({p.name}) + 1 : 0);")
         elif p.kind == "data_list":
-            lines.append(f"  for (int64_t i = 0; i < {p.count_expr}; ++i) "
-                         f"wire_out.put_data({p.name}[i], {p.name}_bytes[i]);")
-        elif p.buffer_source:
-            lines.append(f"  if ({p.name}_in_buffer) {{\n"
-                         f"    wire_out.put_buffer_offset(reinterpret_cast<uintptr_t>({p.name}));\n"
-                         f"  }} else {{\n    wire_out.put_data({p.name}, {p.name}_bytes);\n  }}")
+            lines.append(f"  for (int64_t i = 0; i < {p.count_expr}; ++i) {{\n"
+                         f"{put_data(p, f'{p.name}[i]', f'{p.name}_bytes[i]', '    ')}\n  }}")
         else:
-            lines.append(f"  wire_out.put_data({p.name}, {p.name}_bytes);")
-    lines.append("  wire_out.end(wire_start);")
-    return "\n".join(lines)
+            lines.append(put_data(p, p.name, f"{p.name}_bytes", "  "))
+    return lines
+
+
+def put_data(p, value, size, indent):
+    """A Data of `size` bytes at `value`, or its buffer offset when the field
+    may be one."""
+    data = f"wire_out.put_data({value}, {size});"
+    if not p.buffer_source:
+        return indent + data
+    return (f"{indent}if ({p.name}_in_buffer) {{\n"
+            f"{indent}  wire_out.put_buffer_offset(reinterpret_cast<uintptr_t>({value}));\n"
+            f"{indent}}} else {{\n{indent}  {data}\n{indent}}}")
 
 
 def gl_encode_cpp(model):
@@ -184,16 +198,19 @@ def scalar_size_checks(model):
 
 
 def args_struct(c):
-    fields = []
-    for p in inputs(c):
+    return fields_struct(f"Args_{c.name}", inputs(c))
+
+
+def fields_struct(name, fields):
+    lines = []
+    for p in fields:
         if p.kind == "scalar":  # zeroed: a hand-written handler may fill one in part
-            fields.append(f"  {p.base} {p.name}{{}};")
+            lines.append(f"  {p.base} {p.name}{{}};")
         elif p.kind == "data_list":
-            fields.append(f"  std::vector<Data> {p.name};")
+            lines.append(f"  std::vector<Data> {p.name};")
         else:
-            fields.append(f"  Data {p.name};")
-    body = "\n".join(fields) if fields else ""
-    return f"struct Args_{c.name} {{\n{body}\n}};\n"
+            lines.append(f"  Data {p.name};")
+    return f"struct {name} {{\n" + "\n".join(lines) + "\n};\n"
 
 
 def gl_decode_h(model):
@@ -209,8 +226,13 @@ def gl_decode_h(model):
 
 
 def decode_body(c):
+    return decode_fields(inputs(c))
+
+
+def decode_fields(fields):
+    """Statements reading `fields` from `r` into `a`, then returning."""
     lines = []
-    for p in inputs(c):
+    for p in fields:
         if p.kind == "data_list":
             lines.append(data_list_decode(p))
             continue

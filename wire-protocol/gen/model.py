@@ -80,6 +80,7 @@ class Command:
     facts: set = field(default_factory=set)  # names of [facts] that hold for it
     draw: str = ""           # the [facts.draws] kind, "" when it draws nothing
     layout: list = field(default_factory=list)  # [layouts] wire fields of a [manual] command
+    reply: list = field(default_factory=list)   # [replies] wire fields of its hand-written reply
 
     @property
     def sync(self):
@@ -260,6 +261,7 @@ class Model:
                     self.failures[name] = str(err)
         self._check_allocations()
         self._apply_layouts()
+        self._apply_replies()
         if self.failures:
             lines = "\n".join(f"  {n}: {w}" for n, w in sorted(self.failures.items()))
             raise SystemExit("commands needing an annotation (hand-written or unsupported):\n"
@@ -269,26 +271,40 @@ class Model:
         """[layouts]: the wire layout of a [manual] command, declared once for
         both ends: "TYPE name" for a GL scalar, "data name" for bytes (or
         null), "data_or_offset name" for bytes or an offset into a bound
-        buffer, "data[count] name" for as many Data as the scalar field
-        `count` before it says; "same as glX" for glX's layout, which the
-        host may then read with glX's decoder."""
-        layouts = self.notes.get("layouts", {})
-        for name, decl in layouts.items():
+        buffer, "data[count] name" (or "data_or_offset[count] name") for as
+        many of them as the scalar field `count` before it says; "same as
+        glX" for glX's layout, which the host may then read with glX's
+        decoder."""
+        for c, fields in self._declared("layouts", ("manual",)):
+            c.layout = fields
+
+    def _apply_replies(self):
+        """[replies]: the reply of a command whose both ends are hand-written,
+        in the fields of [layouts], declared once for the host's encoder and
+        the guest's decoder."""
+        for c, fields in self._declared("replies", ("both", "manual")):
+            c.reply = fields
+
+    def _declared(self, table, customs):
+        """(command, fields) of each entry of a table of wire layouts."""
+        decls = self.notes.get(table, {})
+        for name, decl in decls.items():
             c = self.commands.get(name)
-            if c is None or c.custom != "manual":
-                raise SystemExit(f"annotations: [layouts] {name} is not a [manual] command")
+            if c is None or c.custom not in customs:
+                raise SystemExit(f"annotations: [{table}] {name} is not a {' or '.join(customs)} command")
             if decl.startswith("same as "):
-                decl = layouts.get(decl[len("same as "):], "")
+                decl = decls.get(decl[len("same as "):], "")
                 if not decl or decl.startswith("same as "):
-                    raise SystemExit(f"annotations: [layouts] {name}: not the same as a declared layout")
-            c.layout = []
+                    raise SystemExit(f"annotations: [{table}] {name}: not the same as a declared layout")
+            fields = []
             for text in decl.split(","):
-                c.layout.append(self._layout_field(name, text.split(), c.layout))
+                fields.append(self._layout_field(f"[{table}] {name}", text.split(), fields))
+            yield c, fields
 
     @staticmethod
     def _layout_field(command, words, before):
         if len(words) != 2:
-            raise SystemExit(f"annotations: [layouts] {command}: bad field {' '.join(words)!r}")
+            raise SystemExit(f"annotations: {command}: bad field {' '.join(words)!r}")
         kind, name = words
         if kind in SCALARS:
             return Param(name=name, ctype=kind, base=kind, pointer=0, const=False, len=None,
@@ -300,12 +316,13 @@ class Model:
         if kind == "data_or_offset":
             data.buffer_source = "bound"
             return data
-        count = re.fullmatch(r"data\[(\w+)\]", kind)
-        if count and any(p.name == count[1] and p.kind == "scalar" for p in before):
-            data.kind, data.count_expr = "data_list", count[1]
+        count = re.fullmatch(r"(data|data_or_offset)\[(\w+)\]", kind)
+        if count and any(p.name == count[2] and p.kind == "scalar" for p in before):
+            data.kind, data.count_expr = "data_list", count[2]
+            data.buffer_source = "bound" if count[1] == "data_or_offset" else ""
             data.ctype = "const void *const *"
             return data
-        raise SystemExit(f"annotations: [layouts] {command}: unknown field type {kind!r}")
+        raise SystemExit(f"annotations: {command}: unknown field type {kind!r}")
 
     def _assign_facts(self):
         """[facts]: what the host must know of each command, by its name."""
