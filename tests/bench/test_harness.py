@@ -276,8 +276,10 @@ class ProcessTest(unittest.TestCase):
 
     def test_sampler_sees_descendants(self):
         with tempfile.TemporaryDirectory() as out:
-            # The outer shell waits for the inner one, which does the work.
-            child = Child(["sh", "-c", f"sh -c '{BUSY}'; sleep 0.2"], os.path.join(out, "log"))
+            # The outer shell waits for the inner one, which does the work and
+            # then stays a while with its time on show: a sampler that a busy
+            # machine lets run late still sees it.
+            child = Child(["sh", "-c", f"sh -c '{BUSY}; sleep 0.5'; sleep 0.2"], os.path.join(out, "log"))
             sampler = TreeSampler(child.pid, interval=0.02)
             self.assertTrue(child.wait(20))
             sampler.stop()
