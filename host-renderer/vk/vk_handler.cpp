@@ -166,29 +166,6 @@ const char* VkHandler::command_name(uint32_t opcode) const {
   return desc ? desc->name : nullptr;
 }
 
-VkHandler::Special VkHandler::special(uint32_t opcode) {
-  switch (static_cast<VkOp>(opcode)) {
-    case VkOp::vkCreateInstance: return &VkHandler::create_instance;
-    case VkOp::vkCreateDevice: return &VkHandler::create_device;
-    case VkOp::vkDestroyDevice: return &VkHandler::destroy_device;
-    case VkOp::vkDestroyInstance: return &VkHandler::destroy_instance;
-    case VkOp::vkQueueWaitIdle: return &VkHandler::queue_wait_idle;
-    case VkOp::vkDeviceWaitIdle: return &VkHandler::device_wait_idle;
-    case VkOp::vkGetQueryPoolResults: return &VkHandler::query_results;
-    case VkOp::vkGetPhysicalDeviceProperties: return &VkHandler::physical_device_properties;
-    case VkOp::vkGetPhysicalDeviceProperties2: return &VkHandler::physical_device_properties2;
-    case VkOp::vkGetPhysicalDeviceFeatures2: return &VkHandler::physical_device_features2;
-    case VkOp::vkEnumerateInstanceExtensionProperties: return &VkHandler::enumerate_instance_extensions;
-    case VkOp::vkEnumerateDeviceExtensionProperties: return &VkHandler::enumerate_device_extensions;
-    case VkOp::vkAllocateMemory: return &VkHandler::allocate_memory;
-    case VkOp::vkFreeMemory: return &VkHandler::free_memory;
-    case VkOp::vkGetMemoryFdKHR: return &VkHandler::get_memory_fd;
-    case VkOp::vkCreateBuffer: return &VkHandler::create_buffer;
-    case VkOp::vkCreateImage: return &VkHandler::create_image;
-    default: return nullptr;
-  }
-}
-
 // Found once for every opcode, when the program starts: a frame's thousands
 // of commands each cost one look into this table.
 const std::vector<VkHandler::Runner> VkHandler::kRunners = per_command<Runner>(

@@ -108,6 +108,8 @@ class VkHandler final : public ApiHandler {
   void set_program_cache(ProgramCacheClient* client) { pipeline_caches_.set_client(client); }
 
  private:
+  // The member that runs a command by hand, or null (generated from
+  // vk-annotations.toml [host_runs]: build/host-renderer/vk/vk_host_specials.cpp).
   static Special special(uint32_t opcode);
   static constexpr size_t kFlatRecordBytes = 128;  // the largest flat command's record fits
   static const std::vector<Runner> kRunners;

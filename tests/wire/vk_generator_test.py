@@ -11,6 +11,7 @@ import unittest
 
 sys.path.insert(0, sys.argv.pop(1) if len(sys.argv) > 1 else "wire-protocol/gen")
 
+import emit_vk  # noqa: E402
 from vk_model import FIRST_OPCODE, VkModel  # noqa: E402
 
 REGISTRY = """<registry><types>
@@ -124,6 +125,14 @@ class VkModelTest(unittest.TestCase):
         self.assertIn("carried and not carried", str(refused.exception))
         with self.assertRaises(SystemExit):
             self.model(ANNOTATED + '[not_carried]\nVK_KHR_nothing = "why"\n')
+
+    def test_only_commands_run_by_hand_name_the_host_member_that_runs_them(self):
+        by_hand = ANNOTATED.replace("[guest]", '[host]\nvkCreateThing = "why"\n[guest]')
+        m = self.model(by_hand + '[host_runs]\nvkCreateThing = "create_thing"\n')
+        self.assertIn("case VkOp::vkCreateThing: return &VkHandler::create_thing;", emit_vk.vk_host_specials_cpp(m))
+        with self.assertRaises(SystemExit) as refused:
+            self.model(ANNOTATED + '[host_runs]\nvkEnumerateThings = "enumerate_things"\n')
+        self.assertIn("vkEnumerateThings", str(refused.exception))
 
     def test_vulkan_sc_is_not_selected(self):
         self.assertNotIn("vkScOnly", self.model().commands)

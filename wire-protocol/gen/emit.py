@@ -31,6 +31,7 @@ EMITTERS = {
     "vk_tables.cpp": emit_vk.vk_tables_cpp,
     "vk_host_dispatch.h": emit_vk.vk_host_dispatch_h,
     "vk_host_calls.cpp": emit_vk.vk_host_calls_cpp,
+    "vk_host_specials.cpp": emit_vk.vk_host_specials_cpp,
     "vk_guest_entry.cpp": emit_vk.vk_guest_entry_cpp,
 }
 

@@ -341,6 +341,18 @@ def vk_host_calls_cpp(m):
     return "".join(out)
 
 
+def vk_host_specials_cpp(m):
+    """VkHandler::special: the member that runs each command the host runs
+    by hand, from vk-annotations.toml's [host_runs]."""
+    out = [HEADER, "#include \"vk/vk_handler.h\"\n#include \"wire/vk_commands.h\"\n\n",
+           "namespace host::vk {\n\nusing namespace wire::vk;\n\n",
+           "VkHandler::Special VkHandler::special(uint32_t opcode) {\n  switch (static_cast<VkOp>(opcode)) {\n"]
+    for name, member in m.host_runs.items():
+        out.append(f"    case VkOp::{name}: return &VkHandler::{member};\n")
+    out.append("    default: return nullptr;\n  }\n}\n\n}  // namespace host::vk\n")
+    return "".join(out)
+
+
 def _host_run(m):
     """Commands the host's driver runs (all but the guest's own)."""
     return [c for c in sorted(m.commands.values(), key=lambda c: c.name) if c.custom != "guest"]

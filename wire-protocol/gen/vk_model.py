@@ -245,6 +245,7 @@ class VkModel:
         self.instance_extensions = {n for n, e in known.items() if e.get("type") == "instance"}
         self.async_results = set(self.notes.get("async_results", []))
         self.ranges = dict(self.notes.get("ranges", {}))
+        self.host_runs = dict(self.notes.get("host_runs", {}))
         self.not_carried = dict(self.notes.get("not_carried", {}))
         both = sorted(set(carried) & set(self.not_carried))
         if both:
@@ -300,6 +301,11 @@ class VkModel:
             except Unsupported as err:
                 if not c.custom:
                     self.failures[name] = str(err)
+        by_hand = sorted(n for n in self.host_runs
+                         if n not in self.commands or self.commands[n].custom not in ("host", "both"))
+        if by_hand:
+            raise SystemExit("vk annotations: [host_runs] names that are not [host] or [both] commands: "
+                             + ", ".join(by_hand))
         unknown = sorted(n for n in self.ranges if n not in self.commands)
         if unknown:
             raise SystemExit("vk annotations: [ranges] names that are not selected commands: " + ", ".join(unknown))
