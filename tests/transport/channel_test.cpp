@@ -8,6 +8,8 @@
 
 #include "peer_process.h"
 #include "wire/handoff.h"
+#include "wire/reader.h"
+#include "wire/writer.h"
 #include "wire/transport.h"
 
 namespace wire {
@@ -325,6 +327,56 @@ TEST_P(Channels, TheExporterOfAHandedOffChannelSeesItsPeerGo) {
     }
     if (handoff->on_release) handoff->on_release();
   }
+}
+
+// Links on this machine carry a large payload in a heap both ways, named by
+// offset in the message, also after the listener's end has moved to
+// another owner (as the host hands a guest to its renderer); the receiver
+// can hand the heap's file on (to the X server) since it holds the bytes.
+// Links across the network have no heap.
+TEST_P(Channels, LocalLinksCarryLargePayloadsInAHeapAfterAHandoff) {
+  ChannelPair link = connect_in_process(GetParam());
+  ASSERT_TRUE(link.server && link.client);
+  if (GetParam().starts_with("tcp")) {
+    EXPECT_EQ(link.client->outgoing_heap(), nullptr);
+    EXPECT_EQ(link.server->outgoing_heap(), nullptr);
+    return;
+  }
+  auto handoff = link.server->export_handoff();
+  ASSERT_TRUE(handoff) << handoff.error().describe();
+  auto on_release = handoff->on_release;
+  auto adopted = adopt_channel(std::move(*handoff), options_for(GetParam()));
+  ASSERT_TRUE(adopted) << adopted.error().describe();
+  link.server = std::move(*adopted);
+  constexpr uint32_t kBlobOp = kFirstGlOpcode + 1;
+  uint64_t seed = 40;
+  for (auto [from, to] : {std::pair{link.server.get(), link.client.get()}, {link.client.get(), link.server.get()}}) {
+    for (int round = 0; round < 3; ++round, ++seed) {
+      ASSERT_NE(from->outgoing_heap(), nullptr) << from->describe();
+      Writer w;
+      w.set_blob_sink(from->outgoing_heap());
+      std::vector<std::byte> blob(from->outgoing_heap()->threshold() * 8);
+      fill_pattern(blob, seed);
+      size_t at = w.begin(kBlobOp);
+      w.put_data(blob.data(), blob.size());
+      w.end(at);
+      ASSERT_TRUE(from->send(w.bytes()));
+      auto msg = to->receive(5s);
+      ASSERT_TRUE(msg) << msg.error().describe();
+      CommandIterator it(*msg);
+      auto cmd = it.next();
+      ASSERT_TRUE(cmd);
+      Reader r(cmd->payload, cmd->offset, to->incoming_heap());
+      auto data = r.get_data();
+      ASSERT_TRUE(data) << data.error().describe();
+      EXPECT_EQ(data->kind, DataKind::kHeap);
+      EXPECT_TRUE(matches_pattern(data->bytes, seed));
+      EXPECT_TRUE(to->incoming_file().holds(data->bytes));
+      to->release();
+    }
+  }
+  link.server.reset();
+  if (on_release) on_release();
 }
 
 // Compression pays only across a network: both ends of every link but

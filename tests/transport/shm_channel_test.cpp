@@ -1,5 +1,6 @@
-// The shm transport end to end: blob heap use across processes, and a peer
-// that scribbles over the shared control block.
+// The shm transport end to end, and the blob heaps unix sockets share with
+// it: heap use across processes, and a peer that scribbles over the shared
+// control block.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/mman.h>
@@ -34,7 +35,7 @@ constexpr uint32_t kBlobOp = kFirstGlOpcode + 1;
 // exhausted, reused from the start and wrapped; the listener checks every
 // byte through wire::Reader, whichever way (heap or inline) it travelled.
 TEST(ShmChannel, BlobHeapExhaustionAndReuseAcrossProcesses) {
-  for (const char* scheme : {"shm:", "shm:file="}) {
+  for (const char* scheme : {"shm:", "shm:file=", "unix:"}) {
     TransportOptions opts;
     opts.ring_bytes = 1u << 20;
     opts.heap_bytes = 256 * 1024;
@@ -172,6 +173,42 @@ TEST(ShmChannel, HostileRingStateGivesCleanErrors) {
     guest.reset();
     host->reset();
   }
+}
+
+// A guest on a unix socket maps the heaps' file the host made, control lines
+// included: a heap tail it reports beyond what the host handed out breaks
+// that guest's channel with a clear error, once the host needs the space.
+TEST(ShmChannel, HostileHeapTailOnAUnixLinkGivesACleanError) {
+  TransportOptions opts;
+  opts.heap_bytes = 64 * 1024;
+  const std::string address = "unix:" + temp_name("hostile-heap");
+  auto listener = wire::listen(address, opts);
+  ASSERT_TRUE(listener) << listener.error().describe();
+  std::unique_ptr<Channel> guest;
+  std::thread t([&] {
+    auto c = wire::connect(address, opts);
+    if (c) guest = std::move(*c);
+  });
+  auto host = (*listener)->accept(5s);
+  t.join();
+  ASSERT_TRUE(host && guest);
+  const MappedFile file = guest->incoming_file();
+  ASSERT_GE(file.fd, 0);
+  // The guest receives direction 1; its heap tail is what the host reads.
+  auto* lines = reinterpret_cast<transport::shm::DirectionControl*>(const_cast<std::byte*>(file.base));
+  lines[1].consumer.heap_tail.store(uint64_t{1} << 50);
+  std::vector<std::byte> blob((*host)->outgoing_heap()->threshold());
+  Status st;
+  for (int i = 0; i < 16 && st; ++i) {
+    Writer w;
+    w.set_blob_sink((*host)->outgoing_heap());
+    size_t at = w.begin(kBlobOp);
+    w.put_data(blob.data(), blob.size());
+    w.end(at);
+    st = (*host)->send(w.bytes());
+  }
+  ASSERT_FALSE(st);
+  EXPECT_EQ(st.error().code, Errc::kBadValue) << st.error().describe();
 }
 
 // A sender blocked on a full ring sleeps on the space doorbell and looks at

@@ -28,8 +28,8 @@ struct ChannelHandoff {
 
   Kind kind = Kind::kStream;
   std::string description;
-  uint64_t region_bytes = 0;  // shared-memory kinds: the mapped size
-  // Owned: kStream the socket; kShm the region, data[0], space[0], data[1],
+  uint64_t region_bytes = 0;  // shared-memory kinds and a stream's heaps: the mapped size
+  // Owned: kStream the socket (and the file of its blob heaps); kShm the region, data[0], space[0], data[1],
   // space[1] and the socket; kShmFile the region file. Closed on destruction.
   std::vector<int> fds;
   // Runs in the exporting process once the adopting one is done with the

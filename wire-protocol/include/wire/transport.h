@@ -128,7 +128,11 @@ struct TransportOptions {
   // others (0666) and the uid check alone decides.
   std::vector<uint32_t> allowed_uids;
   size_t ring_bytes = 8u << 20;   // shm: bytes per direction
-  size_t heap_bytes = 64u << 20;  // shm: blob heap per direction
+  size_t heap_bytes = 64u << 20;  // shm: and unix: blob heap per direction
+  // unix: clients ask the listener for blob heaps beside the socket, so that
+  // frames and large payloads are written once into shared memory instead
+  // of copied through the socket.
+  bool socket_heaps = true;
   // shm: the connecting side's memory area, where it places device memory
   // both sides map (docs/vulkan.md); pages cost only once touched.
   size_t area_bytes = 256u << 20;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -186,6 +187,16 @@ Result<sockaddr_un> unix_address(const std::string& path, socklen_t* len) {
 }
 
 }  // namespace
+
+Result<Fd> create_sealed_file(const char* name, size_t bytes) {
+  Fd fd(::memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING));
+  if (!fd.valid()) return errno_error("memfd_create");
+  if (::ftruncate(fd.get(), static_cast<off_t>(bytes)) < 0) return errno_error("ftruncate");
+  if (::fcntl(fd.get(), F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
+    return errno_error("seal memfd");
+  }
+  return fd;
+}
 
 Result<Fd> unix_connect(const std::string& path, const Deadline& deadline) {
   socklen_t len = 0;

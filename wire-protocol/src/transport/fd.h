@@ -58,6 +58,10 @@ Status send_with_fds(int fd, std::span<const std::byte> data, std::span<const in
 Result<size_t> recv_with_fds(int fd, std::span<std::byte> data, std::span<Fd> fds,
                              const Deadline& deadline);
 
+// A memory file of `bytes` whose size is sealed: a peer given the same file
+// cannot shrink it under our mapping (which would turn accesses into SIGBUS).
+Result<Fd> create_sealed_file(const char* name, size_t bytes);
+
 // Unix stream sockets: PATH, or @NAME for the abstract namespace.
 Result<Fd> unix_connect(const std::string& path, const Deadline& deadline);
 Result<Fd> unix_listen(const std::string& path);

@@ -76,9 +76,16 @@ Result<std::unique_ptr<Channel>> adopt_region(ChannelHandoff& h, const Transport
 Result<std::unique_ptr<Channel>> adopt_channel(ChannelHandoff h, const TransportOptions& opts) {
   switch (h.kind) {
     case ChannelHandoff::Kind::kStream: {
-      if (h.fds.size() != 1) return make_error(Errc::kBadValue, "handoff descriptors");
+      if (h.fds.size() != 1 && h.fds.size() != 2) return make_error(Errc::kBadValue, "handoff descriptors");
+      std::unique_ptr<transport::StreamHeaps> heaps;
+      if (h.fds.size() == 2) {  // blob heaps the exporting listener made: side 0
+        Fd file = take(h, 1);
+        auto attached = transport::StreamHeaps::attach(file.get(), h.region_bytes, 0);
+        if (!attached) return attached.error();
+        heaps = std::move(*attached);
+      }
       std::unique_ptr<Channel> ch =
-          std::make_unique<transport::StreamChannel>(take(h, 0), h.description, opts);
+          std::make_unique<transport::StreamChannel>(take(h, 0), h.description, opts, std::move(heaps));
       return ch;
     }
     case ChannelHandoff::Kind::kShm:

@@ -14,13 +14,14 @@
 namespace wire::transport {
 
 // kTls: the client sends no token and starts a TLS handshake right after
-// its hello; the token keys TLS instead.
-enum class LinkKind : uint16_t { kStream = 1, kShm = 2, kTls = 3 };
+// its hello; the token keys TLS instead. kStreamHeaps: a unix stream whose
+// listener answers with a file of blob heaps attached (stream_heaps.h).
+enum class LinkKind : uint16_t { kStream = 1, kShm = 2, kTls = 3, kStreamHeaps = 4 };
 
 struct LinkReply {
   uint32_t status;  // LinkStatus
   uint32_t reserved;
-  uint64_t region_bytes;  // shm: size of the shared region
+  uint64_t region_bytes;  // shm: and kStreamHeaps: size of the shared region
 };
 
 enum LinkStatus : uint32_t {

@@ -28,17 +28,7 @@ using shm::ShmChannel;
 constexpr size_t kBellCount = 4;  // data[0], space[0], data[1], space[1]
 
 Result<Fd> create_region(const Layout& layout) {
-  Fd fd(::memfd_create("conduit-shm", MFD_CLOEXEC | MFD_ALLOW_SEALING));
-  if (!fd.valid()) return errno_error("memfd_create");
-  if (::ftruncate(fd.get(), static_cast<off_t>(layout.total_bytes)) < 0) {
-    return errno_error("ftruncate");
-  }
-  // The peer gets the same file: sealing its size means it cannot shrink it
-  // under our mapping (which would turn our accesses into SIGBUS).
-  if (::fcntl(fd.get(), F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
-    return errno_error("seal memfd");
-  }
-  return fd;
+  return create_sealed_file("conduit-shm", layout.total_bytes);
 }
 
 Result<Doorbells> create_bells(Fd socket) {

@@ -1,6 +1,7 @@
 #include "socket_stream.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
 
@@ -24,27 +25,44 @@ bool names_local_link(const std::string& description) {
 
 }  // namespace
 
-SocketChannel::SocketChannel(Fd fd, std::string description, const TransportOptions& opts)
+SocketChannel::SocketChannel(Fd fd, std::string description, const TransportOptions& opts,
+                             std::unique_ptr<StreamHeaps> heaps)
     : fd_(std::move(fd)),
       description_(std::move(description)),
       local_(names_local_link(description_)),
       io_timeout_(opts.io_timeout),
+      heaps_(std::move(heaps)),
       max_message_(opts.max_message_bytes),
       rx_(kReadChunk) {}
 
-Status SocketChannel::check_send(std::span<const std::byte> message) const {
+Status SocketChannel::check_send(std::span<const std::byte> message) {
   if (tx_error_) return *tx_error_;
   if (closed_) return make_error(Errc::kClosed, "channel closed");
+  if (heaps_ && heaps_->error()) {
+    tx_error_ = *heaps_->error();
+    return *tx_error_;
+  }
   if (message.size() > UINT32_MAX) return make_error(Errc::kLimit, "message above 4 GiB");
   return {};
 }
 
+SocketChannel::Prefix SocketChannel::prefix_for(size_t size) const {
+  Prefix p{{}, prefix_bytes()};
+  const uint32_t length = static_cast<uint32_t>(size);
+  std::memcpy(p.bytes, &length, kLengthPrefix);
+  if (heaps_) {
+    const uint64_t mark = heaps_->mark();
+    std::memcpy(p.bytes + kLengthPrefix, &mark, sizeof mark);
+  }
+  return p;
+}
+
 Status StreamChannel::send(std::span<const std::byte> message) {
   WIRE_TRY(check_send(message));
-  uint32_t prefix = static_cast<uint32_t>(message.size());
-  iovec iov[2] = {{&prefix, kLengthPrefix},
+  Prefix prefix = prefix_for(message.size());
+  iovec iov[2] = {{prefix.bytes, prefix.size},
                   {const_cast<std::byte*>(message.data()), message.size()}};
-  size_t total = kLengthPrefix + message.size(), done = 0;
+  size_t total = prefix.size + message.size(), done = 0;
   Deadline deadline(io_timeout_);
   while (done < total) {
     // Skip what is already written, across the two pieces.
@@ -114,10 +132,12 @@ Result<std::span<const std::byte>> SocketChannel::receive(std::chrono::milliseco
   if (closed_) return make_error(Errc::kClosed, "channel closed");
   Deadline deadline(timeout);
   // Only between messages may a waker end the wait: a message begun is read whole.
-  auto st = fill(kLengthPrefix, deadline, waker_);
+  const size_t prefix = prefix_bytes();
+  auto st = fill(prefix, deadline, waker_);
   if (!st) return fail_receive(st.error());
   uint32_t len;
   std::memcpy(&len, rx_.data() + rx_begin_, kLengthPrefix);
+  if (heaps_) std::memcpy(&rx_held_mark_, rx_.data() + rx_begin_ + kLengthPrefix, sizeof rx_held_mark_);
   if (len > max_message_) {
     return fail_receive(make_error(Errc::kLimit, "message of " + std::to_string(len) +
                                                      " bytes above limit " +
@@ -125,18 +145,19 @@ Result<std::span<const std::byte>> SocketChannel::receive(std::chrono::milliseco
   }
   // The rest of a message whose prefix arrived is waited for with the I/O
   // bound, not the caller's (possibly zero) timeout.
-  st = fill(kLengthPrefix + len, Deadline(std::max(timeout, io_timeout_)));
+  st = fill(prefix + len, Deadline(std::max(timeout, io_timeout_)));
   if (!st) {
     Error e = st.error();
     if (e.code == Errc::kTimeout) e.detail = "message body did not arrive in time";
     rx_error_ = e;
     return e;
   }
-  rx_held_ = kLengthPrefix + len;
-  return std::span<const std::byte>(rx_.data() + rx_begin_ + kLengthPrefix, len);
+  rx_held_ = prefix + len;
+  return std::span<const std::byte>(rx_.data() + rx_begin_ + prefix, len);
 }
 
 void SocketChannel::release() {
+  if (heaps_ && rx_held_) heaps_->released(rx_held_mark_);
   rx_begin_ += rx_held_;
   rx_held_ = 0;
   if (rx_begin_ == rx_end_) rx_begin_ = rx_end_ = 0;
@@ -169,6 +190,11 @@ Result<ChannelHandoff> StreamChannel::export_handoff() {
   h.description = description_;
   h.peer_gone = hang_up_probe(fd_.get());
   h.fds.push_back(fd_.release());
+  if (heaps_) {  // made by this side, so nothing sent into it is in flight yet
+    h.fds.push_back(::fcntl(heaps_->file(), F_DUPFD_CLOEXEC, 0));
+    h.region_bytes = heaps_->region_bytes();
+    if (h.fds.back() < 0) return errno_error("dup heap region");
+  }
   return h;
 }
 

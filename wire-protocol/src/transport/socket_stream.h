@@ -1,7 +1,7 @@
 // Messages over a stream socket (unix or TCP, plain or inside TLS): each one
-// is preceded by its u32 little-endian length. Sends are pipelined; receives
-// read ahead in large chunks and never trust a length above the configured
-// cap.
+// is preceded by its u32 little-endian length (and, on a unix link with blob
+// heaps, its sender's u64 heap mark). Sends are pipelined; receives read
+// ahead in large chunks and never trust a length above the configured cap.
 #pragma once
 
 #include <atomic>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fd.h"
+#include "stream_heaps.h"
 #include "wire/transport.h"
 
 namespace wire::transport {
@@ -22,22 +23,32 @@ class SocketChannel : public Channel {
  public:
   Result<std::span<const std::byte>> receive(std::chrono::milliseconds timeout) final;
   void release() final;
-  BlobSink* outgoing_heap() final { return nullptr; }
-  std::span<const std::byte> incoming_heap() final { return {}; }
+  BlobSink* outgoing_heap() final { return heaps_ ? heaps_->outgoing() : nullptr; }
+  std::span<const std::byte> incoming_heap() final {
+    return heaps_ ? heaps_->incoming() : std::span<const std::byte>{};
+  }
+  MappedFile incoming_file() const final { return heaps_ ? heaps_->incoming_file() : MappedFile{}; }
   void close() final;
   std::string describe() const final { return description_; }
   bool local() const final { return local_; }
   void set_waker(int fd) final { waker_ = fd; }
 
  protected:
-  SocketChannel(Fd fd, std::string description, const TransportOptions& opts);
+  SocketChannel(Fd fd, std::string description, const TransportOptions& opts,
+                std::unique_ptr<StreamHeaps> heaps = nullptr);
 
   // Reads what the stream holds now into `out`: the byte count, 0 when it
   // has nothing yet (the caller then waits on the socket), or an error.
   virtual Result<size_t> read_some(std::span<std::byte> out) = 0;
 
   // Refuses a send on a broken or closed channel, or of an unframeable size.
-  Status check_send(std::span<const std::byte> message) const;
+  Status check_send(std::span<const std::byte> message);
+  // What goes before a message of `size` bytes: its length, then the heap mark.
+  struct Prefix {
+    std::byte bytes[kLengthPrefix + sizeof(uint64_t)];
+    size_t size;
+  };
+  Prefix prefix_for(size_t size) const;
 
   // Bytes read from the socket but not yet consumed as messages.
   bool has_read_ahead() const { return rx_end_ != rx_begin_ || rx_held_ != 0; }
@@ -52,8 +63,11 @@ class SocketChannel : public Channel {
   // A send that failed half-way leaves the stream unframed.
   std::optional<Error> tx_error_;
   std::atomic<bool> closed_{false};
+  std::unique_ptr<StreamHeaps> heaps_;  // unix links that asked for them
 
  private:
+  size_t prefix_bytes() const { return kLengthPrefix + (heaps_ ? sizeof(uint64_t) : 0); }
+
   Status fill(size_t wanted, const Deadline& deadline, int waker = -1);
   Error fail_receive(Error e);
 
@@ -64,14 +78,16 @@ class SocketChannel : public Channel {
   size_t rx_begin_ = 0;
   size_t rx_end_ = 0;
   size_t rx_held_ = 0;
+  uint64_t rx_held_mark_ = 0;  // the held message's heap mark
   std::optional<Error> rx_error_;  // sticky once the stream is unusable
   int waker_ = -1;
 };
 
 class StreamChannel final : public SocketChannel {
  public:
-  StreamChannel(Fd fd, std::string description, const TransportOptions& opts)
-      : SocketChannel(std::move(fd), std::move(description), opts) {}
+  StreamChannel(Fd fd, std::string description, const TransportOptions& opts,
+                std::unique_ptr<StreamHeaps> heaps = nullptr)
+      : SocketChannel(std::move(fd), std::move(description), opts, std::move(heaps)) {}
 
   Status send(std::span<const std::byte> message) override;
   Result<ChannelHandoff> export_handoff() override;

@@ -57,22 +57,39 @@ Result<std::unique_ptr<PendingPeer>> StreamListener::accept_peer(std::chrono::mi
 Result<std::unique_ptr<Channel>> accept_stream_link(Fd fd, const ClientHello& hello,
                                                     std::string description,
                                                     const TransportOptions& opts,
-                                                    const Deadline& deadline) {
-  WIRE_TRY(check_hello(fd.get(), hello, LinkKind::kStream, opts.token, deadline));
-  WIRE_TRY(send_reply(fd.get(), LinkReply{kLinkOk, 0, 0}, {}, deadline));
+                                                    const Deadline& deadline, bool offer_heaps) {
+  const bool heaps = offer_heaps && hello.kind == LinkKind::kStreamHeaps;
+  WIRE_TRY(check_hello(fd.get(), hello, heaps ? LinkKind::kStreamHeaps : LinkKind::kStream, opts.token, deadline));
+  std::unique_ptr<StreamHeaps> region;
+  if (heaps) {
+    auto made = StreamHeaps::create(opts.heap_bytes);
+    if (!made) return made.error();
+    region = std::move(*made);
+    const int file = region->file();
+    WIRE_TRY(send_reply(fd.get(), LinkReply{kLinkOk, 0, region->region_bytes()}, std::span(&file, 1), deadline));
+  } else {
+    WIRE_TRY(send_reply(fd.get(), LinkReply{kLinkOk, 0, 0}, {}, deadline));
+  }
   std::unique_ptr<Channel> ch =
-      std::make_unique<StreamChannel>(std::move(fd), std::move(description), opts);
+      std::make_unique<StreamChannel>(std::move(fd), std::move(description), opts, std::move(region));
   return ch;
 }
 
 Result<std::unique_ptr<Channel>> open_stream_channel(Fd fd, std::string description,
-                                                     const TransportOptions& opts) {
+                                                     const TransportOptions& opts, bool ask_heaps) {
   Deadline deadline(opts.io_timeout);
-  WIRE_TRY(send_hello(fd.get(), LinkKind::kStream, opts.token, deadline));
-  auto reply = read_reply(fd.get(), {}, deadline);
+  WIRE_TRY(send_hello(fd.get(), ask_heaps ? LinkKind::kStreamHeaps : LinkKind::kStream, opts.token, deadline));
+  Fd file;
+  auto reply = read_reply(fd.get(), ask_heaps ? std::span(&file, 1) : std::span<Fd>(), deadline);
   if (!reply) return reply.error();
+  std::unique_ptr<StreamHeaps> region;
+  if (ask_heaps) {
+    auto attached = StreamHeaps::attach(file.get(), reply->region_bytes, 1);
+    if (!attached) return attached.error();
+    region = std::move(*attached);
+  }
   std::unique_ptr<Channel> ch =
-      std::make_unique<StreamChannel>(std::move(fd), std::move(description), opts);
+      std::make_unique<StreamChannel>(std::move(fd), std::move(description), opts, std::move(region));
   return ch;
 }
 

@@ -41,14 +41,16 @@ class StreamListener final : public Listener {
 };
 
 // Listener side of the plaintext link: checks the hello's kind and token,
-// answers, and returns the channel.
+// answers, and returns the channel. With `offer_heaps` (unix sockets) a
+// client that asks for blob heaps gets them (opts.heap_bytes each way).
 Result<std::unique_ptr<Channel>> accept_stream_link(Fd fd, const ClientHello& hello,
                                                     std::string description,
                                                     const TransportOptions& opts,
-                                                    const Deadline& deadline);
+                                                    const Deadline& deadline, bool offer_heaps = false);
 
-// Client side of the plaintext link on a connected socket.
+// Client side of the plaintext link on a connected socket; `ask_heaps`
+// asks a unix listener for blob heaps.
 Result<std::unique_ptr<Channel>> open_stream_channel(Fd fd, std::string description,
-                                                     const TransportOptions& opts);
+                                                     const TransportOptions& opts, bool ask_heaps = false);
 
 }  // namespace wire::transport

@@ -71,6 +71,7 @@ Result<TransportOptions> options_from_environment() {
     opts.token = token;
   }
   opts.insecure = env_flag("CONDUIT_INSECURE");
+  if (const char* heaps = std::getenv("CONDUIT_SOCKET_HEAPS")) opts.socket_heaps = std::string(heaps) != "0";
   if (const char* silence = std::getenv("CONDUIT_RING_SILENCE"); silence && *silence) {
     auto ms = parse_seconds(silence);
     if (!ms) {

@@ -13,7 +13,7 @@ Result<std::unique_ptr<Channel>> unix_connect_channel(const Address& a,
                                                       const TransportOptions& opts) {
   auto fd = unix_connect(a.path, Deadline(opts.io_timeout));
   if (!fd) return fd.error();
-  return open_stream_channel(std::move(*fd), a.describe(), opts);
+  return open_stream_channel(std::move(*fd), a.describe(), opts, opts.socket_heaps);
 }
 
 Result<std::unique_ptr<Listener>> unix_listen_channel(const Address& a,
@@ -31,7 +31,8 @@ Result<std::unique_ptr<Listener>> unix_listen_channel(const Address& a,
     if (auto allowed = check_peer_allowed(peer, opts); !allowed) {
       return refuse(fd.get(), kLinkPeerNotAllowed, allowed.error(), deadline);
     }
-    return accept_stream_link(std::move(fd), *hello, description + " (peer)", opts, deadline);
+    return accept_stream_link(std::move(fd), *hello, description + " (peer)", opts, deadline,
+                              /*offer_heaps=*/true);
   };
   std::function<void()> unlink_path;
   if (a.path[0] != '@') unlink_path = [path = a.path] { ::unlink(path.c_str()); };
