@@ -3,6 +3,8 @@
 # Conduit on it (GLES through the EGL vendor, desktop GL through the GLX
 # vendor; unix socket and shared-memory rings), on-screen and off-screen,
 # 800x600, the scenes of the virgl baseline in docs/reports/benchmarks.md.
+# The unix socket runs twice: with its blob heaps, and with frames and large
+# payloads inside the stream (CONDUIT_SOCKET_HEAPS=0), side by side.
 #
 # Usage: gpu-compare.sh BUILD_DIR OUT_DIR
 # Needs on PATH: Xvfb, glmark2, glmark2-es2, virgl_test_server, nvidia-smi;
@@ -39,6 +41,7 @@ for m in ${MODES:-off on}; do
   run "${m}_native_glx" "$X" env __GLX_VENDOR_LIBRARY_NAME=nvidia glmark2
   run "${m}_virgl_es2" "$X" env $VIRGL_CLIENT_ENV glmark2-es2
   run "${m}_conduit_es2_unix" "$X" $ES2 CONDUIT_HOST=unix:/tmp/conduit-gpu.sock glmark2-es2
+  run "${m}_conduit_es2_unixinline" "$X" $ES2 CONDUIT_SOCKET_HEAPS=0 CONDUIT_HOST=unix:/tmp/conduit-gpu.sock glmark2-es2
   run "${m}_conduit_es2_shm" "$X" $ES2 CONDUIT_HOST=shm:/tmp/conduit-gpu-shm.sock glmark2-es2
   run "${m}_conduit_glx_shm" "$X" $GLX CONDUIT_HOST=shm:/tmp/conduit-gpu-shm.sock glmark2
 done

@@ -13,6 +13,7 @@
 #include "peer_process.h"
 #include "shm_channel.h"
 #include "shm_ring.h"
+#include "socket_stream.h"
 #include "wire/reader.h"
 #include "wire/transport.h"
 #include "wire/writer.h"
@@ -278,11 +279,12 @@ TEST(ShmChannel, BlockedSenderWritesEachRecordOnce) {
 
 // Round trips whose answers come a few hundred microseconds later, as a
 // GPU's glFinish does: the asking side, when patient, keeps looking and
-// hardly ever sleeps on its doorbell; when not, it sleeps on nearly every one.
-uint64_t sleeps_over_round_trips(bool patient, int round_trips) {
+// hardly ever sleeps on its doorbell (or socket); when not, it sleeps on
+// nearly every one.
+uint64_t sleeps_over_round_trips(const char* scheme, bool patient, int round_trips) {
   TransportOptions opts;
   opts.patient_waits = patient;
-  std::string address = "shm:" + temp_name(patient ? "patient" : "impatient");
+  std::string address = scheme + temp_name(patient ? "patient" : "impatient");
   auto listener = wire::listen(address, opts);
   if (!listener) return UINT64_MAX;
   std::thread answerer([&] {
@@ -307,7 +309,8 @@ uint64_t sleeps_over_round_trips(bool patient, int round_trips) {
       if (!(*ch)->send(std::as_bytes(std::span(&ask, 1))) || !(*ch)->receive(10s)) break;
       (*ch)->release();
     }
-    sleeps = dynamic_cast<transport::shm::ShmChannel&>(**ch).counters().sleeps;
+    if (auto* ring = dynamic_cast<transport::shm::ShmChannel*>(ch->get())) sleeps = ring->counters().sleeps;
+    if (auto* socket = dynamic_cast<transport::SocketChannel*>(ch->get())) sleeps = socket->sleeps();
     (void)(*ch)->send({});  // the answerer's end
   }
   answerer.join();
@@ -316,11 +319,13 @@ uint64_t sleeps_over_round_trips(bool patient, int round_trips) {
 
 TEST(ShmChannel, PatientWaitsKeepLookingThroughShortWaits) {
   constexpr int kRoundTrips = 400;
-  const uint64_t patient = sleeps_over_round_trips(true, kRoundTrips);
-  const uint64_t impatient = sleeps_over_round_trips(false, kRoundTrips);
-  EXPECT_LT(patient, uint64_t{kRoundTrips / 4});
-  EXPECT_GT(impatient, uint64_t{kRoundTrips / 2});
-  EXPECT_NE(impatient, UINT64_MAX);
+  for (const char* scheme : {"shm:", "unix:"}) {
+    const uint64_t patient = sleeps_over_round_trips(scheme, true, kRoundTrips);
+    const uint64_t impatient = sleeps_over_round_trips(scheme, false, kRoundTrips);
+    EXPECT_LT(patient, uint64_t{kRoundTrips / 4}) << scheme;
+    EXPECT_GT(impatient, uint64_t{kRoundTrips / 2}) << scheme;
+    EXPECT_NE(impatient, UINT64_MAX) << scheme;
+  }
 }
 
 // A polled peer that has been quiet for a while beats slower and says so:

@@ -144,8 +144,8 @@ struct TransportOptions {
   // host does not run for a while keeps its session; a peer that closes,
   // or a host whose renderer ends, is noticed at once regardless.
   std::chrono::milliseconds ring_silence{10000};
-  // shm: a side whose waits lately ended within a millisecond keeps looking
-  // (yielding) about that long instead of sleeping on its doorbell, whose
+  // shm: and unix: a side whose waits lately ended within a millisecond keeps
+  // looking (yielding) about that long instead of sleeping on its doorbell or socket, whose
   // wake-up costs tens of microseconds. Unset: where the machine has four
   // cores or more, so that two cores stay shared fairly.
   std::optional<bool> patient_waits;

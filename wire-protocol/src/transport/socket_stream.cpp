@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <thread>
 
 #include "wire/address.h"
 #include "wire/handoff.h"
@@ -33,7 +34,8 @@ SocketChannel::SocketChannel(Fd fd, std::string description, const TransportOpti
       io_timeout_(opts.io_timeout),
       heaps_(std::move(heaps)),
       max_message_(opts.max_message_bytes),
-      rx_(kReadChunk) {}
+      rx_(kReadChunk),
+      patient_(local_ && opts.patient_waits.value_or(Patience::wanted())) {}
 
 Status SocketChannel::check_send(std::span<const std::byte> message) {
   if (tx_error_) return *tx_error_;
@@ -115,15 +117,37 @@ Status SocketChannel::fill(size_t wanted, const Deadline& deadline, int waker) {
     rx_begin_ = 0;
     if (rx_.size() < wanted) rx_.resize(std::max(wanted, kReadChunk));
   }
+  const auto look_on = patient_ ? Patience::look_on(typical_wait_) : Clock::duration::zero();
+  bool looked = false;
   while (rx_end_ - rx_begin_ < wanted) {
     auto n = read_some(std::span(rx_).subspan(rx_end_));
     if (!n) return n.error();
     rx_end_ += *n;
     if (*n > 0) continue;
+    if (!looked && look_on > Clock::duration::zero()) {
+      looked = true;
+      auto came = look_for_bytes(look_on, deadline, waker);
+      if (!came) return came.error();
+      if (*came) continue;
+    }
+    sleeps_.fetch_add(1, std::memory_order_relaxed);
     auto w = wait_fd(fd_.get(), POLLIN, deadline, waker);
     if (!w) return w.error();
   }
   return {};
+}
+
+Result<bool> SocketChannel::look_for_bytes(Clock::duration look_on, const Deadline& deadline, int waker) {
+  const auto until = Clock::now() + look_on;
+  while (Clock::now() < until && !deadline.expired()) {
+    if (readable_now(waker)) return make_error(Errc::kTimeout, "woken");
+    std::this_thread::yield();
+    auto n = read_some(std::span(rx_).subspan(rx_end_));
+    if (!n) return n.error();
+    rx_end_ += *n;
+    if (*n > 0) return true;
+  }
+  return false;
 }
 
 Result<std::span<const std::byte>> SocketChannel::receive(std::chrono::milliseconds timeout) {
@@ -133,8 +157,10 @@ Result<std::span<const std::byte>> SocketChannel::receive(std::chrono::milliseco
   Deadline deadline(timeout);
   // Only between messages may a waker end the wait: a message begun is read whole.
   const size_t prefix = prefix_bytes();
+  const auto start = Clock::now();
   auto st = fill(prefix, deadline, waker_);
   if (!st) return fail_receive(st.error());
+  typical_wait_ = Patience::smoothed(typical_wait_, Clock::now() - start);
   uint32_t len;
   std::memcpy(&len, rx_.data() + rx_begin_, kLengthPrefix);
   if (heaps_) std::memcpy(&rx_held_mark_, rx_.data() + rx_begin_ + kLengthPrefix, sizeof rx_held_mark_);

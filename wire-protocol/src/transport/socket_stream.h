@@ -11,6 +11,7 @@
 
 #include "fd.h"
 #include "stream_heaps.h"
+#include "wire/patience.h"
 #include "wire/transport.h"
 
 namespace wire::transport {
@@ -32,6 +33,8 @@ class SocketChannel : public Channel {
   std::string describe() const final { return description_; }
   bool local() const final { return local_; }
   void set_waker(int fd) final { waker_ = fd; }
+  // Waits for the next bytes that went past looking into sleeping on the socket.
+  uint64_t sleeps() const { return sleeps_.load(std::memory_order_relaxed); }
 
  protected:
   SocketChannel(Fd fd, std::string description, const TransportOptions& opts,
@@ -69,6 +72,9 @@ class SocketChannel : public Channel {
   size_t prefix_bytes() const { return kLengthPrefix + (heaps_ ? sizeof(uint64_t) : 0); }
 
   Status fill(size_t wanted, const Deadline& deadline, int waker = -1);
+  // Reads what arrives within `look_on`, yielding between looks; false when
+  // nothing came (the caller then sleeps on the socket).
+  Result<bool> look_for_bytes(Clock::duration look_on, const Deadline& deadline, int waker);
   Error fail_receive(Error e);
 
   size_t max_message_;
@@ -81,6 +87,11 @@ class SocketChannel : public Channel {
   uint64_t rx_held_mark_ = 0;  // the held message's heap mark
   std::optional<Error> rx_error_;  // sticky once the stream is unusable
   int waker_ = -1;
+  // A local peer whose messages lately came within a millisecond is waited
+  // for by looking (wire/patience.h), which costs less than a wake-up.
+  bool patient_;
+  Clock::duration typical_wait_ = Patience::kLongest;
+  std::atomic<uint64_t> sleeps_{0};
 };
 
 class StreamChannel final : public SocketChannel {
