@@ -3,8 +3,10 @@
 # Conduit on it (GLES through the EGL vendor, desktop GL through the GLX
 # vendor; unix socket and shared-memory rings), on-screen and off-screen,
 # 800x600, the scenes of the virgl baseline in docs/reports/benchmarks.md.
-# The unix socket runs twice: with its blob heaps, and with frames and large
-# payloads inside the stream (CONDUIT_SOCKET_HEAPS=0), side by side.
+# The unix socket runs twice: as configured by default, and plain, with
+# frames and large payloads inside the stream and no side looking on before
+# it sleeps (CONDUIT_SOCKET_HEAPS=0 and CONDUIT_PATIENCE=0, a host of its
+# own), side by side.
 #
 # Usage: gpu-compare.sh BUILD_DIR OUT_DIR
 # Needs on PATH: Xvfb, glmark2, glmark2-es2, virgl_test_server, nvidia-smi;
@@ -25,6 +27,9 @@ nvidia-smi dmon -s u -o T > "$OUT/dmon.txt" 2>&1 & DMON=$!
 __EGL_VENDOR_LIBRARY_FILENAMES=$NV_EGL_JSON "$B/cli/conduit" host \
   --listen unix:/tmp/conduit-gpu.sock --listen shm:/tmp/conduit-gpu-shm.sock > "$OUT/host.log" 2>&1 &
 HOST=$!
+CONDUIT_PATIENCE=0 __EGL_VENDOR_LIBRARY_FILENAMES=$NV_EGL_JSON "$B/cli/conduit" host \
+  --listen unix:/tmp/conduit-gpu-plain.sock > "$OUT/host-plain.log" 2>&1 &
+PLAIN_HOST=$!
 rm -f /tmp/.virgl_test
 __EGL_VENDOR_LIBRARY_FILENAMES=$NV_EGL_JSON virgl_test_server --use-egl-surfaceless \
   > "$OUT/virgl.log" 2>&1 & VIRGL=$!
@@ -41,11 +46,12 @@ for m in ${MODES:-off on}; do
   run "${m}_native_glx" "$X" env __GLX_VENDOR_LIBRARY_NAME=nvidia glmark2
   run "${m}_virgl_es2" "$X" env $VIRGL_CLIENT_ENV glmark2-es2
   run "${m}_conduit_es2_unix" "$X" $ES2 CONDUIT_HOST=unix:/tmp/conduit-gpu.sock glmark2-es2
-  run "${m}_conduit_es2_unixinline" "$X" $ES2 CONDUIT_SOCKET_HEAPS=0 CONDUIT_HOST=unix:/tmp/conduit-gpu.sock glmark2-es2
+  run "${m}_conduit_es2_unixplain" "$X" $ES2 CONDUIT_SOCKET_HEAPS=0 CONDUIT_PATIENCE=0 \
+    CONDUIT_HOST=unix:/tmp/conduit-gpu-plain.sock glmark2-es2
   run "${m}_conduit_es2_shm" "$X" $ES2 CONDUIT_HOST=shm:/tmp/conduit-gpu-shm.sock glmark2-es2
   run "${m}_conduit_glx_shm" "$X" $GLX CONDUIT_HOST=shm:/tmp/conduit-gpu-shm.sock glmark2
 done
-kill $HOST $VIRGL $DMON 2>/dev/null; wait $HOST 2>/dev/null
+kill $HOST $PLAIN_HOST $VIRGL $DMON 2>/dev/null; wait $HOST $PLAIN_HOST 2>/dev/null
 for m in ${MODES:-off on}; do
   echo "=== $m-screen FPS, 800x600, ${D} s a scene"
   printf '%-10s' scene
