@@ -30,9 +30,9 @@ class Hosted(HostedSuite):
 
 class Suite(Hosted):
 
-    def run_program(self, argv, conduit, timeout=120):
+    def run_program(self, argv, conduit, timeout=120, extra_env=None):
         cmd = ([CONDUIT, "run", "--host", self.host.address, "--"] if conduit else []) + argv
-        env = dict(self.env)
+        env = dict(self.env, **(extra_env or {}))
         if conduit:
             env["CONDUIT_STATS"] = "1"
         return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
@@ -99,6 +99,23 @@ class Suite(Hosted):
         for scene, outcome in native.items():
             if outcome == "Success":
                 self.assertEqual(ours.get(scene), "Success", f"{scene} validates natively but not through Conduit")
+
+    def test_frames_are_put_in_place_from_the_sockets_heaps(self):
+        """Over a unix socket the host writes each frame into the heaps the
+        handshake shared, and the X server reads it from there: every frame
+        presented is put in place. Asked to keep frames in the stream, none is."""
+        argv = ["glmark2-es2", "-b", "build:duration=1", "-s", "320x240"]
+        for heaps, in_place in (("1", True), ("0", False)):
+            run = self.run_program(argv, conduit=True, extra_env={"CONDUIT_SOCKET_HEAPS": heaps})
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            self.assert_clean_conduit_run(run)
+            presented = int(re.search(r"frames presented (\d+)", run.stderr).group(1))
+            placed = int(re.search(r"conduit: (\d+) frames put in place", run.stderr).group(1))
+            self.assertGreater(presented, 10, run.stderr)
+            if in_place:
+                self.assertGreaterEqual(placed, presented * 9 // 10, run.stderr)
+            else:
+                self.assertEqual(placed, 0, run.stderr)
 
 
 if __name__ == "__main__":
