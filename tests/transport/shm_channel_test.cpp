@@ -195,6 +195,10 @@ TEST(ShmChannel, HostileHeapTailOnAUnixLinkGivesACleanError) {
   ASSERT_TRUE(host && guest);
   const MappedFile file = guest->incoming_file();
   ASSERT_GE(file.fd, 0);
+  // The file is sealed at its size: the guest can neither shrink it under
+  // the host's mapping nor grow it.
+  EXPECT_NE(::ftruncate(file.fd, 0), 0) << "a guest shrank the heaps' file";
+  EXPECT_NE(::ftruncate(file.fd, static_cast<off_t>(file.size) * 2), 0) << "a guest grew the heaps' file";
   // The guest receives direction 1; its heap tail is what the host reads.
   auto* lines = reinterpret_cast<transport::shm::DirectionControl*>(const_cast<std::byte*>(file.base));
   lines[1].consumer.heap_tail.store(uint64_t{1} << 50);

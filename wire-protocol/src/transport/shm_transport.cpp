@@ -2,9 +2,7 @@
 // a unix socket at PATH; for each client it creates a sealed memfd region
 // and four eventfd doorbells and passes them over the socket (SCM_RIGHTS).
 // The socket then stays open only so that either side sees the other die.
-#include <fcntl.h>
 #include <sys/eventfd.h>
-#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,10 +25,6 @@ using shm::ShmChannel;
 
 constexpr size_t kBellCount = 4;  // data[0], space[0], data[1], space[1]
 
-Result<Fd> create_region(const Layout& layout) {
-  return create_sealed_file("conduit-shm", layout.total_bytes);
-}
-
 Result<Doorbells> create_bells(Fd socket) {
   Doorbells bells;
   for (Fd* bell : {&bells.data[0], &bells.space[0], &bells.data[1], &bells.space[1]}) {
@@ -44,7 +38,7 @@ Result<Doorbells> create_bells(Fd socket) {
 // Creates the region and doorbells and hands them over.
 Result<std::unique_ptr<Channel>> serve(Fd sock, const Layout& layout, const TransportOptions& opts,
                                        std::string description, const Deadline& handshake) {
-  auto region = create_region(layout);
+  auto region = create_sealed_file("conduit-shm", layout.total_bytes);
   if (!region) return region.error();
   auto map = Mapping::map(region->get(), layout.total_bytes);
   if (!map) return map.error();

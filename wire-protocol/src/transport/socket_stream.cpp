@@ -216,7 +216,9 @@ Result<ChannelHandoff> StreamChannel::export_handoff() {
   h.description = description_;
   h.peer_gone = hang_up_probe(fd_.get());
   h.fds.push_back(fd_.release());
-  if (heaps_) {  // made by this side, so nothing sent into it is in flight yet
+  // The adopter's heap positions start at zero, as they are here: the
+  // handshake has just ended, and nothing has gone through the heaps yet.
+  if (heaps_) {
     h.fds.push_back(::fcntl(heaps_->file(), F_DUPFD_CLOEXEC, 0));
     h.region_bytes = heaps_->region_bytes();
     if (h.fds.back() < 0) return errno_error("dup heap region");
