@@ -136,12 +136,29 @@ class Suite(HostedSuite):
         if trace.interval:
             assert proc.wait(120) == 0, f"{name} failed while traced"
             return full
-        time.sleep(trace.seconds)
+        cls.wait_for_frames(proc, full, trace.seconds)
         end_group(proc)
         trace = os.path.join(cls.work, name + ".trace")
         rc, out = run_program(["apitrace", "trim", f"--frames=0-{FRAMES - 1}", "-o", trace, full], cls.env)
         assert rc == 0 and os.path.exists(trace), out[-3000:]
         return trace
+
+    @classmethod
+    def wait_for_frames(cls, proc, full, seconds):
+        """Lets a traced program run `seconds`, then longer while its trace
+        holds fewer than FRAMES frames: on a loaded machine a hack took
+        more than 4 s to draw its first frame."""
+        deadline = time.monotonic() + 60
+        time.sleep(seconds)
+        while time.monotonic() < deadline and proc.poll() is None and cls.frames_in(full) < FRAMES:
+            time.sleep(1)
+
+    @classmethod
+    def frames_in(cls, trace):
+        """Frames a trace being written holds so far: its swaps."""
+        p = subprocess.run(["apitrace", "dump", "--grep=SwapBuffers", trace], env=cls.env, capture_output=True,
+                           text=True)
+        return len(p.stdout.splitlines())
 
     @classmethod
     def replay(cls, name, where, prefix):
