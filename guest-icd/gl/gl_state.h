@@ -18,6 +18,7 @@
 
 #include "gl/legacy_arrays.h"
 #include "gl/program_reflections.h"
+#include "gl/texture_targets.h"
 #include "wire/gl_types.h"
 #include "wire/object_type.h"
 #include "wire/sizes.h"
@@ -40,6 +41,7 @@ class GuestNames {
   uint64_t allocate_sync();
   bool sync_live(uint64_t handle) const;
   bool delete_sync(uint64_t handle);  // false when it was not live
+  TextureTargets& texture_targets() { return texture_targets_; }
 
  private:
   std::array<GLuint, static_cast<size_t>(wire::ObjectType::kCount)> next_{};
@@ -47,6 +49,7 @@ class GuestNames {
   std::unordered_set<GLuint> shader_names_;
   uint64_t next_sync_ = 0;
   std::unordered_set<uint64_t> live_syncs_;
+  TextureTargets texture_targets_;
 };
 
 // Which glVertexAttrib*Pointer set an attribute: how GL reads its components.
@@ -213,6 +216,15 @@ class GlState {
   bool refused_negative(int64_t n) {
     if (n < 0) raise_error(0x0501);
     return n < 0;
+  }
+  // A named texture command whose target is not its texture's, which GL
+  // refuses with GL_INVALID_OPERATION before it reads any pixels. Compiled
+  // into a list, GL keeps the command and its pixels and refuses it when
+  // the list runs.
+  bool refused_texture_target(GLuint texture, GLenum target) {
+    const bool refused = !primitive_.in_list && names_->texture_targets().mismatched(texture, target);
+    if (refused) raise_error(0x0502);
+    return refused;
   }
   bool refused_inside_begin() {
     if (primitive_.open) raise_error(0x0502);  // GL_INVALID_OPERATION

@@ -1,7 +1,10 @@
 // Desktop GL through the guest against a real host: fixed-function and
-// BGRA client arrays (multi-draws too), named buffer mappings, indirect multi-draws, and the
+// BGRA client arrays (multi-draws too), named buffer mappings and textures, indirect multi-draws, and the
 // extensions carried with commands of their own (assembly programs,
 // GL_EXT_vertex_array, double uniforms).
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <array>
 #include <cstring>
 #include <string>
@@ -696,6 +699,50 @@ TEST_F(LegacyGlState, NamedStringsAreIncluded) {
   gl<void (*)(GLint, const GLchar*)>("glDeleteNamedStringARB")(-1, "/inc/colour.h");
   EXPECT_FALSE(is_named(-1, "/inc/colour.h"));
   EXPECT_EQ(get_error(), 0u);
+}
+
+// GL_EXT_direct_state_access's named texture commands with another target
+// than their texture's: GL refuses them before it reads the pixels, so the
+// guest must not read them either (the program may pass memory it has
+// unmapped). A texture bound, one made by a named command and one made by
+// glCreateTextures; a cube map takes its faces.
+TEST_F(LegacyGlState, NamedTextureCommandsOfAnotherTargetReadNoPixels) {
+  constexpr GLenum kTexture2d = 0x0DE1, kCubeMap = 0x8513, kPositiveX = 0x8515, kNegativeY = 0x8518;
+  constexpr GLenum kInvalidOperation = 0x0502;
+  ASSERT_TRUE(offers("GL_EXT_direct_state_access"));
+  const long page = sysconf(_SC_PAGESIZE);
+  void* unreadable = mmap(nullptr, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(unreadable, MAP_FAILED);
+  auto image = gl<void (*)(GLuint, GLenum, GLint, GLint, GLsizei, GLsizei, GLint, GLenum, GLenum, const void*)>(
+      "glTextureImage2DEXT");
+  auto sub_image = gl<void (*)(GLuint, GLenum, GLint, GLint, GLint, GLsizei, GLsizei, GLenum, GLenum,
+                               const void*)>("glTextureSubImage2DEXT");
+  auto error = gl<GLenum (*)()>("glGetError");
+  const std::array<uint8_t, 16> texels{};
+  GLuint textures[3] = {};
+  gl<void (*)(GLsizei, GLuint*)>("glGenTextures")(2, textures);
+  gl<void (*)(GLenum, GLuint)>("glBindTexture")(kTexture2d, textures[0]);
+  image(textures[1], kTexture2d, 0, kRgba, 2, 2, 0, kRgba, kUbyte, texels.data());  // made here
+  gl<void (*)(GLenum, GLsizei, GLuint*)>("glCreateTextures")(kTexture2d, 1, &textures[2]);
+  EXPECT_EQ(error(), 0u);
+  for (GLuint texture : textures) {
+    image(texture, kPositiveX, 0, kRgba, 2, 2, 0, kRgba, kUbyte, unreadable);
+    EXPECT_EQ(error(), kInvalidOperation) << "texture " << texture;
+    sub_image(texture, kNegativeY, 0, 0, 0, 2, 2, kRgba, kUbyte, unreadable);
+    EXPECT_EQ(error(), kInvalidOperation) << "texture " << texture;
+  }
+  GLuint cube = 0;
+  gl<void (*)(GLsizei, GLuint*)>("glGenTextures")(1, &cube);
+  gl<void (*)(GLenum, GLuint)>("glBindTexture")(kCubeMap, cube);
+  image(cube, kNegativeY, 0, kRgba, 2, 2, 0, kRgba, kUbyte, texels.data());
+  EXPECT_EQ(error(), 0u);
+  image(cube, kTexture2d, 0, kRgba, 2, 2, 0, kRgba, kUbyte, unreadable);
+  EXPECT_EQ(error(), kInvalidOperation);
+  // Deleted, a name is no texture: the host's GL decides again.
+  gl<void (*)(GLsizei, const GLuint*)>("glDeleteTextures")(1, &textures[0]);
+  image(textures[0], kPositiveX, 0, kRgba, 2, 2, 0, kRgba, kUbyte, texels.data());
+  EXPECT_EQ(error(), 0u);
+  munmap(unreadable, page);
 }
 
 }  // namespace

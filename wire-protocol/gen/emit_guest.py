@@ -44,9 +44,40 @@ def _uniform_values(c):
     return None
 
 
+def _param(c, name, cls=None):
+    return next((p for p in c.params if p.name == name and (cls is None or p.cls == cls)), None)
+
+
+def _names_a_texture_at_its_target(c):
+    """A named command of GL_EXT_direct_state_access (texture, target, ...)."""
+    return (len(c.params) >= 2 and c.params[0].name == "texture" and c.params[0].cls == "texture"
+            and c.params[1].name == "target" and c.params[1].kind == "scalar")
+
+
+def _texture_target_lines(c):
+    """What the command tells the guest of its textures' targets
+    (gl/texture_targets.h): binds and named commands make a texture at
+    their target, glCreateTextures its new names, deletes end them."""
+    targets = "cs->gl_state().names().texture_targets()"
+    texture, target = _param(c, "texture", "texture"), _param(c, "target")
+    if texture and target and texture.kind == "scalar" and (
+            c.name.startswith("glBind") or _names_a_texture_at_its_target(c)):
+        return [f"  {targets}.note(texture, target);"]
+    textures = next((p for p in c.params if p.cls == "texture" and p.pointer), None)
+    if textures and c.names_mode == "gen" and target:
+        return [f"  {targets}.note({textures.name}, {textures.name}_bytes / 4, target);"]
+    if textures and c.names_mode == "delete":
+        return [f"  {targets}.forget({textures.name}, {textures.name}_bytes / 4);"]
+    return []
+
+
 def entry_body(c):
     lines = ["  Stream* cs = current_stream();",
              f"  if (!cs) return{_default_return(c)};"]
+    if _names_a_texture_at_its_target(c) and any(p.kind == "in_array" for p in c.params):
+        # GL refuses another target before it reads the pixels; the guest
+        # would read them first.
+        lines.append(f"  if (cs->gl_state().refused_texture_target(texture, target)) return{_default_return(c)};")
     values = _uniform_values(c)
     if values:
         program = "program" if any(p.name == "program" for p in c.params) else "0"
@@ -70,6 +101,7 @@ def entry_body(c):
             if p.buffer_source:
                 args.append("cstate.unpack_buffer_bound()")
     lines.append(f"  wire::encode_{c.name}(cs->writer(){', ' if args else ''}{', '.join(args)});")
+    lines += _texture_target_lines(c)
     if not c.sync:
         lines.append("  cs->commit();")
         return "\n".join(lines)
