@@ -2,7 +2,7 @@
 """End-to-end runs of unmodified GLES programs through Conduit under Xvfb,
 compared with the same programs run natively (Mesa on the same machine).
 
-usage: guest_e2e.py CONDUIT_EXE [unittest args]
+usage: guest_e2e.py CONDUIT_EXE THREE_APIS_EXE [unittest args]
 """
 import os
 import re
@@ -15,6 +15,7 @@ from x11_support import (MAX_DIFFERENT_PIXELS, conduit_problems, differing_share
                          glmark2_native_and_conduit, screenshot)
 
 CONDUIT = None
+THREE_APIS = None  # tests/e2e/three_apis.cpp
 
 
 class Hosted(HostedSuite):
@@ -100,6 +101,24 @@ class Suite(Hosted):
             if outcome == "Success":
                 self.assertEqual(ours.get(scene), "Success", f"{scene} validates natively but not through Conduit")
 
+    def test_a_program_using_glx_egl_and_vulkan_is_one_session(self):
+        """The GLX vendor, the EGL vendor and the Vulkan ICD are one library,
+        so a program using all three has one connection and one renderer:
+        the host serves it one session and the program prints one line of
+        statistics, as for a program using one API (`conduit run` itself
+        asks the host first). With a library each it was three of both."""
+        def sessions_of(argv):
+            before = self.host.stats()["sessions_total"]
+            run = self.run_program(argv, conduit=True)
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            return self.host.stats()["sessions_total"] - before, run
+        one_api, _ = sessions_of(["es2_info"])
+        sessions, run = sessions_of([THREE_APIS])
+        self.assertRegex(run.stdout, r"glx 255,0,0 egl 0,0,255 vulkan \S", run.stderr)
+        self.assert_clean_conduit_run(run)
+        self.assertEqual(sessions, one_api)
+        self.assertEqual(sum(l.startswith("conduit: batches") for l in run.stderr.splitlines()), 1, run.stderr)
+
     def test_frames_are_put_in_place_from_the_sockets_heaps(self):
         """Over a unix socket the host writes each frame into the heaps the
         handshake shared, and the X server reads it from there: every frame
@@ -120,4 +139,5 @@ class Suite(Hosted):
 
 if __name__ == "__main__":
     CONDUIT = HostedSuite.CONDUIT = os.path.abspath(sys.argv.pop(1))
+    THREE_APIS = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)
