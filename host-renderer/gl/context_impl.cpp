@@ -36,6 +36,7 @@ void delete_objects(ObjectType t, const std::vector<GLuint>& v) {
     case ObjectType::kProgramPipeline: glDeleteProgramPipelines(n, v.data()); break;
     case ObjectType::kDisplayList: delete_each(v, [](GLuint l) { glDeleteLists(l, 1); }); break;
     case ObjectType::kAssemblyProgram: glDeleteProgramsARB(n, v.data()); break;
+    case ObjectType::kMemoryObject: glDeleteMemoryObjectsEXT(n, v.data()); break;
     case ObjectType::kSync:
     case ObjectType::kCount: break;
   }
@@ -212,6 +213,7 @@ void GlContextState::Impl::forget(ObjectType t, GLuint guest) {
       share->ledger.referrer_deleted();
     }
     map.erase(guest);
+    if (t == ObjectType::kMemoryObject) share->imported_memory.erase(guest);
     if (account.objects > 0) --account.objects;
   }
 }

@@ -32,7 +32,8 @@ wire::Status GlHandler::run(const ApiCommand& cmd) {
   if (current_->lost) return {};
   if (!ensure_bound()) return make_error(Errc::kIo, "cannot make the context current", cmd.offset);
   wire::Reader payload = cmd.reader();
-  DispatchEnv env{*current_->state, cmd.reply, &images_, programs_, tell_linked_ ? &tell_linked_ : nullptr};
+  DispatchEnv env{*current_->state, cmd.reply, &images_, programs_, tell_linked_ ? &tell_linked_ : nullptr,
+                  take_export_ ? &take_export_ : nullptr};
   WIRE_TRY(dispatch_gl(env, cmd.opcode, payload));
   if (current_->draw_both && draws_again(*current_->state, cmd.opcode)) {
     WIRE_TRY(draw_again_into_front(cmd));

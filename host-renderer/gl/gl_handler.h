@@ -66,6 +66,8 @@ class GlHandler final : public ApiHandler {
   uint32_t features() const;
   // The session's program cache, for every command from now on (null: none).
   void set_program_binaries(ProgramBinaries* programs) { programs_ = programs; }
+  // Where GL_EXT_memory_object_fd finds the Vulkan exports it imports.
+  void set_memory_exports(TakeExport take) { take_export_ = std::move(take); }
   // Whether the guest agreed to kFeatureProgramReflection: each link is
   // then followed by what it left in the program.
   void tell_links(bool on);
@@ -149,6 +151,7 @@ class GlHandler final : public ApiHandler {
   GuestImages images_;
   ProgramBinaries* programs_ = nullptr;
   LinkTeller tell_linked_;  // empty: links are not told
+  TakeExport take_export_;  // empty: no Vulkan memory to import
   std::unique_ptr<Surface> scratch_;  // 1x1, to bind contexts without EGL_KHR_surfaceless_context
 
   GuestContext* current_ = nullptr;

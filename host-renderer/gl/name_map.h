@@ -57,6 +57,9 @@ class ShareGroup {
   // Counts commands of the group's contexts that may change a vertex array
   // or a buffer's size (gl/array_reads.h).
   uint64_t array_epoch = 0;
+  // Memory objects with memory imported (GL_EXT_memory_object_fd), by the
+  // guest's name: the bytes imported, which storage placed there must fit.
+  std::unordered_map<GLuint, uint64_t> imported_memory;
 
  private:
   std::array<NameMap, static_cast<size_t>(ObjectType::kCount)> maps_;

@@ -4,7 +4,8 @@
 // export stays here, the guest is told its number, and an allocation that
 // imports names that number. The import is checked against the export
 // before the driver sees it: the driver maps as many bytes as the import
-// says, whatever the fd holds.
+// says, whatever the fd holds. The guest's GL imports exports too
+// (take_export, gl/memory_object_handlers.cpp).
 #include <unistd.h>
 
 #include <string>
@@ -78,6 +79,14 @@ wire::Result<VkHandler::FdImport> VkHandler::take_fd_import(VkDevice device, con
                               " bytes of type " + std::to_string(e.type_index));
   const_cast<VkImportMemoryFdInfoKHR*>(import)->fd = e.fd;  // the decoded chain is the handler's own
   return FdImport{true, true, number};
+}
+
+std::optional<TakenExport> VkHandler::take_export(uint32_t number, uint64_t bytes) {
+  auto found = exports_.find(number);
+  if (found == exports_.end() || bytes > found->second.size) return std::nullopt;
+  const TakenExport taken{found->second.fd, found->second.size};
+  exports_.erase(found);
+  return taken;
 }
 
 void VkHandler::close_exports() {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "host/api_handler.h"
+#include "host/memory_exports.h"
 #include "host/resource_account.h"
 #include "host/stats.h"
 #include "vk/compute_state.h"
@@ -66,6 +67,9 @@ class VkHandler final : public ApiHandler {
 
   // One command; what the guest waits for goes to `reply`.
   wire::Status run(uint32_t opcode, wire::Reader& payload, wire::Writer& reply);
+
+  // An export of the guest's that its GL imports (memory_fds.cpp).
+  std::optional<TakenExport> take_export(uint32_t number, uint64_t bytes);
 
   // A command whose driver call needs the host's own care first.
   using Special = wire::Result<uint64_t> (VkHandler::*)(void* args);

@@ -2,7 +2,7 @@
 """End-to-end runs of unmodified GLES programs through Conduit under Xvfb,
 compared with the same programs run natively (Mesa on the same machine).
 
-usage: guest_e2e.py CONDUIT_EXE THREE_APIS_EXE [unittest args]
+usage: guest_e2e.py CONDUIT_EXE THREE_APIS_EXE MEMORY_INTEROP_EXE [unittest args]
 """
 import os
 import re
@@ -16,6 +16,7 @@ from x11_support import (MAX_DIFFERENT_PIXELS, conduit_problems, differing_share
 
 CONDUIT = None
 THREE_APIS = None  # tests/e2e/three_apis.cpp
+MEMORY_INTEROP = None  # tests/e2e/memory_interop.cpp
 
 
 class Hosted(HostedSuite):
@@ -119,6 +120,31 @@ class Suite(Hosted):
         self.assertEqual(sessions, one_api)
         self.assertEqual(sum(l.startswith("conduit: batches") for l in run.stderr.splitlines()), 1, run.stderr)
 
+    def test_vulkan_memory_imported_into_gl(self):
+        """GL_EXT_memory_object_fd: memory the program wrote through Vulkan
+        and exported reads back through a GL buffer placed in it, and the
+        import takes the program's fd, natively and through Conduit (a
+        unix host and the private host on shared memory). Through Conduit
+        the host also refuses, with GL_INVALID_VALUE and before the driver
+        sees them, a buffer past the memory's end, a texture whose texels
+        exceed it, an fd that is no export and an export imported twice;
+        llvmpipe itself raises no error for any of them."""
+        native = subprocess.run([MEMORY_INTEROP], capture_output=True, text=True, env=self.env, timeout=120)
+        if native.returncode == 2:
+            self.skipTest("the host's drivers share no memory between Vulkan and GL")
+        expected = {"import": "0x0", "fd_owned": "1", "read": "1"}
+        self.assertEqual(native.returncode, 0, native.stdout + native.stderr)
+        self.assertLessEqual(expected.items(), dict(l.split() for l in native.stdout.splitlines()).items(),
+                             native.stdout)
+        expected.update(past_end="0x501", too_big="0x501", not_ours="0x501", again="0x501")
+        for route in (["--host", self.host.address], []):
+            with self.subTest(route=route or "private host"):
+                run = subprocess.run([CONDUIT, "run", *route, "--", MEMORY_INTEROP], capture_output=True, text=True,
+                                     env=dict(self.env, CONDUIT_STATS="1"), timeout=120)
+                self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+                self.assertEqual(dict(l.split() for l in run.stdout.splitlines()), expected, run.stderr)
+                self.assert_clean_conduit_run(run)
+
     def test_frames_are_put_in_place_from_the_sockets_heaps(self):
         """Over a unix socket the host writes each frame into the heaps the
         handshake shared, and the X server reads it from there: every frame
@@ -140,4 +166,5 @@ class Suite(Hosted):
 if __name__ == "__main__":
     CONDUIT = HostedSuite.CONDUIT = os.path.abspath(sys.argv.pop(1))
     THREE_APIS = os.path.abspath(sys.argv.pop(1))
+    MEMORY_INTEROP = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)

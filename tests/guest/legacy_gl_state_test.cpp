@@ -528,11 +528,11 @@ TEST_F(LegacyGlState, IndirectMultiDrawsReadTheirBuffers) {
 
 // An extension whose commands are all aliases of carried ones is offered
 // and reaches GL (GL_ARB_window_pos); one Conduit cannot forward
-// (GL_EXT_memory_object: memory behind host handles) is hidden.
+// (GL_EXT_semaphore: semaphores behind host handles) is hidden.
 TEST_F(LegacyGlState, ExtensionsOfAliasesAreOfferedAndWork) {
   constexpr GLenum kCurrentRasterPosition = 0x0B07;
   ASSERT_TRUE(offers("GL_ARB_window_pos"));
-  EXPECT_FALSE(offers("GL_EXT_memory_object"));
+  EXPECT_FALSE(offers("GL_EXT_semaphore"));
   gl<void (*)(GLint, GLint)>("glWindowPos2iARB")(3, 5);
   std::array<GLint, 4> position{};
   gl<void (*)(GLenum, GLint*)>("glGetIntegerv")(kCurrentRasterPosition, position.data());

@@ -10,6 +10,7 @@ OBJECT_TYPES = {
     "sampler": "kSampler", "query": "kQuery", "transform feedback": "kTransformFeedback",
     "vertex array": "kVertexArray", "program pipeline": "kProgramPipeline",
     "display list": "kDisplayList", "assembly program": "kAssemblyProgram",
+    "memory object": "kMemoryObject",
 }
 # Kinds whose storage the memory ledger charges; GL may hand their names out
 # again while a deleted object under that name still holds storage.

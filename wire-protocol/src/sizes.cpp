@@ -78,6 +78,9 @@ constexpr EnumCount kMultiValued[] = {
     {0x8E74, 4},   // GL_PATCH_DEFAULT_OUTER_LEVEL
     {0x92BE, 8},   // GL_PRIMITIVE_BOUNDING_BOX
     {0x9381, 2},   // GL_MULTISAMPLE_LINE_WIDTH_RANGE_ARB
+    {0x9597, 16},  // GL_DEVICE_UUID_EXT (bytes)
+    {0x9598, 16},  // GL_DRIVER_UUID_EXT (bytes)
+    {0x9599, 8},   // GL_DEVICE_LUID_EXT (bytes)
 };
 
 size_t lookup(uint32_t value) {

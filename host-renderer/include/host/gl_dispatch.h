@@ -10,6 +10,7 @@
 #include <span>
 #include <unordered_set>
 
+#include "host/memory_exports.h"
 #include "host/resource_account.h"
 #include "wire/context_strings.h"
 #include "wire/object_type.h"
@@ -106,6 +107,7 @@ struct DispatchEnv {
   const GuestImages* images;  // the session's, for glEGLImageTarget*OES
   ProgramBinaries* programs = nullptr;  // null: compiles and links go straight to GL
   const LinkTeller* tell_linked = nullptr;  // null: the guest asks after links instead
+  const TakeExport* take_export = nullptr;  // null: no Vulkan memory to import
 };
 
 // Decodes, validates and executes one GL command on the current host context.

@@ -21,6 +21,7 @@ enum class ObjectType : uint8_t {
   kDisplayList,
   kSync,
   kAssemblyProgram,  // ARB_vertex_program/ARB_fragment_program: a namespace of its own
+  kMemoryObject,     // GL_EXT_memory_object: memory imported from the program's Vulkan
   kCount,
 };
 
