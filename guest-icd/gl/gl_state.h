@@ -126,6 +126,10 @@ class GlState {
     programs_.share_with(other.programs_);
   }
   GuestNames& names() { return *names_; }
+  // The targets of the share group's textures (texture_targets.h); null in
+  // OpenGL ES, which has no named texture commands to check, so that its
+  // binds pay nothing for them.
+  TextureTargets* texture_targets() { return gles_ ? nullptr : &names_->texture_targets(); }
   ProgramReflections& programs() { return programs_; }
 
   const wire::size::PixelStore& unpack() const { return unpack_; }
@@ -222,7 +226,7 @@ class GlState {
   // into a list, GL keeps the command and its pixels and refuses it when
   // the list runs.
   bool refused_texture_target(GLuint texture, GLenum target) {
-    const bool refused = !primitive_.in_list && names_->texture_targets().mismatched(texture, target);
+    const bool refused = !primitive_.in_list && !gles_ && names_->texture_targets().mismatched(texture, target);
     if (refused) raise_error(0x0502);
     return refused;
   }

@@ -81,12 +81,12 @@ wire::Result<VkHandler::FdImport> VkHandler::take_fd_import(VkDevice device, con
   return FdImport{true, true, number};
 }
 
-std::optional<TakenExport> VkHandler::take_export(uint32_t number, uint64_t bytes) {
+std::optional<int> VkHandler::take_export(uint32_t number, uint64_t bytes) {
   auto found = exports_.find(number);
   if (found == exports_.end() || bytes > found->second.size) return std::nullopt;
-  const TakenExport taken{found->second.fd, found->second.size};
+  const int fd = found->second.fd;
   exports_.erase(found);
-  return taken;
+  return fd;
 }
 
 void VkHandler::close_exports() {

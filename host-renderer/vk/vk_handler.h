@@ -69,7 +69,7 @@ class VkHandler final : public ApiHandler {
   wire::Status run(uint32_t opcode, wire::Reader& payload, wire::Writer& reply);
 
   // An export of the guest's that its GL imports (memory_fds.cpp).
-  std::optional<TakenExport> take_export(uint32_t number, uint64_t bytes);
+  std::optional<int> take_export(uint32_t number, uint64_t bytes);
 
   // A command whose driver call needs the host's own care first.
   using Special = wire::Result<uint64_t> (VkHandler::*)(void* args);

@@ -127,8 +127,10 @@ class Suite(Hosted):
         unix host and the private host on shared memory). Through Conduit
         the host also refuses, with GL_INVALID_VALUE and before the driver
         sees them, a buffer past the memory's end, a texture whose texels
-        exceed it, an fd that is no export and an export imported twice;
-        llvmpipe itself raises no error for any of them."""
+        exceed it, an fd that is no export, an export imported twice and
+        one imported as larger than it is, and with GL_INVALID_OPERATION an
+        import into a memory object imported before; llvmpipe itself raises
+        no error for any of them."""
         native = subprocess.run([MEMORY_INTEROP], capture_output=True, text=True, env=self.env, timeout=120)
         if native.returncode == 2:
             self.skipTest("the host's drivers share no memory between Vulkan and GL")
@@ -136,7 +138,8 @@ class Suite(Hosted):
         self.assertEqual(native.returncode, 0, native.stdout + native.stderr)
         self.assertLessEqual(expected.items(), dict(l.split() for l in native.stdout.splitlines()).items(),
                              native.stdout)
-        expected.update(past_end="0x501", too_big="0x501", not_ours="0x501", again="0x501")
+        expected.update(past_end="0x501", too_big="0x501", not_ours="0x501", again="0x501", too_large="0x501",
+                        reimport="0x502")
         for route in (["--host", self.host.address], []):
             with self.subTest(route=route or "private host"):
                 run = subprocess.run([CONDUIT, "run", *route, "--", MEMORY_INTEROP], capture_output=True, text=True,

@@ -9,6 +9,9 @@
 //   too_big   GL's error for a texture whose texels alone exceed the memory
 //   not_ours  GL's error importing an fd that is no export (/dev/null)
 //   again     GL's error importing the same export a second time
+//   too_large GL's error importing a second export of the memory as larger
+//   reimport  GL's error importing that export into the memory object
+//             imported first
 // Exits 0 when every step ran, 2 when the driver lacks a part.
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -33,11 +36,12 @@ uint8_t pattern(size_t i) { return static_cast<uint8_t>(i * 7 + 3); }
 
 struct Exported {
   int fd = -1;
+  int second = -1;  // another export of the same memory
   VkDeviceSize size = 0;
 };
 
 // Vulkan memory of kBytes, host-visible and coherent, filled with the
-// pattern and exported as an opaque fd.
+// pattern and exported as an opaque fd, twice.
 bool vulkan_export(Exported* out) {
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.apiVersion = VK_API_VERSION_1_1;
@@ -78,7 +82,8 @@ bool vulkan_export(Exported* out) {
   auto get_fd = reinterpret_cast<PFN_vkGetMemoryFdKHR>(vkGetDeviceProcAddr(device, "vkGetMemoryFdKHR"));
   VkMemoryGetFdInfoKHR gfi{VK_STRUCTURE_TYPE_MEMORY_GET_FD_INFO_KHR, nullptr, memory,
                            VK_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD_BIT};
-  if (!get_fd || get_fd(device, &gfi, &out->fd) != VK_SUCCESS) return false;
+  if (!get_fd || get_fd(device, &gfi, &out->fd) != VK_SUCCESS || get_fd(device, &gfi, &out->second) != VK_SUCCESS)
+    return false;
   out->size = kBytes;
   return true;  // the device and its memory live until the program exits
 }
@@ -156,5 +161,9 @@ int main() {
   std::printf("not_ours 0x%x\n", error());
   import_fd(memory[2], exported.size, GL_HANDLE_TYPE_OPAQUE_FD_EXT, kept);
   std::printf("again 0x%x\n", error());
+  import_fd(memory[1], exported.size * 2, GL_HANDLE_TYPE_OPAQUE_FD_EXT, exported.second);
+  std::printf("too_large 0x%x\n", error());
+  import_fd(memory[0], exported.size, GL_HANDLE_TYPE_OPAQUE_FD_EXT, exported.second);
+  std::printf("reimport 0x%x\n", error());
   return 0;
 }

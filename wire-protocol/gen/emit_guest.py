@@ -58,17 +58,18 @@ def _texture_target_lines(c):
     """What the command tells the guest of its textures' targets
     (gl/texture_targets.h): binds and named commands make a texture at
     their target, glCreateTextures its new names, deletes end them."""
-    targets = "cs->gl_state().names().texture_targets()"
     texture, target = _param(c, "texture", "texture"), _param(c, "target")
+    textures = next((p for p in c.params if p.cls == "texture" and p.pointer), None)
     if texture and target and texture.kind == "scalar" and (
             c.name.startswith("glBind") or _names_a_texture_at_its_target(c)):
-        return [f"  {targets}.note(texture, target);"]
-    textures = next((p for p in c.params if p.cls == "texture" and p.pointer), None)
-    if textures and c.names_mode == "gen" and target:
-        return [f"  {targets}.note({textures.name}, {textures.name}_bytes / 4, target);"]
-    if textures and c.names_mode == "delete":
-        return [f"  {targets}.forget({textures.name}, {textures.name}_bytes / 4);"]
-    return []
+        call = "note(texture, target)"
+    elif textures and c.names_mode == "gen" and target:
+        call = f"note({textures.name}, {textures.name}_bytes / 4, target)"
+    elif textures and c.names_mode == "delete":
+        call = f"forget({textures.name}, {textures.name}_bytes / 4)"
+    else:
+        return []
+    return [f"  if (auto* targets = cs->gl_state().texture_targets()) targets->{call};"]
 
 
 def entry_body(c):

@@ -10,14 +10,9 @@
 
 namespace host {
 
-// The driver's fd, now the taker's, and the allocation's bytes.
-struct TakenExport {
-  int fd;
-  uint64_t bytes;
-};
-
 // Takes export `number` of the session's Vulkan when it holds at least
-// `bytes`; none, and the export stays, otherwise.
-using TakeExport = std::function<std::optional<TakenExport>(uint32_t number, uint64_t bytes)>;
+// `bytes`: the driver's fd, now the taker's; none, and the export stays,
+// otherwise.
+using TakeExport = std::function<std::optional<int>(uint32_t number, uint64_t bytes)>;
 
 }  // namespace host

@@ -82,7 +82,7 @@ Session::Session(const EglDisplay& display, std::unique_ptr<wire::Channel> chann
       display, GlHandler::Limits{limits.max_contexts, limits.max_surfaces, limits.frame_ring}, account_,
       std::move(to_guest), stats_->id);
   set_program_cache(nullptr);  // counted, not cached, until a cache is given
-  gl_->set_memory_exports([this](uint32_t number, uint64_t bytes) -> std::optional<TakenExport> {
+  gl_->set_memory_exports([this](uint32_t number, uint64_t bytes) -> std::optional<int> {
     if (!vk_) return std::nullopt;
     return vk_->take_export(number, bytes);
   });

@@ -140,8 +140,14 @@ Status SocketChannel::fill(size_t wanted, const Deadline& deadline, int waker) {
 Result<bool> SocketChannel::look_for_bytes(Clock::duration look_on, const Deadline& deadline, int waker) {
   const auto until = Clock::now() + look_on;
   while (Clock::now() < until && !deadline.expired()) {
-    if (readable_now(waker)) return make_error(Errc::kTimeout, "woken");
-    std::this_thread::yield();
+    // One look: the socket and the waker at once, without waiting; the
+    // socket is read only once it has something (or hung up).
+    pollfd look[2] = {{fd_.get(), POLLIN, 0}, {waker, POLLIN, 0}};
+    if (::poll(look, waker >= 0 ? 2 : 1, 0) <= 0) {
+      std::this_thread::yield();
+      continue;
+    }
+    if (look[1].revents) return make_error(Errc::kTimeout, "woken");
     auto n = read_some(std::span(rx_).subspan(rx_end_));
     if (!n) return n.error();
     rx_end_ += *n;
@@ -219,9 +225,10 @@ Result<ChannelHandoff> StreamChannel::export_handoff() {
   // The adopter's heap positions start at zero, as they are here: the
   // handshake has just ended, and nothing has gone through the heaps yet.
   if (heaps_) {
-    h.fds.push_back(::fcntl(heaps_->file(), F_DUPFD_CLOEXEC, 0));
+    const int file = ::fcntl(heaps_->file(), F_DUPFD_CLOEXEC, 0);
+    if (file < 0) return errno_error("dup heap region");
+    h.fds.push_back(file);
     h.region_bytes = heaps_->region_bytes();
-    if (h.fds.back() < 0) return errno_error("dup heap region");
   }
   return h;
 }
