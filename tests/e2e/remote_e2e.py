@@ -52,6 +52,12 @@ class RemoteSuite(unittest.TestCase):
         cls.xvfb.stop()
         shutil.rmtree(cls.work, ignore_errors=True)
 
+    def host_state(self):
+        """Whether the host still runs, and the end of its log."""
+        code = self.host.proc.poll()
+        return (f"\nhost: {'running' if code is None else f'ended with {code}'}; its log ends:\n" +
+                "\n".join(self.host.read_log().splitlines()[-20:]))
+
     def guest_picture(self):
         wid = window_id(self.xvfb.display, "input-probe")
         return pixels(capture(self.xvfb.display, wid, os.path.join(self.work, "probe-guest")))
@@ -97,15 +103,18 @@ class RemoteSuite(unittest.TestCase):
         finally:
             browser.quit()
         self.assertEqual(self.host.errors(), [])
+        self.assertIsNone(self.host.proc.poll(), "the browser's leaving ended the host" + self.host_state())
 
     def test_c_native_viewer_shows_the_frame(self):
         viewer = subprocess.Popen([CONDUIT, "view", self.address], env=dict(os.environ, DISPLAY=self.xvfb.display),
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         try:
-            wid = window_id(self.xvfb.display, "Conduit - " + self.address, timeout=60)
+            wid = window_id(self.xvfb.display, "Conduit - " + self.address, timeout=60,
+                            alive=lambda: viewer.poll() is None)
             if wid is None:
                 viewer.terminate()
-                self.fail("conduit view opened no window: " + viewer.communicate(timeout=10)[0])
+                self.fail("conduit view opened no window: " + viewer.communicate(timeout=10)[0] +
+                          self.host_state())
             _, _, share = self.until_shown(lambda path: capture(self.xvfb.display, wid, path), "view")
             self.assertLessEqual(share, MAX_DIFFERENT_PIXELS)
         finally:

@@ -44,11 +44,12 @@ def conduit_problems(text):
     """Lines Conduit printed that are not its statistics."""
     return [l for l in text.splitlines() if l.startswith("conduit") and not CONDUIT_STATS_LINE.match(l)]
 
-def window_id(display, title, timeout=20):
+def window_id(display, title, timeout=20, alive=lambda: True):
     """The window named `title`; with None, the first top-level window with
-    no name (programs such as glxdemo name none)."""
+    no name (programs such as glxdemo name none). None once `alive()` is
+    false: the program that was to open it has ended."""
     deadline = time.time() + timeout
-    while time.time() < deadline:
+    while time.time() < deadline and alive():
         tree = subprocess.run(["xwininfo", "-display", display, "-root", "-tree"], capture_output=True,
                               text=True).stdout
         for line in tree.splitlines():
