@@ -1,5 +1,7 @@
 #include "renderer_config.h"
 
+#include "wire/patience.h"
+
 namespace host {
 
 namespace {
@@ -39,6 +41,7 @@ nlohmann::json to_json(const RendererConfig& c) {
           {"max_message_bytes", c.transport.max_message_bytes},
           {"io_timeout_ms", c.transport.io_timeout.count()},
           {"ring_silence_ms", c.transport.ring_silence.count()},
+          {"patient_waits", c.transport.patient_waits.value_or(wire::Patience::wanted())},
           {"data_bytes", c.sandbox.data_bytes},
           {"open_files", c.sandbox.open_files},
           {"shader_cache", c.shader_cache},
@@ -68,6 +71,7 @@ wire::Result<RendererConfig> config_from_json(const nlohmann::json& j) {
     c.transport.max_message_bytes = j.at("max_message_bytes").get<size_t>();
     c.transport.io_timeout = std::chrono::milliseconds(j.at("io_timeout_ms").get<int64_t>());
     c.transport.ring_silence = std::chrono::milliseconds(j.at("ring_silence_ms").get<int64_t>());
+    c.transport.patient_waits = j.at("patient_waits").get<bool>();
     c.sandbox.data_bytes = j.at("data_bytes").get<size_t>();
     c.sandbox.open_files = j.at("open_files").get<size_t>();
     c.identity = identity_from_json(j.at("identity"));
