@@ -338,12 +338,17 @@ bool gpu_written_mappings() {
 
 }  // namespace
 
-// Submissions: what the program wrote into mapped memory goes first.
+// Submissions: what the program wrote into mapped memory goes first, and
+// the work goes to the host at once, as a driver's goes to the GPU: the
+// host starts it, and tells of its fence, while the program records the
+// next frame.
 VKAPI_ATTR VkResult VKAPI_CALL queue_submit(VkQueue queue, uint32_t count, const VkSubmitInfo* submits, VkFence fence) {
   send_all_changes();
   note_fence_submitted(queue, fence);
   VkArgs_vkQueueSubmit a{queue, count, submits, fence};
-  return as_result(run_generated(VkOp::vkQueueSubmit, a));
+  const VkResult r = as_result(run_generated(VkOp::vkQueueSubmit, a));
+  send_commands_now();
+  return r;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL queue_submit2(VkQueue queue, uint32_t count, const VkSubmitInfo2* submits,
@@ -351,7 +356,9 @@ VKAPI_ATTR VkResult VKAPI_CALL queue_submit2(VkQueue queue, uint32_t count, cons
   send_all_changes();
   note_fence_submitted(queue, fence);
   VkArgs_vkQueueSubmit2 a{queue, count, submits, fence};
-  return as_result(run_generated(VkOp::vkQueueSubmit2, a));
+  const VkResult r = as_result(run_generated(VkOp::vkQueueSubmit2, a));
+  send_commands_now();
+  return r;
 }
 
 namespace {

@@ -97,8 +97,10 @@ class VkHandler final : public ApiHandler {
   }
 
   // Tells the guest which submitted fences are signalled now, without
-  // waiting (the session calls it after each batch).
+  // waiting (the session calls it after each batch, and between batches
+  // while fences are untold).
   void tell_signalled_fences();
+  bool fences_untold() const { return !lost_ && !submitted_fences_.empty(); }
 
   // submission_clock.cpp: work submitted and not known done yet, and work
   // running past the guest's --submission-timeout (the session then ends

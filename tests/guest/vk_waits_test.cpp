@@ -289,4 +289,42 @@ TEST(VulkanWaits, OneFenceForTwoSubmissionsAtOnce) {
   });
 }
 
+// The host's total of round trips, from its statistics.
+uint64_t round_trips(const HostProcess& host) {
+  const std::string stats = host_stats(host.address());
+  const std::string key = "\"round_trips\": ";
+  const size_t total = stats.find("\"total\"");
+  const size_t at = stats.find(key, total);
+  return total == std::string::npos || at == std::string::npos ? 0 : std::stoull(stats.substr(at + key.size()));
+}
+
+// Where cores are to spare, a host tells of a fence as soon as it
+// signals, not only after the program's next batch: a program that works
+// between a submission and its wait (records its next frame) finds the
+// fence told of and asks the host nothing.
+TEST(VulkanWaits, AFenceSignalledWhileTheProgramWorkedIsWaitedForWithoutAsking) {
+  ::setenv("CONDUIT_PATIENCE", "1", 1);  // the host and the guest: as on four cores or more
+  HostProcess host;
+  ASSERT_TRUE(host.ok()) << host.error();
+  auto frames = [](int count) {
+    return [count](VkInstance, VkPhysicalDevice, VkDevice device) {
+      VkFence fence = fence_of(device, 0);
+      for (int frame = 0; frame < count; ++frame) {
+        vkQueueSubmit(queue_of(device), 0, nullptr, fence);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS) std::exit(5);
+        vkResetFences(device, 1, &fence);
+      }
+    };
+  };
+  const uint64_t start = round_trips(host);
+  expect_accepted_on(host, frames(0));
+  const uint64_t setup = round_trips(host) - start;
+  expect_accepted_on(host, frames(20));
+  const uint64_t with_frames = round_trips(host) - start - setup;
+  ::unsetenv("CONDUIT_PATIENCE");
+  EXPECT_GT(setup, 0u) << "the statistics count round trips";
+  EXPECT_LE(with_frames, setup + 4) << "20 waits for fences that signalled long before";
+}
+
 }  // namespace

@@ -125,6 +125,7 @@ class Session {
   void send_program_linked(const wire::ProgramLinked& linked, std::span<const std::byte> reflection);
   bool flush();
   bool vulkan_overdue();
+  bool watching_fences() const;
   void teardown();
   void log_end();
   void log_frame_times();
@@ -161,6 +162,8 @@ class Session {
   wire::BatchEncoder encoder_;
   int waker_ = -1;  // an eventfd: wake() and queue_input() make it readable
   std::chrono::milliseconds idle_wait_{100};
+  const bool patient_ = channel_->patient();  // cores to spare for looking
+  std::chrono::steady_clock::time_point last_batch_;
   std::function<void()> on_resume_;
   std::atomic<uint64_t>* busy_stamp_ = nullptr;
   wire::Writer out_;    // host -> guest commands of the current turn

@@ -49,6 +49,9 @@ constexpr auto kFrameRetry = std::chrono::milliseconds(1);  // after a wait that
 // How often a session whose guest's Vulkan work is still running looks at
 // its clock (submission_clock.cpp) while the guest says nothing.
 constexpr auto kWorkPoll = std::chrono::milliseconds(500);
+// How long after a batch a patient session keeps looking at the fences
+// it submitted, between looks for the next batch (watching_fences()).
+constexpr auto kFenceWatch = std::chrono::milliseconds(2);
 constexpr auto kRelaxed = std::memory_order_relaxed;
 
 }  // namespace
@@ -154,15 +157,19 @@ void Session::run() {
   while (!stop_.load(kRelaxed) && !broken_) {
     const bool frames = gl_->frames_pending();
     const bool working = vk_ && vk_->work_pending();
+    const bool fences = watching_fences();
     stamp_busy(false);
-    auto msg = channel_->receive(frames ? (frames_stuck ? kFrameRetry : kFramePoll) : working ? kWorkPoll : idle_wait_);
+    auto msg = channel_->receive(frames ? (frames_stuck ? kFrameRetry : kFramePoll)
+                                 : fences ? kFramePoll
+                                 : working ? kWorkPoll : idle_wait_);
     stamp_busy(true);
     if (!msg) {
       if (msg.error().code != Errc::kTimeout) {
         end_reason_ = msg.error().describe();
         break;
       }
-      idle = !frames && !working;
+      if (fences) vk_->tell_signalled_fences();
+      idle = !frames && !working && !fences;
       if (working) vk_->watch_queues();
       if (vulkan_overdue()) break;
       drain_waker();
@@ -198,7 +205,18 @@ bool Session::vulkan_overdue() {
   return true;
 }
 
+// A program with frames in flight waits, right after it submits a frame,
+// for the fence of the frame before. Told of only after the batch that
+// submits the next, that fence costs the program a round trip a frame;
+// where cores are to spare the session tells of each fence as soon as it
+// signals, looking at its fences between looks for the next batch, for
+// kFenceWatch after each batch.
+bool Session::watching_fences() const {
+  return patient_ && vk_ && vk_->fences_untold() && std::chrono::steady_clock::now() - last_batch_ < kFenceWatch;
+}
+
 bool Session::handle_message(std::span<const std::byte> message) {
+  last_batch_ = std::chrono::steady_clock::now();
   auto& c = stats_->counters;
   c.batches.fetch_add(1, kRelaxed);
   c.wire_bytes.fetch_add(message.size(), kRelaxed);

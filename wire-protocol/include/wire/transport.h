@@ -65,6 +65,8 @@ class Channel {
   // Whether the guest's link stays on this machine (a unix socket, shared
   // memory), where moving bytes costs less time than compressing them.
   virtual bool local() const { return false; }
+  // Whether its waits look on before they sleep (TransportOptions::patient_waits).
+  virtual bool patient() const { return false; }
 
   virtual void close() = 0;
   virtual std::string describe() const = 0;  // e.g. "unix:/run/conduit/host.sock"

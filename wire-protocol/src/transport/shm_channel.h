@@ -80,6 +80,7 @@ class ShmChannel final : public Channel {
   void close() override;
   std::string describe() const override { return description_; }
   bool local() const override { return true; }
+  bool patient() const override { return patient_; }
   void set_waker(int fd) override { waker_ = fd; }
   Result<ChannelHandoff> export_handoff() override;
 

@@ -32,6 +32,7 @@ class SocketChannel : public Channel {
   void close() final;
   std::string describe() const final { return description_; }
   bool local() const final { return local_; }
+  bool patient() const final { return patient_; }
   void set_waker(int fd) final { waker_ = fd; }
   // Waits for the next bytes that went past looking into sleeping on the socket.
   uint64_t sleeps() const { return sleeps_.load(std::memory_order_relaxed); }
