@@ -71,15 +71,16 @@ wire::Status VkHandler::tell_fences_before(VkFence presented) {
   std::vector<uint64_t> ids;
   auto told = [&](const SubmittedFence& s) { return s.queue == present.queue; };
   for (auto it = submitted_fences_.begin(); it != last + 1; ++it) {
-    if (!told(*it)) continue;
+    if (!told(*it) || it->told) continue;  // a fence told of already signalled before
     done.push_back(it->fence);
     ids.push_back(handles_.to_wire(VK_OBJECT_TYPE_FENCE, false, reinterpret_cast<uint64_t>(it->fence)));
   }
-  const VkResult r = dispatch_.vkWaitForFences(present.device, static_cast<uint32_t>(done.size()), done.data(),
-                                               VK_TRUE, kPresentWaitNs);
+  const VkResult r = done.empty() ? VK_SUCCESS
+                                  : dispatch_.vkWaitForFences(present.device, static_cast<uint32_t>(done.size()),
+                                                              done.data(), VK_TRUE, kPresentWaitNs);
   if (r != VK_SUCCESS) return make_error(Errc::kIo, "a present's copy did not finish: VkResult " + std::to_string(r));
   submitted_fences_.erase(std::remove_if(submitted_fences_.begin(), last + 1, told), last + 1);
-  to_guest_.fences_signalled(ids);
+  if (!ids.empty()) to_guest_.fences_signalled(ids);
   return {};
 }
 
@@ -88,11 +89,11 @@ static_assert(offsetof(VkArgs_vkQueueSubmit, fence) == offsetof(VkArgs_vkQueueSu
 
 void VkHandler::tell_signalled_fences() {
   std::vector<uint64_t> ids;
-  std::erase_if(submitted_fences_, [&](const SubmittedFence& s) {
-    if (dispatch_.vkGetFenceStatus(s.device, s.fence) != VK_SUCCESS) return false;
+  for (SubmittedFence& s : submitted_fences_) {
+    if (s.told || dispatch_.vkGetFenceStatus(s.device, s.fence) != VK_SUCCESS) continue;
+    s.told = true;
     ids.push_back(handles_.to_wire(VK_OBJECT_TYPE_FENCE, false, reinterpret_cast<uint64_t>(s.fence)));
-    return true;
-  });
+  }
   if (!ids.empty()) to_guest_.fences_signalled(ids);
 }
 

@@ -4,6 +4,7 @@
 // (the session says so); its GL contexts and every other guest carry on.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -100,7 +101,10 @@ class VkHandler final : public ApiHandler {
   // waiting (the session calls it after each batch, and between batches
   // while fences are untold).
   void tell_signalled_fences();
-  bool fences_untold() const { return !lost_ && !submitted_fences_.empty(); }
+  bool fences_untold() const {
+    return !lost_ && std::any_of(submitted_fences_.begin(), submitted_fences_.end(),
+                                 [](const SubmittedFence& s) { return !s.told; });
+  }
 
   // submission_clock.cpp: work submitted and not known done yet, and work
   // running past the guest's --submission-timeout (the session then ends
@@ -348,11 +352,12 @@ class VkHandler final : public ApiHandler {
     VkDevice device;
     VkQueue queue;
     VkFence fence;
+    bool told = false;  // signalled, and the guest told so; kept for a present that names it
   };
   wire::Status present_memory(wire::Reader& payload);
   wire::Status tell_fences_before(VkFence presented);
   void note_fences(uint32_t opcode, const void* args);
-  std::vector<SubmittedFence> submitted_fences_;  // in submission order, not yet told
+  std::vector<SubmittedFence> submitted_fences_;  // in submission order, until reset or presented
 
   // submission_clock.cpp: each queue's watch over its submitted work.
   struct QueueClock {
