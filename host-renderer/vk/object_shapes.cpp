@@ -40,7 +40,8 @@ void VkHandler::note_shapes(uint32_t opcode, const void* args) {
       auto& a = *static_cast<const VkArgs_vkCreateFramebuffer*>(args);
       framebuffers_[raw_handle(*a.pFramebuffer)] = {raw_handle(a.device), a.pCreateInfo->attachmentCount,
                                              (a.pCreateInfo->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT) != 0,
-                                             repeats_views(*a.pCreateInfo)};
+                                             repeats_views(*a.pCreateInfo), a.pCreateInfo->width,
+                                             a.pCreateInfo->height};
       break;
     }
     case VkOp::vkDestroyFramebuffer:
@@ -104,8 +105,31 @@ wire::Status VkHandler::check_bind(const void* args) const {
   return {};
 }
 
+namespace {
+
+// Within the framebuffer (VUID-VkRenderPassBeginInfo-pNext-02850 to -02853,
+// VUID-VkDeviceGroupRenderPassBeginInfo-offset-06166 to -06169): a driver
+// clears and draws the area it is given, past the attachments' memory too.
+bool within(const VkRect2D& area, uint32_t width, uint32_t height) {
+  return area.offset.x >= 0 && area.offset.y >= 0 &&
+         uint64_t(area.offset.x) + area.extent.width <= width && uint64_t(area.offset.y) + area.extent.height <= height;
+}
+
+// The render areas a begin names: a device group's, which then replace
+// the begin's own, or the begin's.
+std::span<const VkRect2D> render_areas(const VkRenderPassBeginInfo& begin) {
+  auto* group = reinterpret_cast<const VkDeviceGroupRenderPassBeginInfo*>(
+      find_in_chain(begin.pNext, VK_STRUCTURE_TYPE_DEVICE_GROUP_RENDER_PASS_BEGIN_INFO));
+  if (group && group->deviceRenderAreaCount)
+    return {group->pDeviceRenderAreas, group->deviceRenderAreaCount};
+  return {&begin.renderArea, 1};
+}
+
+}  // namespace
+
 // The framebuffer has an attachment for each of the render pass's (or the
-// begin names one for each, when the framebuffer is imageless).
+// begin names one for each, when the framebuffer is imageless), and holds
+// the render area.
 wire::Status VkHandler::check_render_pass_begin(const VkRenderPassBeginInfo& begin) const {
   auto pass = render_passes_.find(raw_handle(begin.renderPass));
   auto framebuffer = framebuffers_.find(raw_handle(begin.framebuffer));
@@ -122,6 +146,9 @@ wire::Status VkHandler::check_render_pass_begin(const VkRenderPassBeginInfo& beg
     return make_error(Errc::kBadValue, "vkCmdBeginRenderPass with a framebuffer of " + std::to_string(attachments) +
                                            " attachments for a render pass of " +
                                            std::to_string(pass->second.attachments));
+  for (const VkRect2D& area : render_areas(begin))
+    if (!within(area, framebuffer->second.width, framebuffer->second.height))
+      return make_error(Errc::kBadValue, "vkCmdBeginRenderPass with a render area past its framebuffer");
   return {};
 }
 

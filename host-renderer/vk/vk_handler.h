@@ -444,6 +444,7 @@ class VkHandler final : public ApiHandler {
     uint32_t attachments;
     bool imageless;
     bool repeats_views = false;  // names a view twice (single_sampled.cpp)
+    uint32_t width = 0, height = 0;  // what a begin's render area must stay within
   };
   struct PipelineShape {
     uint64_t device;

@@ -129,6 +129,35 @@ TEST(VulkanRecording, FramebufferWithFewerAttachmentsThanItsRenderPass) {
   });
 }
 
+// A render area past the framebuffer: lavapipe cleared and drew rows past
+// the attachments' memory (found by the Vulkan session fuzzer).
+void begin_with_area(VkDevice device, VkRect2D area) {
+  VkRenderPass pass = render_pass(device);
+  VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+  begin.renderPass = pass;
+  begin.framebuffer = framebuffer_of(device, pass);
+  begin.renderArea = area;
+  VkCommandBuffer cb = recording(device);
+  vkCmdBeginRenderPass(cb, &begin, VK_SUBPASS_CONTENTS_INLINE);
+  vkCmdEndRenderPass(cb);
+}
+
+TEST(VulkanRecording, RenderAreaWithinTheFramebufferRuns) {
+  expect_accepted([](VkInstance, VkPhysicalDevice, VkDevice device) { begin_with_area(device, {{8, 4}, {8, 12}}); });
+}
+
+TEST(VulkanRecording, RenderAreaPastTheFramebuffer) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { begin_with_area(device, {{0, 4089}, {16, 16}}); });
+}
+
+TEST(VulkanRecording, RenderAreaWiderThanTheFramebuffer) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { begin_with_area(device, {{8, 0}, {16, 16}}); });
+}
+
+TEST(VulkanRecording, RenderAreaAtANegativeOffset) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { begin_with_area(device, {{-4, 0}, {4, 16}}); });
+}
+
 // Push constants past the device's storage: drivers copy them there.
 TEST(VulkanRecording, PushConstantsPastTheDevicesStorage) {
   expect_refused([](VkInstance, VkPhysicalDevice gpu, VkDevice device) {
