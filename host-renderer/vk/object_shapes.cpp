@@ -115,14 +115,15 @@ bool within(const VkRect2D& area, uint32_t width, uint32_t height) {
          uint64_t(area.offset.x) + area.extent.width <= width && uint64_t(area.offset.y) + area.extent.height <= height;
 }
 
-// The render areas a begin names: a device group's, which then replace
-// the begin's own, or the begin's.
-std::span<const VkRect2D> render_areas(const VkRenderPassBeginInfo& begin) {
+// Every render area a begin names: its own, and a device group's, which
+// the spec says replace it but a driver may not read.
+bool areas_within(const VkRenderPassBeginInfo& begin, uint32_t width, uint32_t height) {
+  auto inside = [&](const VkRect2D& area) { return within(area, width, height); };
   auto* group = reinterpret_cast<const VkDeviceGroupRenderPassBeginInfo*>(
       find_in_chain(begin.pNext, VK_STRUCTURE_TYPE_DEVICE_GROUP_RENDER_PASS_BEGIN_INFO));
-  if (group && group->deviceRenderAreaCount)
-    return {group->pDeviceRenderAreas, group->deviceRenderAreaCount};
-  return {&begin.renderArea, 1};
+  return inside(begin.renderArea) &&
+         (!group || std::all_of(group->pDeviceRenderAreas, group->pDeviceRenderAreas + group->deviceRenderAreaCount,
+                                inside));
 }
 
 }  // namespace
@@ -146,9 +147,8 @@ wire::Status VkHandler::check_render_pass_begin(const VkRenderPassBeginInfo& beg
     return make_error(Errc::kBadValue, "vkCmdBeginRenderPass with a framebuffer of " + std::to_string(attachments) +
                                            " attachments for a render pass of " +
                                            std::to_string(pass->second.attachments));
-  for (const VkRect2D& area : render_areas(begin))
-    if (!within(area, framebuffer->second.width, framebuffer->second.height))
-      return make_error(Errc::kBadValue, "vkCmdBeginRenderPass with a render area past its framebuffer");
+  if (!areas_within(begin, framebuffer->second.width, framebuffer->second.height))
+    return make_error(Errc::kBadValue, "vkCmdBeginRenderPass with a render area past its framebuffer");
   return {};
 }
 

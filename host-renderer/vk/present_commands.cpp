@@ -69,9 +69,9 @@ wire::Status VkHandler::tell_fences_before(VkFence presented) {
   const SubmittedFence present = *last;
   std::vector<VkFence> done;
   std::vector<uint64_t> ids;
-  auto told = [&](const SubmittedFence& s) { return s.queue == present.queue; };
+  auto on_queue = [&](const SubmittedFence& s) { return s.queue == present.queue; };
   for (auto it = submitted_fences_.begin(); it != last + 1; ++it) {
-    if (!told(*it) || it->told) continue;  // a fence told of already signalled before
+    if (!on_queue(*it) || it->told) continue;  // a fence told of already signalled before
     done.push_back(it->fence);
     ids.push_back(handles_.to_wire(VK_OBJECT_TYPE_FENCE, false, reinterpret_cast<uint64_t>(it->fence)));
   }
@@ -79,7 +79,7 @@ wire::Status VkHandler::tell_fences_before(VkFence presented) {
                                   : dispatch_.vkWaitForFences(present.device, static_cast<uint32_t>(done.size()),
                                                               done.data(), VK_TRUE, kPresentWaitNs);
   if (r != VK_SUCCESS) return make_error(Errc::kIo, "a present's copy did not finish: VkResult " + std::to_string(r));
-  submitted_fences_.erase(std::remove_if(submitted_fences_.begin(), last + 1, told), last + 1);
+  submitted_fences_.erase(std::remove_if(submitted_fences_.begin(), last + 1, on_queue), last + 1);
   if (!ids.empty()) to_guest_.fences_signalled(ids);
   return {};
 }

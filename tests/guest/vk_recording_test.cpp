@@ -131,9 +131,9 @@ TEST(VulkanRecording, FramebufferWithFewerAttachmentsThanItsRenderPass) {
 
 // A render area past the framebuffer: lavapipe cleared and drew rows past
 // the attachments' memory (found by the Vulkan session fuzzer).
-void begin_with_area(VkDevice device, VkRect2D area) {
+void begin_with_area(VkDevice device, VkRect2D area, const void* next = nullptr) {
   VkRenderPass pass = render_pass(device);
-  VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+  VkRenderPassBeginInfo begin{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO, next};
   begin.renderPass = pass;
   begin.framebuffer = framebuffer_of(device, pass);
   begin.renderArea = area;
@@ -152,6 +152,15 @@ TEST(VulkanRecording, RenderAreaPastTheFramebuffer) {
 
 TEST(VulkanRecording, RenderAreaWiderThanTheFramebuffer) {
   expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) { begin_with_area(device, {{8, 0}, {16, 16}}); });
+}
+
+// A device group's areas are checked too: a driver may draw them.
+TEST(VulkanRecording, DeviceGroupRenderAreaPastTheFramebuffer) {
+  expect_refused([](VkInstance, VkPhysicalDevice, VkDevice device) {
+    const VkRect2D past{{0, 0}, {16, 4096}};
+    VkDeviceGroupRenderPassBeginInfo group{VK_STRUCTURE_TYPE_DEVICE_GROUP_RENDER_PASS_BEGIN_INFO, nullptr, 1, 1, &past};
+    begin_with_area(device, {{0, 0}, {16, 16}}, &group);
+  });
 }
 
 TEST(VulkanRecording, RenderAreaAtANegativeOffset) {

@@ -212,7 +212,7 @@ bool Session::vulkan_overdue() {
 // signals, looking at its fences between looks for the next batch, for
 // kFenceWatch after each batch.
 bool Session::watching_fences() const {
-  return patient_ && vk_ && vk_->fences_untold() && std::chrono::steady_clock::now() - last_batch_ < kFenceWatch;
+  return patient_ && vk_ && std::chrono::steady_clock::now() - last_batch_ < kFenceWatch && vk_->fences_untold();
 }
 
 bool Session::handle_message(std::span<const std::byte> message) {
